@@ -1,0 +1,12 @@
+import { buildOpenApi } from '#shared/http/openapi.ts';
+import { identityRouteList, namedSchemas } from './routes.ts';
+
+/** The identity service's OpenAPI document, for `GET /openapi.json` and `npm run openapi`. */
+export function identityOpenApi(serverUrl: string) {
+  return buildOpenApi(identityRouteList, namedSchemas, {
+    title: 'Identity service',
+    version: '1.0.0',
+    description: 'Multi-tenant identity: tenants, users, sessions, roles. Errors are RFC 9457 problem details.',
+    serverUrl,
+  });
+}

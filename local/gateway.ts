@@ -1,0 +1,324 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { RouteDef } from '#shared/http/route.ts';
+
+/**
+ * The local API Gateway (HTTP API, payload format 2.0). It routes with the
+ * same route list as the CDK stack, builds the event AWS would build, and
+ * invokes the same handler module Lambda runs. Answers of the gateway itself
+ * (no route, body over 10 MB, a handler that throws) are AWS's, word for word.
+ */
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+export interface GatewayOptions {
+  routes: readonly RouteDef[];
+  /** Prefix of every route path, `/api/v1`. */
+  basePath: string;
+  /** Repository root that route `entry` paths are relative to. */
+  root: string;
+  /** Called after each request, for the console (never given headers, query or body). */
+  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+/** API Gateway's payload limit for HTTP APIs. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(text\/|application\/([\w.-]+\+)?(json|xml|javascript)|application\/x-www-form-urlencoded)/i;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+interface CompiledRoute {
+  route: RouteDef;
+  routeKey: string;
+  pattern: RegExp;
+  names: string[];
+  /** API Gateway prefers the most specific route: literal segments first, greedy paths last. */
+  rank: number;
+}
+
+function compile(route: RouteDef, basePath: string): CompiledRoute {
+  const names: string[] = [];
+  let literalSegments = 0;
+  let greedy = false;
+  const source = `${basePath}${route.path}`
+    .split('/')
+    .map((segment) => {
+      const greedyMatch = /^\{(\w+)\+\}$/.exec(segment);
+      if (greedyMatch?.[1]) {
+        names.push(greedyMatch[1]);
+        greedy = true;
+        return '(.+)';
+      }
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param?.[1]) {
+        names.push(param[1]);
+        return '([^/]+)';
+      }
+      literalSegments++;
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return {
+    route,
+    routeKey: `${route.method} ${basePath}${route.path}`,
+    pattern: new RegExp(`^${source}$`),
+    names,
+    rank: (greedy ? 0 : 1_000) + literalSegments * 10 - names.length,
+  };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** API Gateway's request id looks like `JDj3qh0SIAMEJgQ=`. */
+function gatewayRequestId(): string {
+  return randomBytes(10).toString('base64');
+}
+
+function clfTime(date: Date): string {
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+}
+
+/** Builds the exact API Gateway HTTP API v2 event for a request and its matched route. */
+export function toApiGatewayEvent(input: {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  sourceIp: string;
+  localPort: number;
+  routeKey: string;
+  pathParameters: Record<string, string> | undefined;
+  requestId: string;
+  now: Date;
+}): APIGatewayProxyEventV2 {
+  const queryIndex = input.url.indexOf('?');
+  const rawPath = queryIndex === -1 ? input.url : input.url.slice(0, queryIndex);
+  const rawQueryString = queryIndex === -1 ? '' : input.url.slice(queryIndex + 1);
+
+  // Header names lower-cased, repeated headers joined by commas; cookies move to their own field.
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  for (const [name, value] of Object.entries(input.headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    if (key === 'cookie') {
+      cookies = (Array.isArray(value) ? value.join('; ') : value)
+        .split(';')
+        .map((c) => c.trim())
+        .filter(Boolean);
+      continue;
+    }
+    headers[key] = Array.isArray(value) ? value.join(',') : value;
+  }
+  headers['x-forwarded-for'] = headers['x-forwarded-for']
+    ? `${headers['x-forwarded-for']}, ${input.sourceIp}`
+    : input.sourceIp;
+  headers['x-forwarded-port'] = String(input.localPort);
+  headers['x-forwarded-proto'] = 'http';
+  headers['x-amzn-trace-id'] =
+    `Root=1-${Math.floor(input.now.getTime() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`;
+
+  let queryStringParameters: Record<string, string> | undefined;
+  if (rawQueryString) {
+    queryStringParameters = {};
+    for (const [key, value] of new URLSearchParams(rawQueryString)) {
+      queryStringParameters[key] = key in queryStringParameters ? `${queryStringParameters[key]},${value}` : value;
+    }
+  }
+
+  const host = headers.host ?? `localhost:${input.localPort}`;
+  const hasBody = input.body.length > 0;
+  // Text bodies arrive as strings; anything else (or bytes that are not UTF-8) base64-encoded, as on AWS.
+  let body: string | undefined;
+  let isBase64Encoded = false;
+  if (hasBody) {
+    const isText = TEXT_TYPES.test(headers['content-type'] ?? '');
+    let text: string | undefined;
+    if (isText) {
+      try {
+        text = strictUtf8.decode(input.body);
+      } catch {
+        text = undefined;
+      }
+    }
+    if (text === undefined) {
+      body = input.body.toString('base64');
+      isBase64Encoded = true;
+    } else {
+      body = text;
+    }
+  }
+
+  return {
+    version: '2.0',
+    routeKey: input.routeKey,
+    rawPath,
+    rawQueryString,
+    ...(cookies ? { cookies } : {}),
+    headers,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: host,
+      domainPrefix: host.split('.')[0]?.split(':')[0] ?? 'localhost',
+      http: {
+        method: input.method,
+        path: safeDecode(rawPath),
+        protocol: 'HTTP/1.1',
+        sourceIp: input.sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: input.requestId,
+      routeKey: input.routeKey,
+      stage: '$default',
+      time: clfTime(input.now),
+      timeEpoch: input.now.getTime(),
+    },
+    ...(input.pathParameters ? { pathParameters: input.pathParameters } : {}),
+    ...(body !== undefined ? { body } : {}),
+    isBase64Encoded,
+  };
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 10_000;
+  const unsupported = () => {
+    throw new Error('callback-style completion is not used');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: unsupported,
+    fail: unsupported,
+    succeed: unsupported,
+  };
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string) {
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/** Turns a Lambda result into the HTTP answer, by API Gateway's payload 2.0 rules. */
+function writeResult(res: ServerResponse, result: unknown, requestId: string) {
+  const base = { 'apigw-requestid': requestId };
+  const structured = result as APIGatewayProxyStructuredResultV2 | null;
+  if (!structured || typeof structured !== 'object' || !('statusCode' in structured)) {
+    // A result without statusCode is sent as 200 JSON, as AWS does.
+    send(res, 200, { ...base, 'content-type': 'application/json' }, JSON.stringify(result ?? null));
+    return;
+  }
+  const headers: Record<string, string | string[]> = { ...base };
+  for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name.toLowerCase()] = String(value);
+  if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
+  const body = structured.body
+    ? structured.isBase64Encoded
+      ? Buffer.from(structured.body, 'base64')
+      : Buffer.from(structured.body, 'utf8')
+    : Buffer.alloc(0);
+  res.writeHead(structured.statusCode ?? 200, { ...headers, 'content-length': String(body.length) });
+  res.end(body);
+}
+
+export function createGateway(options: GatewayOptions): Server {
+  const compiled = options.routes.map((route) => compile(route, options.basePath)).sort((a, b) => b.rank - a.rank);
+  const modules = new Map<string, Promise<LambdaHandler>>();
+  const load = (route: RouteDef) => {
+    let handler = modules.get(route.entry);
+    if (!handler) {
+      handler = import(pathToFileURL(resolve(options.root, route.entry)).href).then((m: { handler?: unknown }) => {
+        if (typeof m.handler !== 'function') throw new Error(`${route.entry} does not export handler`);
+        return m.handler as LambdaHandler;
+      });
+      modules.set(route.entry, handler);
+    }
+    return handler;
+  };
+
+  return createServer((req, res) => {
+    const started = performance.now();
+    const requestId = gatewayRequestId();
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    const log = (status: number) =>
+      options.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PAYLOAD_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', async () => {
+      if (tooLarge) {
+        send(res, 413, { 'content-type': 'application/json' }, '{"message":"Request Entity Too Large"}');
+        log(413);
+        return;
+      }
+      let match: { compiled: CompiledRoute; values: string[] } | undefined;
+      for (const candidate of compiled) {
+        if (candidate.route.method !== method) continue;
+        const found = candidate.pattern.exec(path);
+        if (found) {
+          match = { compiled: candidate, values: found.slice(1) };
+          break;
+        }
+      }
+      if (!match) {
+        send(res, 404, { 'content-type': 'application/json', 'apigw-requestid': requestId }, '{"message":"Not Found"}');
+        log(404);
+        return;
+      }
+      const { route, routeKey, names } = match.compiled;
+      const pathParameters =
+        names.length > 0
+          ? Object.fromEntries(names.map((name, i) => [name, safeDecode(match.values[i] ?? '')]))
+          : undefined;
+      const event = toApiGatewayEvent({
+        method,
+        url,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        localPort: req.socket.localPort ?? 0,
+        routeKey,
+        pathParameters,
+        requestId,
+        now: new Date(),
+      });
+      try {
+        const handler = await load(route);
+        const result = await handler(event, lambdaContext(route.operationId, randomUUID()));
+        writeResult(res, result, requestId);
+        log(res.statusCode);
+      } catch (error) {
+        // What API Gateway answers when the function fails; the cause goes to the console, as to CloudWatch.
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', message: 'handler threw', routeKey, error: String(error) })}\n`,
+        );
+        send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
+        log(500);
+      }
+    });
+  });
+}

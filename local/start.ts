@@ -1,0 +1,55 @@
+/**
+ * `npm start`: the whole service on this machine, no AWS account. DynamoDB
+ * Local keeps its data in `.data/` (`npm start -- --in-memory` for a throwaway
+ * run), the SES emulator catches every e-mail, and the local gateway serves
+ * the real handlers. Ctrl-C stops everything.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeDeps } from '#shared/deps.ts';
+import { ensureDemoTenant } from './demo-tenant.ts';
+import { REPO_ROOT, startLocalStack } from './stack.ts';
+
+const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
+const inMemory = values['in-memory'] || process.env.IN_MEMORY === '1';
+const dataDir = inMemory ? undefined : resolve(REPO_ROOT, '.data');
+const started = performance.now();
+
+const stack = await startLocalStack({
+  port: Number(process.env.PORT ?? 3000),
+  sesPort: Number(process.env.SES_PORT ?? 8005),
+  dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+  dataDir,
+  onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
+});
+const tenant = await ensureDemoTenant(makeDeps(process.env), dataDir);
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`
+Identity service ready in ${seconds} s
+  API          ${stack.apiUrl}   (OpenAPI: ${stack.apiUrl}/openapi.json)
+  Inbox        ${stack.sesUrl.replace('127.0.0.1', 'localhost')}/   (JSON: /store)
+  DynamoDB     ${stack.dynamoEndpoint}   ${dataDir ? `data in ${dataDir}` : 'in memory'}
+  Plant store  port 3001 is reserved for it
+
+Demo tenant "${tenant.subdomain}"
+  app           ${tenant.app}
+  mid           ${tenant.mid}
+  publicApiKey  ${tenant.publicApiKey}
+  admin         ${tenant.adminEmail}
+  password      ${tenant.adminPassword}
+
+Try: curl -H 'Origin: http://localhost:5173' '${stack.apiUrl}/auth/discovery?clientId=${tenant.publicApiKey}'
+Ctrl-C stops everything.
+`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('stopping…');
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,21 @@
+import { hash, verify } from '@node-rs/argon2';
+
+/**
+ * argon2id with OWASP's minimum parameters (m=19456 KiB, t=2, p=1). Hashes are
+ * PHC strings that carry their own parameters, so they can be raised later and
+ * old hashes rehashed at login.
+ */
+export const ARGON2_PARAMS = {
+  algorithm: 2, // Algorithm.Argon2id (a const enum, which isolated modules cannot import)
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_PARAMS);
+}
+
+export function verifyPassword(phcHash: string, password: string): Promise<boolean> {
+  return verify(phcHash, password);
+}

@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { type Authenticators, rejectAllCredentials } from './auth/principal.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { jsonLogger, type Logger } from './log.ts';
+import { cryptoRandom, type Random } from './random.ts';
+import { createStoreClient, type StoreClient } from './store/client.ts';
+import { merchantRepo } from './store/merchant-repo.ts';
+
+/** The environment a function runs with; checked once per cold start. */
+const Env = v.object({
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  /** DynamoDB Local's URL; unset on AWS. */
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  AWS_REGION: v.optional(v.string()),
+  /** The access token `iss`: the identity base URL. */
+  ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
+  SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
+  AUTH_RATE_LIMIT_PER_MINUTE: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
+    '120',
+  ),
+});
+
+export interface Config {
+  issuerUrl: string;
+  senderEmail: string;
+  authRateLimitPerMinute: number;
+}
+
+export interface Deps {
+  config: Config;
+  store: StoreClient;
+  merchants: ReturnType<typeof merchantRepo>;
+  authenticators: Authenticators;
+  clock: Clock;
+  random: Random;
+  log: Logger;
+}
+
+/** Builds everything a handler needs from the environment: the only place that reads `process.env`. */
+export function makeDeps(env: Record<string, string | undefined>): Deps {
+  const parsed = v.safeParse(Env, env);
+  if (!parsed.success) {
+    const fields = parsed.issues.map((issue) => v.getDotPath(issue) ?? '?').join(', ');
+    throw new Error(`invalid environment: ${fields}`);
+  }
+  const e = parsed.output;
+  const store = createStoreClient({ tableName: e.TABLE_NAME, endpoint: e.DYNAMODB_ENDPOINT, region: e.AWS_REGION });
+  return {
+    config: {
+      issuerUrl: e.ISSUER_URL,
+      senderEmail: e.SENDER_EMAIL,
+      authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    },
+    store,
+    merchants: merchantRepo(store),
+    authenticators: rejectAllCredentials,
+    clock: systemClock,
+    random: cryptoRandom,
+    log: jsonLogger,
+  };
+}
+
+let cached: Deps | undefined;
+
+/** The deps of this process, built on first use (once per Lambda cold start). */
+export function processDeps(): Deps {
+  cached ??= makeDeps(process.env);
+  return cached;
+}

@@ -1,0 +1,84 @@
+/**
+ * The error catalogue: every stable `code` a client may see, listed once with
+ * its HTTP status (../shared/CONTRACT.md, Errors). Tests assert on these codes.
+ */
+export const ERRORS = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  TENANT_REQUIRED: 400,
+  PASSWORD_TOO_COMMON: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_CODE: 401,
+  REFRESH_TOKEN_INVALID: 401,
+  REFRESH_TOKEN_REUSED: 401,
+  SESSION_REVOKED: 401,
+  FORBIDDEN: 403,
+  ORIGIN_NOT_ALLOWED: 403,
+  TENANT_MISMATCH: 403,
+  TOTP_NOT_ALLOWED: 403,
+  TOTP_REMOVAL_NOT_ALLOWED: 403,
+  LOGIN_MODE_NOT_ALLOWED: 403,
+  SIGNUP_NOT_ALLOWED: 403,
+  ACCOUNT_DISABLED: 403,
+  ACCOUNT_INACTIVE: 403,
+  NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  ALREADY_EXISTS: 409,
+  TOTP_ALREADY_ENABLED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_ATTEMPTS: 429,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** One invalid field: `path` is dotted (`roles.0.name`), `body` for the body as a whole. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  detail?: string;
+  errors?: FieldError[];
+  /** Extra response headers, such as `Retry-After` on 429. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * An error we mean to show the client. Anything thrown that is not an AppError
+ * is treated as our fault and answered with a bare 500 INTERNAL.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.detail ?? code, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERRORS[code];
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+/** `throw fail('TENANT_MISMATCH')`: the one way to stop a request with a client error. */
+export function fail(code: ErrorCode, options?: AppErrorOptions | string): AppError {
+  return new AppError(code, typeof options === 'string' ? { detail: options } : options);
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,31 @@
+import { ADMIN_AUTHORITY } from '../../auth/principal.ts';
+import { fail } from '../errors.ts';
+import { type HttpRequest, header } from '../request-state.ts';
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+
+/**
+ * Authentication and the admin check. Bearer routes take an access token;
+ * admin routes take an admin's access token or an API key (`X-Api-Key`), which
+ * is never accepted on bearer-only routes such as /users/me.
+ */
+export async function authenticate(request: HttpRequest): Promise<void> {
+  const state = request.internal.state;
+  const { route, tenant, deps } = state;
+  if (route.auth === 'none') return;
+  if (!tenant) throw new Error(`route ${route.operationId} needs a tenant for auth`);
+
+  const authorization = header(request.event, 'authorization');
+  const apiKey = header(request.event, 'x-api-key');
+  const unauthenticated = () => fail('UNAUTHENTICATED', { headers: { 'www-authenticate': 'Bearer' } });
+
+  if (authorization !== undefined) {
+    const token = BEARER.exec(authorization.trim())?.[1];
+    if (!token) throw unauthenticated();
+    state.principal = (await deps.authenticators.bearer(token, tenant)) ?? undefined;
+  } else if (apiKey !== undefined && route.auth === 'admin') {
+    state.principal = (await deps.authenticators.apiKey(apiKey, tenant)) ?? undefined;
+  }
+  if (!state.principal) throw unauthenticated();
+  if (route.auth === 'admin' && state.principal.authority > ADMIN_AUTHORITY) throw fail('FORBIDDEN');
+}

@@ -1,0 +1,36 @@
+import { fail } from '../errors.ts';
+import { type HttpRequest, header } from '../request-state.ts';
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Content type (415) and JSON parsing (400 MALFORMED_JSON) for routes that take
+ * a body. Ours rather than @middy/http-json-body-parser, which answers 415 for
+ * malformed JSON where the contract wants 400, and decodes invalid UTF-8 silently.
+ * Routes without a body schema ignore any body they are sent.
+ */
+export function parseJsonBody(request: HttpRequest): void {
+  const state = request.internal.state;
+  if (!state.route.body) return;
+  const { body, isBase64Encoded } = request.event;
+  if (body === undefined || body === '') {
+    state.json = undefined;
+    return;
+  }
+  const contentType = header(request.event, 'content-type') ?? '';
+  if (!JSON_MEDIA_TYPE.test(contentType.trim())) {
+    throw fail('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  }
+  let text: string;
+  try {
+    text = isBase64Encoded ? strictUtf8.decode(Buffer.from(body, 'base64')) : body;
+  } catch {
+    throw fail('MALFORMED_JSON', 'body is not valid UTF-8');
+  }
+  try {
+    state.json = JSON.parse(text);
+  } catch {
+    throw fail('MALFORMED_JSON', 'body is not valid JSON');
+  }
+}

@@ -1,0 +1,68 @@
+import type { GenericSchema } from 'valibot';
+import type { ErrorCode } from './errors.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
+
+/** The DynamoDB actions a route's function may call; the CDK stack grants exactly these. */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'TransactWriteItems'
+  | 'TransactGetItems'
+  | 'ConditionCheckItem';
+
+/**
+ * One row of the route list: plain data and valibot schemas, nothing else, so
+ * that the CDK app, the local gateway and the OpenAPI builder can all import it.
+ */
+export interface RouteDef {
+  operationId: string;
+  method: HttpMethod;
+  /** Path under the base path, API Gateway syntax: `/users/{id}`, `/{proxy+}`. */
+  path: string;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  entry: string;
+  summary: string;
+  tag: string;
+  /**
+   * Where the tenant comes from: `headers` (X-App-ID + X-Mid-Key, the default
+   * for the API), `clientId` (discovery's public client key) or `none`.
+   */
+  tenant: 'headers' | 'clientId' | 'none';
+  /** Who may call: anyone (with the tenant), a bearer, or an admin bearer or API key. */
+  auth: 'none' | 'bearer' | 'admin';
+  status: 200 | 201 | 202 | 204;
+  body?: GenericSchema;
+  query?: GenericSchema;
+  params?: GenericSchema;
+  /** Response body schema; absent for 204 and for the OpenAPI document itself. */
+  response?: GenericSchema;
+  /** Error codes this route answers beyond the common ones (for the OpenAPI document). */
+  errors?: readonly ErrorCode[];
+  /** DynamoDB actions the route's own logic uses (tenant and auth lookups are added for it). */
+  table: readonly TableAction[];
+  /** Sends e-mail through SES. */
+  ses?: boolean;
+  /** Hashes or verifies passwords: its bundle carries the argon2 native module. */
+  argon2?: boolean;
+  /** Left out of the OpenAPI document (only the CORS preflight catch-all). */
+  undocumented?: boolean;
+}
+
+/** The actions a route's function needs in all: its own plus those of the tenant and auth stages. */
+export function tableActionsOf(route: RouteDef): TableAction[] {
+  const actions = new Set<TableAction>(route.table);
+  if (route.tenant === 'headers') actions.add('GetItem');
+  if (route.tenant === 'clientId') actions.add('Query');
+  return [...actions].sort();
+}
+
+/** `GET /users/{id}` as API Gateway writes a route key (the path with the base path in front). */
+export function routeKey(route: RouteDef, basePath: string): string {
+  return `${route.method} ${basePath}${route.path}`;
+}

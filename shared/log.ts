@@ -1,0 +1,29 @@
+/**
+ * Structured JSON logs, one line per event, for CloudWatch and the local
+ * console alike. Callers pass fields explicitly; nothing here dumps requests,
+ * so tokens, passwords, codes and keys are never logged by accident.
+ */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  info(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+function write(level: 'info' | 'error', message: string, fields: LogFields = {}) {
+  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
+  (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
+}
+
+export const jsonLogger: Logger = {
+  info: (message, fields) => write('info', message, fields),
+  error: (message, fields) => write('error', message, fields),
+};
+
+/** The parts of an unexpected error worth logging: its kind and where, never request data. */
+export function describeError(error: unknown): LogFields {
+  if (error instanceof Error) {
+    return { errorName: error.name, errorMessage: error.message, stack: error.stack };
+  }
+  return { errorName: typeof error };
+}

@@ -1,0 +1,141 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
+import type { StoreClient } from './client.ts';
+import { conditionFailedAt } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+
+const MERCHANT_FIELDS = [
+  'id',
+  'app',
+  'mid',
+  'name',
+  'publicApiKey',
+  'subdomain',
+  'logoUrl',
+  'primaryColor',
+  'secondaryColor',
+  'loginMode',
+  'signupMode',
+  'totpAllowed',
+  'allowUserDisableTotp',
+  'allowedOrigins',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Merchant)[];
+
+function toMerchant(item: Record<string, unknown>): Merchant {
+  const merchant = {} as Record<string, unknown>;
+  for (const field of MERCHANT_FIELDS) merchant[field] = item[field] ?? null;
+  return merchant as unknown as Merchant;
+}
+
+export interface NewTenant {
+  merchant: Merchant;
+  roles: Role[];
+  admin: NewUser;
+  /** Role ids the first admin holds. */
+  adminRoleIds: string[];
+}
+
+export type CreateTenantOutcome = { ok: true } | { ok: false; reason: 'SUBDOMAIN_TAKEN' };
+
+export function merchantRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    /** The tenant named by request headers. Strongly consistent: a policy change applies to the next request. */
+    async get(tenant: TenantRef): Promise<Merchant | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.merchant(tenant), ConsistentRead: true }),
+      );
+      return Item ? toMerchant(Item) : null;
+    },
+
+    /** Discovery: the tenant whose public client key this is. */
+    async findByClientKey(publicApiKey: string): Promise<Merchant | null> {
+      const index = keys.merchantByClientKey(publicApiKey);
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+          ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+          Limit: 1,
+        }),
+      );
+      const item = Items?.[0];
+      return item ? toMerchant(item) : null;
+    },
+
+    /** CORS preflight carries no tenant headers: is this origin allowed by any tenant? */
+    async anyTenantAllowsOrigin(origin: string): Promise<boolean> {
+      const { Items } = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.originPartition(origin) },
+          ProjectionExpression: 'pk',
+          Limit: 1,
+        }),
+      );
+      return (Items?.length ?? 0) > 0;
+    },
+
+    /**
+     * Creates a tenant whole or not at all: merchant, subdomain claim, origin
+     * index, SYSTEM roles and the first admin with its grants, in one transaction.
+     */
+    async create({ merchant, roles, admin, adminRoleIds }: NewTenant): Promise<CreateTenantOutcome> {
+      const t = { app: merchant.app, mid: merchant.mid };
+      const put = (Item: Record<string, unknown>) => ({
+        Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+      });
+      const items = [
+        put({ ...keys.subdomain(merchant.subdomain), entity: 'SUBDOMAIN', app: t.app, mid: t.mid }),
+        put({
+          ...keys.merchant(t),
+          ...keys.merchantByClientKey(merchant.publicApiKey),
+          entity: 'MERCHANT',
+          ...merchant,
+        }),
+        ...merchant.allowedOrigins.map((origin) => put({ ...keys.originAllowed(origin, t), entity: 'ORIGIN' })),
+        ...roles.flatMap((role) => [
+          put({ ...keys.role(t, role.id), entity: 'ROLE', ...role }),
+          put({ ...keys.roleName(t, role.name), entity: 'ROLE_NAME', roleId: role.id }),
+        ]),
+        put({
+          ...keys.user(t, admin.id),
+          ...keys.usersOfTenant(t, admin.id),
+          entity: 'USER',
+          ...admin,
+          firstName: null,
+          lastName: null,
+          phone: null,
+          totpEnabled: false,
+          lastLoginAt: null,
+        }),
+        put({ ...keys.userEmail(t, admin.email), entity: 'USER_EMAIL', userId: admin.id }),
+        ...adminRoleIds.map((roleId) =>
+          put({
+            ...keys.grant(t, admin.id, roleId),
+            entity: 'GRANT',
+            userId: admin.id,
+            roleId,
+            grantedAt: admin.registeredAt,
+            grantedBy: 'system',
+            expiresAt: null,
+          }),
+        ),
+      ];
+      try {
+        await doc.send(new TransactWriteCommand({ TransactItems: items }));
+        return { ok: true };
+      } catch (error) {
+        // Item 0 is the subdomain claim; any other failed condition is a random-id collision, a real fault.
+        if (conditionFailedAt(error, 0)) return { ok: false, reason: 'SUBDOMAIN_TAKEN' };
+        throw error;
+      }
+    },
+  };
+}
+
+export type MerchantRepo = ReturnType<typeof merchantRepo>;

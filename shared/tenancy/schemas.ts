@@ -1,0 +1,45 @@
+import * as v from 'valibot';
+
+export const LoginMode = v.picklist(['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL']);
+export const SignupMode = v.picklist(['OPEN', 'INVITATION_ONLY']);
+export type LoginMode = v.InferOutput<typeof LoginMode>;
+export type SignupMode = v.InferOutput<typeof SignupMode>;
+
+/** `#rrggbb` colours, as the brief and the client's form rules have them. */
+export const HexColour = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'));
+
+/** An Origin as browsers send it: scheme, host and optional port, nothing else. */
+export const Origin = v.pipe(
+  v.string(),
+  v.maxLength(256),
+  v.check((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://shop.example.com (scheme, host and port only)'),
+);
+
+export const DiscoveryQuery = v.object({
+  clientId: v.pipe(v.string('is required'), v.minLength(1, 'is required'), v.maxLength(256)),
+  /** The tenant's subdomain as the client app knows it; only logged. */
+  slug: v.optional(v.pipe(v.string(), v.maxLength(256))),
+});
+
+export const DiscoveryResponse = v.object({
+  name: v.string(),
+  app: v.string(),
+  mid: v.string(),
+  publicApiKey: v.string(),
+  subdomain: v.string(),
+  logoUrl: v.nullable(v.string()),
+  primaryColor: v.nullable(HexColour),
+  secondaryColor: v.nullable(HexColour),
+  loginMode: LoginMode,
+  signupMode: SignupMode,
+  totpAllowed: v.boolean(),
+  allowUserDisableTotp: v.boolean(),
+});
+export type DiscoveryResponse = v.InferOutput<typeof DiscoveryResponse>;

@@ -1,0 +1,42 @@
+import type { LoginMode, SignupMode } from './schemas.ts';
+
+/** A tenant. `app` and `mid` identify it on every request (X-App-ID, X-Mid-Key). */
+export interface Merchant {
+  id: string;
+  app: string;
+  mid: string;
+  name: string;
+  /** Public: identifies the tenant to discovery (`clientId`). Not a secret. */
+  publicApiKey: string;
+  subdomain: string;
+  logoUrl: string | null;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  loginMode: LoginMode;
+  signupMode: SignupMode;
+  totpAllowed: boolean;
+  allowUserDisableTotp: boolean;
+  /** Browser origins allowed to call the API for this tenant (CORS and CSRF defence). */
+  allowedOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SystemRoleName = 'SUPER_ADMIN' | 'ADMIN' | 'USER' | 'DEFAULT';
+
+export interface Role {
+  id: string;
+  name: string;
+  priority: number;
+  owner: 'SYSTEM' | 'MERCHANT';
+  createdAt: string;
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  passwordHash: string;
+  status: 'ACTIVE';
+  emailStatus: 'VALIDATED';
+  registeredAt: string;
+}
