@@ -27,8 +27,8 @@ export const identityRoutes = {
     response: HealthResponse,
     table: [],
   },
-  getOpenApi: {
-    operationId: 'getOpenApi',
+  getOpenapi: {
+    operationId: 'getOpenapi',
     method: 'GET',
     path: '/openapi.json',
     entry: 'functions/meta/get-openapi.ts',

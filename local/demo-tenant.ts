@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deps } from '#shared/deps.ts';
-import { type CreatedTenant, createTenant } from '#shared/tenancy/service.ts';
+import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 
 export const DEMO_TENANT = {
   name: 'Demo Plant Shop',

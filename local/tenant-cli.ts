@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDeps } from '#shared/deps.ts';
 import { isAppError } from '#shared/http/errors.ts';
-import { createTenant } from '#shared/tenancy/service.ts';
+import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { type DynamoDbLocal, ensureTable, isDynamoDbUp, startDynamoDbLocal } from './dynamodb.ts';
 import { LOCAL_TABLE_NAME, REPO_ROOT } from './stack.ts';
 

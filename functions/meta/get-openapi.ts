@@ -5,7 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 let document: ReturnType<typeof identityOpenApi> | undefined;
 
-export const handler = httpHandler(identityRoutes.getOpenApi, (_input, deps) => {
+export const handler = httpHandler(identityRoutes.getOpenapi, (_input, deps) => {
   document ??= identityOpenApi(deps.config.issuerUrl);
   return document;
 });

@@ -41,7 +41,9 @@ function testDeps(options: { merchants?: Merchant[]; authenticators?: Partial<Au
   const known = options.merchants ?? [tenant];
   const merchants = {
     ...base.merchants,
-    get: vi.fn(async (t: { app: string; mid: string }) => known.find((m) => m.app === t.app && m.mid === t.mid) ?? null),
+    get: vi.fn(
+      async (t: { app: string; mid: string }) => known.find((m) => m.app === t.app && m.mid === t.mid) ?? null,
+    ),
   };
   const deps: Deps = {
     ...base,
@@ -57,7 +59,12 @@ function testDeps(options: { merchants?: Merchant[]; authenticators?: Partial<Au
   return { deps, logged, merchants };
 }
 
-async function call(r: RouteDef, impl: (input: never, deps: Deps) => unknown, event = anEvent(), deps = testDeps().deps) {
+async function call(
+  r: RouteDef,
+  impl: (input: never, deps: Deps) => unknown,
+  event = anEvent(),
+  deps = testDeps().deps,
+) {
   const handler = httpHandler(r, impl as never, { deps: () => deps });
   const result = (await handler(event, aContext())) as {
     statusCode: number;
@@ -83,7 +90,11 @@ describe('httpHandler', () => {
   });
 
   it('answers 204 with no body for a no-content route', async () => {
-    const res = await call(route({ status: 204, body: undefined }), () => undefined, anEvent({ headers: tenantHeaders }));
+    const res = await call(
+      route({ status: 204, body: undefined }),
+      () => undefined,
+      anEvent({ headers: tenantHeaders }),
+    );
     expect(res.statusCode).toBe(204);
     expect(res.body).toBeUndefined();
   });
@@ -98,7 +109,11 @@ describe('httpHandler', () => {
 
   it('accepts a body of exactly 16 KiB', async () => {
     const filler = 'x'.repeat(16 * 1024 - '{"name":""}'.length);
-    const res = await call(route(), echo, anEvent({ headers: { ...tenantHeaders, ...json }, body: `{"name":"${filler}"}` }));
+    const res = await call(
+      route(),
+      echo,
+      anEvent({ headers: { ...tenantHeaders, ...json }, body: `{"name":"${filler}"}` }),
+    );
     expect(res.statusCode).toBe(200);
   });
 
@@ -109,7 +124,11 @@ describe('httpHandler', () => {
   });
 
   it('returns 415 UNSUPPORTED_MEDIA_TYPE for a body that is not JSON', async () => {
-    const res = await call(route(), echo, anEvent({ headers: { ...tenantHeaders, 'content-type': 'text/plain' }, body: 'name=x' }));
+    const res = await call(
+      route(),
+      echo,
+      anEvent({ headers: { ...tenantHeaders, 'content-type': 'text/plain' }, body: 'name=x' }),
+    );
     expect(res.statusCode).toBe(415);
     expect(res.json.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -140,12 +159,16 @@ describe('httpHandler', () => {
 
   it('decodes a base64-encoded JSON body', async () => {
     const body = Buffer.from('{"name":"Ivy"}').toString('base64');
-    const res = await call(route(), echo, anEvent({ headers: { ...tenantHeaders, ...json }, body, isBase64Encoded: true }));
+    const res = await call(
+      route(),
+      echo,
+      anEvent({ headers: { ...tenantHeaders, ...json }, body, isBase64Encoded: true }),
+    );
     expect(res.json).toEqual({ name: 'Ivy' });
   });
 
   it('returns 400 TENANT_REQUIRED when either tenant header is missing', async () => {
-    for (const headers of [{}, { 'x-app-id': tenant.app }, { 'x-mid-key': tenant.mid }]) {
+    for (const headers of [{}, { 'x-app-id': tenant.app }, { 'x-mid-key': tenant.mid }] as Record<string, string>[]) {
       const res = await call(route({ body: undefined }), () => ({}), anEvent({ headers }));
       expect(res.statusCode).toBe(400);
       expect(res.json.code).toBe('TENANT_REQUIRED');

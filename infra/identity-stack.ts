@@ -1,0 +1,70 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
+import type { RouteDef } from '#shared/http/route.ts';
+import { TABLE } from '#shared/store/table.ts';
+import { readIdentityConfig } from './config.ts';
+import { addRouteFunctions, sesIdentityArnsFor } from './http-api.ts';
+
+export interface IdentityStackProps extends StackProps {
+  /** The routes to deploy; the identity route list unless a test passes another. */
+  routes?: readonly RouteDef[];
+}
+
+/**
+ * The identity service: one DynamoDB table (shared/store/table.ts), one HTTP API
+ * and one function per row of the route list (functions/routes.ts).
+ * Settings come from CDK context (infra/config.ts, cdk.json).
+ */
+export class IdentityStack extends Stack {
+  readonly api: HttpApi;
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: IdentityStackProps = {}) {
+    super(scope, id, props);
+    const config = readIdentityConfig(this.node);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: config.removalPolicy,
+    });
+    for (const index of TABLE.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    // No corsPreflight: the route list has its own OPTIONS /{proxy+} route that answers
+    // CORS per tenant (an API-wide allow-list could not know the tenants' origins).
+    this.api = new HttpApi(this, 'Api', { apiName: 'identity', createDefaultStage: true });
+
+    // The base path /api/v1 (CONTRACT.md) cannot be a stage name (HTTP API stage names
+    // allow no '/'), so every route is prefixed with BASE_PATH on the $default stage:
+    // GET /health in the list becomes the route key `GET /api/v1/health`.
+    const apiBaseUrl = `${this.api.apiEndpoint}${BASE_PATH}`;
+
+    addRouteFunctions(this, this.api, props.routes ?? identityRouteList, {
+      basePath: BASE_PATH,
+      table: this.table,
+      logRetention: config.logRetention,
+      sesIdentityArns: sesIdentityArnsFor(this, config.senderEmail),
+      environment: {
+        ISSUER_URL: config.issuerUrl === '' ? apiBaseUrl : config.issuerUrl,
+        SENDER_EMAIL: config.senderEmail,
+        AUTH_RATE_LIMIT_PER_MINUTE: config.authRateLimitPerMinute,
+      },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: apiBaseUrl, description: 'Identity base URL (with /api/v1)' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+  }
+}

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { identityRouteList } from '#functions/routes.ts';
+import { REPO_ROOT } from '#infra/http-api.ts';
+
+/**
+ * Bundles each route the way NodejsFunction does (esbuild, ESM, AWS SDK
+ * external), in memory. Synth in the tests skips bundling, so this is where a
+ * route that pulls in the argon2 native module without `argon2: true`, or an
+ * oversized bundle, is caught.
+ */
+describe.each(identityRouteList.map((r) => [r.operationId, r] as const))('bundle of %s', (_, route) => {
+  it('builds, carries argon2 only when the route says so, and stays under 100 KB minified', async () => {
+    const result = await build({
+      entryPoints: [join(REPO_ROOT, route.entry)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      minify: true,
+      write: false,
+      metafile: true,
+      external: ['@aws-sdk/*', ...(route.argon2 ? ['@node-rs/argon2'] : [])],
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((file) => file.includes('@node-rs/argon2'))).toBe(false);
+    const size = result.outputFiles[0]?.contents.length ?? 0;
+    expect(size).toBeGreaterThan(0);
+    expect(size).toBeLessThan(100 * 1024);
+  });
+});

@@ -1,0 +1,303 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
+import { bundlingFor } from '#infra/http-api.ts';
+import { IdentityStack } from '#infra/identity-stack.ts';
+import { type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
+import { TABLE } from '#shared/store/table.ts';
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+/** The context of cdk.json, so that the tests build what `cdk synth` builds. */
+const cdkJson: { context: Record<string, unknown> } = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+);
+const cdkContext = cdkJson.context;
+
+function synth(context: Record<string, unknown> = {}, routes?: readonly RouteDef[]): Template {
+  // An empty bundling-stacks list skips esbuild: these tests look at the template only.
+  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  return Template.fromStack(new IdentityStack(app, 'Identity', { routes }));
+}
+
+const template = synth();
+
+function resources(t: Template, type: string): Record<string, Resource> {
+  return t.findResources(type) as Record<string, Resource>;
+}
+
+function asList<T>(value: T | T[]): T[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The logical id in `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attr] }`. */
+function refId(value: unknown): string {
+  const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  const id = v.Ref ?? v['Fn::GetAtt']?.[0];
+  if (id === undefined) throw new Error(`Not a reference: ${JSON.stringify(value)}`);
+  return id;
+}
+
+/** Follows route key → API route → integration → Lambda function (the wiring, not a naming convention). */
+function functionOf(t: Template, key: string): { id: string; fn: Resource } {
+  const route = Object.values(resources(t, 'AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
+  if (!route) throw new Error(`No route ${key}`);
+  const target = route.Properties.Target as { 'Fn::Join': [string, unknown[]] };
+  const integration = resources(t, 'AWS::ApiGatewayV2::Integration')[refId(target['Fn::Join'][1][1])];
+  if (!integration) throw new Error(`No integration for ${key}`);
+  const id = refId(integration.Properties.IntegrationUri);
+  const fn = resources(t, 'AWS::Lambda::Function')[id];
+  if (!fn) throw new Error(`No function ${id} for ${key}`);
+  return { id, fn };
+}
+
+/** Every statement of the inline policies attached to a function's role. */
+function statementsOf(t: Template, fn: Resource): Statement[] {
+  const roleId = refId(fn.Properties.Role);
+  return Object.values(resources(t, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties.Roles as unknown[]).some((r) => refId(r) === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+function actionsOf(statements: Statement[], service: string): string[] {
+  return statements
+    .flatMap((s) => asList(s.Action))
+    .filter((a) => a.startsWith(`${service}:`))
+    .sort();
+}
+
+const fakeRoute = (overrides: Partial<RouteDef>): RouteDef => ({
+  operationId: 'fakeLogin',
+  method: 'POST',
+  path: '/fake/login',
+  entry: 'test/infra/fixtures/noop-handler.ts',
+  summary: 'fake',
+  tag: 'test',
+  tenant: 'headers',
+  auth: 'none',
+  status: 200,
+  table: ['PutItem'],
+  ...overrides,
+});
+
+describe('IdentityStack: HTTP API', () => {
+  it('has exactly one route per route list item, keyed with the /api/v1 base path', () => {
+    const keys = Object.values(resources(template, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey);
+    const expected = identityRouteList.map((r) => routeKey(r, BASE_PATH));
+    expect(keys.sort()).toEqual([...expected].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('deploys the routes on an auto-deployed $default stage, with no API-wide CORS', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+    const [api] = Object.values(resources(template, 'AWS::ApiGatewayV2::Api'));
+    expect(api?.Properties.ProtocolType).toBe('HTTP');
+    expect(api?.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('integrates every route with Lambda proxy payload format 2.0', () => {
+    const integrations = Object.values(resources(template, 'AWS::ApiGatewayV2::Integration'));
+    expect(integrations).toHaveLength(identityRouteList.length);
+    for (const i of integrations) {
+      expect(i.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    }
+  });
+
+  it('outputs the base URL (with /api/v1) and the table name', () => {
+    const outputs = template.findOutputs('*');
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain(`${BASE_PATH}"`);
+  });
+});
+
+describe('IdentityStack: functions', () => {
+  it('has one Lambda function per route and no helper functions', () => {
+    template.resourceCountIs('AWS::Lambda::Function', identityRouteList.length);
+  });
+
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    '%s runs on a pinned nodejs22.x arm64 function with its settings',
+    (key, route) => {
+      const { fn } = functionOf(template, key);
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: 10,
+        MemorySize: route.argon2 ? 1024 : 256,
+      });
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(env).sort()).toEqual([
+        'AUTH_RATE_LIMIT_PER_MINUTE',
+        'ISSUER_URL',
+        'SENDER_EMAIL',
+        'TABLE_NAME',
+      ]);
+      expect(env.SENDER_EMAIL).toBe(cdkContext.senderEmail);
+    },
+  );
+
+  it('derives ISSUER_URL from the API URL unless the issuerUrl context sets it', () => {
+    const [first] = identityRouteList;
+    if (!first) throw new Error('empty route list');
+    const key = routeKey(first, BASE_PATH);
+    const issuerOf = (t: Template) =>
+      (functionOf(t, key).fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.ISSUER_URL;
+    expect(JSON.stringify(issuerOf(template))).toContain(`${BASE_PATH}"`);
+    expect(issuerOf(synth({ issuerUrl: 'https://id.example.com/api/v1' }))).toBe('https://id.example.com/api/v1');
+  });
+
+  it('gives every function its own log group with the retention from context', () => {
+    const retentionOf = (t: Template) => {
+      const groups = resources(t, 'AWS::Logs::LogGroup');
+      const fns = Object.values(resources(t, 'AWS::Lambda::Function'));
+      const used = fns.map((fn) => refId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup));
+      expect(new Set(used).size).toBe(fns.length);
+      expect(used.sort()).toEqual(Object.keys(groups).sort());
+      return [...new Set(Object.values(groups).map((g) => g.Properties.RetentionInDays))];
+    };
+    expect(retentionOf(template)).toEqual([cdkContext.logRetentionDays]);
+    expect(retentionOf(synth({ logRetentionDays: 14 }))).toEqual([14]);
+    template.resourceCountIs('Custom::LogRetention', 0);
+  });
+});
+
+describe('IdentityStack: IAM', () => {
+  it('has no wildcard in any IAM action', () => {
+    const documents = [
+      ...Object.values(resources(template, 'AWS::IAM::Policy')).map((p) => p.Properties.PolicyDocument),
+      ...Object.values(resources(template, 'AWS::IAM::Role')).flatMap((r) => [
+        r.Properties.AssumeRolePolicyDocument,
+        ...((r.Properties.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((p) => p.PolicyDocument),
+      ]),
+    ] as { Statement: Statement[] }[];
+    const actions = documents.flatMap((d) => d.Statement.flatMap((s) => asList(s.Action)));
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    '%s may call exactly its table actions, on the table (and its indexes only to Query)',
+    (key, route) => {
+      const statements = statementsOf(template, functionOf(template, key).fn);
+      const expected = tableActionsOf(route).map((a) => `dynamodb:${a}`);
+      expect(actionsOf(statements, 'dynamodb')).toEqual(expected.sort());
+      const tableStatements = statements.filter((s) => asList(s.Action).some((a) => a.startsWith('dynamodb:')));
+      expect(tableStatements).toHaveLength(expected.length > 0 ? 1 : 0);
+      for (const s of tableStatements) {
+        const resourceList = JSON.stringify(asList(s.Resource));
+        expect(resourceList.includes('/index/*')).toBe(expected.includes('dynamodb:Query'));
+      }
+      expect(actionsOf(statements, 'ses')).toEqual(route.ses ? ['ses:SendEmail'] : []);
+    },
+  );
+
+  it('grants a route that does not Query the table itself only, not its indexes', () => {
+    const writer = fakeRoute({ operationId: 'fakeWriter', tenant: 'headers', table: ['PutItem', 'UpdateItem'] });
+    const t = synth({}, [writer]);
+    const statements = statementsOf(t, functionOf(t, routeKey(writer, BASE_PATH)).fn);
+    expect(actionsOf(statements, 'dynamodb')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    const [tableStatement] = statements.filter((s) => asList(s.Action).some((a) => a.startsWith('dynamodb:')));
+    expect(asList(tableStatement?.Resource)).toHaveLength(1);
+    expect(JSON.stringify(tableStatement?.Resource)).not.toContain('/index/');
+  });
+
+  it('lets an e-mail route send only as the sender address or its domain, and no other route send at all', () => {
+    const mailer = fakeRoute({ operationId: 'fakeMailer', ses: true });
+    const quiet = fakeRoute({ operationId: 'fakeQuiet', path: '/fake/quiet', table: [], tenant: 'none' });
+    const t = synth({ senderEmail: 'auth@mail.example.org' }, [mailer, quiet]);
+    const mailerStatements = statementsOf(t, functionOf(t, routeKey(mailer, BASE_PATH)).fn);
+    const ses = mailerStatements.filter((s) => asList(s.Action).some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(asList(ses[0]?.Action)).toEqual(['ses:SendEmail']);
+    const arns = JSON.stringify(ses[0]?.Resource);
+    expect(arns).toContain(':identity/mail.example.org"');
+    expect(arns).toContain(':identity/auth@mail.example.org"');
+    expect(asList(ses[0]?.Resource as unknown[])).toHaveLength(2);
+    expect(statementsOf(t, functionOf(t, routeKey(quiet, BASE_PATH)).fn)).toEqual([]);
+  });
+
+  it('rejects a route list with two rows for the same method and path', () => {
+    const a = fakeRoute({ operationId: 'fakeA' });
+    const b = fakeRoute({ operationId: 'fakeB' });
+    expect(() => synth({}, [a, b])).toThrow(/Duplicate route POST \/api\/v1\/fake\/login/);
+  });
+});
+
+describe('IdentityStack: table', () => {
+  it('is built from shared/store/table.ts: keys, GSIs, TTL, on-demand, PITR', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+    const [table] = Object.values(resources(template, 'AWS::DynamoDB::Table'));
+    if (!table) throw new Error('No table');
+    const attributes = table.Properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
+    expect(attributes.every((a) => a.AttributeType === 'S')).toBe(true);
+    expect(table.Properties.GlobalSecondaryIndexes).toHaveLength(TABLE.indexes.length);
+  });
+
+  it.each([
+    ['retain', 'Retain'],
+    ['destroy', 'Delete'],
+  ])('follows the removalPolicy context %s → DeletionPolicy %s', (policy, deletion) => {
+    const [table] = Object.values(resources(synth({ removalPolicy: policy }), 'AWS::DynamoDB::Table'));
+    expect(table?.DeletionPolicy).toBe(deletion);
+  });
+
+  it('keeps the table by default (cdk.json) and rejects an unknown removal policy', () => {
+    expect(Object.values(resources(template, 'AWS::DynamoDB::Table'))[0]?.DeletionPolicy).toBe('Retain');
+    expect(() => synth({ removalPolicy: 'snapshot' })).toThrow(/removalPolicy.*"retain" or "destroy"/);
+  });
+});
+
+describe('bundlingFor', () => {
+  it('bundles ESM, minified, without source maps, leaving the runtime AWS SDK out', () => {
+    const options = bundlingFor(fakeRoute({}));
+    expect(options).toMatchObject({
+      format: 'esm',
+      minify: true,
+      sourceMap: false,
+      target: 'node22',
+      externalModules: ['@aws-sdk/*'],
+      mainFields: ['module', 'main'],
+    });
+    expect(options.banner).toContain('createRequire(import.meta.url)');
+    expect(options.nodeModules).toBeUndefined();
+    expect(options.environment).toBeUndefined();
+  });
+
+  it('installs the linux arm64 argon2 binary into the bundle of an argon2 route', () => {
+    const options = bundlingFor(fakeRoute({ argon2: true }));
+    expect(options.nodeModules).toEqual(['@node-rs/argon2']);
+    expect(options.environment).toMatchObject({
+      npm_config_os: 'linux',
+      npm_config_libc: 'glibc',
+      npm_config_cpu: 'arm64',
+    });
+  });
+
+  it('gives an argon2 route 1024 MB', () => {
+    const route = fakeRoute({ argon2: true });
+    const t = synth({}, [route]);
+    expect(functionOf(t, routeKey(route, BASE_PATH)).fn.Properties.MemorySize).toBe(1024);
+  });
+});

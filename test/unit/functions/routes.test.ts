@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { identityOpenApi } from '#functions/openapi.ts';
+import { identityRouteList, identityRoutes } from '#functions/routes.ts';
+import { REPO_ROOT } from '#local/stack.ts';
+import { COMMITTED_SERVER_URL } from '#local/write-openapi.ts';
+
+describe('the identity route list', () => {
+  it.each(identityRouteList.map((r) => [r.operationId, r] as const))(
+    '%s: its entry exists and exports handler',
+    async (_, route) => {
+      const file = join(REPO_ROOT, route.entry);
+      expect(existsSync(file)).toBe(true);
+      const module = (await import(pathToFileURL(file).href)) as { handler?: unknown };
+      expect(typeof module.handler).toBe('function');
+    },
+  );
+
+  it('names each handler file after its operation (kebab-case of operationId)', () => {
+    for (const route of identityRouteList) {
+      const kebab = route.operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      expect(route.entry.endsWith(`/${kebab}.ts`), `${route.operationId} → ${route.entry}`).toBe(true);
+    }
+  });
+
+  it('has unique operation ids and unique method + path pairs', () => {
+    const keys = identityRouteList.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(Object.keys(identityRoutes)).toEqual(identityRouteList.map((r) => r.operationId));
+  });
+
+  it('declares every request body as a strict object, so unknown fields are refused', () => {
+    for (const route of identityRouteList) {
+      if (route.body) expect(route.body.type, route.operationId).toBe('strict_object');
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const document = identityOpenApi('https://id.example/api/v1');
+
+  it('is OpenAPI 3.1 with the base URL in servers and paths without the base path', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toEqual([{ url: 'https://id.example/api/v1' }]);
+    expect(Object.keys(document.paths).every((p) => !p.startsWith('/api/v1'))).toBe(true);
+  });
+
+  it('lists exactly the documented routes of the list, by method and path', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(
+        ([method, op]) => `${method.toUpperCase()} ${path} ${(op as { operationId: string }).operationId}`,
+      ),
+    );
+    const expected = identityRouteList
+      .filter((r) => !r.undocumented)
+      .map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    expect(documented.sort()).toEqual(expected.sort());
+  });
+
+  it('converts the valibot schemas (discovery query parameters and response) rather than restating them', () => {
+    const discovery = document.paths['/auth/discovery']?.get as Record<string, any>;
+    expect(discovery.parameters).toEqual([
+      { name: 'clientId', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
+      { name: 'slug', in: 'query', required: false, schema: { type: 'string', maxLength: 256 } },
+    ]);
+    expect(discovery.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/DiscoveryResponse',
+    });
+    const schema = document.components.schemas.DiscoveryResponse as Record<string, any>;
+    expect(schema.required).toContain('allowUserDisableTotp');
+    expect(schema.properties.loginMode.enum).toEqual(['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL']);
+    expect(schema.properties.primaryColor.anyOf).toContainEqual({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$' });
+  });
+
+  it('describes errors as problem+json', () => {
+    const health = document.paths['/health']?.get as Record<string, any>;
+    expect(health.responses.default.content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
+  });
+
+  it('is committed up to date in openapi.json (run `npm run openapi` after changing routes or schemas)', () => {
+    const committed = JSON.parse(readFileSync(join(REPO_ROOT, 'openapi.json'), 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(identityOpenApi(COMMITTED_SERVER_URL))));
+  });
+});
