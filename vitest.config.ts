@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// The SDK's Node 20 notice would print in every worker and in the global setup.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
 /**
  * Four projects, split by layer (STYLE.md, Testing pyramid):
  * unit (no network), integration (DynamoDB Local), http (the local gateway on

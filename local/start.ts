@@ -12,7 +12,7 @@ import { REPO_ROOT, startLocalStack } from './stack.ts';
 
 const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
 const inMemory = values['in-memory'] || process.env.IN_MEMORY === '1';
-const dataDir = inMemory ? undefined : resolve(REPO_ROOT, '.data');
+const dataDir = inMemory ? undefined : resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data');
 const started = performance.now();
 
 const stack = await startLocalStack({

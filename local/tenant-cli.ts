@@ -67,7 +67,7 @@ async function main() {
     env.DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
     if (!(await isDynamoDbUp(env.DYNAMODB_ENDPOINT))) {
       // The local stack is not running: start DynamoDB Local on its data for the time of this command.
-      ownDynamo = await startDynamoDbLocal({ dataDir: resolve(REPO_ROOT, '.data') });
+      ownDynamo = await startDynamoDbLocal({ dataDir: resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data') });
       env.DYNAMODB_ENDPOINT = ownDynamo.endpoint;
     }
     await ensureTable(env.DYNAMODB_ENDPOINT, env.TABLE_NAME);
@@ -96,10 +96,16 @@ async function main() {
     }
   } catch (error) {
     if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
-      const flag = (path: string) =>
-        ({ adminEmail: '--admin-email', origins: '--origin', loginMode: '--login-mode', signupMode: '--signup-mode' })[
-          path
-        ] ?? `--${path.replace(/\.\d+$/, '')}`;
+      const flags: Record<string, string> = {
+        adminEmail: '--admin-email',
+        origins: '--origin',
+        loginMode: '--login-mode',
+        signupMode: '--signup-mode',
+      };
+      const flag = (path: string) => {
+        const field = path.replace(/\.\d+$/, '');
+        return flags[field] ?? `--${field}`;
+      };
       usageError((error.errors ?? []).map((e) => `${flag(e.path)}: ${e.message}`).join('; '));
     }
     if (isAppError(error)) {

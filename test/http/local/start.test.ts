@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, isDynamoDbUp } from '#local/dynamodb.ts';
+import { startScript } from '#test/support/processes.ts';
+
+/** What `npm start` prints about the demo tenant. */
+function printedTenant(output: string) {
+  const field = (name: string) => new RegExp(`^\\s+${name}\\s+(\\S+)`, 'm').exec(output)?.[1];
+  return { app: field('app'), mid: field('mid'), publicApiKey: field('publicApiKey'), admin: field('admin'), password: field('password') };
+}
+
+async function ports() {
+  return { PORT: String(await freePort()), SES_PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) };
+}
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'identity-start-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('serves the demo tenant, keeps it across a restart, and Ctrl-C stops every child process', async () => {
+    const env = { ...(await ports()), IDENTITY_DATA_DIR: dataDir };
+    const first = await startScript('local/start.ts', [], env, 'Ctrl-C stops everything.');
+    const tenant = printedTenant(first.output());
+    expect(tenant.app).toMatch(/^app_/);
+    expect(tenant.mid).toMatch(/^mid_/);
+    expect(tenant.admin).toBe('admin@demo.test');
+    expect(tenant.password).toMatch(/^(?=.*[a-z])(?=.*\d).{8,}$/);
+    expect(first.output()).toContain(`http://localhost:${env.PORT}/api/v1`);
+    expect(first.output()).toContain(`http://localhost:${env.SES_PORT}/`);
+
+    const api = `http://localhost:${env.PORT}/api/v1`;
+    const discover = (origin: string) =>
+      fetch(`${api}/auth/discovery?clientId=${tenant.publicApiKey}`, { headers: { origin } });
+    for (const origin of ['http://localhost:3000', 'http://localhost:5173']) {
+      const res = await discover(origin);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ app: tenant.app, mid: tenant.mid, subdomain: 'demo' });
+    }
+    expect((await discover('http://localhost:8080')).status).toBe(403);
+    const inbox = await fetch(`http://localhost:${env.SES_PORT}/store`);
+    expect(inbox.status).toBe(200);
+
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(await isDynamoDbUp(`http://127.0.0.1:${env.DYNAMODB_PORT}`)).toBe(false);
+    await expect(fetch(`http://localhost:${env.SES_PORT}/store`)).rejects.toThrow();
+
+    // The data lives in the data folder: a restart prints the same tenant, which still answers.
+    const second = await startScript('local/start.ts', [], env, 'Ctrl-C stops everything.');
+    try {
+      expect(printedTenant(second.output())).toEqual(tenant);
+      expect((await discover('http://localhost:5173')).status).toBe(200);
+    } finally {
+      second.child.kill('SIGINT');
+      await second.exited;
+    }
+  }, 60_000);
+
+  it('with --in-memory keeps nothing on disk and makes the demo tenant anew', async () => {
+    const env = { ...(await ports()), IDENTITY_DATA_DIR: join(dataDir, 'unused') };
+    const run = await startScript('local/start.ts', ['--in-memory'], env, 'Ctrl-C stops everything.');
+    try {
+      expect(run.output()).toContain('in memory');
+      const tenant = printedTenant(run.output());
+      const res = await fetch(`http://localhost:${env.PORT}/api/v1/auth/discovery?clientId=${tenant.publicApiKey}`, {
+        headers: { origin: 'http://localhost:5173' },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      run.child.kill('SIGINT');
+      await run.exited;
+    }
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(dataDir, 'unused'))).toBe(false);
+  }, 60_000);
+});

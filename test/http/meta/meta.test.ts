@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { aTenant, useLocalStack } from '#test/support/server.ts';
+
+const api = useLocalStack();
+
+describe('GET /health', () => {
+  it('answers 200 { status: "ok" } without tenant headers', async () => {
+    const res = await fetch(`${api.url}/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the OpenAPI 3.1 document with this server as its base', async () => {
+    const res = await fetch(`${api.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const document = await res.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toEqual([{ url: api.url }]);
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/auth/discovery', '/openapi.json']));
+  });
+});
+
+describe('OPTIONS (CORS preflight)', () => {
+  it('answers 204 on any path and echoes an origin that some tenant allows', async () => {
+    const origin = `https://preflight-${Date.now()}.example`;
+    await aTenant({ origins: [origin] });
+    const res = await fetch(`${api.url}/users/me/sessions/ses_1`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'DELETE' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    const allowed = res.headers.get('access-control-allow-headers')?.split(',').map((h) => h.trim());
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-app-id', 'x-mid-key', 'x-api-key']));
+    expect(res.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers 204 without CORS headers for an origin no tenant allows', async () => {
+    const res = await fetch(`${api.url}/auth/discovery`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://nobody-allows-me.example', 'access-control-request-method': 'GET' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-headers')).toBeNull();
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer 404 as API Gateway does', async () => {
+    const res = await fetch(`${api.url}/no/such/route`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Not Found' });
+  });
+});

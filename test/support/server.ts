@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type LocalStack, startLocalStack } from '#local/stack.ts';
+import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
+import { makeTestDeps } from './deps.ts';
+
+/**
+ * The local stack (gateway on an ephemeral port, the SES emulator, the test
+ * run's DynamoDB Local) for the black-box HTTP tests of one file.
+ */
+export function useLocalStack(): { readonly url: string; readonly stack: LocalStack } {
+  let stack: LocalStack | undefined;
+  beforeAll(async () => {
+    stack = await startLocalStack({
+      port: 0,
+      sesPort: 0,
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      tableName: inject('tableName'),
+    });
+  });
+  afterAll(() => stack?.stop());
+  return {
+    get url() {
+      if (!stack) throw new Error('the local stack is not started yet');
+      return stack.apiUrl;
+    },
+    get stack() {
+      if (!stack) throw new Error('the local stack is not started yet');
+      return stack;
+    },
+  };
+}
+
+let counter = 0;
+
+/** A fresh tenant in the test table, as the operator CLI would make it. */
+export function aTenant(options: { origins?: string[]; name?: string } = {}): Promise<CreatedTenant> {
+  counter++;
+  return createTenant(makeTestDeps(), {
+    name: options.name ?? `Shop ${counter}`,
+    adminEmail: `admin${counter}@shop.test`,
+    origins: options.origins ?? ['https://shop.example'],
+    subdomain: `shop-${process.pid}-${Date.now().toString(36)}-${counter}`,
+  });
+}
