@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bodyOf } from '#test/support/http.ts';
 import { aTenant, useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -14,7 +15,7 @@ describe('GET /auth/discovery', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(res.headers.get('vary')).toContain('Origin');
-    expect(await res.json()).toEqual({
+    expect(await bodyOf(res)).toEqual({
       name: 'Fern & Co',
       app: tenant.app,
       mid: tenant.mid,
@@ -36,7 +37,12 @@ describe('GET /auth/discovery', () => {
     expect(res.status).toBe(403);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    expect(await res.json()).toEqual({ type: 'about:blank', title: 'Forbidden', status: 403, code: 'ORIGIN_NOT_ALLOWED' });
+    expect(await bodyOf(res)).toEqual({
+      type: 'about:blank',
+      title: 'Forbidden',
+      status: 403,
+      code: 'ORIGIN_NOT_ALLOWED',
+    });
   });
 
   it("refuses one tenant's origin for another tenant's client id", async () => {
@@ -50,7 +56,7 @@ describe('GET /auth/discovery', () => {
     const tenant = await aTenant();
     const res = await discover(`?clientId=${tenant.publicApiKey}`);
     expect(res.status).toBe(403);
-    expect((await res.json()).code).toBe('ORIGIN_NOT_ALLOWED');
+    expect((await bodyOf(res)).code).toBe('ORIGIN_NOT_ALLOWED');
   });
 
   it('returns 404 TENANT_NOT_FOUND for an unknown client id', async () => {
@@ -58,14 +64,14 @@ describe('GET /auth/discovery', () => {
       const res = await discover(`?clientId=${clientId}`, 'https://shop.example');
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
-      expect((await res.json()).code).toBe('TENANT_NOT_FOUND');
+      expect((await bodyOf(res)).code).toBe('TENANT_NOT_FOUND');
     }
   });
 
   it('returns 400 VALIDATION_FAILED naming clientId when it is missing', async () => {
     const res = await discover('', 'https://shop.example');
     expect(res.status).toBe(400);
-    const problem = await res.json();
+    const problem = await bodyOf(res);
     expect(problem.code).toBe('VALIDATION_FAILED');
     expect(problem.errors).toEqual([{ path: 'clientId', message: 'is required' }]);
   });

@@ -3,16 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, isDynamoDbUp } from '#local/dynamodb.ts';
+import { bodyOf } from '#test/support/http.ts';
 import { startScript } from '#test/support/processes.ts';
 
 /** What `npm start` prints about the demo tenant. */
 function printedTenant(output: string) {
   const field = (name: string) => new RegExp(`^\\s+${name}\\s+(\\S+)`, 'm').exec(output)?.[1];
-  return { app: field('app'), mid: field('mid'), publicApiKey: field('publicApiKey'), admin: field('admin'), password: field('password') };
+  return {
+    app: field('app'),
+    mid: field('mid'),
+    publicApiKey: field('publicApiKey'),
+    admin: field('admin'),
+    password: field('password'),
+  };
 }
 
 async function ports() {
-  return { PORT: String(await freePort()), SES_PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) };
+  return {
+    PORT: String(await freePort()),
+    SES_PORT: String(await freePort()),
+    DYNAMODB_PORT: String(await freePort()),
+  };
 }
 
 describe('npm start', () => {
@@ -36,7 +47,7 @@ describe('npm start', () => {
     for (const origin of ['http://localhost:3000', 'http://localhost:5173']) {
       const res = await discover(origin);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ app: tenant.app, mid: tenant.mid, subdomain: 'demo' });
+      expect(await bodyOf(res)).toMatchObject({ app: tenant.app, mid: tenant.mid, subdomain: 'demo' });
     }
     expect((await discover('http://localhost:8080')).status).toBe(403);
     const inbox = await fetch(`http://localhost:${env.SES_PORT}/store`);

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, isDynamoDbUp } from '#local/dynamodb.ts';
+import { bodyOf } from '#test/support/http.ts';
 import { runScript } from '#test/support/processes.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const store = { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: inject('tableName') };
 const unique = () => `cli-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const tenantCli = (args: string[], env: Record<string, string> = store) =>
-  runScript('local/tenant-cli.ts', args, env);
+const tenantCli = (args: string[], env: Record<string, string> = store) => runScript('local/tenant-cli.ts', args, env);
 
 describe('npm run tenant -- create', () => {
   it('prints the new tenant as JSON, and discovery finds it for its origin', async () => {
@@ -46,7 +46,7 @@ describe('npm run tenant -- create', () => {
       headers: { origin: 'https://acme.example' },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({
+    expect(await bodyOf(res)).toMatchObject({
       name: 'Acme',
       app: created.app,
       mid: created.mid,
@@ -70,7 +70,10 @@ describe('npm run tenant -- create', () => {
       [['create', '--name', 'X', '--admin-email', 'a@b.test', '--bogus'], "Unknown option '--bogus'"],
       [['create', '--admin-email', 'a@b.test'], '--name is required'],
       [['create', '--name', 'X', '--admin-email', 'not-an-email'], '--admin-email: must be an e-mail address'],
-      [['create', '--name', 'X', '--admin-email', 'a@b.test', '--origin', 'https://x.test/path'], '--origin: must be an origin'],
+      [
+        ['create', '--name', 'X', '--admin-email', 'a@b.test', '--origin', 'https://x.test/path'],
+        '--origin: must be an origin',
+      ],
       [['create', '--name', 'X', '--admin-email', 'a@b.test', '--login-mode', 'MAGIC'], '--login-mode'],
       [['delete', '--name', 'X'], 'the one command is "create"'],
     ];

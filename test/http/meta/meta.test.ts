@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bodyOf } from '#test/support/http.ts';
 import { aTenant, useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -8,7 +9,7 @@ describe('GET /health', () => {
     const res = await fetch(`${api.url}/health`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await bodyOf(res)).toEqual({ status: 'ok' });
   });
 });
 
@@ -16,10 +17,12 @@ describe('GET /openapi.json', () => {
   it('serves the OpenAPI 3.1 document with this server as its base', async () => {
     const res = await fetch(`${api.url}/openapi.json`);
     expect(res.status).toBe(200);
-    const document = await res.json();
+    const document = await bodyOf(res);
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([{ url: api.url }]);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/auth/discovery', '/openapi.json']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/health', '/auth/discovery', '/openapi.json']),
+    );
   });
 });
 
@@ -33,8 +36,13 @@ describe('OPTIONS (CORS preflight)', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-    const allowed = res.headers.get('access-control-allow-headers')?.split(',').map((h) => h.trim());
-    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-app-id', 'x-mid-key', 'x-api-key']));
+    const allowed = res.headers
+      .get('access-control-allow-headers')
+      ?.split(',')
+      .map((h) => h.trim());
+    expect(allowed).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'x-app-id', 'x-mid-key', 'x-api-key']),
+    );
     expect(res.headers.get('access-control-allow-methods')).toContain('DELETE');
     expect(await res.text()).toBe('');
   });
@@ -54,6 +62,21 @@ describe('unknown routes', () => {
   it('answer 404 as API Gateway does', async () => {
     const res = await fetch(`${api.url}/no/such/route`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: 'Not Found' });
+    expect(await bodyOf(res)).toEqual({ message: 'Not Found' });
+  });
+});
+
+describe('the local gateway routes', () => {
+  it('every route of the list to its handler (none answers the gateway 404), and nothing else', async () => {
+    const { identityRouteList } = await import('#functions/routes.ts');
+    for (const route of identityRouteList) {
+      const path = route.path.replace(/\{(\w+)\+?\}/g, 'x');
+      const res = await fetch(`${api.url}${path}`, { method: route.method });
+      const text = await res.text();
+      expect(text, `${route.method} ${route.path}`).not.toBe('{"message":"Not Found"}');
+      expect(res.headers.get('apigw-requestid'), `${route.method} ${route.path}`).toBeTruthy();
+    }
+    const notListed = await fetch(`${api.url}/health`, { method: 'POST' });
+    expect(await notListed.text()).toBe('{"message":"Not Found"}');
   });
 });
