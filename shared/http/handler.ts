@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { Principal } from '../auth/principal.ts';
 import { type Deps, processDeps } from '../deps.ts';
-import { describeError } from '../log.ts';
+import { describeError, jsonLogger } from '../log.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AppError, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -72,7 +72,8 @@ function onError(request: HttpRequest): void {
     shown = error;
   } else {
     const state = request.internal.state;
-    (state?.deps ?? processDeps()).log.error('request failed', {
+    // The deps may be what failed (a bad environment): the plain logger needs nothing.
+    (state?.deps.log ?? jsonLogger).error('request failed', {
       requestId: state?.requestId ?? request.context.awsRequestId,
       operationId: state?.route.operationId,
       ...describeError(error),

@@ -384,3 +384,23 @@ describe('httpHandler authentication stage', () => {
     expect(res.json.code).toBe('TENANT_REQUIRED');
   });
 });
+
+describe('httpHandler with a broken environment', () => {
+  it('answers 500 INTERNAL problem+json, not a crash, when the deps cannot be built', async () => {
+    const handler = httpHandler(route({ body: undefined }), () => ({}), {
+      deps: () => makeDeps({}), // no TABLE_NAME
+    });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const res = (await handler(anEvent({ headers: tenantHeaders }), aContext())) as {
+        statusCode: number;
+        body: string;
+      };
+      expect(res.statusCode).toBe(500);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 'INTERNAL' });
+      expect(String(stderr.mock.calls[0]?.[0])).toContain('invalid environment: TABLE_NAME');
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
