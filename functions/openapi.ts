@@ -10,3 +10,6 @@ export function identityOpenApi(serverUrl: string) {
     serverUrl,
   });
 }
+
+/** The server the committed openapi.json names: the local stack. A deployed API serves its own at GET /openapi.json. */
+export const COMMITTED_SERVER_URL = 'http://localhost:3000/api/v1';

@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { identityOpenApi } from '#functions/openapi.ts';
+import { COMMITTED_SERVER_URL, identityOpenApi } from '#functions/openapi.ts';
 import { identityRouteList, identityRoutes } from '#functions/routes.ts';
 import { REPO_ROOT } from '#local/stack.ts';
-import { COMMITTED_SERVER_URL } from '#local/write-openapi.ts';
 
 describe('the identity route list', () => {
   it.each(identityRouteList.map((r) => [r.operationId, r] as const))(
