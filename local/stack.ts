@@ -20,6 +20,8 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   tableName?: string;
   authRateLimitPerMinute?: number;
+  /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
+  secretsKey: string;
   onRequest?: GatewayOptions['onRequest'];
 }
 
@@ -90,6 +92,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         options.authRateLimitPerMinute ?? process.env.AUTH_RATE_LIMIT_PER_MINUTE ?? 120,
       ),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOCAL_SECRETS_KEY: options.secretsKey,
     });
     return { apiUrl, port, dynamoEndpoint, sesUrl: ses.url, tableName, stop: () => stopAll(gateway) };
   } catch (error) {

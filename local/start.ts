@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDeps } from '#shared/deps.ts';
 import { ensureDemoTenant } from './demo-tenant.ts';
+import { localSecretsKey } from './secrets-key.ts';
 import { REPO_ROOT, startLocalStack } from './stack.ts';
 
 const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
@@ -16,6 +17,7 @@ const dataDir = inMemory ? undefined : resolve(REPO_ROOT, process.env.IDENTITY_D
 const started = performance.now();
 
 const stack = await startLocalStack({
+  secretsKey: localSecretsKey(dataDir),
   port: Number(process.env.PORT ?? 3000),
   sesPort: Number(process.env.SES_PORT ?? 8005),
   dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),

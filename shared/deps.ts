@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type Authenticators, rejectAllCredentials } from './auth/principal.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
@@ -15,6 +16,16 @@ const Env = v.object({
   /** The access token `iss`: the identity base URL. */
   ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
   SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
+  /** The KMS key that encrypts signing keys and TOTP secrets (AWS). */
+  KMS_KEY_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Locally, instead of KMS: a 32-byte AES key, base64. */
+  LOCAL_SECRETS_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.base64(),
+      v.check((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes'),
+    ),
+  ),
   AUTH_RATE_LIMIT_PER_MINUTE: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     '120',
@@ -32,9 +43,19 @@ export interface Deps {
   store: StoreClient;
   merchants: ReturnType<typeof merchantRepo>;
   authenticators: Authenticators;
+  vault: KeyVault;
   clock: Clock;
   random: Random;
   log: Logger;
+}
+
+function vaultOf(kmsKeyId: string | undefined, localKey: string | undefined): KeyVault {
+  if (kmsKeyId) return kmsKeyVault(kmsKeyId);
+  if (localKey) return localKeyVault(Buffer.from(localKey, 'base64'));
+  const missing = async (): Promise<never> => {
+    throw new Error('no KMS_KEY_ID (AWS) or LOCAL_SECRETS_KEY (local) is configured');
+  };
+  return { encrypt: missing, decrypt: missing };
 }
 
 /** Builds everything a handler needs from the environment: the only place that reads `process.env`. */
@@ -55,6 +76,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     store,
     merchants: merchantRepo(store),
     authenticators: rejectAllCredentials,
+    vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
     clock: systemClock,
     random: cryptoRandom,
     log: jsonLogger,

@@ -48,6 +48,12 @@ export interface RouteDef {
   table: readonly TableAction[];
   /** Sends e-mail through SES. */
   ses?: boolean;
+  /**
+   * Encrypts or decrypts with the service's KMS key: signs access tokens (the
+   * private signing keys are KMS-encrypted) or reads TOTP secrets. Only these
+   * functions get kms:Encrypt / kms:Decrypt.
+   */
+  kms?: boolean;
   /** Hashes or verifies passwords: its bundle carries the argon2 native module. */
   argon2?: boolean;
   /** Left out of the OpenAPI document (only the CORS preflight catch-all). */

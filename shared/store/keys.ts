@@ -15,7 +15,13 @@ function segment(value: string): string {
   return value;
 }
 
+/** Free text (e-mail addresses, role names) may hold `#`: percent-encode it into one segment. */
+function text(value: string): string {
+  return encodeURIComponent(value);
+}
+
 const tenantPrefix = (t: TenantRef) => `T#${segment(t.app)}#${segment(t.mid)}`;
+const userPartition = (t: TenantRef, userId: string) => `${tenantPrefix(t)}#U#${segment(userId)}`;
 
 export const keys = {
   /** The merchant item; also indexed by its public client key for discovery. */

@@ -29,6 +29,11 @@ function toMerchant(item: Record<string, unknown>): Merchant {
   return merchant as unknown as Merchant;
 }
 
+/** A role held, kept on the user's profile with the role's name and priority (a deleted role's grant stays listed). */
+export function grantOf(role: Role, grantedAt: string, grantedBy = 'system', expiresAt: string | null = null) {
+  return { roleId: role.id, name: role.name, priority: role.priority, grantedAt, grantedBy, expiresAt };
+}
+
 export interface NewTenant {
   merchant: Merchant;
   roles: Role[];
@@ -112,19 +117,15 @@ export function merchantRepo(store: StoreClient) {
           phone: null,
           totpEnabled: false,
           lastLoginAt: null,
+          grants: Object.fromEntries(
+            adminRoleIds.map((roleId) => {
+              const role = roles.find((r) => r.id === roleId);
+              if (!role) throw new Error(`unknown role ${roleId}`);
+              return [roleId, grantOf(role, admin.registeredAt)];
+            }),
+          ),
         }),
         put({ ...keys.userEmail(t, admin.email), entity: 'USER_EMAIL', userId: admin.id }),
-        ...adminRoleIds.map((roleId) =>
-          put({
-            ...keys.grant(t, admin.id, roleId),
-            entity: 'GRANT',
-            userId: admin.id,
-            roleId,
-            grantedAt: admin.registeredAt,
-            grantedBy: 'system',
-            expiresAt: null,
-          }),
-        ),
       ];
       try {
         await doc.send(new TransactWriteCommand({ TransactItems: items }));

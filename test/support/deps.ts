@@ -8,6 +8,7 @@ export function makeTestDeps(overrides: Partial<Deps> = {}): Deps {
     DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     AWS_REGION: 'us-east-1',
     ISSUER_URL: 'http://localhost:3000/api/v1',
+    LOCAL_SECRETS_KEY: inject('secretsKey'),
   });
   return { ...deps, ...overrides };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb.ts';
 
@@ -5,6 +6,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
     tableName: string;
+    secretsKey: string;
   }
 }
 
@@ -15,5 +17,7 @@ export default async function setup(project: TestProject) {
   await ensureTable(dynamo.endpoint, tableName);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('tableName', tableName);
+  // One local secrets key per run: every worker must decrypt the signing keys the others stored.
+  project.provide('secretsKey', randomBytes(32).toString('base64'));
   return () => dynamo.stop();
 }

@@ -15,6 +15,7 @@ export function useLocalStack(): { readonly url: string; readonly stack: LocalSt
       sesPort: 0,
       dynamoEndpoint: inject('dynamoEndpoint'),
       tableName: inject('tableName'),
+      secretsKey: inject('secretsKey'),
     });
   });
   afterAll(() => stack?.stop());

@@ -63,9 +63,7 @@ describe('createTenant', () => {
     expect(profile?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(JSON.stringify(userItems)).not.toContain(created.adminPassword);
     expect(await verifyPassword(profile?.passwordHash, created.adminPassword)).toBe(true);
-    const granted = userItems
-      .filter((i) => i.entity === 'GRANT')
-      .map((g) => roles.find((r) => r.id === g.roleId)?.name);
+    const granted = Object.keys(profile?.grants ?? {}).map((roleId) => roles.find((r) => r.id === roleId)?.name);
     expect(granted.sort()).toEqual(['DEFAULT', 'SUPER_ADMIN']);
   });
 

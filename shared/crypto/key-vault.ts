@@ -1,0 +1,72 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+
+/**
+ * Encryption of the secrets we must be able to read back (token-signing
+ * private keys, TOTP secrets). On AWS a KMS key does it, so only the
+ * functions granted kms:Decrypt can read them; locally an AES-256-GCM key
+ * from the environment stands in. The `context` is bound to the ciphertext
+ * (KMS encryption context, GCM additional data): a secret moved to another
+ * item does not decrypt.
+ */
+export interface KeyVault {
+  encrypt(plaintext: Uint8Array, context: Record<string, string>): Promise<string>;
+  decrypt(ciphertext: string, context: Record<string, string>): Promise<Uint8Array>;
+}
+
+/** Stable bytes for a context, whatever the key order. */
+function contextBytes(context: Record<string, string>): Buffer {
+  const sorted = Object.keys(context)
+    .sort()
+    .map((key) => [key, context[key]]);
+  return Buffer.from(JSON.stringify(sorted), 'utf8');
+}
+
+export function kmsKeyVault(keyId: string, client = new KMSClient({})): KeyVault {
+  return {
+    async encrypt(plaintext, context) {
+      const { CiphertextBlob } = await client.send(
+        new EncryptCommand({ KeyId: keyId, Plaintext: plaintext, EncryptionContext: context }),
+      );
+      if (!CiphertextBlob) throw new Error('KMS returned no ciphertext');
+      return Buffer.from(CiphertextBlob).toString('base64');
+    },
+    async decrypt(ciphertext, context) {
+      const { Plaintext } = await client.send(
+        new DecryptCommand({
+          KeyId: keyId,
+          CiphertextBlob: Buffer.from(ciphertext, 'base64'),
+          EncryptionContext: context,
+        }),
+      );
+      if (!Plaintext) throw new Error('KMS returned no plaintext');
+      return Plaintext;
+    },
+  };
+}
+
+const LOCAL_PREFIX = 'local1';
+
+/** AES-256-GCM with a 32-byte key: the local stand-in for KMS. Format: `local1.<iv>.<tag>.<ciphertext>` (base64url). */
+export function localKeyVault(key: Uint8Array): KeyVault {
+  if (key.length !== 32) throw new Error('the local secrets key must be 32 bytes');
+  return {
+    async encrypt(plaintext, context) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      cipher.setAAD(contextBytes(context));
+      const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+      return [LOCAL_PREFIX, iv, cipher.getAuthTag(), body]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.');
+    },
+    async decrypt(ciphertext, context) {
+      const [prefix, iv, tag, body] = ciphertext.split('.');
+      if (prefix !== LOCAL_PREFIX || !iv || !tag || body === undefined) throw new Error('not a local vault ciphertext');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAAD(contextBytes(context));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+    },
+  };
+}
