@@ -5,6 +5,7 @@ import { type HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -26,6 +27,8 @@ export interface RouteFunctionsOptions {
   logRetention: RetentionDays;
   /** SES identity ARNs that `ses: true` routes may send as (the sender address and its domain). */
   sesIdentityArns?: readonly string[];
+  /** The KMS key that `kms: true` routes encrypt and decrypt with (signing keys, TOTP secrets). */
+  kmsKey?: IKey;
 }
 
 /**
@@ -58,6 +61,11 @@ export function bundlingFor(route: RouteDef): BundlingOptions {
         }
       : {}),
   };
+}
+
+function kmsKeyOf(route: RouteDef, options: RouteFunctionsOptions): IKey {
+  if (!options.kmsKey) throw new Error(`Route ${route.operationId} uses KMS but no KMS key is set`);
+  return options.kmsKey;
 }
 
 /** `createUser` → `CreateUser`: the construct id of a route's function. */
@@ -103,7 +111,12 @@ export function addRouteFunctions(
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,
       bundling: bundlingFor(route),
-      environment: { ...options.environment, TABLE_NAME: table.tableName },
+      environment: {
+        ...options.environment,
+        TABLE_NAME: table.tableName,
+        // Only the functions that sign tokens or read TOTP secrets know the key at all.
+        ...(route.kms ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
+      },
       logGroup,
     });
 
@@ -125,6 +138,14 @@ export function addRouteFunctions(
         throw new Error(`Route ${route.operationId} sends e-mail but no SES identity is set`);
       }
       fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [...identities] }));
+    }
+
+    if (route.kms) {
+      // Exactly Encrypt and Decrypt on this one key: not key.grantEncryptDecrypt(), which adds
+      // ReEncrypt* and GenerateDataKey*, which no function uses.
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [kmsKeyOf(route, options).keyArn] }),
+      );
     }
 
     api.addRoutes({

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
@@ -21,6 +22,7 @@ export interface IdentityStackProps extends StackProps {
 export class IdentityStack extends Stack {
   readonly api: HttpApi;
   readonly table: Table;
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string, props: IdentityStackProps = {}) {
     super(scope, id, props);
@@ -43,6 +45,17 @@ export class IdentityStack extends Stack {
       });
     }
 
+    // Encrypts the secrets the service must read back (token-signing private keys, TOTP
+    // secrets). Symmetric, so the key material never leaves KMS; yearly automatic rotation
+    // keeps old ciphertexts decrypting. It goes with the table: destroying the key
+    // while the table is retained would make its secrets unreadable.
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Identity service: encrypts token-signing keys and TOTP secrets',
+      alias: `alias/${this.stackName}/secrets`,
+      enableKeyRotation: true,
+      removalPolicy: config.removalPolicy,
+    });
+
     // No corsPreflight: the route list has its own OPTIONS /{proxy+} route that answers
     // CORS per tenant (an API-wide allow-list could not know the tenants' origins).
     this.api = new HttpApi(this, 'Api', { apiName: 'identity', createDefaultStage: true });
@@ -57,6 +70,7 @@ export class IdentityStack extends Stack {
       table: this.table,
       logRetention: config.logRetention,
       sesIdentityArns: sesIdentityArnsFor(this, config.senderEmail),
+      kmsKey: this.secretsKey,
       environment: {
         ISSUER_URL: config.issuerUrl === '' ? apiBaseUrl : config.issuerUrl,
         SENDER_EMAIL: config.senderEmail,
@@ -66,5 +80,9 @@ export class IdentityStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: apiBaseUrl, description: 'Identity base URL (with /api/v1)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'KmsKeyId', {
+      value: this.secretsKey.keyArn,
+      description: 'The secrets key: KMS_KEY_ID for `npm run keys` against this deployment',
+    });
   }
 }

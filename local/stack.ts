@@ -84,7 +84,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     Object.assign(process.env, {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      AWS_ENDPOINT_URL_SESV2: ses.url,
+      SES_ENDPOINT: ses.url,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       ISSUER_URL: apiUrl,
       SENDER_EMAIL: process.env.SENDER_EMAIL ?? 'no-reply@localhost.test',

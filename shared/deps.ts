@@ -1,11 +1,16 @@
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import * as v from 'valibot';
-import { type Authenticators, rejectAllCredentials } from './auth/principal.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
 import { jsonLogger, type Logger } from './log.ts';
+import { type Mailer, sesMailer } from './mail/mailer.ts';
 import { cryptoRandom, type Random } from './random.ts';
+import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
+import { type GuardRepo, guardRepo } from './store/guard-repo.ts';
 import { merchantRepo } from './store/merchant-repo.ts';
+import { type SessionRepo, sessionRepo } from './store/session-repo.ts';
+import { type UserRepo, userRepo } from './store/user-repo.ts';
 
 /** The environment a function runs with; checked once per cold start. */
 const Env = v.object({
@@ -13,6 +18,8 @@ const Env = v.object({
   /** DynamoDB Local's URL; unset on AWS. */
   DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   AWS_REGION: v.optional(v.string()),
+  /** The SES v2 emulator's URL; unset on AWS. */
+  SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   /** The access token `iss`: the identity base URL. */
   ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
   SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
@@ -42,8 +49,12 @@ export interface Deps {
   config: Config;
   store: StoreClient;
   merchants: ReturnType<typeof merchantRepo>;
-  authenticators: Authenticators;
+  users: UserRepo;
+  sessions: SessionRepo;
+  challenges: ChallengeRepo;
+  guards: GuardRepo;
   vault: KeyVault;
+  mailer: Mailer;
   clock: Clock;
   random: Random;
   log: Logger;
@@ -75,12 +86,24 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     },
     store,
     merchants: merchantRepo(store),
-    authenticators: rejectAllCredentials,
+    users: userRepo(store),
+    sessions: sessionRepo(store),
+    challenges: challengeRepo(store),
+    guards: guardRepo(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
+    mailer: sesMailer(sesClient(e.SES_ENDPOINT, e.AWS_REGION), e.SENDER_EMAIL, { log: jsonLogger }),
     clock: systemClock,
     random: cryptoRandom,
     log: jsonLogger,
   };
+}
+
+function sesClient(endpoint: string | undefined, region: string | undefined): SESv2Client {
+  return new SESv2Client({
+    region: region ?? 'us-east-1',
+    // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
+    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
 }
 
 let cached: Deps | undefined;

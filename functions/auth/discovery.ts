@@ -1,8 +1,8 @@
 // GET /auth/discovery?clientId=&slug=: no auth, allowed Origin only; → the tenant's public configuration
-import { identityRoutes } from '#functions/routes.ts';
+import { authRoutes } from '#functions/auth/routes.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { toDiscovery } from '#shared/tenancy/service.ts';
 
-export const handler = httpHandler(identityRoutes.discovery, ({ tenant, query, request }, deps) =>
+export const handler = httpHandler(authRoutes.discovery, ({ tenant, query, request }, deps) =>
   toDiscovery(deps, tenant, { slug: query.slug, requestId: request.requestId }),
 );

@@ -1,5 +1,5 @@
 // GET /health: no auth, no tenant; → { status: "ok" }
-import { identityRoutes } from '#functions/routes.ts';
+import { metaRoutes } from '#functions/meta/routes.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
-export const handler = httpHandler(identityRoutes.health, () => ({ status: 'ok' as const }));
+export const handler = httpHandler(metaRoutes.health, () => ({ status: 'ok' as const }));

@@ -1,8 +1,6 @@
 // OPTIONS /{proxy+}: CORS preflight for every path; → 204, Origin echoed only when some tenant allows it
-import { identityRoutes } from '#functions/routes.ts';
+import { metaRoutes } from '#functions/meta/routes.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { preflightHeaders } from '#shared/tenancy/service.ts';
 
-export const handler = httpHandler(identityRoutes.preflight, ({ request }, deps) =>
-  preflightHeaders(deps, request.origin),
-);
+export const handler = httpHandler(metaRoutes.preflight, ({ request }, deps) => preflightHeaders(deps, request.origin));

@@ -1,6 +1,36 @@
-/** Routes of the service itself: health, its OpenAPI document, CORS preflight (and, with tokens, the key set). */
-import { HealthResponse, ProxyPathParams } from '#shared/http/schemas.ts';
+/** Routes of the service itself: health, its OpenAPI document, CORS preflight, the token keys and issuer metadata. */
+import * as v from 'valibot';
 import type { RouteDef } from '#shared/http/route.ts';
+import { HealthResponse, ProxyPathParams } from '#shared/http/schemas.ts';
+
+/** RFC 7517 JWK Set of the access-token signing keys (public halves only: never `d`). */
+export const JwksResponse = v.object({
+  keys: v.array(
+    v.object({
+      kty: v.literal('EC'),
+      crv: v.literal('P-256'),
+      x: v.string(),
+      y: v.string(),
+      kid: v.string(),
+      alg: v.literal('ES256'),
+      use: v.literal('sig'),
+    }),
+  ),
+});
+
+/**
+ * Issuer metadata at the OpenID discovery location, holding only what is true
+ * of this service. Resource servers (an API Gateway JWT authorizer, jose's
+ * remote JWK Set) need just `issuer` and `jwks_uri`. This is not an OpenID
+ * provider: it issues no ID tokens and has no OAuth authorization or token
+ * endpoint (`/auth/refresh` takes no OAuth grant), so the provider fields
+ * (`authorization_endpoint`, `token_endpoint`, `id_token_signing_alg_values_supported`,
+ * `response_types_supported`, …) are left out rather than claimed.
+ */
+export const OpenidConfigurationResponse = v.object({
+  issuer: v.string(),
+  jwks_uri: v.string(),
+});
 
 export const metaRoutes = {
   health: {
@@ -42,7 +72,33 @@ export const metaRoutes = {
     table: ['Query'],
     undocumented: true,
   },
+  getJwks: {
+    operationId: 'getJwks',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    entry: 'functions/meta/get-jwks.ts',
+    summary: 'JWK Set of the public keys that verify access tokens (ES256)',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    status: 200,
+    response: JwksResponse,
+    table: ['Query'],
+  },
+  getOpenidConfiguration: {
+    operationId: 'getOpenidConfiguration',
+    method: 'GET',
+    path: '/.well-known/openid-configuration',
+    entry: 'functions/meta/get-openid-configuration.ts',
+    summary: 'Issuer metadata: the access-token issuer and where its keys are',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    status: 200,
+    response: OpenidConfigurationResponse,
+    table: [],
+  },
 } as const satisfies Record<string, RouteDef>;
 
 /** Schemas of this area that the OpenAPI document lists under components. */
-export const metaSchemas = { HealthResponse };
+export const metaSchemas = { HealthResponse, JwksResponse, OpenidConfigurationResponse };

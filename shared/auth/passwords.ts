@@ -19,3 +19,9 @@ export function hashPassword(password: string): Promise<string> {
 export function verifyPassword(phcHash: string, password: string): Promise<boolean> {
   return verify(phcHash, password);
 }
+
+/** True when a stored hash was made with other parameters than ours (or another algorithm): rehash at login. */
+export function needsRehash(phcHash: string): boolean {
+  const { memoryCost, timeCost, parallelism } = ARGON2_PARAMS;
+  return !phcHash.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`);
+}

@@ -1,3 +1,4 @@
+import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 /** Who is calling, once the auth stage has accepted their credential. */
@@ -10,17 +11,11 @@ export const ADMIN_AUTHORITY = 1;
 
 /**
  * The credential checks the auth stage calls. Each answers the principal, or
- * null when the credential is not good for this tenant. The authentication
- * issue supplies the real ones (jose verification + live session, hashed API
- * keys); until then no credential is accepted, so bearer and admin routes
- * answer 401.
+ * null when the credential is not good for this tenant (or throws an AppError
+ * such as SESSION_REVOKED). Handlers of protected routes pass them to
+ * httpHandler, so that only their bundles carry the token code.
  */
 export interface Authenticators {
-  bearer(token: string, tenant: Merchant): Promise<Principal | null>;
-  apiKey(key: string, tenant: Merchant): Promise<Principal | null>;
+  bearer(token: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
+  apiKey(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
 }
-
-export const rejectAllCredentials: Authenticators = {
-  bearer: async () => null,
-  apiKey: async () => null,
-};

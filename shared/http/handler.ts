@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
-import type { Principal } from '../auth/principal.ts';
+import type { Authenticators, Principal } from '../auth/principal.ts';
 import { type Deps, processDeps } from '../deps.ts';
 import { describeError, jsonLogger } from '../log.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -87,6 +87,8 @@ function onError(request: HttpRequest): void {
 export interface HttpHandlerOptions {
   /** Overrides the process deps (tests). */
   deps?: () => Deps;
+  /** The credential checks; required for bearer and admin routes. */
+  authenticators?: Authenticators;
 }
 
 /**
@@ -98,6 +100,9 @@ export interface HttpHandlerOptions {
  */
 export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, options: HttpHandlerOptions = {}) {
   const getDeps = options.deps ?? processDeps;
+  if (route.auth !== 'none' && !options.authenticators) {
+    throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
+  }
   const stages: ((request: HttpRequest) => void | Promise<void>)[] = [
     checkBodySize,
     parseJsonBody,
@@ -141,6 +146,7 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
         req.internal.state = {
           route,
           deps,
+          authenticators: options.authenticators,
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
           origin: header(request.event, 'origin'),
           json: undefined,

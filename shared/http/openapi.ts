@@ -1,9 +1,32 @@
-import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import { type JsonSchema, type OverrideActionContext, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { RouteDef } from './route.ts';
 import { Problem } from './schemas.ts';
 
 type Json = Record<string, unknown>;
+
+/** Normalising actions (trim, lower-case) and custom checks have no JSON Schema form; the rest converts. */
+const IGNORED_ACTIONS = ['trim', 'to_lower_case', 'check'];
+
+/**
+ * Actions the converter refuses but JSON Schema can say: string lengths count
+ * code points in JSON Schema, so valibot's code-point limits map exactly; and
+ * JSON Schema patterns are Unicode-aware, so a regex whose only flag is `u` keeps its source.
+ */
+function convertibleActions(context: OverrideActionContext): JsonSchema | undefined {
+  const action = context.valibotAction as { type: string; requirement?: unknown };
+  if (action.type === 'min_code_points') return { ...context.jsonSchema, minLength: action.requirement as number };
+  if (action.type === 'max_code_points') return { ...context.jsonSchema, maxLength: action.requirement as number };
+  if (action.type === 'regex' && action.requirement instanceof RegExp && action.requirement.flags === 'u') {
+    return { ...context.jsonSchema, pattern: action.requirement.source };
+  }
+  return undefined;
+}
+const CONVERSION = {
+  target: 'draft-2020-12',
+  ignoreActions: IGNORED_ACTIONS,
+  overrideAction: convertibleActions,
+} as const;
 
 export interface OpenApiInfo {
   title: string;
@@ -28,10 +51,10 @@ function componentRefs(schema: unknown): Json {
 export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, GenericSchema>, info: OpenApiInfo) {
   const definitions = { ...named, Problem };
   const convert = (schema: GenericSchema) =>
-    componentRefs(toJsonSchema(schema, { target: 'draft-2020-12', definitions, typeMode: 'output' }));
+    componentRefs(toJsonSchema(schema, { ...CONVERSION, definitions, typeMode: 'output' }));
   const parametersOf = (schema: GenericSchema | undefined, where: 'query' | 'path') => {
     if (!schema) return [];
-    const json = componentRefs(toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input' }));
+    const json = componentRefs(toJsonSchema(schema, { ...CONVERSION, typeMode: 'input' }));
     const properties = (json.properties ?? {}) as Record<string, Json>;
     const required = new Set((json.required ?? []) as string[]);
     return Object.entries(properties).map(([name, propertySchema]) => ({
@@ -85,7 +108,7 @@ export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, 
   }
 
   const components = Object.fromEntries(
-    Object.entries(toJsonSchemaDefs(definitions, { target: 'draft-2020-12', typeMode: 'output' })).map(([name, s]) => [
+    Object.entries(toJsonSchemaDefs(definitions, { ...CONVERSION, typeMode: 'output' })).map(([name, s]) => [
       name,
       componentRefs(s),
     ]),

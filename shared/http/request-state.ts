@@ -1,6 +1,6 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Principal } from '../auth/principal.ts';
+import type { Authenticators, Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { RouteDef } from './route.ts';
@@ -9,6 +9,8 @@ import type { RouteDef } from './route.ts';
 export interface RequestState {
   route: RouteDef;
   deps: Deps;
+  /** The credential checks of a protected route (httpHandler's option). */
+  authenticators: Authenticators | undefined;
   requestId: string;
   /** The Origin header, when a browser sent one. */
   origin: string | undefined;

@@ -65,6 +65,16 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
   const actions = new Set<TableAction>(route.table);
   if (route.tenant === 'headers') actions.add('GetItem');
   if (route.tenant === 'clientId') actions.add('Query');
+  // The bearer check: the public signing keys (Query), then session and user together (BatchGetItem).
+  if (route.auth !== 'none') {
+    actions.add('Query');
+    actions.add('BatchGetItem');
+  }
+  // Signing: the keys are read (Query) and, on first use, created (PutItem).
+  if (route.kms) {
+    actions.add('Query');
+    actions.add('PutItem');
+  }
   return [...actions].sort();
 }
 

@@ -36,18 +36,61 @@ export const keys = {
   role: (t: TenantRef, roleId: string) => ({ pk: tenantPrefix(t), sk: `ROLE#${segment(roleId)}` }),
   rolePrefix: 'ROLE#',
   /** Role names are unique per tenant (upper-cased). */
-  roleName: (t: TenantRef, name: string) => ({ pk: tenantPrefix(t), sk: `ROLENAME#${segment(name.toUpperCase())}` }),
+  roleName: (t: TenantRef, name: string) => ({ pk: tenantPrefix(t), sk: `ROLENAME#${text(name.toUpperCase())}` }),
 
-  /** The user lives in its own partition, so one busy tenant spreads over many partitions. */
-  user: (t: TenantRef, userId: string) => ({ pk: `${tenantPrefix(t)}#U#${segment(userId)}`, sk: 'PROFILE' }),
+  /**
+   * The user lives in its own partition, so one busy tenant spreads over many
+   * partitions. The profile item holds the role grants too, so one read gives
+   * a user's status and authority.
+   */
+  user: (t: TenantRef, userId: string) => ({ pk: userPartition(t, userId), sk: 'PROFILE' }),
   usersOfTenant: (t: TenantRef, userId: string) => ({
     gsi1pk: `${tenantPrefix(t)}#USERS`,
     gsi1sk: `U#${segment(userId)}`,
   }),
   /** E-mail uniqueness within a tenant; holds the user id (lower-cased, trimmed e-mail). */
-  userEmail: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#EMAIL#${segment(email)}`, sk: 'EMAIL' }),
-  grant: (t: TenantRef, userId: string, roleId: string) => ({
-    pk: `${tenantPrefix(t)}#U#${segment(userId)}`,
-    sk: `GRANT#${segment(roleId)}`,
+  userEmail: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#EMAIL#${text(email)}`, sk: 'EMAIL' }),
+  /** A login session, beside its user: the bearer check reads it with the profile in one BatchGetItem. */
+  session: (t: TenantRef, userId: string, sessionId: string) => ({
+    pk: userPartition(t, userId),
+    sk: `SESSION#${segment(sessionId)}`,
   }),
+  sessionPrefix: 'SESSION#',
+  /** A refresh token already rotated out: its hash, for reuse detection. */
+  usedRefreshToken: (t: TenantRef, userId: string, tokenHash: string) => ({
+    pk: userPartition(t, userId),
+    sk: `RTUSED#${segment(tokenHash)}`,
+  }),
+  device: (t: TenantRef, userId: string, fingerprint: string) => ({
+    pk: userPartition(t, userId),
+    sk: `DEVICE#${segment(fingerprint)}`,
+  }),
+  devicePrefix: 'DEVICE#',
+  userPartition,
+  /** Activity of a user in key order `<ISO time>#<id>` (read newest first); retained by TTL. */
+  activity: (t: TenantRef, userId: string, at: string, activityId: string) => ({
+    pk: `${userPartition(t, userId)}#ACT`,
+    sk: `${at}#${segment(activityId)}`,
+  }),
+  activityPartition: (t: TenantRef, userId: string) => `${userPartition(t, userId)}#ACT`,
+  /** A pending e-mail code or TOTP step (login, signup, password reset, e-mail change). */
+  challenge: (t: TenantRef, challengeId: string) => ({
+    pk: `${tenantPrefix(t)}#CH#${segment(challengeId)}`,
+    sk: 'CHALLENGE',
+  }),
+  /** An invitation, found by the hash of its token (the token itself is never stored). */
+  invitation: (t: TenantRef, tokenHash: string) => ({
+    pk: `${tenantPrefix(t)}#INV#${segment(tokenHash)}`,
+    sk: 'INVITATION',
+  }),
+  /** Failed logins of one (tenant, e-mail), whether or not the account exists. */
+  lockout: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#LOCK#${text(email)}`, sk: 'LOCK' }),
+  /** Auth requests of one (tenant, IP) in one minute. */
+  rateWindow: (t: TenantRef, ip: string, minute: number) => ({
+    pk: `${tenantPrefix(t)}#RATE#${text(ip)}#${minute}`,
+    sk: 'RATE',
+  }),
+  /** Token-signing keys: one issuer for every tenant. */
+  signingKey: (kid: string) => ({ pk: 'KEYS', sk: `SIGNING#${segment(kid)}` }),
+  signingKeysPartition: 'KEYS',
 } as const;

@@ -8,3 +8,28 @@ export const Email = v.pipe(
   v.maxLength(256, 'must be at most 256 characters'),
   v.email('must be an e-mail address'),
 );
+
+export const UserStatus = v.picklist(['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT']);
+
+export const UserRoleResponse = v.object({
+  roleId: v.string(),
+  name: v.string(),
+  priority: v.number(),
+  expiresAt: v.nullable(v.string()),
+});
+
+/** UserResponse (CONTRACT.md, Resources). */
+export const UserResponse = v.object({
+  id: v.string(),
+  email: v.string(),
+  emailStatus: v.picklist(['VALIDATED', 'PENDING']),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  status: UserStatus,
+  totpEnabled: v.boolean(),
+  roles: v.array(UserRoleResponse),
+  registeredAt: v.string(),
+  lastLoginAt: v.nullable(v.string()),
+});
+export type UserResponse = v.InferOutput<typeof UserResponse>;

@@ -109,7 +109,7 @@ describe('IdentityStack: HTTP API', () => {
 
   it('outputs the base URL (with /api/v1) and the table name', () => {
     const outputs = template.findOutputs('*');
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'KmsKeyId', 'TableName']);
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain(`${BASE_PATH}"`);
   });
 });
@@ -131,12 +131,15 @@ describe('IdentityStack: functions', () => {
         MemorySize: route.argon2 ? 1024 : 256,
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      expect(Object.keys(env).sort()).toEqual([
-        'AUTH_RATE_LIMIT_PER_MINUTE',
-        'ISSUER_URL',
-        'SENDER_EMAIL',
-        'TABLE_NAME',
-      ]);
+      expect(Object.keys(env).sort()).toEqual(
+        [
+          'AUTH_RATE_LIMIT_PER_MINUTE',
+          'ISSUER_URL',
+          ...(route.kms ? ['KMS_KEY_ID'] : []),
+          'SENDER_EMAIL',
+          'TABLE_NAME',
+        ].sort(),
+      );
       expect(env.SENDER_EMAIL).toBe(cdkContext.senderEmail);
     },
   );
@@ -193,8 +196,32 @@ describe('IdentityStack: IAM', () => {
         expect(resourceList.includes('/index/*')).toBe(expected.includes('dynamodb:Query'));
       }
       expect(actionsOf(statements, 'ses')).toEqual(route.ses ? ['ses:SendEmail'] : []);
+      expect(actionsOf(statements, 'kms')).toEqual(route.kms ? ['kms:Decrypt', 'kms:Encrypt'] : []);
     },
   );
+
+  it('lets a kms route encrypt and decrypt with the secrets key only, and tells no other route the key', () => {
+    const signer = fakeRoute({ operationId: 'fakeSigner', kms: true });
+    const plain = fakeRoute({ operationId: 'fakePlain', path: '/fake/plain', table: ['Query'] });
+    const t = synth({}, [signer, plain]);
+    const [keyId] = Object.keys(resources(t, 'AWS::KMS::Key'));
+
+    const { fn: signerFn } = functionOf(t, routeKey(signer, BASE_PATH));
+    const kms = statementsOf(t, signerFn).filter((s) => asList(s.Action).some((a) => a.startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(kms[0]).toMatchObject({ Effect: 'Allow' });
+    expect(asList(kms[0]?.Action).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(asList(kms[0]?.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+    const signerEnv = (signerFn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(signerEnv.KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+
+    const { fn: plainFn } = functionOf(t, routeKey(plain, BASE_PATH));
+    expect(actionsOf(statementsOf(t, plainFn), 'kms')).toEqual([]);
+    expect(JSON.stringify(statementsOf(t, plainFn))).not.toContain(keyId);
+    expect((plainFn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty(
+      'KMS_KEY_ID',
+    );
+  });
 
   it('grants a route that does not Query the table itself only, not its indexes', () => {
     const writer = fakeRoute({ operationId: 'fakeWriter', tenant: 'headers', table: ['PutItem', 'UpdateItem'] });
@@ -266,6 +293,29 @@ describe('IdentityStack: table', () => {
   it('keeps the table by default (cdk.json) and rejects an unknown removal policy', () => {
     expect(Object.values(resources(template, 'AWS::DynamoDB::Table'))[0]?.DeletionPolicy).toBe('Retain');
     expect(() => synth({ removalPolicy: 'snapshot' })).toThrow(/removalPolicy.*"retain" or "destroy"/);
+  });
+});
+
+describe('IdentityStack: secrets key', () => {
+  it('is one symmetric KMS key with yearly rotation, under an alias, its id an output', () => {
+    template.resourceCountIs('AWS::KMS::Key', 1);
+    const [[keyId, key]] = Object.entries(resources(template, 'AWS::KMS::Key')) as [[string, Resource]];
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+    template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: 'alias/Identity/secrets',
+      TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    expect(template.findOutputs('KmsKeyId').KmsKeyId?.Value).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+  });
+
+  it.each([
+    ['retain', 'Retain'],
+    ['destroy', 'Delete'],
+  ])('follows the removalPolicy context %s → DeletionPolicy %s, as the table does', (policy, deletion) => {
+    const [key] = Object.values(resources(synth({ removalPolicy: policy }), 'AWS::KMS::Key'));
+    expect(key?.DeletionPolicy).toBe(deletion);
   });
 });
 

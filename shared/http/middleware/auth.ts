@@ -11,9 +11,9 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
  */
 export async function authenticate(request: HttpRequest): Promise<void> {
   const state = request.internal.state;
-  const { route, tenant, deps } = state;
+  const { route, tenant, deps, authenticators } = state;
   if (route.auth === 'none') return;
-  if (!tenant) throw new Error(`route ${route.operationId} needs a tenant for auth`);
+  if (!tenant || !authenticators) throw new Error(`route ${route.operationId} needs a tenant and authenticators`);
 
   const authorization = header(request.event, 'authorization');
   const apiKey = header(request.event, 'x-api-key');
@@ -22,9 +22,9 @@ export async function authenticate(request: HttpRequest): Promise<void> {
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization.trim())?.[1];
     if (!token) throw unauthenticated();
-    state.principal = (await deps.authenticators.bearer(token, tenant)) ?? undefined;
+    state.principal = (await authenticators.bearer(token, tenant, deps)) ?? undefined;
   } else if (apiKey !== undefined && route.auth === 'admin') {
-    state.principal = (await deps.authenticators.apiKey(apiKey, tenant)) ?? undefined;
+    state.principal = (await authenticators.apiKey(apiKey, tenant, deps)) ?? undefined;
   }
   if (!state.principal) throw unauthenticated();
   if (route.auth === 'admin' && state.principal.authority > ADMIN_AUTHORITY) throw fail('FORBIDDEN');

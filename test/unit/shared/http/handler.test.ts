@@ -35,7 +35,7 @@ function route(overrides: Partial<RouteDef> = {}): RouteDef {
   };
 }
 
-function testDeps(options: { merchants?: Merchant[]; authenticators?: Partial<Authenticators> } = {}) {
+function testDeps(options: { merchants?: Merchant[] } = {}) {
   const logged: { message: string; fields: Record<string, unknown> }[] = [];
   const base = makeDeps({ TABLE_NAME: 'unit-test' });
   const known = options.merchants ?? [tenant];
@@ -48,7 +48,6 @@ function testDeps(options: { merchants?: Merchant[]; authenticators?: Partial<Au
   const deps: Deps = {
     ...base,
     merchants,
-    authenticators: { bearer: async () => null, apiKey: async () => null, ...options.authenticators },
     log: {
       info: () => undefined,
       error: (message, fields = {}) => {
@@ -64,8 +63,9 @@ async function call(
   impl: (input: never, deps: Deps) => unknown,
   event = anEvent(),
   deps = testDeps().deps,
+  authenticators: Authenticators = { bearer: async () => null, apiKey: async () => null },
 ) {
-  const handler = httpHandler(r, impl as never, { deps: () => deps });
+  const handler = httpHandler(r, impl as never, { deps: () => deps, authenticators });
   const result = (await handler(event, aContext())) as {
     statusCode: number;
     headers: Record<string, string>;
@@ -334,13 +334,13 @@ describe('httpHandler authentication stage', () => {
   const user: Principal = { kind: 'user', userId: 'usr_1', sessionId: 'ses_1', roles: ['DEFAULT'], authority: 99 };
   const admin: Principal = { kind: 'user', userId: 'usr_2', sessionId: 'ses_2', roles: ['ADMIN'], authority: 1 };
   const key: Principal = { kind: 'apiKey', keyId: 'key_1', authority: 1 };
-  const authenticators: Partial<Authenticators> = {
+  const authenticators: Authenticators = {
     bearer: async (token) => ({ 'user-token': user, 'admin-token': admin })[token] ?? null,
     apiKey: async (k) => (k === 'good-key' ? key : null),
   };
   const whoAmI = (input: { auth: Principal }) => input.auth;
   const send = (r: RouteDef, headers: Record<string, string>) =>
-    call(r, whoAmI, anEvent({ headers: { ...tenantHeaders, ...headers } }), testDeps({ authenticators }).deps);
+    call(r, whoAmI, anEvent({ headers: { ...tenantHeaders, ...headers } }), testDeps().deps, authenticators);
 
   it('returns 401 UNAUTHENTICATED with WWW-Authenticate when no credential is sent', async () => {
     const res = await send(route({ body: undefined, auth: 'bearer' }), {});
@@ -374,12 +374,17 @@ describe('httpHandler authentication stage', () => {
     expect((await send(r, { 'x-api-key': 'bad-key' })).statusCode).toBe(401);
   });
 
+  it('refuses to build a protected route without authenticators (it could only ever answer 401)', () => {
+    expect(() => httpHandler(route({ auth: 'bearer' }), () => ({}))).toThrow(/pass authenticators/);
+  });
+
   it('checks tenant headers before the bearer', async () => {
     const res = await call(
       route({ body: undefined, auth: 'bearer' }),
       whoAmI,
       anEvent({ headers: { authorization: 'Bearer user-token' } }),
-      testDeps({ authenticators }).deps,
+      testDeps().deps,
+      authenticators,
     );
     expect(res.json.code).toBe('TENANT_REQUIRED');
   });

@@ -1,0 +1,8 @@
+// POST /auth/forgot-password: tenant headers; { email } → 202 { challengeId } (same for unknown e-mail)
+import { authRoutes } from '#functions/auth/routes.ts';
+import { forgotPassword } from '#shared/auth/forgot-password.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(authRoutes.forgotPassword, ({ tenant, body, request }, deps) =>
+  forgotPassword(deps, tenant, body.email, { ip: request.sourceIp, userAgent: request.userAgent }),
+);

@@ -1,0 +1,9 @@
+// POST /auth/login: tenant headers; { email, password?, loginMode? } → ApiResponse LoginResponse
+import { authRoutes } from '#functions/auth/routes.ts';
+import { login } from '#shared/auth/login.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(authRoutes.login, async ({ tenant, body, request }, deps) => ({
+  success: true as const,
+  data: await login(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+}));

@@ -1,0 +1,12 @@
+// DELETE /auth/logout: bearer → 204; the session ends at once
+import { authRoutes } from '#functions/auth/routes.ts';
+import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { logout } from '#shared/auth/logout.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(
+  authRoutes.logout,
+  ({ tenant, auth, request }, deps) =>
+    logout(deps, tenant, auth, { ip: request.sourceIp, userAgent: request.userAgent }),
+  { authenticators: identityAuthenticators },
+);

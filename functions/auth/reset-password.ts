@@ -1,0 +1,8 @@
+// POST /auth/reset-password: tenant headers; { challengeId, code, newPassword } → 204; all sessions revoked
+import { authRoutes } from '#functions/auth/routes.ts';
+import { resetPassword } from '#shared/auth/reset-password.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(authRoutes.resetPassword, ({ tenant, body, request }, deps) =>
+  resetPassword(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+);

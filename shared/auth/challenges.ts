@@ -1,0 +1,132 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { newId } from '../random.ts';
+import type { Challenge, ChallengeType, PendingProfile } from '../store/challenge-repo.ts';
+import { MAX_CODE_ATTEMPTS } from '../store/challenge-repo.ts';
+import type { TenantRef } from '../store/keys.ts';
+import { codeMatches, hashCode, newEmailCode } from './codes.ts';
+
+/** E-mail codes live 10 minutes (CONTRACT.md, Rules); a TOTP step after the first factor, as long. */
+export const CHALLENGE_TTL_MS = 10 * 60_000;
+
+export interface OpenedChallenge {
+  challenge: Challenge;
+  /** The code to mail; for a decoy nobody ever sees it. */
+  code: string;
+}
+
+/**
+ * Opens an e-mail-code challenge. For an unknown e-mail (`userId` null) it
+ * opens a decoy that looks the same from outside and that no code passes,
+ * so the answer does not tell whether the account exists.
+ */
+export async function openCodeChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  spec: { type: ChallengeType; userId: string | null; email: string; pending?: PendingProfile; newEmail?: string },
+): Promise<OpenedChallenge> {
+  const now = deps.clock.now();
+  const id = newId(deps.random, 'chl');
+  const code = newEmailCode();
+  const challenge: Challenge = {
+    id,
+    type: spec.type,
+    userId: spec.userId,
+    email: spec.email,
+    // Only a hash of the code is stored, salted with the challenge id.
+    codeHash: hashCode(code, id),
+    attempts: 0,
+    expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+    createdAt: now.toISOString(),
+    consumedAt: null,
+    pending: spec.pending ?? null,
+    newEmail: spec.newEmail ?? null,
+  };
+  await deps.challenges.create(tenant, challenge);
+  return { challenge, code };
+}
+
+/** The TOTP step after a first factor: no code to send, the authenticator app has it. */
+export async function openTotpChallenge(deps: Deps, tenant: TenantRef, userId: string, email: string) {
+  const now = deps.clock.now();
+  const challenge: Challenge = {
+    id: newId(deps.random, 'chl'),
+    type: 'LOGIN_TOTP',
+    userId,
+    email,
+    codeHash: null,
+    attempts: 0,
+    expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+    createdAt: now.toISOString(),
+    consumedAt: null,
+    pending: null,
+    newEmail: null,
+  };
+  await deps.challenges.create(tenant, challenge);
+  return challenge;
+}
+
+/** A challenge that can still be answered, of one of the given types; else 401 INVALID_CODE. */
+export async function liveChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  challengeId: string,
+  types: readonly ChallengeType[],
+): Promise<Challenge> {
+  const challenge = await deps.challenges.get(tenant, challengeId);
+  const now = deps.clock.now().getTime();
+  if (
+    !challenge ||
+    !types.includes(challenge.type) ||
+    challenge.consumedAt ||
+    challenge.attempts >= MAX_CODE_ATTEMPTS ||
+    Date.parse(challenge.expiresAt) <= now
+  ) {
+    throw fail('INVALID_CODE');
+  }
+  return challenge;
+}
+
+/**
+ * Checks an e-mail code against a live challenge and uses the challenge up.
+ * A wrong code counts against the challenge (the fifth kills it); `onWrong`
+ * lets login count it against the lockout too. Decoys never pass.
+ */
+export async function answerCodeChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  challenge: Challenge,
+  code: string,
+  onWrong?: () => Promise<void>,
+): Promise<Challenge & { userId: string }> {
+  // Compared in constant time (codes.ts); the salt is the challenge id.
+  const right = challenge.codeHash !== null && codeMatches(challenge.codeHash, code, challenge.id);
+  if (!right) {
+    await deps.challenges.recordWrongAnswer(tenant, challenge.id);
+    await onWrong?.();
+    throw fail('INVALID_CODE');
+  }
+  return consume(deps, tenant, challenge);
+}
+
+/** Uses a challenge up: of two racing answers, one wins and the other gets INVALID_CODE. */
+export async function consume(
+  deps: Deps,
+  tenant: TenantRef,
+  challenge: Challenge,
+): Promise<Challenge & { userId: string }> {
+  if (challenge.userId === null || !(await deps.challenges.consume(tenant, challenge.id, deps.clock.now()))) {
+    throw fail('INVALID_CODE');
+  }
+  return { ...challenge, userId: challenge.userId };
+}
+
+/** What the client sees when another step is needed. */
+export function challengeResponse(challenge: Challenge) {
+  return {
+    challengeRequired: true as const,
+    challengeType: challenge.type === 'LOGIN_TOTP' ? ('TOTP' as const) : ('OTP_EMAIL' as const),
+    challengeId: challenge.id,
+    expiresAt: challenge.expiresAt,
+  };
+}

@@ -1,0 +1,26 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+
+/**
+ * Per (tenant, IP): at most AUTH_RATE_LIMIT_PER_MINUTE login, signup and code
+ * requests a minute (CONTRACT.md, Details) → 429 RATE_LIMITED with Retry-After.
+ */
+export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
+  const now = deps.clock.now();
+  const count = await deps.guards.countRequest(tenant, ip || 'unknown', now);
+  if (count > deps.config.authRateLimitPerMinute) {
+    const retryAfter = 60 - Math.floor((now.getTime() % 60_000) / 1000);
+    throw fail('RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
+  }
+}
+
+/** While a (tenant, e-mail) is locked, every login attempt answers 429, whatever the credential. */
+export async function enforceNotLocked(deps: Deps, tenant: Merchant, email: string): Promise<void> {
+  const now = deps.clock.now();
+  const until = await deps.guards.lockedUntil(tenant, email, now);
+  if (until) {
+    const retryAfter = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+    throw fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });
+  }
+}

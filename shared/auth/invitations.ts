@@ -1,0 +1,107 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { newId } from '../random.ts';
+import { conditionFailedAt } from '../store/client.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
+import { newUserItems } from '../store/user-repo.ts';
+import type { User } from '../users/types.ts';
+import { hashToken, newOpaqueToken } from './codes.ts';
+import { defaultGrant } from './default-role.ts';
+
+/** An invitation is good for 7 days, once. */
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
+export interface Invitation {
+  userId: string;
+  email: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/**
+ * Invites a user: an INVITED user with its e-mail claim, and an invitation
+ * found by the hash of its token (`inv_…`, 256 bits); the token itself is
+ * returned once, for the invitation mail, and never stored.
+ */
+export async function createInvitation(
+  deps: Deps,
+  tenant: TenantRef,
+  input: { email: string; firstName?: string | null; lastName?: string | null; invitedBy: string },
+): Promise<{ userId: string; invitationToken: string; expiresAt: string }> {
+  const now = deps.clock.now();
+  const invitationToken = `inv_${newOpaqueToken()}`;
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
+  const user: User = {
+    id: newId(deps.random, 'usr'),
+    email: input.email,
+    emailStatus: 'PENDING',
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    phone: null,
+    status: 'INVITED',
+    passwordHash: null,
+    totpEnabled: false,
+    totpSecret: null,
+    totpLastStep: null,
+    backupCodes: [],
+    grants: await defaultGrant(deps, tenant, now),
+    registeredAt: now.toISOString(),
+    lastLoginAt: null,
+    lockedUntil: null,
+  };
+  const { profile, emailClaim } = newUserItems(tenant, user);
+  const { tableName } = deps.store;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName, Item: emailClaim, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.invitation(tenant, hashToken(invitationToken)),
+                entity: 'INVITATION',
+                userId: user.id,
+                email: user.email,
+                invitedBy: input.invitedBy,
+                createdAt: now.toISOString(),
+                expiresAt,
+                usedAt: null,
+                ttl: Math.floor(Date.parse(expiresAt) / 1000) + 86_400,
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) throw fail('ALREADY_EXISTS', 'a user with this e-mail exists');
+    throw error;
+  }
+  return { userId: user.id, invitationToken, expiresAt };
+}
+
+/** The invitation a token names, if it is still good (unused, unexpired) for this e-mail. */
+export async function findUsableInvitation(
+  deps: Deps,
+  tenant: TenantRef,
+  token: string,
+  email: string,
+): Promise<(Invitation & { tokenHash: string }) | null> {
+  const tokenHash = hashToken(token);
+  const { Item } = await deps.store.doc.send(
+    new GetCommand({ TableName: deps.store.tableName, Key: keys.invitation(tenant, tokenHash), ConsistentRead: true }),
+  );
+  if (!Item || Item.usedAt || Item.email !== email) return null;
+  if (Date.parse(Item.expiresAt as string) <= deps.clock.now().getTime()) return null;
+  return {
+    tokenHash,
+    userId: Item.userId as string,
+    email: Item.email as string,
+    expiresAt: Item.expiresAt as string,
+    usedAt: null,
+  };
+}

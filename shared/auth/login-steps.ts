@@ -1,0 +1,50 @@
+import { recordActivity } from '../activity/record.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
+import { challengeResponse, openTotpChallenge } from './challenges.ts';
+import type { RequestInfo } from './refresh-token.ts';
+import { startSession } from './session-start.ts';
+
+/** Statuses that may not log in, checked only after a correct credential (CONTRACT.md, Rules). */
+export function assertMayLogIn(user: User): void {
+  if (user.status === 'DISABLED' || user.status === 'COMPROMISED') throw fail('ACCOUNT_DISABLED');
+  if (user.status === 'INACTIVE' || user.status === 'INVITED') throw fail('ACCOUNT_INACTIVE');
+}
+
+/** Counts a failed credential for the lockout; records LOGIN_FAILED (and ACCOUNT_LOCKED) for a real user. */
+export async function countFailure(
+  deps: Deps,
+  tenant: Merchant,
+  email: string,
+  userId: string | null,
+  request: RequestInfo,
+) {
+  const now = deps.clock.now();
+  const lockedUntil = await deps.guards.recordFailure(tenant, email, now);
+  if (!userId) return;
+  const context = { ...request, actorId: userId };
+  await recordActivity(deps, tenant, userId, 'LOGIN_FAILED', context);
+  if (lockedUntil) {
+    await deps.users.update(tenant, userId, { lockedUntil: lockedUntil.toISOString() });
+    await recordActivity(deps, tenant, userId, 'ACCOUNT_LOCKED', context);
+  }
+}
+
+/** A login that passed every factor: the failure count starts again and the session begins. */
+export async function succeed(deps: Deps, tenant: Merchant, user: User, request: RequestInfo) {
+  await deps.guards.clearFailures(tenant, user.email);
+  return startSession(deps, tenant, user, request);
+}
+
+/**
+ * After the first factor: the TOTP step when the user has TOTP, else the
+ * session. The failure count is not cleared before the last factor, or a
+ * password holder could guess TOTP codes without ever being locked out.
+ */
+export async function afterFirstFactor(deps: Deps, tenant: Merchant, user: User, request: RequestInfo) {
+  assertMayLogIn(user);
+  if (user.totpEnabled) return challengeResponse(await openTotpChallenge(deps, tenant, user.id, user.email));
+  return succeed(deps, tenant, user, request);
+}

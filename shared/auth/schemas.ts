@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { Email, UserResponse } from '../users/schemas.ts';
+import { NewPassword } from './password-policy.ts';
+
+const Text = (max = 256) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+const Required = (max = 256) => v.pipe(Text(max), v.trim(), v.minLength(1, 'is required'));
+const ChallengeId = v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.maxLength(64));
+/** An e-mail code, a TOTP code or a backup code. */
+const Code = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(32));
+
+/** The ApiResponse envelope of login, login/verify, refresh, signup and signup/verify. */
+const envelope = <T extends v.GenericSchema>(data: T) => v.object({ success: v.literal(true), data });
+
+export const SignupRequest = v.strictObject({
+  app: Required(128),
+  mid: Required(128),
+  email: Email,
+  password: v.optional(NewPassword),
+  firstName: Required(),
+  lastName: Required(),
+  phone: v.optional(v.nullable(Text(64))),
+  invitationToken: v.optional(Text(128)),
+});
+export type SignupRequest = v.InferOutput<typeof SignupRequest>;
+
+export const SignupResponse = envelope(v.nullable(v.object({ challengeId: v.string() })));
+
+export const CodeVerifyRequest = v.strictObject({ challengeId: ChallengeId, code: Code });
+export type CodeVerifyRequest = v.InferOutput<typeof CodeVerifyRequest>;
+
+export const LoginRequest = v.strictObject({
+  email: Email,
+  // Not the password policy: an old password may predate it. Longer than the policy allows cannot match.
+  password: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.maxLength(128))),
+  loginMode: v.optional(v.picklist(['PASSWORD', 'OTP_EMAIL'], 'must be PASSWORD or OTP_EMAIL')),
+});
+export type LoginRequest = v.InferOutput<typeof LoginRequest>;
+
+export const TokensResponse = v.object({
+  accessToken: v.string(),
+  refreshToken: v.string(),
+  tokenType: v.literal('Bearer'),
+  expiresIn: v.number(),
+  user: UserResponse,
+});
+
+export const ChallengeResponse = v.object({
+  challengeRequired: v.literal(true),
+  challengeType: v.picklist(['OTP_EMAIL', 'TOTP']),
+  challengeId: v.string(),
+  expiresAt: v.string(),
+});
+
+export const LoginResponse = envelope(v.union([TokensResponse, ChallengeResponse]));
+export const TokensEnvelope = envelope(TokensResponse);
+
+export const RefreshRequest = v.strictObject({
+  refreshToken: v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(256)),
+});
+
+export const ForgotPasswordRequest = v.strictObject({ email: Email });
+export const ChallengeIdResponse = v.object({ challengeId: v.string() });
+
+export const ResetPasswordRequest = v.strictObject({ challengeId: ChallengeId, code: Code, newPassword: NewPassword });

@@ -1,0 +1,167 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { activityItem } from '../activity/record.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { newId } from '../random.ts';
+import { keys } from '../store/keys.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
+import { openCodeChallenge } from './challenges.ts';
+import { defaultGrant } from './default-role.ts';
+import { enforceRateLimit } from './guards.ts';
+import { findUsableInvitation } from './invitations.ts';
+import { sendOrUndo } from './mail-or-undo.ts';
+import { isCommonPassword } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
+import type { RequestInfo } from './refresh-token.ts';
+import type { SignupRequest } from './schemas.ts';
+
+/** CONTRACT.md, Details: a body naming another tenant's app/mid → 403 TENANT_MISMATCH. */
+function assertSameTenant(tenant: Merchant, body: { app: string; mid: string }): void {
+  if (body.app !== tenant.app || body.mid !== tenant.mid) throw fail('TENANT_MISMATCH');
+}
+
+function assertPasswordRules(tenant: Merchant, password: string | undefined): void {
+  if (password === undefined && tenant.loginMode === 'PASSWORD') {
+    throw fail('VALIDATION_FAILED', {
+      detail: 'password: is required',
+      errors: [{ path: 'password', message: 'is required' }],
+    });
+  }
+  if (password !== undefined && isCommonPassword(password)) {
+    throw fail('PASSWORD_TOO_COMMON', {
+      detail: 'password: is one of the most common passwords',
+      errors: [{ path: 'password', message: 'is one of the most common passwords' }],
+    });
+  }
+}
+
+/** Finishes an invitation: the INVITED user becomes ACTIVE and VALIDATED, the invitation is used up, in one transaction. */
+async function acceptInvitation(
+  deps: Deps,
+  tenant: Merchant,
+  body: SignupRequest,
+  passwordHash: string | null,
+  request: RequestInfo,
+) {
+  const invitation = body.invitationToken
+    ? await findUsableInvitation(deps, tenant, body.invitationToken, body.email)
+    : null;
+  if (!invitation) throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
+  const now = deps.clock.now().toISOString();
+  const { tableName } = deps.store;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.invitation(tenant, invitation.tokenHash),
+              UpdateExpression: 'SET usedAt = :now',
+              // Single use: of two signups with one token, one gets here.
+              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt = :null)',
+              ExpressionAttributeValues: { ':now': now, ':null': null },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(tenant, invitation.userId),
+              UpdateExpression:
+                'SET #status = :active, emailStatus = :validated, passwordHash = :hash, firstName = :first, lastName = :last, phone = :phone',
+              ConditionExpression: '#status = :invited',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':active': 'ACTIVE',
+                ':validated': 'VALIDATED',
+                ':invited': 'INVITED',
+                ':hash': passwordHash,
+                ':first': body.firstName,
+                ':last': body.lastName,
+                ':phone': body.phone ?? null,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...request, actorId: invitation.userId }),
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+      throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
+    }
+    throw error;
+  }
+  return null;
+}
+
+/**
+ * POST /auth/signup. With an invitation token, finishes the invitation. Else,
+ * in OPEN tenants, mails a code that `/auth/signup/verify` takes. An e-mail
+ * that already has an account gets the same answer, and its owner a notice
+ * instead of a code: the answer never tells whether an account exists.
+ */
+export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, request: RequestInfo) {
+  assertSameTenant(tenant, body);
+  assertPasswordRules(tenant, body.password);
+  await enforceRateLimit(deps, tenant, request.ip);
+  // Hashed whatever happens next, so every answer costs the same time.
+  const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+
+  if (body.invitationToken !== undefined) return acceptInvitation(deps, tenant, body, passwordHash, request);
+  if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
+
+  const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };
+  const now = deps.clock.now();
+  const user: User = {
+    id: newId(deps.random, 'usr'),
+    email: body.email,
+    emailStatus: 'PENDING',
+    firstName: body.firstName,
+    lastName: body.lastName,
+    phone: body.phone ?? null,
+    status: 'INACTIVE',
+    // The password takes effect only when the code is verified (from the challenge), never before.
+    passwordHash: null,
+    totpEnabled: false,
+    totpSecret: null,
+    totpLastStep: null,
+    backupCodes: [],
+    grants: await defaultGrant(deps, tenant, now),
+    registeredAt: now.toISOString(),
+    lastLoginAt: null,
+    lockedUntil: null,
+  };
+  const created = (await deps.users.create(tenant, user)) === 'CREATED';
+  const owner = created ? user : await deps.users.findByEmail(tenant, body.email);
+  const undoUser = created ? () => deps.users.deleteUnverified(tenant, user) : undefined;
+
+  if (owner && owner.status === 'INACTIVE') {
+    // New, or never verified: a (fresh) code, and the details of this signup applied at verification.
+    const opened = await openCodeChallenge(deps, tenant, {
+      type: 'SIGNUP',
+      userId: owner.id,
+      email: body.email,
+      pending,
+    });
+    await sendOrUndo(
+      deps,
+      tenant,
+      opened.challenge.id,
+      body.email,
+      { kind: 'SIGNUP_CODE', code: opened.code },
+      undoUser,
+    );
+    return { challengeId: opened.challenge.id };
+  }
+  // Already registered: a decoy challenge and a notice to the owner.
+  const decoy = await openCodeChallenge(deps, tenant, { type: 'SIGNUP', userId: null, email: body.email });
+  await sendOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' });
+  return { challengeId: decoy.challenge.id };
+}

@@ -1,0 +1,99 @@
+import { type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { type SigningKeyDeps, signingKeys } from './signing-keys.ts';
+
+/** Access tokens live 15 minutes (CONTRACT.md, Tokens and sessions). */
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+
+export type TokenDeps = SigningKeyDeps & Pick<Deps, 'config'>;
+
+/** Who the token is for: the user, their session and tenant, and their effective role names. */
+export interface AccessTokenSubject {
+  sub: string;
+  sid: string;
+  app: string;
+  mid: string;
+  roles: string[];
+}
+
+const NonEmpty = v.pipe(v.string(), v.minLength(1));
+const NumericDate = v.pipe(v.number(), v.integer());
+
+/** Exactly the claims we issue; a verified token must carry all of them. */
+const AccessTokenClaims = v.object({
+  iss: NonEmpty,
+  aud: NonEmpty,
+  sub: NonEmpty,
+  sid: NonEmpty,
+  app: NonEmpty,
+  mid: NonEmpty,
+  roles: v.array(v.string()),
+  iat: NumericDate,
+  exp: NumericDate,
+  jti: NonEmpty,
+});
+export type AccessTokenClaims = v.InferOutput<typeof AccessTokenClaims>;
+
+/**
+ * Signs a 15-minute ES256 access token for one session with the active
+ * signing key (`kid` in the header). `aud` is the tenant's app, a string.
+ */
+export async function issueAccessToken(
+  deps: TokenDeps,
+  subject: AccessTokenSubject,
+): Promise<{ accessToken: string; expiresIn: typeof ACCESS_TOKEN_TTL_SECONDS }> {
+  const { kid, privateKey } = await signingKeys(deps).active();
+  const iat = Math.floor(deps.clock.now().getTime() / 1000);
+  const accessToken = await new SignJWT({
+    sid: subject.sid,
+    app: subject.app,
+    mid: subject.mid,
+    roles: [...subject.roles],
+  })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+    .setIssuer(deps.config.issuerUrl)
+    .setAudience(subject.app)
+    .setSubject(subject.sub)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+    .setJti(deps.random.token(26))
+    .sign(privateKey);
+  return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+}
+
+/**
+ * The claims of a good access token, or null for anything else: bad
+ * signature, another algorithm, unknown or long-retired `kid`, wrong issuer,
+ * expired, a claim missing, or `aud` other than the `app` claim. It does not
+ * compare the tenant with the request's or check that the session is live:
+ * the bearer authenticator does. Never throws for a bad token, never logs one.
+ */
+export async function verifyAccessToken(deps: TokenDeps, token: string): Promise<AccessTokenClaims | null> {
+  const keys = signingKeys(deps);
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      async (header: JWTHeaderParameters) => {
+        const key = header.kid === undefined ? null : await keys.verificationKey(header.kid);
+        if (!key) throw new Error('unknown signing key');
+        return key;
+      },
+      {
+        // Pinned: `none`, HS256 keyed with our public key and every other algorithm are refused
+        // before any key is looked up.
+        algorithms: ['ES256'],
+        typ: 'JWT',
+        issuer: deps.config.issuerUrl,
+        requiredClaims: ['sub', 'sid', 'app', 'mid', 'jti', 'exp', 'iat'],
+        currentDate: deps.clock.now(),
+      },
+    );
+    const claims = v.safeParse(AccessTokenClaims, payload);
+    // aud must be exactly the tenant the token was issued for: a string (not a list) equal to `app`.
+    if (!claims.success || claims.output.aud !== claims.output.app) return null;
+    return claims.output;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,135 @@
+import { type SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { fail } from '../http/errors.ts';
+import type { Logger } from '../log.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { cleanDisplayText, renderMail } from './templates.ts';
+
+/** Every mail the service sends. Codes are the 6-digit e-mail codes; they expire in 10 minutes. */
+export type MailMessage =
+  | { kind: 'SIGNUP_CODE'; code: string }
+  | { kind: 'LOGIN_CODE'; code: string }
+  | { kind: 'PASSWORD_RESET_CODE'; code: string }
+  /** Sent instead of a sign-up code when the address already has an account (no enumeration). */
+  | { kind: 'ALREADY_REGISTERED' }
+  /** The body holds the literal `invitationToken=<token>` (../shared/CONTRACT.md, Details). */
+  | { kind: 'INVITATION'; invitationToken: string; inviterName?: string }
+  | { kind: 'PASSWORD_CHANGED' }
+  | { kind: 'PASSWORD_RESET_DONE' }
+  /** Sent to the new address. */
+  | { kind: 'EMAIL_CHANGE_CODE'; code: string }
+  /** Sent to the old address. */
+  | { kind: 'EMAIL_CHANGED'; newEmail: string }
+  | { kind: 'ACCOUNT_LOCKED'; minutes: number };
+
+export type MailKind = MailMessage['kind'];
+
+export interface Mailer {
+  /**
+   * Sends `message` to `to`, branded for `tenant`. Throws 503 UNAVAILABLE
+   * (`Retry-After: 5`) when the mail service fails.
+   */
+  send(tenant: Merchant, to: string, message: MailMessage): Promise<void>;
+}
+
+export interface SesMailerOptions {
+  /** Where a failed send is logged: error name, HTTP status and SES request id, never the address or the content. */
+  log?: Logger;
+}
+
+const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
+/** RFC 2047: an encoded-word is at most 75 characters; `=?UTF-8?B?` + `?=` leave 63 for base64, 45 bytes. */
+const MAX_ENCODED_WORD_BYTES = 45;
+
+function encodedWords(text: string): string {
+  const words: string[] = [];
+  let chunk = '';
+  for (const char of text) {
+    // Split between code points, never inside one: each word must decode on its own.
+    if (Buffer.byteLength(chunk + char) > MAX_ENCODED_WORD_BYTES) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += char;
+  }
+  if (chunk) words.push(chunk);
+  return words.map((word) => `=?UTF-8?B?${Buffer.from(word, 'utf8').toString('base64')}?=`).join(' ');
+}
+
+/**
+ * `"Display Name" <address>` for the From header (RFC 5322 §3.4). An ASCII
+ * name is a quoted-string with `"` and `\` escaped; any other name is RFC 2047
+ * encoded-words (UTF-8, base64), as SES requires for non-ASCII display names.
+ * Control characters are removed first, so a tenant name cannot inject a header.
+ */
+export function fromHeader(displayName: string, address: string): string {
+  const name = cleanDisplayText(displayName);
+  if (!name) return address;
+  if (ASCII_PRINTABLE.test(name)) return `"${name.replace(/["\\]/g, '\\$&')}" <${address}>`;
+  return `${encodedWords(name)} <${address}>`;
+}
+
+/** One plain address: no display name, list separator or whitespace that could reach another recipient. */
+const SINGLE_ADDRESS = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/;
+
+interface SdkErrorShape {
+  name?: unknown;
+  $metadata?: { httpStatusCode?: unknown; requestId?: unknown };
+}
+
+/**
+ * What may be logged or kept of an SES error. Never its message: SES
+ * messages can repeat the recipient ("Email address is not verified. The
+ * following identities failed the check: …").
+ */
+function sesErrorFields(error: unknown): { errorName: string; httpStatusCode?: number; sesRequestId?: string } {
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as SdkErrorShape;
+  const name = typeof shape.name === 'string' ? shape.name : typeof error;
+  const status = shape.$metadata?.httpStatusCode;
+  const requestId = shape.$metadata?.requestId;
+  return {
+    errorName: name,
+    ...(typeof status === 'number' ? { httpStatusCode: status } : {}),
+    ...(typeof requestId === 'string' ? { sesRequestId: requestId } : {}),
+  };
+}
+
+/**
+ * The mailer over SES v2 (the SES v2 emulator locally). `from` is the bare
+ * sender address (a verified SES identity); each mail shows the tenant's name
+ * as the sender's display name.
+ */
+export function sesMailer(client: SESv2Client, from: string, options: SesMailerOptions = {}): Mailer {
+  return {
+    async send(tenant, to, message) {
+      if (!SINGLE_ADDRESS.test(to)) {
+        // A programming error (the schemas check addresses), so a plain 500; the address stays out of the message.
+        throw new Error(`mail ${message.kind}: the recipient is not one plain address`);
+      }
+      const mail = renderMail(tenant, message);
+      try {
+        await client.send(
+          new SendEmailCommand({
+            FromEmailAddress: fromHeader(tenant.name, from),
+            Destination: { ToAddresses: [to] },
+            Content: {
+              Simple: {
+                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                Body: {
+                  Text: { Data: mail.text, Charset: 'UTF-8' },
+                  Html: { Data: mail.html, Charset: 'UTF-8' },
+                },
+              },
+            },
+          }),
+        );
+      } catch (error) {
+        const fields = sesErrorFields(error);
+        options.log?.error('mail not sent', { kind: message.kind, tenantId: tenant.id, ...fields });
+        // The cause keeps the error's kind, never its message (see sesErrorFields), nor the code or the address.
+        const cause = new Error(`SES SendEmail failed: ${fields.errorName}`);
+        cause.name = 'MailNotSent';
+        throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
+      }
+    },
+  };
+}

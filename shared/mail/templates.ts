@@ -1,0 +1,315 @@
+import type { Merchant } from '../tenancy/types.ts';
+import type { MailMessage } from './mailer.ts';
+
+/** E-mail codes live this long (../shared/CONTRACT.md, Rules: E-mail codes); every code mail says so. */
+export const CODE_LIFETIME_MINUTES = 10;
+
+export type Brand = Pick<Merchant, 'name' | 'logoUrl' | 'primaryColor' | 'secondaryColor'>;
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A tenant's branding, checked: safe to put in a subject, a header, text and HTML. */
+export interface Branding {
+  name: string;
+  /** `#rrggbb`. */
+  primaryColor: string;
+  /** `#rrggbb`. */
+  secondaryColor: string;
+  /** Readable on `primaryColor`. */
+  onPrimaryColor: string;
+  /** An absolute http(s) URL, or null. */
+  logoUrl: string | null;
+}
+
+const NEUTRAL_PRIMARY = '#27272a';
+const NEUTRAL_SECONDARY = '#d4d4d8';
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
+const MAX_NAME_LENGTH = 128;
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * Characters that must never reach a header or a rendered line: control
+ * characters (CR/LF would inject headers), line and paragraph separators, and
+ * bidi overrides and isolates (which make a name display as something else).
+ */
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A display string from untrusted input: unsafe characters removed, whitespace collapsed, length capped. */
+export function cleanDisplayText(value: string, maxLength = MAX_NAME_LENGTH): string {
+  const cleaned = value.replace(UNSAFE_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  return [...cleaned].slice(0, maxLength).join('');
+}
+
+/** Escapes text for HTML element content and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function colourOr(value: string | null, fallback: string): string {
+  // Only a validated `#rrggbb` reaches CSS: anything else could close the style attribute or inject rules.
+  return value && HEX_COLOUR.test(value) ? value.toLowerCase() : fallback;
+}
+
+/** White or near-black, whichever contrasts more with `background` (WCAG relative luminance). */
+function readableOn(background: string): string {
+  const channel = (offset: number) => {
+    const c = Number.parseInt(background.slice(offset, offset + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  // Contrast with white is 1.05 / (L + 0.05), with #18181b about (L + 0.05) / 0.06; equal near L = 0.2.
+  return luminance > 0.2 ? '#18181b' : '#ffffff';
+}
+
+function logoOf(value: string | null): string | null {
+  if (!value || value.length > MAX_URL_LENGTH) return null;
+  try {
+    const url = new URL(value);
+    // No javascript:, data: or cid: images, and no credentials in a URL shown to users.
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    if (url.username || url.password) return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+export function brandingOf(tenant: Brand): Branding {
+  const primaryColor = colourOr(tenant.primaryColor, NEUTRAL_PRIMARY);
+  return {
+    name: cleanDisplayText(tenant.name) || 'Your account',
+    primaryColor,
+    secondaryColor: colourOr(tenant.secondaryColor, NEUTRAL_SECONDARY),
+    onPrimaryColor: readableOn(primaryColor),
+    logoUrl: logoOf(tenant.logoUrl),
+  };
+}
+
+/** One piece of a mail body, rendered both as text and as HTML. */
+type Block = { paragraph: string } | { code: string };
+
+interface Content {
+  /**
+   * Subjects never carry a code: a subject shows on lock screens and in
+   * notification previews, where anyone holding the phone could read and use
+   * it. The code is only in the body, below a first line without it, and the
+   * HTML preheader (the preview line) says only that a code is inside.
+   */
+  subject: string;
+  preheader: string;
+  blocks: Block[];
+}
+
+function minutes(count: number): string {
+  return count === 1 ? '1 minute' : `${count} minutes`;
+}
+
+function contentOf(name: string, message: MailMessage): Content {
+  const expiry = `It expires in ${minutes(CODE_LIFETIME_MINUTES)} and works once.`;
+  switch (message.kind) {
+    case 'SIGNUP_CODE':
+      return {
+        subject: `Confirm your e-mail address for ${name}`,
+        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
+        blocks: [
+          { paragraph: `Use this code to finish creating your ${name} account:` },
+          { code: message.code },
+          { paragraph: expiry },
+          { paragraph: 'If you did not sign up, ignore this e-mail: no account is created without the code.' },
+        ],
+      };
+    case 'LOGIN_CODE':
+      return {
+        subject: `Your ${name} sign-in code`,
+        preheader: `Your ${name} sign-in code is inside. ${expiry}`,
+        blocks: [
+          { paragraph: `Use this code to sign in to ${name}:` },
+          { code: message.code },
+          { paragraph: expiry },
+          {
+            paragraph:
+              'If you did not try to sign in, ignore this e-mail: nobody can sign in without the code. Never share it; we will never ask you for it.',
+          },
+        ],
+      };
+    case 'PASSWORD_RESET_CODE':
+      return {
+        subject: `Reset your ${name} password`,
+        preheader: `Your ${name} password reset code is inside. ${expiry}`,
+        blocks: [
+          { paragraph: `Use this code to choose a new password for your ${name} account:` },
+          { code: message.code },
+          { paragraph: expiry },
+          { paragraph: 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.' },
+        ],
+      };
+    case 'EMAIL_CHANGE_CODE':
+      return {
+        subject: `Confirm your new e-mail address for ${name}`,
+        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
+        blocks: [
+          { paragraph: `Use this code to make this address the e-mail address of your ${name} account:` },
+          { code: message.code },
+          { paragraph: expiry },
+          { paragraph: 'If you did not ask for this, ignore this e-mail: nothing changes without the code.' },
+        ],
+      };
+    case 'ALREADY_REGISTERED':
+      return {
+        subject: `You already have a ${name} account`,
+        preheader: `Someone tried to sign up to ${name} with this e-mail address.`,
+        blocks: [
+          {
+            paragraph: `Someone tried to create a ${name} account with this e-mail address, but you already have one.`,
+          },
+          {
+            paragraph:
+              'If that was you, sign in instead. If you forgot your password, use "Forgot password" on the sign-in page to reset it.',
+          },
+          { paragraph: 'If it was not you, ignore this e-mail: nothing has changed in your account.' },
+        ],
+      };
+    case 'INVITATION': {
+      const inviter = message.inviterName ? cleanDisplayText(message.inviterName, 64) : '';
+      return {
+        subject: inviter ? `${inviter} invited you to ${name}` : `You are invited to ${name}`,
+        preheader: `Your invitation to join ${name} is inside.`,
+        blocks: [
+          {
+            paragraph: inviter
+              ? `${inviter} has invited you to join ${name}.`
+              : `You have been invited to join ${name}.`,
+          },
+          { paragraph: `To accept, sign up to ${name} with this invitation:` },
+          { code: `invitationToken=${message.invitationToken}` },
+          {
+            paragraph: 'If you did not expect this invitation, ignore this e-mail: no account is created without you.',
+          },
+        ],
+      };
+    }
+    case 'PASSWORD_CHANGED':
+      return {
+        subject: `Your ${name} password was changed`,
+        preheader: `The password of your ${name} account was just changed.`,
+        blocks: [
+          {
+            paragraph: `The password of your ${name} account was just changed, and your other sessions were signed out.`,
+          },
+          { paragraph: 'If you did this, there is nothing more to do.' },
+          {
+            paragraph:
+              'If you did not, someone else knows your password: reset it now with "Forgot password" on the sign-in page.',
+          },
+        ],
+      };
+    case 'PASSWORD_RESET_DONE':
+      return {
+        subject: `Your ${name} password was reset`,
+        preheader: `The password of your ${name} account was reset.`,
+        blocks: [
+          {
+            paragraph: `The password of your ${name} account was reset with a code sent to this address, and every session was signed out.`,
+          },
+          { paragraph: 'If you did this, there is nothing more to do.' },
+          {
+            paragraph:
+              'If you did not, someone can read your e-mail: secure your mailbox first, then reset your password again.',
+          },
+        ],
+      };
+    case 'EMAIL_CHANGED': {
+      const newEmail = cleanDisplayText(message.newEmail, 320);
+      return {
+        subject: `Your ${name} e-mail address was changed`,
+        preheader: `The e-mail address of your ${name} account was changed.`,
+        blocks: [
+          { paragraph: `The e-mail address of your ${name} account was changed to ${newEmail}.` },
+          { paragraph: 'Sign-in codes and account notices now go to that address, no longer to this one.' },
+          { paragraph: `If you did not do this, contact ${name} at once.` },
+        ],
+      };
+    }
+    case 'ACCOUNT_LOCKED': {
+      const lockedFor = minutes(Math.max(1, Math.ceil(message.minutes)));
+      return {
+        subject: `Sign-in to ${name} is blocked for ${lockedFor}`,
+        preheader: `Too many failed attempts to sign in to your ${name} account.`,
+        blocks: [
+          {
+            paragraph: `There were too many failed attempts to sign in to your ${name} account, so signing in is blocked for ${lockedFor}.`,
+          },
+          { paragraph: 'If that was you, wait and try again, or reset your password with "Forgot password".' },
+          {
+            paragraph:
+              'If it was not you, someone may be guessing your password: once you can sign in, make sure it is long and used nowhere else.',
+          },
+        ],
+      };
+    }
+  }
+}
+
+function renderText(brand: Branding, content: Content): string {
+  const body = content.blocks.map((block) => ('code' in block ? `    ${block.code}` : block.paragraph));
+  return [brand.name, '', 'Hello,', '', ...body.flatMap((line) => [line, '']), '--', footerOf(brand), ''].join('\n');
+}
+
+function footerOf(brand: Branding): string {
+  return `Sent by ${brand.name} about your account. Replies to this address are not read.`;
+}
+
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace";
+
+function renderHtml(brand: Branding, content: Content): string {
+  const name = escapeHtml(brand.name);
+  // Colours are validated `#rrggbb` (brandingOf); the logo URL is http(s) only and escaped as an attribute.
+  const header = brand.logoUrl
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${name}" height="40" style="display:block;height:40px;max-width:240px;border:0">`
+    : `<span style="font-size:20px;font-weight:600">${name}</span>`;
+  const blocks = content.blocks
+    .map((block) =>
+      'code' in block
+        ? `<p style="margin:24px 0;padding:12px 16px;border:2px solid ${brand.secondaryColor};border-radius:8px;font-family:${MONO};font-size:${block.code.length > 12 ? '15px;word-break:break-all' : '32px;letter-spacing:6px'};font-weight:700;color:#18181b;text-align:center">${escapeHtml(block.code)}</p>`
+        : `<p style="margin:0 0 16px;font-size:16px;line-height:24px">${escapeHtml(block.paragraph)}</p>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(content.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background:#f4f4f5;color:#18181b;font-family:${FONT}">
+<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(content.preheader)}</div>
+<div style="max-width:560px;margin:0 auto;padding:24px 16px">
+<div style="background:${brand.primaryColor};color:${brand.onPrimaryColor};padding:16px 24px;border-radius:8px 8px 0 0">${header}</div>
+<div style="background:#ffffff;padding:24px;border-radius:0 0 8px 8px">
+<p style="margin:0 0 16px;font-size:16px;line-height:24px">Hello,</p>
+${blocks}
+</div>
+<p style="margin:16px 0 0;font-size:12px;line-height:18px;color:#71717a">${escapeHtml(footerOf(brand))}</p>
+</div>
+</body>
+</html>
+`;
+}
+
+/** The subject, text part and HTML part of `message`, branded for `tenant`. Every interpolated value is escaped in HTML. */
+export function renderMail(tenant: Brand, message: MailMessage): RenderedMail {
+  const brand = brandingOf(tenant);
+  const content = contentOf(brand.name, message);
+  return { subject: content.subject, text: renderText(brand, content), html: renderHtml(brand, content) };
+}

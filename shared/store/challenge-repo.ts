@@ -1,0 +1,127 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+
+export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
+
+/** Data a signup carries until its code is verified (then it is written to the user). */
+export interface PendingProfile {
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+}
+
+export interface Challenge {
+  id: string;
+  type: ChallengeType;
+  /** null for a decoy: a challenge answered for an unknown e-mail, which no code can pass. */
+  userId: string | null;
+  /** The normalised e-mail the challenge was asked for (lockout counts per e-mail). */
+  email: string;
+  /** SHA-256 of salt + code (shared/auth/codes.ts); null for TOTP challenges. */
+  codeHash: string | null;
+  attempts: number;
+  expiresAt: string;
+  createdAt: string;
+  consumedAt: string | null;
+  pending: PendingProfile | null;
+  /** E-mail change: the new address. */
+  newEmail: string | null;
+}
+
+export const MAX_CODE_ATTEMPTS = 5;
+
+function toChallenge(item: Record<string, unknown>): Challenge {
+  return {
+    id: item.id as string,
+    type: item.type as ChallengeType,
+    userId: (item.userId as string | null) ?? null,
+    email: item.email as string,
+    codeHash: (item.codeHash as string | null) ?? null,
+    attempts: (item.attempts as number) ?? 0,
+    expiresAt: item.expiresAt as string,
+    createdAt: item.createdAt as string,
+    consumedAt: (item.consumedAt as string | null) ?? null,
+    pending: (item.pending as PendingProfile | null) ?? null,
+    newEmail: (item.newEmail as string | null) ?? null,
+  };
+}
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const isConditionFailure = (error: unknown) =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+export function challengeRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    async create(t: TenantRef, challenge: Challenge): Promise<void> {
+      await doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.challenge(t, challenge.id),
+            entity: 'CHALLENGE',
+            ...challenge,
+            // DynamoDB removes it some time after expiry; reads check expiresAt themselves.
+            ttl: epochSeconds(challenge.expiresAt) + 3600,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async get(t: TenantRef, challengeId: string): Promise<Challenge | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.challenge(t, challengeId), ConsistentRead: true }),
+      );
+      return Item ? toChallenge(Item) : null;
+    },
+
+    /** Counts a wrong answer; the fifth kills the challenge. */
+    async recordWrongAnswer(t: TenantRef, challengeId: string): Promise<void> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.challenge(t, challengeId),
+            UpdateExpression: 'ADD attempts :one',
+            ConditionExpression: 'attribute_exists(pk) AND attempts < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': MAX_CODE_ATTEMPTS },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+
+    /**
+     * Uses the challenge up. Single use is the condition's job: of two
+     * verifications racing with the right code, exactly one consumes it.
+     */
+    async consume(t: TenantRef, challengeId: string, now: Date): Promise<boolean> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.challenge(t, challengeId),
+            UpdateExpression: 'SET consumedAt = :now',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(consumedAt) OR consumedAt = :null) AND attempts < :max AND expiresAt > :now',
+            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':max': MAX_CODE_ATTEMPTS },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async delete(t: TenantRef, challengeId: string): Promise<void> {
+      await doc.send(new DeleteCommand({ TableName: tableName, Key: keys.challenge(t, challengeId) }));
+    },
+  };
+}
+
+export type ChallengeRepo = ReturnType<typeof challengeRepo>;

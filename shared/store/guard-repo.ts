@@ -1,0 +1,127 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+
+const isConditionFailure = (error: unknown) =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+export interface LockoutPolicy {
+  maxFailures: number;
+  windowMs: number;
+  lockMs: number;
+}
+
+/** CONTRACT.md, Rules: 5 failed logins within 15 minutes lock the (tenant, e-mail) for 15 minutes. */
+export const LOCKOUT: LockoutPolicy = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+
+/**
+ * Counters that guard the auth endpoints: the lockout per (tenant, e-mail) and
+ * the rate limit per (tenant, IP). Both are single conditional updates, so
+ * concurrent requests count exactly.
+ */
+export function guardRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    /** When the (tenant, e-mail) is locked, until when. */
+    async lockedUntil(t: TenantRef, email: string, now: Date): Promise<Date | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.lockout(t, email), ConsistentRead: true }),
+      );
+      const until = Item?.lockedUntil ? new Date(Item.lockedUntil as string) : null;
+      return until && until > now ? until : null;
+    },
+
+    /**
+     * Counts one failure in the current window (a new window starts when the
+     * last one is over) and locks when the count reaches the maximum.
+     * Returns the lock's end when this failure started the lock.
+     */
+    async recordFailure(t: TenantRef, email: string, now: Date, policy = LOCKOUT): Promise<Date | null> {
+      const key = keys.lockout(t, email);
+      const windowStart = new Date(now.getTime() - policy.windowMs).toISOString();
+      const ttl = Math.floor((now.getTime() + policy.windowMs + policy.lockMs) / 1000) + 3600;
+      let failures: number;
+      try {
+        const { Attributes } = await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
+            ConditionExpression: 'windowStartedAt > :windowStart',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':one': 1, ':windowStart': windowStart, ':ttl': ttl },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        failures = Attributes?.failures as number;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // No window running: this failure opens one (unless a concurrent failure just did; then count in it).
+        try {
+          await doc.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: key,
+              UpdateExpression: 'SET failures = :one, windowStartedAt = :now, #ttl = :ttl REMOVE lockedUntil',
+              ConditionExpression: 'attribute_not_exists(windowStartedAt) OR windowStartedAt <= :windowStart',
+              ExpressionAttributeNames: { '#ttl': 'ttl' },
+              ExpressionAttributeValues: {
+                ':one': 1,
+                ':now': now.toISOString(),
+                ':windowStart': windowStart,
+                ':ttl': ttl,
+              },
+            }),
+          );
+          failures = 1;
+        } catch (retryError) {
+          if (!isConditionFailure(retryError)) throw retryError;
+          return this.recordFailure(t, email, now, policy);
+        }
+      }
+      if (failures < policy.maxFailures) return null;
+      const until = new Date(now.getTime() + policy.lockMs);
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'SET lockedUntil = :until',
+            ConditionExpression: 'attribute_not_exists(lockedUntil) OR lockedUntil <= :now',
+            ExpressionAttributeValues: { ':until': until.toISOString(), ':now': now.toISOString() },
+          }),
+        );
+        return until;
+      } catch (error) {
+        if (isConditionFailure(error)) return null; // another failure locked it first
+        throw error;
+      }
+    },
+
+    /** A successful login clears the count. */
+    async clearFailures(t: TenantRef, email: string): Promise<void> {
+      await doc.send(new DeleteCommand({ TableName: tableName, Key: keys.lockout(t, email) }));
+    },
+
+    /**
+     * Counts one request of (tenant, IP) in the current minute; returns the
+     * count so far, this one included.
+     */
+    async countRequest(t: TenantRef, ip: string, now: Date): Promise<number> {
+      const minute = Math.floor(now.getTime() / 60_000);
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.rateWindow(t, ip, minute),
+          UpdateExpression: 'ADD requests :one SET #ttl = :ttl',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':ttl': (minute + 2) * 60 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Attributes?.requests as number;
+    },
+  };
+}
+
+export type GuardRepo = ReturnType<typeof guardRepo>;

@@ -1,0 +1,234 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionFailedAt, type StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+
+export interface Session {
+  id: string;
+  userId: string;
+  createdAt: string;
+  lastActivityAt: string;
+  ip: string;
+  /** Browser and OS names are derived from it when listed (shared/sessions/device.ts). */
+  userAgent: string;
+  fingerprint: string;
+  /** SHA-256 of the current refresh token's secret; the token itself is never stored. */
+  refreshHash: string | null;
+  /** Absolute end: 7 days after login, whatever the refreshes. */
+  refreshExpiresAt: string;
+  revokedAt: string | null;
+}
+
+export interface Device {
+  fingerprint: string;
+  /** The latest User-Agent seen with this fingerprint; names are derived from it when listed. */
+  userAgent: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  seenCount: number;
+}
+
+export function toSession(item: Record<string, unknown>): Session {
+  return {
+    id: item.id as string,
+    userId: item.userId as string,
+    createdAt: item.createdAt as string,
+    lastActivityAt: item.lastActivityAt as string,
+    ip: item.ip as string,
+    userAgent: item.userAgent as string,
+    fingerprint: item.fingerprint as string,
+    refreshHash: (item.refreshHash as string | null) ?? null,
+    refreshExpiresAt: item.refreshExpiresAt as string,
+    revokedAt: (item.revokedAt as string | null) ?? null,
+  };
+}
+
+/** How long a rotated-out refresh token is remembered, for reuse detection: as long as the session can live. */
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
+
+export function sessionRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    /**
+     * Starts a session: the session, the device record and the user's last
+     * login in one transaction, so a login is recorded whole or not at all.
+     */
+    async start(t: TenantRef, session: Session, activity: Record<string, unknown>): Promise<void> {
+      const ttl = epochSeconds(session.refreshExpiresAt) + 86_400;
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...keys.session(t, session.userId, session.id), entity: 'SESSION', ...session, ttl },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.device(t, session.userId, session.fingerprint),
+                UpdateExpression:
+                  'SET entity = :entity, fingerprint = :fp, userAgent = :ua, firstSeenAt = if_not_exists(firstSeenAt, :now), lastSeenAt = :now ADD seenCount :one',
+                ExpressionAttributeValues: {
+                  ':entity': 'DEVICE',
+                  ':fp': session.fingerprint,
+                  ':ua': session.userAgent,
+                  ':now': session.createdAt,
+                  ':one': 1,
+                },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.user(t, session.userId),
+                UpdateExpression: 'SET lastLoginAt = :now',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':now': session.createdAt },
+              },
+            },
+            { Put: { TableName: tableName, Item: activity } },
+          ],
+        }),
+      );
+    },
+
+    async get(t: TenantRef, userId: string, sessionId: string): Promise<Session | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.session(t, userId, sessionId), ConsistentRead: true }),
+      );
+      return Item ? toSession(Item) : null;
+    },
+
+    /**
+     * Rotates the refresh token: the new hash replaces the presented one only
+     * if the presented one is still current, the session live and within its
+     * 7 days. Of two refreshes with one token, exactly one passes this
+     * condition. The old hash is remembered, for reuse detection.
+     */
+    async rotateRefresh(
+      t: TenantRef,
+      userId: string,
+      sessionId: string,
+      presentedHash: string,
+      nextHash: string,
+      now: Date,
+    ): Promise<RotateOutcome> {
+      const key = keys.session(t, userId, sessionId);
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: key,
+                  UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
+                  ConditionExpression:
+                    'refreshHash = :presented AND (attribute_not_exists(revokedAt) OR revokedAt = :null) AND refreshExpiresAt > :now',
+                  ExpressionAttributeValues: {
+                    ':next': nextHash,
+                    ':presented': presentedHash,
+                    ':now': now.toISOString(),
+                    ':null': null,
+                  },
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...keys.usedRefreshToken(t, userId, presentedHash),
+                    entity: 'USED_REFRESH_TOKEN',
+                    sessionId,
+                    rotatedAt: now.toISOString(),
+                    ttl: Math.floor(now.getTime() / 1000) + 8 * 86_400,
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return 'ROTATED';
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return 'NOT_CURRENT';
+        throw error;
+      }
+    },
+
+    /** When a refresh token (by hash) was rotated out of this session, if it ever was. */
+    async rotatedAt(t: TenantRef, userId: string, sessionId: string, tokenHash: string): Promise<Date | null> {
+      const { Item } = await doc.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.usedRefreshToken(t, userId, tokenHash),
+          ConsistentRead: true,
+        }),
+      );
+      return Item && Item.sessionId === sessionId ? new Date(Item.rotatedAt as string) : null;
+    },
+
+    /** Ends a session at once: its access tokens answer SESSION_REVOKED, its refresh token is void. */
+    async revoke(t: TenantRef, userId: string, sessionId: string, now: Date): Promise<boolean> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.session(t, userId, sessionId),
+            UpdateExpression: 'SET revokedAt = :now REMOVE refreshHash',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
+            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+
+    async listLive(t: TenantRef, userId: string, now: Date): Promise<Session[]> {
+      const sessions: Session[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': keys.userPartition(t, userId), ':prefix': keys.sessionPrefix },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        sessions.push(...(page.Items ?? []).map(toSession));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return sessions.filter((s) => !s.revokedAt && Date.parse(s.refreshExpiresAt) > now.getTime());
+    },
+
+    /** Revokes every live session of a user (all, or all but one), 25 per transaction. */
+    async revokeAll(t: TenantRef, userId: string, now: Date, exceptSessionId?: string): Promise<number> {
+      const live = (await this.listLive(t, userId, now)).filter((s) => s.id !== exceptSessionId);
+      for (let i = 0; i < live.length; i += 25) {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: live.slice(i, i + 25).map((s) => ({
+              Update: {
+                TableName: tableName,
+                Key: keys.session(t, userId, s.id),
+                UpdateExpression: 'SET revokedAt = :now REMOVE refreshHash',
+                ExpressionAttributeValues: { ':now': now.toISOString() },
+              },
+            })),
+          }),
+        );
+      }
+      return live.length;
+    },
+  };
+}
+
+export type SessionRepo = ReturnType<typeof sessionRepo>;

@@ -1,0 +1,209 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Grant, StoredUserStatus, User } from '../users/types.ts';
+import { conditionFailedAt, type StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+
+export function toUser(item: Record<string, unknown>): User {
+  return {
+    id: item.id as string,
+    email: item.email as string,
+    emailStatus: (item.emailStatus as User['emailStatus']) ?? 'PENDING',
+    firstName: (item.firstName as string | null) ?? null,
+    lastName: (item.lastName as string | null) ?? null,
+    phone: (item.phone as string | null) ?? null,
+    status: item.status as StoredUserStatus,
+    passwordHash: (item.passwordHash as string | null) ?? null,
+    totpEnabled: item.totpEnabled === true,
+    totpSecret: (item.totpSecret as string | null) ?? null,
+    totpLastStep: (item.totpLastStep as number | null) ?? null,
+    backupCodes: (item.backupCodes as string[] | undefined) ?? [],
+    grants: (item.grants as Record<string, Grant> | undefined) ?? {},
+    registeredAt: item.registeredAt as string,
+    lastLoginAt: (item.lastLoginAt as string | null) ?? null,
+    lockedUntil: (item.lockedUntil as string | null) ?? null,
+  };
+}
+
+/** The items that make a new user: profile (listed in the tenant's user index) and the e-mail claim. */
+export function newUserItems(t: TenantRef, user: User) {
+  return {
+    profile: { ...keys.user(t, user.id), ...keys.usersOfTenant(t, user.id), entity: 'USER', ...user },
+    emailClaim: { ...keys.userEmail(t, user.email), entity: 'USER_EMAIL', userId: user.id },
+  };
+}
+
+export function userRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    async get(t: TenantRef, userId: string): Promise<User | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.user(t, userId), ConsistentRead: true }),
+      );
+      return Item ? toUser(Item) : null;
+    },
+
+    /** The user holding this (normalised) e-mail in the tenant: the claim, then the profile. */
+    async findByEmail(t: TenantRef, email: string): Promise<User | null> {
+      const { Item: claim } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.userEmail(t, email), ConsistentRead: true }),
+      );
+      if (!claim) return null;
+      return this.get(t, claim.userId as string);
+    },
+
+    /**
+     * Creates a user with its e-mail claim in one transaction. The claim's
+     * condition is the uniqueness guarantee: of two signups with one e-mail,
+     * exactly one creates the user.
+     */
+    async create(t: TenantRef, user: User): Promise<'CREATED' | 'EMAIL_TAKEN'> {
+      const { profile, emailClaim } = newUserItems(t, user);
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName, Item: emailClaim, ConditionExpression: 'attribute_not_exists(pk)' } },
+              { Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' } },
+            ],
+          }),
+        );
+        return 'CREATED';
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return 'EMAIL_TAKEN';
+        throw error;
+      }
+    },
+
+    /** Removes a user that never became real (a signup whose code could not be sent). */
+    async deleteUnverified(t: TenantRef, user: Pick<User, 'id' | 'email'>): Promise<void> {
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: tableName,
+                Key: keys.user(t, user.id),
+                ConditionExpression: '#status = :inactive',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':inactive': 'INACTIVE' },
+              },
+            },
+            {
+              Delete: {
+                TableName: tableName,
+                Key: keys.userEmail(t, user.email),
+                ConditionExpression: 'userId = :id',
+                ExpressionAttributeValues: { ':id': user.id },
+              },
+            },
+          ],
+        }),
+      );
+    },
+
+    /** Sets fields of the profile; with `expectStatus`, only while the user has that status. */
+    async update(
+      t: TenantRef,
+      userId: string,
+      fields: Partial<Omit<User, 'id' | 'email' | 'grants'>>,
+      expectStatus?: StoredUserStatus,
+    ): Promise<boolean> {
+      const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+      if (entries.length === 0) return true;
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const sets = entries.map(([field, value], i) => {
+        names[`#f${i}`] = field;
+        values[`:v${i}`] = value;
+        return `#f${i} = :v${i}`;
+      });
+      let condition = 'attribute_exists(pk)';
+      if (expectStatus) {
+        names['#status'] = 'status';
+        values[':expected'] = expectStatus;
+        condition += ' AND #status = :expected';
+      }
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.user(t, userId),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: condition,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+
+    /**
+     * Accepts a TOTP time step once: the conditional write refuses a step at
+     * or before the last one accepted, so a code (or a replay of it) works once.
+     */
+    async acceptTotpStep(t: TenantRef, userId: string, step: number): Promise<boolean> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.user(t, userId),
+            UpdateExpression: 'SET totpLastStep = :step',
+            ConditionExpression:
+              'totpEnabled = :true AND (attribute_not_exists(totpLastStep) OR totpLastStep < :step OR totpLastStep = :null)',
+            ExpressionAttributeValues: { ':step': step, ':true': true, ':null': null },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+
+    /** Uses up one backup code: the list shrinks only if the code is still in it (single use under races). */
+    async useBackupCode(t: TenantRef, user: User, codeHash: string): Promise<boolean> {
+      const index = user.backupCodes.indexOf(codeHash);
+      if (index === -1) return false;
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.user(t, user.id),
+            UpdateExpression: `REMOVE backupCodes[${index}]`,
+            ConditionExpression: `backupCodes[${index}] = :hash`,
+            ExpressionAttributeValues: { ':hash': codeHash },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+
+    /** A user and one of their sessions in one round trip (the bearer check). */
+    async getWithSession(
+      t: TenantRef,
+      userId: string,
+      sessionId: string,
+    ): Promise<{ user: User | null; session: Record<string, unknown> | null }> {
+      const userKey = keys.user(t, userId);
+      const sessionKey = keys.session(t, userId, sessionId);
+      const { Responses } = await doc.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName]: { Keys: [userKey, sessionKey], ConsistentRead: true } },
+        }),
+      );
+      const items = Responses?.[tableName] ?? [];
+      const profile = items.find((item) => item.sk === userKey.sk);
+      const session = items.find((item) => item.sk === sessionKey.sk);
+      return { user: profile ? toUser(profile) : null, session: session ?? null };
+    },
+  };
+}
+
+export type UserRepo = ReturnType<typeof userRepo>;

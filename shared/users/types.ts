@@ -1,0 +1,40 @@
+/** Stored statuses. TIMED_OUT is shown, never stored: it is derived from an active lockout. */
+export type StoredUserStatus = 'ACTIVE' | 'INACTIVE' | 'INVITED' | 'DISABLED' | 'COMPROMISED';
+export type UserStatus = StoredUserStatus | 'TIMED_OUT';
+export type EmailStatus = 'VALIDATED' | 'PENDING';
+
+/** A role held, denormalised onto the profile with the role's name and priority at grant time. */
+export interface Grant {
+  roleId: string;
+  name: string;
+  priority: number;
+  grantedAt: string;
+  grantedBy: string;
+  /** Past this instant the grant has no effect anywhere. */
+  expiresAt: string | null;
+}
+
+/** The PROFILE item of a user. */
+export interface User {
+  id: string;
+  email: string;
+  emailStatus: EmailStatus;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  status: StoredUserStatus;
+  /** argon2id PHC string; null for users who only sign in by e-mail code. */
+  passwordHash: string | null;
+  totpEnabled: boolean;
+  /** The TOTP secret, encrypted by the key vault; null when TOTP is off. */
+  totpSecret: string | null;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  totpLastStep: number | null;
+  /** SHA-256 hashes of the unused backup codes. */
+  backupCodes: string[];
+  grants: Record<string, Grant>;
+  registeredAt: string;
+  lastLoginAt: string | null;
+  /** Set while a lockout holds (the user is shown TIMED_OUT). */
+  lockedUntil: string | null;
+}

@@ -1,0 +1,46 @@
+import type { UserResponse } from './schemas.ts';
+import type { Grant, User, UserStatus } from './types.ts';
+
+export function isGrantActive(grant: Grant, now: Date): boolean {
+  return grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime();
+}
+
+/** Role names and authority that count now: expired grants have no effect. */
+export function effectiveRoles(user: Pick<User, 'grants'>, now: Date): { names: string[]; authority: number } {
+  const active = Object.values(user.grants ?? {}).filter((grant) => isGrantActive(grant, now));
+  return {
+    names: [...new Set(active.map((grant) => grant.name))].sort(),
+    // No grant at all is no authority: a number above every real priority.
+    authority: active.reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.MAX_SAFE_INTEGER),
+  };
+}
+
+export function displayedStatus(user: Pick<User, 'status' | 'lockedUntil'>, now: Date): UserStatus {
+  if (user.status === 'ACTIVE' && user.lockedUntil && Date.parse(user.lockedUntil) > now.getTime()) return 'TIMED_OUT';
+  return user.status;
+}
+
+/** The public view of a user: never a hash, a secret or a backup code. */
+export function toUserResponse(user: User, now: Date): UserResponse {
+  return {
+    id: user.id,
+    email: user.email,
+    emailStatus: user.emailStatus,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: user.phone,
+    status: displayedStatus(user, now),
+    totpEnabled: user.totpEnabled,
+    // Every grant is listed, expired ones too, with its expiry: clients check it (hasRoles does).
+    roles: Object.values(user.grants ?? {})
+      .sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name))
+      .map((grant) => ({
+        roleId: grant.roleId,
+        name: grant.name,
+        priority: grant.priority,
+        expiresAt: grant.expiresAt,
+      })),
+    registeredAt: user.registeredAt,
+    lastLoginAt: user.lastLoginAt,
+  };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import type { MailMessage } from '#shared/mail/mailer.ts';
+import { brandingOf, CODE_LIFETIME_MINUTES, escapeHtml, renderMail } from '#shared/mail/templates.ts';
+import { aMerchant } from '#test/support/builders.ts';
+
+const CODE_MESSAGES: MailMessage[] = [
+  { kind: 'SIGNUP_CODE', code: '042917' },
+  { kind: 'LOGIN_CODE', code: '042917' },
+  { kind: 'PASSWORD_RESET_CODE', code: '042917' },
+  { kind: 'EMAIL_CHANGE_CODE', code: '042917' },
+];
+
+const ALL_MESSAGES: MailMessage[] = [
+  ...CODE_MESSAGES,
+  { kind: 'ALREADY_REGISTERED' },
+  { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123', inviterName: 'Ana Admin' },
+  { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123' },
+  { kind: 'PASSWORD_CHANGED' },
+  { kind: 'PASSWORD_RESET_DONE' },
+  { kind: 'EMAIL_CHANGED', newEmail: 'new@shop.test' },
+  { kind: 'ACCOUNT_LOCKED', minutes: 15 },
+];
+
+const tenant = aMerchant({ name: 'Acme Plants' });
+
+describe('renderMail', () => {
+  it.each(ALL_MESSAGES.map((m) => [m.kind, m] as const))(
+    '%s: names the tenant in the subject, and has a text and an HTML part',
+    (_, message) => {
+      const mail = renderMail(tenant, message);
+      expect(mail.subject).toContain('Acme Plants');
+      expect(mail.text).toContain('Acme Plants');
+      expect(mail.html).toContain('Acme Plants');
+      expect(mail.html).toMatch(/^<!doctype html>/);
+      expect(mail.text).not.toContain('<');
+    },
+  );
+
+  it.each(CODE_MESSAGES.map((m) => [m.kind, m] as const))(
+    '%s: the code is in both parts, never in the subject, and expires in 10 minutes',
+    (_, message) => {
+      const mail = renderMail(tenant, message);
+      expect(mail.text).toContain('042917');
+      expect(mail.html).toContain('042917');
+      expect(mail.subject).not.toContain('042917');
+      expect(mail.text).toContain(`expires in ${CODE_LIFETIME_MINUTES} minutes`);
+      expect(mail.html).toContain(`expires in ${CODE_LIFETIME_MINUTES} minutes`);
+    },
+  );
+
+  it('keeps the code out of the HTML preview line (preheader)', () => {
+    const { html } = renderMail(tenant, { kind: 'LOGIN_CODE', code: '042917' });
+    const preheader = html.match(/<div style="display:none[^>]*>([^<]*)<\/div>/)?.[1];
+    expect(preheader).toContain('sign-in code');
+    expect(preheader).not.toContain('042917');
+  });
+
+  it('INVITATION: carries the literal invitationToken=<token> and the inviter', () => {
+    const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123', inviterName: 'Ana' });
+    expect(mail.text).toContain('invitationToken=tok_abc-DEF_123');
+    expect(mail.html).toContain('invitationToken=tok_abc-DEF_123');
+    expect(mail.subject).toBe('Ana invited you to Acme Plants');
+    expect(renderMail(tenant, { kind: 'INVITATION', invitationToken: 't' }).subject).toBe(
+      'You are invited to Acme Plants',
+    );
+  });
+
+  it('ALREADY_REGISTERED: suggests signing in or resetting the password, with no code', () => {
+    const mail = renderMail(tenant, { kind: 'ALREADY_REGISTERED' });
+    expect(mail.text).toMatch(/already have one/);
+    expect(mail.text).toMatch(/sign in/);
+    expect(mail.text).toMatch(/reset/);
+    expect(mail.text).not.toMatch(/\d{6}/);
+  });
+
+  it('EMAIL_CHANGED names the new address; ACCOUNT_LOCKED the minutes', () => {
+    expect(renderMail(tenant, { kind: 'EMAIL_CHANGED', newEmail: 'new@shop.test' }).text).toContain('new@shop.test');
+    const locked = renderMail(tenant, { kind: 'ACCOUNT_LOCKED', minutes: 15 });
+    expect(locked.subject).toContain('15 minutes');
+    expect(locked.text).toContain('15 minutes');
+    expect(renderMail(tenant, { kind: 'ACCOUNT_LOCKED', minutes: 0.5 }).text).toContain('1 minute.');
+  });
+
+  it('escapes a hostile tenant name, inviter and address in HTML, and keeps line breaks out of the subject', () => {
+    const hostile = aMerchant({ name: '<script>alert("x")</script>\r\nBcc: eve@evil.test' });
+    for (const message of [
+      { kind: 'INVITATION', invitationToken: '<b>t</b>', inviterName: '<img src=x onerror=alert(1)>' },
+      { kind: 'EMAIL_CHANGED', newEmail: '"><script>@x.test' },
+      { kind: 'LOGIN_CODE', code: '042917' },
+    ] satisfies MailMessage[]) {
+      const mail = renderMail(hostile, message);
+      expect(mail.html).not.toContain('<script>');
+      expect(mail.html).not.toContain('<img src=x');
+      expect(mail.html).not.toContain('"><script>');
+      expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+      expect(mail.subject).not.toMatch(/[\r\n]/);
+      expect(mail.text).toContain('<script>alert("x")</script> Bcc: eve@evil.test');
+    }
+  });
+
+  it('uses valid tenant colours and falls back to neutral ones for anything else', () => {
+    const branded = renderMail(aMerchant({ primaryColor: '#1A7F37', secondaryColor: '#FFD33D' }), {
+      kind: 'LOGIN_CODE',
+      code: '042917',
+    });
+    expect(branded.html).toContain('background:#1a7f37');
+    expect(branded.html).toContain('border:2px solid #ffd33d');
+
+    const hostile = renderMail(
+      aMerchant({ primaryColor: 'red;background:url(https://evil.test/x)', secondaryColor: '#fff' }),
+      { kind: 'LOGIN_CODE', code: '042917' },
+    );
+    expect(hostile.html).not.toContain('evil.test');
+    expect(hostile.html).toContain('background:#27272a');
+    expect(hostile.html).toContain('border:2px solid #d4d4d8');
+  });
+
+  it('shows an http(s) logo and omits any other', () => {
+    const withLogo = renderMail(aMerchant({ logoUrl: 'https://cdn.shop.test/logo.png?a=1&b="2"' }), {
+      kind: 'PASSWORD_CHANGED',
+    });
+    expect(withLogo.html).toContain('<img src="https://cdn.shop.test/logo.png?a=1&amp;b=%222%22"');
+    for (const logoUrl of [
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'ftp://shop.test/logo.png',
+      '//shop.test/logo.png',
+      'not a url',
+      'https://user:pass@shop.test/logo.png',
+    ]) {
+      const mail = renderMail(aMerchant({ logoUrl }), { kind: 'PASSWORD_CHANGED' });
+      expect(mail.html, logoUrl).not.toContain('<img');
+    }
+  });
+});
+
+describe('brandingOf', () => {
+  it('picks a readable header text colour for light and dark primary colours', () => {
+    expect(brandingOf(aMerchant({ primaryColor: '#ffff00' })).onPrimaryColor).toBe('#18181b');
+    expect(brandingOf(aMerchant({ primaryColor: '#003366' })).onPrimaryColor).toBe('#ffffff');
+    expect(brandingOf(aMerchant({ primaryColor: null })).onPrimaryColor).toBe('#ffffff');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five HTML-significant characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+});
