@@ -7,7 +7,10 @@ import { makeTestDeps } from './deps.ts';
  * The local stack (gateway on an ephemeral port, the SES emulator, the test
  * run's DynamoDB Local) for the black-box HTTP tests of one file.
  */
-export function useLocalStack(): { readonly url: string; readonly stack: LocalStack } {
+export function useLocalStack(options: { authRateLimitPerMinute?: number } = {}): {
+  readonly url: string;
+  readonly stack: LocalStack;
+} {
   let stack: LocalStack | undefined;
   beforeAll(async () => {
     stack = await startLocalStack({
@@ -16,6 +19,8 @@ export function useLocalStack(): { readonly url: string; readonly stack: LocalSt
       dynamoEndpoint: inject('dynamoEndpoint'),
       tableName: inject('tableName'),
       secretsKey: inject('secretsKey'),
+      // High by default so that busy test files are not rate limited; the rate-limit test sets its own.
+      authRateLimitPerMinute: options.authRateLimitPerMinute ?? 10_000,
     });
   });
   afterAll(() => stack?.stop());

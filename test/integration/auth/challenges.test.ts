@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { answerCodeChallenge, liveChallenge, openCodeChallenge } from '#shared/auth/challenges.ts';
+import { login } from '#shared/auth/login.ts';
+import type { Deps } from '#shared/deps.ts';
+import { fail } from '#shared/http/errors.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+
+async function tenantOf(deps: Deps, options: Parameters<typeof aTenantWith>[0] = {}) {
+  const created = await aTenantWith(options, deps);
+  return (await deps.merchants.get(created)) as Merchant;
+}
+
+describe('e-mail code challenges (DynamoDB Local)', () => {
+  it('are single use: of two answers with the right code at once, exactly one passes', async () => {
+    const deps = makeTestDeps();
+    const tenant = await tenantOf(deps);
+    const { challenge, code } = await openCodeChallenge(deps, tenant, {
+      type: 'LOGIN_OTP',
+      userId: 'usr_x',
+      email: 'x@y.test',
+    });
+    const live = await liveChallenge(deps, tenant, challenge.id, ['LOGIN_OTP']);
+    const results = await Promise.allSettled([
+      answerCodeChallenge(deps, tenant, live, code),
+      answerCodeChallenge(deps, tenant, live, code),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    await expect(liveChallenge(deps, tenant, challenge.id, ['LOGIN_OTP'])).rejects.toMatchObject({
+      code: 'INVALID_CODE',
+    });
+  });
+
+  it('store only a hash of the code, and die after 5 wrong answers even if the sixth is right', async () => {
+    const deps = makeTestDeps();
+    const tenant = await tenantOf(deps);
+    const { challenge, code } = await openCodeChallenge(deps, tenant, {
+      type: 'SIGNUP',
+      userId: 'usr_x',
+      email: 'x@y.test',
+    });
+    const stored = await deps.challenges.get(tenant, challenge.id);
+    expect(JSON.stringify(stored)).not.toContain(code);
+    const wrong = code === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const live = await liveChallenge(deps, tenant, challenge.id, ['SIGNUP']);
+      await expect(answerCodeChallenge(deps, tenant, live, wrong)).rejects.toMatchObject({ code: 'INVALID_CODE' });
+    }
+    await expect(liveChallenge(deps, tenant, challenge.id, ['SIGNUP'])).rejects.toMatchObject({ code: 'INVALID_CODE' });
+  });
+
+  it('expire after 10 minutes', async () => {
+    let now = Date.now();
+    const deps = makeTestDeps({ clock: { now: () => new Date(now) } });
+    const tenant = await tenantOf(deps);
+    const { challenge } = await openCodeChallenge(deps, tenant, {
+      type: 'LOGIN_OTP',
+      userId: 'usr_x',
+      email: 'x@y.test',
+    });
+    now += 9 * 60_000;
+    await expect(liveChallenge(deps, tenant, challenge.id, ['LOGIN_OTP'])).resolves.toBeTruthy();
+    now += 60_001;
+    await expect(liveChallenge(deps, tenant, challenge.id, ['LOGIN_OTP'])).rejects.toMatchObject({
+      code: 'INVALID_CODE',
+    });
+  });
+
+  it('are not interchangeable between purposes: a signup challenge cannot finish a login', async () => {
+    const deps = makeTestDeps();
+    const tenant = await tenantOf(deps);
+    const { challenge } = await openCodeChallenge(deps, tenant, { type: 'SIGNUP', userId: 'usr_x', email: 'x@y.test' });
+    await expect(liveChallenge(deps, tenant, challenge.id, ['LOGIN_OTP', 'LOGIN_TOTP'])).rejects.toMatchObject({
+      code: 'INVALID_CODE',
+    });
+  });
+});
+
+describe('an e-mail-code login whose mail cannot be sent', () => {
+  it('answers 503 UNAVAILABLE and leaves no usable challenge behind', async () => {
+    const base = makeTestDeps();
+    const opened: string[] = [];
+    const deps: Deps = {
+      ...base,
+      mailer: {
+        send: async () => {
+          throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });
+        },
+      },
+      challenges: {
+        ...base.challenges,
+        create: async (t, challenge) => {
+          opened.push(challenge.id);
+          return base.challenges.create(t, challenge);
+        },
+      },
+    };
+    const tenant = await tenantOf(deps, { loginMode: 'OTP_EMAIL' });
+    const user = await aUser(tenant, {}, deps);
+    await expect(
+      login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x' }),
+    ).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      status: 503,
+    });
+    expect(opened).toHaveLength(1);
+    expect(await deps.challenges.get(tenant, opened[0] ?? '')).toBeNull();
+  });
+});
