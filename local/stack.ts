@@ -20,6 +20,8 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   tableName?: string;
   authRateLimitPerMinute?: number;
+  /** The least time a code request takes (AUTH_CODE_RESPONSE_FLOOR_MS); tests lower it. */
+  codeResponseFloorMs?: number;
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
   secretsKey: string;
   onRequest?: GatewayOptions['onRequest'];
@@ -93,6 +95,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       LOCAL_SECRETS_KEY: options.secretsKey,
+      AUTH_CODE_RESPONSE_FLOOR_MS: String(
+        options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,
+      ),
     });
     return { apiUrl, port, dynamoEndpoint, sesUrl: ses.url, tableName, stop: () => stopAll(gateway) };
   } catch (error) {

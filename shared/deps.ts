@@ -33,6 +33,8 @@ const Env = v.object({
       v.check((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes'),
     ),
   ),
+  /** The least time a code request takes, known e-mail or not (no enumeration by timing). */
+  AUTH_CODE_RESPONSE_FLOOR_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '400'),
   AUTH_RATE_LIMIT_PER_MINUTE: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     '120',
@@ -43,6 +45,7 @@ export interface Config {
   issuerUrl: string;
   senderEmail: string;
   authRateLimitPerMinute: number;
+  codeResponseFloorMs: number;
 }
 
 export interface Deps {
@@ -83,6 +86,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       issuerUrl: e.ISSUER_URL,
       senderEmail: e.SENDER_EMAIL,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+      codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
     },
     store,
     merchants: merchantRepo(store),

@@ -4,6 +4,7 @@ import { openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { sendOrUndo } from './mail-or-undo.ts';
 import type { RequestInfo } from './refresh-token.ts';
+import { withTimeFloor } from './timing.ts';
 
 /** Users who may reset their password: the others' mail would tell them nothing they can use. */
 const MAY_RESET = new Set(['ACTIVE']);
@@ -11,14 +12,16 @@ const MAY_RESET = new Set(['ACTIVE']);
 /** POST /auth/forgot-password: mails a reset code; the answer is the same for unknown e-mails. */
 export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, request: RequestInfo) {
   await enforceRateLimit(deps, tenant, request.ip);
-  const user = await deps.users.findByEmail(tenant, email);
-  const owner = user && MAY_RESET.has(user.status) ? user : null;
-  const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });
-  if (owner) {
-    await sendOrUndo(deps, tenant, opened.challenge.id, owner.email, {
-      kind: 'PASSWORD_RESET_CODE',
-      code: opened.code,
-    });
-  }
-  return { challengeId: opened.challenge.id };
+  return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
+    const user = await deps.users.findByEmail(tenant, email);
+    const owner = user && MAY_RESET.has(user.status) ? user : null;
+    const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });
+    if (owner) {
+      await sendOrUndo(deps, tenant, opened.challenge.id, owner.email, {
+        kind: 'PASSWORD_RESET_CODE',
+        code: opened.code,
+      });
+    }
+    return { challengeId: opened.challenge.id };
+  });
 }

@@ -30,11 +30,13 @@ export async function createInvitation(
   input: { email: string; firstName?: string | null; lastName?: string | null; invitedBy: string },
 ): Promise<{ userId: string; invitationToken: string; expiresAt: string }> {
   const now = deps.clock.now();
+  // Signup compares the normalised address: an invitation must be made out to the same form.
+  const email = input.email.trim().toLowerCase();
   const invitationToken = `inv_${newOpaqueToken()}`;
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
   const user: User = {
     id: newId(deps.random, 'usr'),
-    email: input.email,
+    email,
     emailStatus: 'PENDING',
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,

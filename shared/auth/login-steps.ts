@@ -22,11 +22,13 @@ export async function countFailure(
   request: RequestInfo,
 ) {
   const now = deps.clock.now();
-  const lockedUntil = await deps.guards.recordFailure(tenant, email, now);
-  if (!userId) return;
-  const context = { ...request, actorId: userId };
-  await recordActivity(deps, tenant, userId, 'LOGIN_FAILED', context);
-  if (lockedUntil) {
+  const context = { ...request, actorId: userId ?? '' };
+  // In parallel: a known e-mail's extra write must not make its failure measurably slower.
+  const [lockedUntil] = await Promise.all([
+    deps.guards.recordFailure(tenant, email, now),
+    userId ? recordActivity(deps, tenant, userId, 'LOGIN_FAILED', context) : undefined,
+  ]);
+  if (userId && lockedUntil) {
     await deps.users.update(tenant, userId, { lockedUntil: lockedUntil.toISOString() });
     await recordActivity(deps, tenant, userId, 'ACCOUNT_LOCKED', context);
   }

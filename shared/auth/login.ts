@@ -8,6 +8,7 @@ import { sendOrUndo } from './mail-or-undo.ts';
 import { ARGON2_PARAMS, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { RequestInfo } from './refresh-token.ts';
 import type { LoginRequest } from './schemas.ts';
+import { withTimeFloor } from './timing.ts';
 
 /**
  * An argon2id hash of a password nobody has, at our parameters: verified for
@@ -21,38 +22,38 @@ const dummyPasswordHash = () => {
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
 
-/** Which credential this request offers, and whether the tenant's login mode takes it. */
+const passwordRequired = () =>
+  fail('VALIDATION_FAILED', {
+    detail: 'password: is required',
+    errors: [{ path: 'password', message: 'is required' }],
+  });
+
+/**
+ * Which credential this request offers, and whether the tenant's login mode
+ * takes it (CONTRACT.md, Details). The tenant's mode is judged first: a
+ * credential it does not accept is 403 LOGIN_MODE_NOT_ALLOWED whatever else
+ * the body holds; only a mode taking both can find a body ambiguous (400).
+ */
 export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
   const wantsCode = body.loginMode === 'OTP_EMAIL';
-  if (wantsCode && body.password !== undefined) {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'password: not with loginMode OTP_EMAIL',
-      errors: [{ path: 'password', message: 'not with loginMode OTP_EMAIL' }],
-    });
-  }
-  const method: Method =
-    wantsCode || (body.password === undefined && body.loginMode !== 'PASSWORD') ? 'OTP_EMAIL' : 'PASSWORD';
+  const hasPassword = body.password !== undefined;
   switch (tenant.loginMode) {
     case 'PASSWORD':
-      if (method === 'OTP_EMAIL' && wantsCode) throw fail('LOGIN_MODE_NOT_ALLOWED');
-      if (body.password === undefined) {
-        throw fail('VALIDATION_FAILED', {
-          detail: 'password: is required',
-          errors: [{ path: 'password', message: 'is required' }],
-        });
-      }
+      if (wantsCode) throw fail('LOGIN_MODE_NOT_ALLOWED');
+      if (!hasPassword) throw passwordRequired();
       return 'PASSWORD';
     case 'OTP_EMAIL':
-      if (body.password !== undefined || body.loginMode === 'PASSWORD') throw fail('LOGIN_MODE_NOT_ALLOWED');
+      if (hasPassword || body.loginMode === 'PASSWORD') throw fail('LOGIN_MODE_NOT_ALLOWED');
       return 'OTP_EMAIL';
     default:
-      if (body.loginMode === 'PASSWORD' && body.password === undefined) {
+      if (wantsCode && hasPassword) {
         throw fail('VALIDATION_FAILED', {
-          detail: 'password: is required',
-          errors: [{ path: 'password', message: 'is required' }],
+          detail: 'password: not with loginMode OTP_EMAIL',
+          errors: [{ path: 'password', message: 'not with loginMode OTP_EMAIL' }],
         });
       }
-      return method;
+      if (body.loginMode === 'PASSWORD' && !hasPassword) throw passwordRequired();
+      return hasPassword ? 'PASSWORD' : 'OTP_EMAIL';
   }
 }
 
@@ -67,14 +68,17 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
   const user = await deps.users.findByEmail(tenant, body.email);
 
   if (method === 'OTP_EMAIL') {
-    const opened = await openCodeChallenge(deps, tenant, {
-      type: 'LOGIN_OTP',
-      userId: user?.id ?? null,
-      email: body.email,
+    return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
+      const opened = await openCodeChallenge(deps, tenant, {
+        type: 'LOGIN_OTP',
+        userId: user?.id ?? null,
+        email: body.email,
+      });
+      if (user) {
+        await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'LOGIN_CODE', code: opened.code });
+      }
+      return challengeResponse(opened.challenge);
     });
-    if (user)
-      await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'LOGIN_CODE', code: opened.code });
-    return challengeResponse(opened.challenge);
   }
 
   const password = body.password ?? '';

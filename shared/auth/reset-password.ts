@@ -25,7 +25,8 @@ export async function resetPassword(
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
   const answered = await answerCodeChallenge(deps, tenant, challenge, body.code);
   const passwordHash = await hashPassword(body.newPassword);
-  if (!(await deps.users.update(tenant, answered.userId, { passwordHash }, 'ACTIVE'))) throw fail('INVALID_CODE');
+  if (!(await deps.users.update(tenant, answered.userId, { passwordHash, lockedUntil: null }, 'ACTIVE')))
+    throw fail('INVALID_CODE');
   const now = deps.clock.now();
   await deps.sessions.revokeAll(tenant, answered.userId, now);
   // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.

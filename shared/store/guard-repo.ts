@@ -32,53 +32,44 @@ export function guardRepo(store: StoreClient) {
     },
 
     /**
-     * Counts one failure in the current window (a new window starts when the
-     * last one is over) and locks when the count reaches the maximum.
-     * Returns the lock's end when this failure started the lock.
+     * Counts one failure and locks when `maxFailures` of them fall within any
+     * `windowMs` (a sliding window: failures straddling a fixed window's edge
+     * still count together). The append is atomic, so concurrent failures are
+     * all counted. Returns the lock's end when this failure started the lock.
      */
     async recordFailure(t: TenantRef, email: string, now: Date, policy = LOCKOUT): Promise<Date | null> {
       const key = keys.lockout(t, email);
-      const windowStart = new Date(now.getTime() - policy.windowMs).toISOString();
       const ttl = Math.floor((now.getTime() + policy.windowMs + policy.lockMs) / 1000) + 3600;
-      let failures: number;
-      try {
-        const { Attributes } = await doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: key,
-            UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
-            ConditionExpression: 'windowStartedAt > :windowStart',
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-            ExpressionAttributeValues: { ':one': 1, ':windowStart': windowStart, ':ttl': ttl },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        failures = Attributes?.failures as number;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        // No window running: this failure opens one (unless a concurrent failure just did; then count in it).
-        try {
-          await doc.send(
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression:
+            'SET failedAt = list_append(if_not_exists(failedAt, :empty), :now), #ttl = :ttl ADD failures :one',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':empty': [], ':now': [now.getTime()], ':ttl': ttl, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const failedAt = (Attributes?.failedAt as number[] | undefined) ?? [];
+      const recent = failedAt.filter((at) => at > now.getTime() - policy.windowMs);
+      if (failedAt.length > policy.maxFailures * 2) {
+        // Keep the item small: drop what no window can count any more (skipped if another failure got in first).
+        await doc
+          .send(
             new UpdateCommand({
               TableName: tableName,
               Key: key,
-              UpdateExpression: 'SET failures = :one, windowStartedAt = :now, #ttl = :ttl REMOVE lockedUntil',
-              ConditionExpression: 'attribute_not_exists(windowStartedAt) OR windowStartedAt <= :windowStart',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: {
-                ':one': 1,
-                ':now': now.toISOString(),
-                ':windowStart': windowStart,
-                ':ttl': ttl,
-              },
+              UpdateExpression: 'SET failedAt = :recent',
+              ConditionExpression: 'size(failedAt) = :size',
+              ExpressionAttributeValues: { ':recent': recent, ':size': failedAt.length },
             }),
-          );
-          failures = 1;
-        } catch (retryError) {
-          if (!isConditionFailure(retryError)) throw retryError;
-          return this.recordFailure(t, email, now, policy);
-        }
+          )
+          .catch((error: unknown) => {
+            if (!isConditionFailure(error)) throw error;
+          });
       }
+      const failures = recent.length;
       if (failures < policy.maxFailures) return null;
       const until = new Date(now.getTime() + policy.lockMs);
       try {

@@ -16,7 +16,7 @@ export function toUser(item: Record<string, unknown>): User {
     totpEnabled: item.totpEnabled === true,
     totpSecret: (item.totpSecret as string | null) ?? null,
     totpLastStep: (item.totpLastStep as number | null) ?? null,
-    backupCodes: (item.backupCodes as string[] | undefined) ?? [],
+    backupCodes: Object.keys((item.backupCodes as Record<string, true> | undefined) ?? {}),
     grants: (item.grants as Record<string, Grant> | undefined) ?? {},
     registeredAt: item.registeredAt as string,
     lastLoginAt: (item.lastLoginAt as string | null) ?? null,
@@ -24,10 +24,24 @@ export function toUser(item: Record<string, unknown>): User {
   };
 }
 
+/**
+ * Backup code hashes are stored as a map (hash → true), so that one is used
+ * up by name: two different codes used at once both work, one code twice does not.
+ */
+export function backupCodeMap(hashes: readonly string[]): Record<string, true> {
+  return Object.fromEntries(hashes.map((hash) => [hash, true as const]));
+}
+
 /** The items that make a new user: profile (listed in the tenant's user index) and the e-mail claim. */
 export function newUserItems(t: TenantRef, user: User) {
   return {
-    profile: { ...keys.user(t, user.id), ...keys.usersOfTenant(t, user.id), entity: 'USER', ...user },
+    profile: {
+      ...keys.user(t, user.id),
+      ...keys.usersOfTenant(t, user.id),
+      entity: 'USER',
+      ...user,
+      backupCodes: backupCodeMap(user.backupCodes),
+    },
     emailClaim: { ...keys.userEmail(t, user.email), entity: 'USER_EMAIL', userId: user.id },
   };
 }
@@ -108,7 +122,9 @@ export function userRepo(store: StoreClient) {
       fields: Partial<Omit<User, 'id' | 'email' | 'grants'>>,
       expectStatus?: StoredUserStatus,
     ): Promise<boolean> {
-      const entries = Object.entries(fields).filter(([, value]) => value !== undefined);
+      const entries = Object.entries(fields)
+        .filter(([, value]) => value !== undefined)
+        .map(([field, value]) => [field, field === 'backupCodes' ? backupCodeMap(value as string[]) : value] as const);
       if (entries.length === 0) return true;
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = {};
@@ -166,16 +182,15 @@ export function userRepo(store: StoreClient) {
 
     /** Uses up one backup code: the list shrinks only if the code is still in it (single use under races). */
     async useBackupCode(t: TenantRef, user: User, codeHash: string): Promise<boolean> {
-      const index = user.backupCodes.indexOf(codeHash);
-      if (index === -1) return false;
+      if (!user.backupCodes.includes(codeHash)) return false;
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.user(t, user.id),
-            UpdateExpression: `REMOVE backupCodes[${index}]`,
-            ConditionExpression: `backupCodes[${index}] = :hash`,
-            ExpressionAttributeValues: { ':hash': codeHash },
+            UpdateExpression: 'REMOVE backupCodes.#code',
+            ConditionExpression: 'attribute_exists(backupCodes.#code)',
+            ExpressionAttributeNames: { '#code': codeHash },
           }),
         );
         return true;

@@ -126,7 +126,7 @@ export async function mailsTo(sesUrl: string, to: string): Promise<StoredMail[]>
 /** The 6-digit code of the latest mail to an address. */
 export async function latestCodeTo(sesUrl: string, to: string): Promise<string> {
   const mails = await mailsTo(sesUrl, to);
-  const code = /\b(\d{6})\b/.exec(mails.at(-1)?.body.text ?? '')?.[1];
+  const code = /^\s*(\d{6})\s*$/m.exec(mails.at(-1)?.body.text ?? '')?.[1];
   if (!code) throw new Error(`no code mailed to ${to} (${mails.length} mails)`);
   return code;
 }

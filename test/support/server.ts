@@ -7,7 +7,7 @@ import { makeTestDeps } from './deps.ts';
  * The local stack (gateway on an ephemeral port, the SES emulator, the test
  * run's DynamoDB Local) for the black-box HTTP tests of one file.
  */
-export function useLocalStack(options: { authRateLimitPerMinute?: number } = {}): {
+export function useLocalStack(options: { authRateLimitPerMinute?: number; codeResponseFloorMs?: number } = {}): {
   readonly url: string;
   readonly stack: LocalStack;
 } {
@@ -21,6 +21,8 @@ export function useLocalStack(options: { authRateLimitPerMinute?: number } = {})
       secretsKey: inject('secretsKey'),
       // High by default so that busy test files are not rate limited; the rate-limit test sets its own.
       authRateLimitPerMinute: options.authRateLimitPerMinute ?? 10_000,
+      // Short by default so that tests run fast; the timing test sets a real one.
+      codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
     });
   });
   afterAll(() => stack?.stop());

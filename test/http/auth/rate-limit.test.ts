@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { aTenantWith, aUser, post, type TestTenant } from '#test/support/auth.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+const LIMIT = 3;
+const api = useLocalStack({ authRateLimitPerMinute: LIMIT });
+
+let counter = 0;
+const anEmail = (name = 'ivy') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
+
+type Answer = Awaited<ReturnType<typeof post>>;
+
+const signup = (tenant: TestTenant) =>
+  post(
+    `${api.url}/auth/signup`,
+    {
+      app: tenant.app,
+      mid: tenant.mid,
+      email: anEmail(),
+      password: 'Monstera-42-leaf',
+      firstName: 'Ivy',
+      lastName: 'Green',
+    },
+    tenant.headers,
+  );
+const forgot = (tenant: TestTenant) => post(`${api.url}/auth/forgot-password`, { email: anEmail() }, tenant.headers);
+
+/**
+ * The limiter counts per clock minute. Runs `requests` against a fresh setup
+ * and keeps the answers only if they all fell within one minute; a batch that
+ * straddles a minute boundary is run once more (two batches of a few seconds
+ * cannot both straddle one).
+ */
+async function withinOneMinute<S>(setup: () => Promise<S>, requests: (s: S) => Promise<Answer[]>) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const state = await setup();
+    const minute = Math.floor(Date.now() / 60_000);
+    const answers = await requests(state);
+    if (Math.floor(Date.now() / 60_000) === minute) return { state, answers };
+  }
+  throw new Error('two batches in a row straddled a minute boundary');
+}
+
+async function inSequence(count: number, send: () => Promise<Answer>): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let i = 0; i < count; i++) answers.push(await send());
+  return answers;
+}
+
+function expectRateLimited(res: Answer) {
+  expect(res.status).toBe(429);
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+  expect(res.body.code).toBe('RATE_LIMITED');
+  const retryAfter = res.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^\d+$/);
+  expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+}
+
+describe('auth rate limit per (tenant, IP)', () => {
+  it('returns 429 RATE_LIMITED with Retry-After to the 4th signup within a minute', async () => {
+    const { answers } = await withinOneMinute(
+      () => aTenantWith(),
+      (tenant) => inSequence(LIMIT + 2, () => signup(tenant)),
+    );
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([201, 201, 201]);
+    for (const res of answers.slice(LIMIT)) expectRateLimited(res);
+  });
+
+  it('returns 429 RATE_LIMITED with Retry-After to the 4th login within a minute, even with the right password', async () => {
+    const { answers } = await withinOneMinute(
+      async () => {
+        const tenant = await aTenantWith();
+        return { tenant, user: await aUser(tenant) };
+      },
+      ({ tenant, user }) =>
+        inSequence(LIMIT + 2, () =>
+          post(`${api.url}/auth/login`, { email: user.email, password: user.password }, tenant.headers),
+        ),
+    );
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([200, 200, 200]);
+    for (const res of answers.slice(LIMIT)) {
+      expectRateLimited(res);
+      expect(res.body.data).toBeUndefined();
+    }
+  });
+
+  it('returns 429 RATE_LIMITED with Retry-After to the 4th forgot-password within a minute', async () => {
+    const { answers } = await withinOneMinute(
+      () => aTenantWith(),
+      (tenant) => inSequence(LIMIT + 2, () => forgot(tenant)),
+    );
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([202, 202, 202]);
+    for (const res of answers.slice(LIMIT)) expectRateLimited(res);
+  });
+
+  it('counts signup, login and forgot-password requests together', async () => {
+    const { answers } = await withinOneMinute(
+      () => aTenantWith(),
+      async (tenant) => [
+        await signup(tenant),
+        await post(`${api.url}/auth/login`, { email: anEmail(), password: 'Wrong-12-pass' }, tenant.headers),
+        await forgot(tenant),
+        await forgot(tenant),
+      ],
+    );
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([201, 401, 202]);
+    expectRateLimited(answers[LIMIT] as Answer);
+  });
+
+  it('counts another tenant separately for the same IP', async () => {
+    const { answers } = await withinOneMinute(
+      async () => ({ limited: await aTenantWith(), other: await aTenantWith() }),
+      async ({ limited, other }) => [
+        ...(await inSequence(LIMIT + 1, () => forgot(limited))),
+        ...(await inSequence(LIMIT, () => forgot(other))),
+      ],
+    );
+    expectRateLimited(answers[LIMIT] as Answer);
+    expect(answers.slice(LIMIT + 1).map((a) => a.status)).toEqual([202, 202, 202]);
+  });
+});

@@ -1,0 +1,208 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { forgotPassword } from '#shared/auth/forgot-password.ts';
+import { verifyPassword } from '#shared/auth/passwords.ts';
+import { resetPassword } from '#shared/auth/reset-password.ts';
+import { signup } from '#shared/auth/signup.ts';
+import { verifySignup } from '#shared/auth/signup-verify.ts';
+import type { Deps } from '#shared/deps.ts';
+import { fail } from '#shared/http/errors.ts';
+import type { MailMessage } from '#shared/mail/mailer.ts';
+import type { Challenge } from '#shared/store/challenge-repo.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import type { User } from '#shared/users/types.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+
+const request = { ip: '203.0.113.7', userAgent: 'vitest' };
+let counter = 0;
+const anEmail = (name = 'moss') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
+const PASSWORD = 'Monstera-42-leaf';
+
+/**
+ * Deps whose mailer either fails as the SES mailer does when SES is down (503)
+ * or keeps what it sends; they record the challenges and users made, and errors logged.
+ */
+function depsWith(mail: 'failing' | 'working') {
+  const base = makeTestDeps();
+  const sent: { to: string; message: MailMessage }[] = [];
+  const challenges: Challenge[] = [];
+  const users: User[] = [];
+  const errorsLogged: string[] = [];
+  const deps: Deps = {
+    ...base,
+    log: { info: () => {}, error: (message) => errorsLogged.push(message) },
+    mailer: {
+      send: async (_tenant, to, message) => {
+        if (mail === 'failing') throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });
+        sent.push({ to, message });
+      },
+    },
+    challenges: {
+      ...base.challenges,
+      create: async (t, challenge) => {
+        challenges.push(challenge);
+        return base.challenges.create(t, challenge);
+      },
+    },
+    users: {
+      ...base.users,
+      create: async (t, user) => {
+        users.push(user);
+        return base.users.create(t, user);
+      },
+    },
+  };
+  return { deps, sent, challenges, users, errorsLogged };
+}
+
+async function aMerchant(options: Parameters<typeof aTenantWith>[0] = {}): Promise<Merchant> {
+  const created = await aTenantWith(options);
+  const merchant = await makeTestDeps().merchants.get(created);
+  if (!merchant) throw new Error('tenant not created');
+  return merchant;
+}
+
+const signupBody = (tenant: Merchant, email: string, password = PASSWORD) => ({
+  app: tenant.app,
+  mid: tenant.mid,
+  email,
+  password,
+  firstName: 'Moss',
+  lastName: 'Stone',
+});
+
+const codeOf = (message: MailMessage | undefined) => (message && 'code' in message ? message.code : '');
+
+async function profilesWithEmail(deps: Deps, tenant: Merchant, email: string) {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenant.app}#${tenant.mid}#USERS` },
+    }),
+  );
+  return Items.filter((item) => item.email === email);
+}
+
+describe('signup when the mail cannot be sent', () => {
+  it('rejects with 503 UNAVAILABLE and leaves no user, e-mail claim or challenge behind', async () => {
+    const tenant = await aMerchant();
+    const email = anEmail();
+    const down = depsWith('failing');
+
+    await expect(signup(down.deps, tenant, signupBody(tenant, email), request)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      status: 503,
+    });
+
+    expect(down.users).toHaveLength(1);
+    expect(down.challenges).toHaveLength(1);
+    expect(await down.deps.users.findByEmail(tenant, email)).toBeNull();
+    expect(await down.deps.users.get(tenant, (down.users[0] as User).id)).toBeNull();
+    expect(await profilesWithEmail(down.deps, tenant, email)).toEqual([]);
+    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+  });
+
+  it('lets a later signup with the same e-mail create the user, and its code activate it', async () => {
+    const tenant = await aMerchant();
+    const email = anEmail();
+    await expect(signup(depsWith('failing').deps, tenant, signupBody(tenant, email), request)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
+
+    const up = depsWith('working');
+    const answer = await signup(up.deps, tenant, signupBody(tenant, email), request);
+    expect(answer).toEqual({ challengeId: expect.any(String) });
+    expect(up.users).toHaveLength(1);
+    const user = await up.deps.users.findByEmail(tenant, email);
+    expect(user).toMatchObject({ id: up.users[0]?.id, status: 'INACTIVE' });
+    expect(up.sent).toEqual([{ to: email, message: { kind: 'SIGNUP_CODE', code: expect.stringMatching(/^\d{6}$/) } }]);
+
+    const tokens = await verifySignup(
+      up.deps,
+      tenant,
+      { challengeId: answer?.challengeId as string, code: codeOf(up.sent[0]?.message) },
+      request,
+    );
+    expect(tokens.user).toMatchObject({ id: user?.id, status: 'ACTIVE', emailStatus: 'VALIDATED' });
+  });
+
+  it('keeps an INACTIVE user and the code already mailed when a repeated signup cannot mail a fresh one', async () => {
+    const tenant = await aMerchant();
+    const email = anEmail();
+    const up = depsWith('working');
+    const first = await signup(up.deps, tenant, signupBody(tenant, email), request);
+
+    const down = depsWith('failing');
+    await expect(signup(down.deps, tenant, signupBody(tenant, email, 'Second-22-pass'), request)).rejects.toMatchObject(
+      { code: 'UNAVAILABLE' },
+    );
+    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+    expect((await up.deps.users.findByEmail(tenant, email))?.status).toBe('INACTIVE');
+
+    const tokens = await verifySignup(
+      up.deps,
+      tenant,
+      { challengeId: first?.challengeId as string, code: codeOf(up.sent[0]?.message) },
+      request,
+    );
+    expect(tokens.user.status).toBe('ACTIVE');
+  });
+
+  it('removes the decoy challenge and leaves the account as it was when the owner notice cannot be sent', async () => {
+    const tenant = await aMerchant();
+    const owner = await aUser(tenant);
+    const before = await makeTestDeps().users.findByEmail(tenant, owner.email);
+    const down = depsWith('failing');
+
+    await expect(
+      signup(down.deps, tenant, signupBody(tenant, owner.email, 'Second-22-pass'), request),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+
+    expect(down.challenges).toHaveLength(1);
+    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+    expect(await down.deps.users.findByEmail(tenant, owner.email)).toEqual(before);
+  });
+});
+
+describe('forgotPassword when the mail cannot be sent', () => {
+  it('rejects with 503 UNAVAILABLE and deletes the challenge', async () => {
+    const tenant = await aMerchant();
+    const user = await aUser(tenant);
+    const down = depsWith('failing');
+
+    await expect(forgotPassword(down.deps, tenant, user.email, request)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      status: 503,
+    });
+
+    expect(down.challenges).toHaveLength(1);
+    expect(down.challenges[0]).toMatchObject({ type: 'PASSWORD_RESET', userId: user.id });
+    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+  });
+});
+
+describe('resetPassword when the notice cannot be sent', () => {
+  it('keeps the reset: the notice is a courtesy', async () => {
+    const tenant = await aMerchant();
+    const user = await aUser(tenant);
+    const up = depsWith('working');
+    const { challengeId } = await forgotPassword(up.deps, tenant, user.email, request);
+
+    const down = depsWith('failing');
+    await expect(
+      resetPassword(
+        down.deps,
+        tenant,
+        { challengeId, code: codeOf(up.sent[0]?.message), newPassword: 'Philodendron-7-vine' },
+        request,
+      ),
+    ).resolves.toBeUndefined();
+    const hash = (await down.deps.users.get(tenant, user.id))?.passwordHash as string;
+    expect(await verifyPassword(hash, 'Philodendron-7-vine')).toBe(true);
+    expect(await verifyPassword(hash, user.password)).toBe(false);
+    expect(down.errorsLogged).toEqual(['reset notice not sent']);
+  });
+});
