@@ -9,13 +9,11 @@
  * With `TABLE_NAME` set (and no DYNAMODB_ENDPOINT) it writes to that deployed
  * table with the usual AWS credentials.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDeps } from '#shared/deps.ts';
 import { isAppError } from '#shared/http/errors.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
-import { type DynamoDbLocal, ensureTable, isDynamoDbUp, startDynamoDbLocal } from './dynamodb.ts';
-import { LOCAL_TABLE_NAME, REPO_ROOT } from './stack.ts';
+import { storeTarget } from './store-target.ts';
 
 const USAGE = `usage: npm run tenant -- create --name NAME --admin-email EMAIL --origin ORIGIN [--origin ORIGIN …]
          [--login-mode PASSWORD|OTP_EMAIL|PASSWORD_OR_OTP_EMAIL] [--signup-mode OPEN|INVITATION_ONLY]
@@ -59,22 +57,10 @@ async function main() {
   if (!values.name) usageError('--name is required');
   if (!values['admin-email']) usageError('--admin-email is required');
 
-  const deployed = Boolean(process.env.TABLE_NAME) && !process.env.DYNAMODB_ENDPOINT;
-  let ownDynamo: DynamoDbLocal | undefined;
-  const env = { ...process.env };
-  if (!deployed) {
-    env.TABLE_NAME ||= LOCAL_TABLE_NAME;
-    env.DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
-    if (!(await isDynamoDbUp(env.DYNAMODB_ENDPOINT))) {
-      // The local stack is not running: start DynamoDB Local on its data for the time of this command.
-      ownDynamo = await startDynamoDbLocal({ dataDir: resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data') });
-      env.DYNAMODB_ENDPOINT = ownDynamo.endpoint;
-    }
-    await ensureTable(env.DYNAMODB_ENDPOINT, env.TABLE_NAME);
-  }
+  const target = await storeTarget();
 
   try {
-    const created = await createTenant(makeDeps(env), {
+    const created = await createTenant(makeDeps(target.env), {
       name: values.name,
       adminEmail: values['admin-email'],
       origins: values.origin ?? [],
@@ -115,7 +101,7 @@ async function main() {
       throw error;
     }
   } finally {
-    await ownDynamo?.stop();
+    await target.stop();
   }
 }
 

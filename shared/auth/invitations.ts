@@ -1,13 +1,11 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { newId } from '../random.ts';
 import { conditionFailedAt } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { newUserItems } from '../store/user-repo.ts';
-import type { User } from '../users/types.ts';
+import { newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
-import { defaultGrant } from './default-role.ts';
 
 /** An invitation is good for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -34,24 +32,13 @@ export async function createInvitation(
   const email = input.email.trim().toLowerCase();
   const invitationToken = `inv_${newOpaqueToken()}`;
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
-  const user: User = {
-    id: newId(deps.random, 'usr'),
+  const user = await newUser(deps, tenant, {
     email,
+    status: 'INVITED',
     emailStatus: 'PENDING',
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
-    phone: null,
-    status: 'INVITED',
-    passwordHash: null,
-    totpEnabled: false,
-    totpSecret: null,
-    totpLastStep: null,
-    backupCodes: [],
-    grants: await defaultGrant(deps, tenant, now),
-    registeredAt: now.toISOString(),
-    lastLoginAt: null,
-    lockedUntil: null,
-  };
+  });
   const { profile, emailClaim } = newUserItems(tenant, user);
   const { tableName } = deps.store;
   try {

@@ -2,12 +2,10 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { newId } from '../random.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import type { User } from '../users/types.ts';
+import { newUser } from '../users/new-user.ts';
 import { openCodeChallenge } from './challenges.ts';
-import { defaultGrant } from './default-role.ts';
 import { enforceRateLimit } from './guards.ts';
 import { findUsableInvitation } from './invitations.ts';
 import { sendOrUndo } from './mail-or-undo.ts';
@@ -118,26 +116,16 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
 
   const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };
-  const now = deps.clock.now();
-  const user: User = {
-    id: newId(deps.random, 'usr'),
+  const user = await newUser(deps, tenant, {
     email: body.email,
+    status: 'INACTIVE',
     emailStatus: 'PENDING',
     firstName: body.firstName,
     lastName: body.lastName,
     phone: body.phone ?? null,
-    status: 'INACTIVE',
     // The password takes effect only when the code is verified (from the challenge), never before.
     passwordHash: null,
-    totpEnabled: false,
-    totpSecret: null,
-    totpLastStep: null,
-    backupCodes: [],
-    grants: await defaultGrant(deps, tenant, now),
-    registeredAt: now.toISOString(),
-    lastLoginAt: null,
-    lockedUntil: null,
-  };
+  });
   const created = (await deps.users.create(tenant, user)) === 'CREATED';
   const owner = created ? user : await deps.users.findByEmail(tenant, body.email);
   const undoUser = created ? () => deps.users.deleteUnverified(tenant, user) : undefined;

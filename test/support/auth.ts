@@ -1,5 +1,4 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { defaultGrant } from '#shared/auth/default-role.ts';
 import { hashPassword } from '#shared/auth/passwords.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
@@ -7,6 +6,7 @@ import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { LoginMode, SignupMode } from '#shared/tenancy/schemas.ts';
+import { defaultGrant } from '#shared/users/new-user.ts';
 import type { User } from '#shared/users/types.ts';
 import { makeTestDeps } from './deps.ts';
 

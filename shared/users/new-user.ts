@@ -1,0 +1,47 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps.ts';
+import { newId } from '../random.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
+import { grantOf } from '../store/merchant-repo.ts';
+import type { Grant, User } from './types.ts';
+
+/** Every new user holds DEFAULT (CONTRACT.md, Rules): the grant for a new profile. */
+export async function defaultGrant(deps: Deps, tenant: TenantRef, now: Date): Promise<Record<string, Grant>> {
+  const { Item: name } = await deps.store.doc.send(
+    new GetCommand({ TableName: deps.store.tableName, Key: keys.roleName(tenant, 'DEFAULT') }),
+  );
+  if (!name) throw new Error('tenant has no DEFAULT role');
+  const roleId = name.roleId as string;
+  return {
+    [roleId]: grantOf({ id: roleId, name: 'DEFAULT', priority: 99, owner: 'SYSTEM', createdAt: '' }, now.toISOString()),
+  };
+}
+
+/**
+ * A new user's profile: a fresh id, the DEFAULT role, no TOTP, registered
+ * now. The caller says what is particular (status, e-mail, names, password).
+ */
+export async function newUser(
+  deps: Deps,
+  tenant: TenantRef,
+  fields: Pick<User, 'email' | 'status' | 'emailStatus'> &
+    Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'passwordHash'>>,
+): Promise<User> {
+  const now = deps.clock.now();
+  return {
+    id: newId(deps.random, 'usr'),
+    firstName: null,
+    lastName: null,
+    phone: null,
+    passwordHash: null,
+    ...fields,
+    totpEnabled: false,
+    totpSecret: null,
+    totpLastStep: null,
+    backupCodes: [],
+    grants: await defaultGrant(deps, tenant, now),
+    registeredAt: now.toISOString(),
+    lastLoginAt: null,
+    lockedUntil: null,
+  };
+}
