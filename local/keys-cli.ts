@@ -8,42 +8,18 @@
  * local store by default (as `npm run tenant`); against a deployed table with
  * `TABLE_NAME` and `KMS_KEY_ID` (the stack's outputs) and AWS credentials.
  */
-import { parseArgs } from 'node:util';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { makeDeps } from '#shared/deps.ts';
+import { commandLine, usageError } from './command-line.ts';
 import { storeTarget } from './store-target.ts';
 
 const USAGE = 'usage: npm run keys -- rotate [--json]';
 
-/** Exit codes: 0 done, 1 failed, 2 bad command line. */
-function usageError(message: string): never {
-  process.stderr.write(`error: ${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-const { values, positionals } = parse(process.argv.slice(2));
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-} else {
-  if (positionals[0] !== 'rotate' || positionals.length > 1) usageError('the one command is "rotate"');
+const { values, positionals } = commandLine(USAGE, {});
+{
+  if (positionals[0] !== 'rotate' || positionals.length > 1) usageError(USAGE, 'the one command is "rotate"');
   if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT && !process.env.KMS_KEY_ID) {
-    usageError('a deployed table needs KMS_KEY_ID (the stack output KmsKeyId)');
+    usageError(USAGE, 'a deployed table needs KMS_KEY_ID (the stack output KmsKeyId)');
   }
   const target = await storeTarget();
   try {
