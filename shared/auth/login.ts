@@ -84,7 +84,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
   const password = body.password ?? '';
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(hash, password);
-  if (!user || !user.passwordHash || !matches) {
+  if (!user?.passwordHash || !matches) {
     await countFailure(deps, tenant, body.email, user?.id ?? null, request);
     throw fail('INVALID_CREDENTIALS');
   }

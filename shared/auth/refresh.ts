@@ -43,7 +43,7 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
     throw fail('REFRESH_TOKEN_INVALID');
   }
   // Only ACTIVE users get tokens; disabling a user revokes their sessions too, this is the second line.
-  if (!user || user.status !== 'ACTIVE') {
+  if (user?.status !== 'ACTIVE') {
     await deps.sessions.revoke(tenant, userId, sessionId, now);
     throw fail('REFRESH_TOKEN_INVALID');
   }
