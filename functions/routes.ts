@@ -10,10 +10,17 @@
 import type { RouteDef } from '#shared/http/route.ts';
 import { authRoutes, authSchemas } from './auth/routes.ts';
 import { metaRoutes, metaSchemas } from './meta/routes.ts';
+import { sessionRoutes } from './sessions/routes.ts';
+import { userRoutes, userSchemas } from './users/routes.ts';
 
 export const BASE_PATH = '/api/v1';
 
-export const identityRoutes = { ...metaRoutes, ...authRoutes } as const satisfies Record<string, RouteDef>;
+export const identityRoutes = {
+  ...metaRoutes,
+  ...authRoutes,
+  ...userRoutes,
+  ...sessionRoutes,
+} as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
 
@@ -21,4 +28,4 @@ export type IdentityRouteId = keyof typeof identityRoutes;
 export const identityRouteList: readonly RouteDef[] = Object.values(identityRoutes);
 
 /** Named schemas that the OpenAPI document lists under components (referenced by `$ref`). */
-export const namedSchemas = { ...metaSchemas, ...authSchemas };
+export const namedSchemas = { ...metaSchemas, ...authSchemas, ...userSchemas };

@@ -1,9 +1,8 @@
-import { SESv2Client } from '@aws-sdk/client-sesv2';
 import * as v from 'valibot';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
 import { jsonLogger, type Logger } from './log.ts';
-import { type Mailer, sesMailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
@@ -43,6 +42,9 @@ const Env = v.object({
 
 export interface Config {
   issuerUrl: string;
+  /** The SES v2 emulator's URL, locally. */
+  sesEndpoint: string | undefined;
+  region: string | undefined;
   senderEmail: string;
   authRateLimitPerMinute: number;
   codeResponseFloorMs: number;
@@ -57,11 +59,21 @@ export interface Deps {
   challenges: ChallengeRepo;
   guards: GuardRepo;
   vault: KeyVault;
+  /**
+   * Set by httpHandler for routes flagged `ses` (their handlers pass the SES
+   * mailer), so that only their bundles carry the mail code; elsewhere it refuses.
+   */
   mailer: Mailer;
   clock: Clock;
   random: Random;
   log: Logger;
 }
+
+const noMailer: Mailer = {
+  send: async () => {
+    throw new Error('this function sends no mail: flag its route `ses` and pass the mailer to httpHandler');
+  },
+};
 
 function vaultOf(kmsKeyId: string | undefined, localKey: string | undefined): KeyVault {
   if (kmsKeyId) return kmsKeyVault(kmsKeyId);
@@ -84,6 +96,8 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
   return {
     config: {
       issuerUrl: e.ISSUER_URL,
+      sesEndpoint: e.SES_ENDPOINT,
+      region: e.AWS_REGION,
       senderEmail: e.SENDER_EMAIL,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
@@ -95,19 +109,11 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     challenges: challengeRepo(store),
     guards: guardRepo(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
-    mailer: sesMailer(sesClient(e.SES_ENDPOINT, e.AWS_REGION), e.SENDER_EMAIL, { log: jsonLogger }),
+    mailer: noMailer,
     clock: systemClock,
     random: cryptoRandom,
     log: jsonLogger,
   };
-}
-
-function sesClient(endpoint: string | undefined, region: string | undefined): SESv2Client {
-  return new SESv2Client({
-    region: region ?? 'us-east-1',
-    // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
-    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
 }
 
 let cached: Deps | undefined;

@@ -2,7 +2,11 @@
 import { authRoutes } from '#functions/auth/routes.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
-export const handler = httpHandler(authRoutes.forgotPassword, ({ tenant, body, request }, deps) =>
-  forgotPassword(deps, tenant, body.email, { ip: request.sourceIp, userAgent: request.userAgent }),
+export const handler = httpHandler(
+  authRoutes.forgotPassword,
+  ({ tenant, body, request }, deps) =>
+    forgotPassword(deps, tenant, body.email, { ip: request.sourceIp, userAgent: request.userAgent }),
+  { mailer: sesMailerFor },
 );

@@ -2,8 +2,13 @@
 import { authRoutes } from '#functions/auth/routes.ts';
 import { login } from '#shared/auth/login.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
-export const handler = httpHandler(authRoutes.login, async ({ tenant, body, request }, deps) => ({
-  success: true as const,
-  data: await login(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
-}));
+export const handler = httpHandler(
+  authRoutes.login,
+  async ({ tenant, body, request }, deps) => ({
+    success: true as const,
+    data: await login(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  }),
+  { mailer: sesMailerFor },
+);

@@ -2,7 +2,11 @@
 import { authRoutes } from '#functions/auth/routes.ts';
 import { resetPassword } from '#shared/auth/reset-password.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
-export const handler = httpHandler(authRoutes.resetPassword, ({ tenant, body, request }, deps) =>
-  resetPassword(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+export const handler = httpHandler(
+  authRoutes.resetPassword,
+  ({ tenant, body, request }, deps) =>
+    resetPassword(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  { mailer: sesMailerFor },
 );

@@ -28,7 +28,7 @@ export async function authenticateBearer(deps: Deps, token: string, tenant: Merc
     throw fail('SESSION_REVOKED', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
   }
   const { names, authority } = effectiveRoles(user, now);
-  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority };
+  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority, user };
 }
 
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */

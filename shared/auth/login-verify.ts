@@ -7,16 +7,7 @@ import { answerCodeChallenge, consume, liveChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import type { RequestInfo } from './refresh-token.ts';
-import { hashBackupCode, looksLikeBackupCode, totpSecretContext, totpStepOf } from './totp.ts';
-
-/** Checks a TOTP code or a backup code for a user; each is accepted once. */
-async function totpOrBackupCodeIsGood(deps: Deps, tenant: TenantRef, user: User, code: string): Promise<boolean> {
-  if (!user.totpEnabled || !user.totpSecret) return false;
-  if (looksLikeBackupCode(code)) return deps.users.useBackupCode(tenant, user, hashBackupCode(code));
-  const secret = Buffer.from(await deps.vault.decrypt(user.totpSecret, totpSecretContext(user.id))).toString('utf8');
-  const step = totpStepOf(secret, code, deps.clock.now());
-  return step !== null && (await deps.users.acceptTotpStep(tenant, user.id, step));
-}
+import { secondFactorIsGood } from './second-factor.ts';
 
 /** POST /auth/login/verify: the e-mail code, or the TOTP (or backup) code after a first factor. */
 export async function verifyLogin(
@@ -38,7 +29,7 @@ export async function verifyLogin(
   }
 
   const user = challenge.userId ? await deps.users.get(tenant, challenge.userId) : null;
-  if (!user || !(await totpOrBackupCodeIsGood(deps, tenant, user, body.code))) {
+  if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
     await deps.challenges.recordWrongAnswer(tenant, challenge.id);
     await countWrong();
     throw fail('INVALID_CODE');

@@ -1,10 +1,19 @@
 import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
 
 /** Who is calling, once the auth stage has accepted their credential. */
-export type Principal =
-  | { kind: 'user'; userId: string; sessionId: string; roles: string[]; authority: number }
-  | { kind: 'apiKey'; keyId: string; authority: number };
+export type Principal = UserPrincipal | { kind: 'apiKey'; keyId: string; authority: number };
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: string;
+  sessionId: string;
+  roles: string[];
+  authority: number;
+  /** The profile the bearer check read (with the session, in one round trip): no second read for /users/me. */
+  user?: User;
+}
 
 /** Authority is the lowest role priority held: SUPER_ADMIN 0, ADMIN 1 (CONTRACT.md, Rules). */
 export const ADMIN_AUTHORITY = 1;
@@ -18,4 +27,10 @@ export const ADMIN_AUTHORITY = 1;
 export interface Authenticators {
   bearer(token: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
   apiKey(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
+}
+
+/** Bearer routes only ever admit users (API keys are refused there); this says so to the type system. */
+export function userPrincipal(principal: Principal): UserPrincipal {
+  if (principal.kind !== 'user') throw new Error('a bearer route admitted a non-user principal');
+  return principal;
 }

@@ -4,6 +4,7 @@ import type { GenericSchema, InferOutput } from 'valibot';
 import type { Authenticators, Principal } from '../auth/principal.ts';
 import { type Deps, processDeps } from '../deps.ts';
 import { describeError, jsonLogger } from '../log.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AppError, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -89,6 +90,8 @@ export interface HttpHandlerOptions {
   deps?: () => Deps;
   /** The credential checks; required for bearer and admin routes. */
   authenticators?: Authenticators;
+  /** The mailer's factory; required for routes flagged `ses`. */
+  mailer?: (deps: Deps) => Mailer;
 }
 
 /**
@@ -103,6 +106,15 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
   if (route.auth !== 'none' && !options.authenticators) {
     throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
   }
+  if (route.ses && !options.mailer) throw new Error(`${route.operationId} sends mail: pass the mailer to httpHandler`);
+  // Built once per function (cold start), on the first request.
+  let withMailer: Deps | undefined;
+  const depsOf = (): Deps => {
+    const base = getDeps();
+    if (!options.mailer) return base;
+    if (withMailer?.store !== base.store) withMailer = { ...base, mailer: options.mailer(base) };
+    return withMailer;
+  };
   const stages: ((request: HttpRequest) => void | Promise<void>)[] = [
     checkBodySize,
     parseJsonBody,
@@ -142,7 +154,7 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
     .use({
       before: async (request) => {
         const req = request as HttpRequest;
-        const deps = getDeps();
+        const deps = depsOf();
         req.internal.state = {
           route,
           deps,

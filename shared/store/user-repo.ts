@@ -17,12 +17,16 @@ export function toUser(item: Record<string, unknown>): User {
     totpSecret: (item.totpSecret as string | null) ?? null,
     totpLastStep: (item.totpLastStep as number | null) ?? null,
     backupCodes: Object.keys((item.backupCodes as Record<string, true> | undefined) ?? {}),
+    totpPendingSecret: (item.totpPendingSecret as string | null) ?? null,
+    totpPendingBackupCodes: Object.keys((item.totpPendingBackupCodes as Record<string, true> | undefined) ?? {}),
     grants: (item.grants as Record<string, Grant> | undefined) ?? {},
     registeredAt: item.registeredAt as string,
     lastLoginAt: (item.lastLoginAt as string | null) ?? null,
     lockedUntil: (item.lockedUntil as string | null) ?? null,
   };
 }
+
+const BACKUP_CODE_FIELDS = new Set(['backupCodes', 'totpPendingBackupCodes']);
 
 /**
  * Backup code hashes are stored as a map (hash → true), so that one is used
@@ -41,6 +45,7 @@ export function newUserItems(t: TenantRef, user: User) {
       entity: 'USER',
       ...user,
       backupCodes: backupCodeMap(user.backupCodes),
+      totpPendingBackupCodes: backupCodeMap(user.totpPendingBackupCodes),
     },
     emailClaim: { ...keys.userEmail(t, user.email), entity: 'USER_EMAIL', userId: user.id },
   };
@@ -115,17 +120,25 @@ export function userRepo(store: StoreClient) {
       );
     },
 
-    /** Sets fields of the profile; with `expectStatus`, only while the user has that status. */
+    /**
+     * Sets fields of the profile and answers the updated user. With `when`,
+     * only while those fields hold those values (else null: the change lost a
+     * race or the user is not in the expected state). With `expectStatus`,
+     * only while the user has that status.
+     */
     async update(
       t: TenantRef,
       userId: string,
-      fields: Partial<Omit<User, 'id' | 'email' | 'grants'>>,
+      fields: Partial<Omit<User, 'id' | 'grants'>>,
       expectStatus?: StoredUserStatus,
-    ): Promise<boolean> {
+      when: Partial<Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret'>> = {},
+    ): Promise<User | null> {
       const entries = Object.entries(fields)
         .filter(([, value]) => value !== undefined)
-        .map(([field, value]) => [field, field === 'backupCodes' ? backupCodeMap(value as string[]) : value] as const);
-      if (entries.length === 0) return true;
+        .map(
+          ([field, value]) =>
+            [field, BACKUP_CODE_FIELDS.has(field) ? backupCodeMap(value as string[]) : value] as const,
+        );
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = {};
       const sets = entries.map(([field, value], i) => {
@@ -133,26 +146,29 @@ export function userRepo(store: StoreClient) {
         values[`:v${i}`] = value;
         return `#f${i} = :v${i}`;
       });
-      let condition = 'attribute_exists(pk)';
-      if (expectStatus) {
-        names['#status'] = 'status';
-        values[':expected'] = expectStatus;
-        condition += ' AND #status = :expected';
-      }
+      const conditions = ['attribute_exists(pk)'];
+      const expected = { ...when, ...(expectStatus ? { status: expectStatus } : {}) };
+      Object.entries(expected).forEach(([field, value], i) => {
+        names[`#c${i}`] = field;
+        values[`:c${i}`] = value;
+        conditions.push(`#c${i} = :c${i}`);
+      });
       try {
-        await doc.send(
+        const { Attributes } = await doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.user(t, userId),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: condition,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
+            // An empty change still checks the conditions and reads the user back.
+            UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #pk = #pk',
+            ConditionExpression: conditions.join(' AND '),
+            ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#pk': 'pk' },
+            ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+            ReturnValues: 'ALL_NEW',
           }),
         );
-        return true;
+        return Attributes ? toUser(Attributes) : null;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return null;
         throw error;
       }
     },

@@ -39,6 +39,8 @@ export async function newUser(
     totpSecret: null,
     totpLastStep: null,
     backupCodes: [],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
     grants: await defaultGrant(deps, tenant, now),
     registeredAt: now.toISOString(),
     lastLoginAt: null,

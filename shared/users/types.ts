@@ -32,6 +32,9 @@ export interface User {
   totpLastStep: number | null;
   /** SHA-256 hashes of the unused backup codes. */
   backupCodes: string[];
+  /** TOTP being set up (init), not yet confirmed by a code (verify): encrypted secret and backup code hashes. */
+  totpPendingSecret: string | null;
+  totpPendingBackupCodes: string[];
   grants: Record<string, Grant>;
   registeredAt: string;
   lastLoginAt: string | null;

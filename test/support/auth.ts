@@ -98,6 +98,8 @@ export async function aUser(
     totpSecret: totpSecret ? await deps.vault.encrypt(Buffer.from(totpSecret, 'utf8'), totpSecretContext(id)) : null,
     totpLastStep: null,
     backupCodes: backupCodes ? backupCodes.map(hashBackupCode) : [],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
     grants: await defaultGrant(deps, tenant, now),
     registeredAt: now.toISOString(),
     lastLoginAt: null,

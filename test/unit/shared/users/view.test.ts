@@ -26,6 +26,8 @@ function aUser(overrides: Partial<User> = {}): User {
     totpSecret: 'ciphertext',
     totpLastStep: 5,
     backupCodes: ['hash'],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
     grants: {},
     registeredAt: '2026-01-01T00:00:00Z',
     lastLoginAt: null,

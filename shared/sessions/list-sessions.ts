@@ -1,0 +1,23 @@
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { describeDevice } from './device.ts';
+
+/** GET /users/me/sessions: the caller's live sessions, newest activity first, with device names. */
+export async function listMySessions(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
+  const sessions = await deps.sessions.listLive(tenant, principal.userId, deps.clock.now());
+  return sessions
+    .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))
+    .map((session) => {
+      const device = describeDevice(session.userAgent);
+      return {
+        id: session.id,
+        current: session.id === principal.sessionId,
+        browser: device.browser,
+        os: device.os,
+        ip: session.ip,
+        lastActivityAt: session.lastActivityAt,
+        createdAt: session.createdAt,
+      };
+    });
+}

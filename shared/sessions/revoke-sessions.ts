@@ -1,0 +1,37 @@
+import { recordActivity } from '../activity/record.ts';
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+
+const SESSION_ID = /^ses_[0-9a-z]{20}$/;
+
+/** DELETE /users/me/sessions/{sessionId}: ends one of the caller's sessions (404 for anyone else's). */
+export async function revokeMySession(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  sessionId: string,
+  request: RequestInfo,
+): Promise<void> {
+  // Sessions live in the caller's own partition: another user's id cannot be reached from here.
+  if (
+    !SESSION_ID.test(sessionId) ||
+    !(await deps.sessions.revoke(tenant, principal.userId, sessionId, deps.clock.now()))
+  ) {
+    throw fail('NOT_FOUND');
+  }
+  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...request, actorId: principal.userId });
+}
+
+/** POST /sessions/revoke-all: ends every session of the caller, this one too (its token is refused at once). */
+export async function revokeAllMySessions(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  request: RequestInfo,
+): Promise<void> {
+  await deps.sessions.revokeAll(tenant, principal.userId, deps.clock.now());
+  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...request, actorId: principal.userId });
+}

@@ -1,0 +1,49 @@
+import { recordActivity } from '../activity/record.ts';
+import { isCommonPassword } from '../auth/password-policy.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import { secondFactorIsGood } from '../auth/second-factor.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { currentUser } from './me.ts';
+
+/**
+ * POST /users/me/password: the current password (and, with TOTP on, a code)
+ * proves it is the user; the other sessions end, this one stays.
+ */
+export async function changePassword(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  body: { currentPassword: string; newPassword: string; totpCode?: string | undefined },
+  request: RequestInfo,
+): Promise<void> {
+  const user = await currentUser(deps, tenant, principal);
+  if (isCommonPassword(body.newPassword)) {
+    throw fail('PASSWORD_TOO_COMMON', {
+      detail: 'newPassword: is one of the most common passwords',
+      errors: [{ path: 'newPassword', message: 'is one of the most common passwords' }],
+    });
+  }
+  if (user.totpEnabled && body.totpCode === undefined) {
+    throw fail('VALIDATION_FAILED', {
+      detail: 'totpCode: is required while TOTP is on',
+      errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
+    });
+  }
+  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
+    throw fail('INVALID_CREDENTIALS');
+  }
+  if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
+    throw fail('INVALID_CODE');
+  }
+  await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(body.newPassword) });
+  await deps.sessions.revokeAll(tenant, user.id, deps.clock.now(), principal.sessionId);
+  await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...request, actorId: user.id });
+  // The notice is a courtesy: the change stands even if it cannot be sent.
+  await deps.mailer.send(tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {
+    deps.log.error('password change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
+  });
+}

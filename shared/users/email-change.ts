@@ -1,0 +1,116 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { activityItem } from '../activity/record.ts';
+import { answerCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
+import { enforceRateLimit } from '../auth/guards.ts';
+import { sendOrUndo } from '../auth/mail-or-undo.ts';
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { keys } from '../store/keys.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { currentUser } from './me.ts';
+
+/**
+ * POST /users/me/email-change: mails a code to the new address. Whether the
+ * address is taken is not said here (that would let any user probe the
+ * tenant's addresses); only someone holding that mailbox learns it, at verify.
+ */
+export async function requestEmailChange(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  newEmail: string,
+  request: RequestInfo,
+) {
+  await enforceRateLimit(deps, tenant, request.ip);
+  const user = await currentUser(deps, tenant, principal);
+  if (newEmail === user.email) {
+    throw fail('VALIDATION_FAILED', {
+      detail: 'newEmail: is already your address',
+      errors: [{ path: 'newEmail', message: 'is already your address' }],
+    });
+  }
+  const opened = await openCodeChallenge(deps, tenant, {
+    type: 'EMAIL_CHANGE',
+    userId: user.id,
+    email: user.email,
+    newEmail,
+  });
+  await sendOrUndo(deps, tenant, opened.challenge.id, newEmail, { kind: 'EMAIL_CHANGE_CODE', code: opened.code });
+  return { challengeId: opened.challenge.id };
+}
+
+/**
+ * POST /users/me/email-change/verify: commits the new address in one
+ * transaction: the old claim released, the new one taken (its condition is
+ * the uniqueness guarantee: of two users verifying the same address, one
+ * wins; the other gets 409 CONFLICT), the profile changed, EMAIL_CHANGE recorded.
+ */
+export async function verifyEmailChange(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  body: { challengeId: string; code: string },
+  request: RequestInfo,
+) {
+  await enforceRateLimit(deps, tenant, request.ip);
+  const challenge = await liveChallenge(deps, tenant, body.challengeId, ['EMAIL_CHANGE']);
+  // A challenge is its requester's alone.
+  if (challenge.userId !== principal.userId || !challenge.newEmail) throw fail('INVALID_CODE');
+  const answered = await answerCodeChallenge(deps, tenant, challenge, body.code);
+  const oldEmail = answered.email;
+  const newEmail = challenge.newEmail;
+  const { tableName } = deps.store;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.userEmail(tenant, newEmail), entity: 'USER_EMAIL', userId: principal.userId },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.userEmail(tenant, oldEmail),
+              ConditionExpression: 'userId = :me',
+              ExpressionAttributeValues: { ':me': principal.userId },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(tenant, principal.userId),
+              UpdateExpression: 'SET email = :new, emailStatus = :validated',
+              ConditionExpression: 'email = :old',
+              ExpressionAttributeValues: { ':new': newEmail, ':old': oldEmail, ':validated': 'VALIDATED' },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', {
+                ...request,
+                actorId: principal.userId,
+              }),
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+      throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
+    }
+    throw error;
+  }
+  // The old address hears of it: if this was not its owner, they know at once.
+  await deps.mailer.send(tenant, oldEmail, { kind: 'EMAIL_CHANGED', newEmail }).catch((error: unknown) => {
+    deps.log.error('e-mail change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
+  });
+  return { challengeId: challenge.id, type: 'EMAIL' as const, status: 'COMPLETED' as const };
+}

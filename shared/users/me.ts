@@ -1,0 +1,30 @@
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { User } from './types.ts';
+import { toUserResponse } from './view.ts';
+
+/** The caller's profile: the one the bearer check read, or a fresh read. */
+export async function currentUser(deps: Deps, tenant: Merchant, principal: UserPrincipal): Promise<User> {
+  const user = principal.user ?? (await deps.users.get(tenant, principal.userId));
+  if (!user) throw fail('SESSION_REVOKED');
+  return user;
+}
+
+/** GET /users/me */
+export async function getMe(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
+  return toUserResponse(await currentUser(deps, tenant, principal), deps.clock.now());
+}
+
+/** PATCH /users/me: names and phone only (the schema refuses anything else). */
+export async function updateMe(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  body: { firstName?: string; lastName?: string; phone?: string | null },
+) {
+  const updated = await deps.users.update(tenant, principal.userId, body);
+  if (!updated) throw fail('SESSION_REVOKED');
+  return toUserResponse(updated, deps.clock.now());
+}

@@ -1,0 +1,97 @@
+import { recordActivity } from '../activity/record.ts';
+import type { UserPrincipal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
+import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { currentUser } from './me.ts';
+
+/**
+ * POST /users/me/totp/init: a new secret (stored encrypted) and 10 backup
+ * codes (stored as hashes), pending until a code confirms them. The codes and
+ * the secret are shown this once.
+ */
+export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
+  if (tenant.totpAllowed === false) throw fail('TOTP_NOT_ALLOWED');
+  const user = await currentUser(deps, tenant, principal);
+  if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
+  const secret = newTotpSecret();
+  const backupCodes = newBackupCodes(deps.random);
+  const stored = await deps.users.update(
+    tenant,
+    user.id,
+    {
+      totpPendingSecret: await deps.vault.encrypt(Buffer.from(secret, 'utf8'), totpSecretContext(user.id)),
+      totpPendingBackupCodes: backupCodes.map(hashBackupCode),
+    },
+    undefined,
+    { totpEnabled: false },
+  );
+  if (!stored) throw fail('TOTP_ALREADY_ENABLED');
+  return { qrUri: totpUri(secret, tenant.name, user.email), backupCodes };
+}
+
+/**
+ * POST /users/me/totp/verify: a code of the pending secret turns TOTP on.
+ * The write is conditional on the pending secret still being there and TOTP
+ * off, and records the code's step: of two verifications with one code, one wins.
+ */
+export async function verifyTotp(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  code: string,
+  request: RequestInfo,
+): Promise<void> {
+  const user = await deps.users.get(tenant, principal.userId);
+  if (!user) throw fail('SESSION_REVOKED');
+  if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
+  if (!user.totpPendingSecret) throw fail('CONFLICT', 'start with POST /users/me/totp/init');
+  const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpPendingSecret), code, deps.clock.now());
+  if (step === null) throw fail('INVALID_CODE');
+  const enabled = await deps.users.update(
+    tenant,
+    user.id,
+    {
+      totpEnabled: true,
+      totpSecret: user.totpPendingSecret,
+      backupCodes: user.totpPendingBackupCodes,
+      totpLastStep: step,
+      totpPendingSecret: null,
+      totpPendingBackupCodes: [],
+    },
+    undefined,
+    { totpEnabled: false, totpPendingSecret: user.totpPendingSecret },
+  );
+  if (!enabled) throw fail('INVALID_CODE');
+  await recordActivity(deps, tenant, user.id, 'TOTP_ENABLED', { ...request, actorId: user.id });
+}
+
+/**
+ * POST /users/me/totp/disable: a valid code (TOTP or backup, once) turns it
+ * off, unless the tenant does not let users do that.
+ */
+export async function disableTotp(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  code: string,
+  request: RequestInfo,
+): Promise<void> {
+  if (tenant.allowUserDisableTotp === false) throw fail('TOTP_REMOVAL_NOT_ALLOWED');
+  const user = await deps.users.get(tenant, principal.userId);
+  if (!user) throw fail('SESSION_REVOKED');
+  if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
+  if (!(await secondFactorIsGood(deps, tenant, user, code))) throw fail('INVALID_CODE');
+  const disabled = await deps.users.update(
+    tenant,
+    user.id,
+    { totpEnabled: false, totpSecret: null, backupCodes: [] },
+    undefined,
+    { totpEnabled: true },
+  );
+  if (!disabled) throw fail('CONFLICT', 'TOTP is not on');
+  await recordActivity(deps, tenant, user.id, 'TOTP_DISABLED', { ...request, actorId: user.id });
+}
