@@ -1,8 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import type { TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import type { User } from '../users/types.ts';
 import { answerCodeChallenge, consume, liveChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
