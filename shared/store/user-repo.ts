@@ -159,9 +159,9 @@ export function userRepo(store: StoreClient) {
             TableName: tableName,
             Key: keys.user(t, userId),
             // An empty change still checks the conditions and reads the user back.
-            UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #pk = #pk',
+            UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #entity = #entity',
             ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#pk': 'pk' },
+            ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#entity': 'entity' },
             ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
             ReturnValues: 'ALL_NEW',
           }),

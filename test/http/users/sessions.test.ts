@@ -1,0 +1,306 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { keys } from '#shared/store/keys.ts';
+import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+const api = useLocalStack();
+const deps = makeTestDeps();
+
+const CHROME_ON_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SAFARI_ON_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+type Answer = { status: number; headers: Headers; body: any };
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+async function logIn(tenant: TestTenant, user: TestUser, userAgent = CHROME_ON_WINDOWS): Promise<Tokens> {
+  const res = await post(
+    `${api.url}/auth/login`,
+    { email: user.email, password: user.password },
+    { ...tenant.headers, 'user-agent': userAgent },
+  );
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+async function call(method: string, path: string, tenant: TestTenant, token: string): Promise<Answer> {
+  const res = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { ...tenant.headers, authorization: `Bearer ${token}` },
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', tenant, token);
+const listSessions = (tenant: TestTenant, token: string) => call('GET', '/users/me/sessions', tenant, token);
+const revokeSession = (tenant: TestTenant, token: string, sessionId: string) =>
+  call('DELETE', `/users/me/sessions/${encodeURIComponent(sessionId)}`, tenant, token);
+const revokeAll = (tenant: TestTenant, token: string) => call('POST', '/sessions/revoke-all', tenant, token);
+const refresh = (tenant: TestTenant, refreshToken: string) =>
+  post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
+
+function expectProblem(res: Answer, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+}
+
+/** The id of the session a token belongs to, as the session list shows it. */
+async function currentSessionId(tenant: TestTenant, token: string): Promise<string> {
+  const res = await listSessions(tenant, token);
+  expect(res.status).toBe(200);
+  const current = (res.body as { id: string; current: boolean }[]).filter((s) => s.current);
+  expect(current).toHaveLength(1);
+  return current[0]?.id as string;
+}
+
+async function itemsOf(pk: string, prefix?: string) {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+      ExpressionAttributeValues: prefix ? { ':pk': pk, ':prefix': prefix } : { ':pk': pk },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
+const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+const localIp = expect.stringMatching(/^(127\.0\.0\.1|::1)$/);
+
+describe('GET /users/me/sessions', () => {
+  it("lists the caller's live sessions with device names, marking only the caller's as current", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+
+    const res = await listSessions(tenant, desktop.accessToken);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    const byBrowser = [...res.body].sort((a, b) => a.browser.localeCompare(b.browser));
+    expect(byBrowser).toEqual([
+      {
+        id: expect.any(String),
+        current: true,
+        browser: 'Chrome 131',
+        os: 'Windows 10',
+        ip: localIp,
+        lastActivityAt: isoTimestamp,
+        createdAt: isoTimestamp,
+      },
+      {
+        id: expect.any(String),
+        current: false,
+        browser: 'Mobile Safari 17',
+        os: 'iOS 17.5',
+        ip: localIp,
+        lastActivityAt: isoTimestamp,
+        createdAt: isoTimestamp,
+      },
+    ]);
+    for (const session of res.body) {
+      expect(Object.keys(session).sort()).toEqual([
+        'browser',
+        'createdAt',
+        'current',
+        'id',
+        'ip',
+        'lastActivityAt',
+        'os',
+      ]);
+    }
+    expect(byBrowser[0].id).not.toBe(byBrowser[1].id);
+
+    // Seen from the phone, the phone's session is the current one.
+    const fromPhone = await listSessions(tenant, phone.accessToken);
+    expect(fromPhone.body.find((s: { current: boolean }) => s.current)).toMatchObject({
+      id: byBrowser[1].id,
+      browser: 'Mobile Safari 17',
+    });
+  });
+
+  it('shows browser and os as null for a client that is not a known browser', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken } = await logIn(tenant, user, 'curl/8.5.0');
+    const res = await listSessions(tenant, accessToken);
+    expect(res.body).toEqual([expect.objectContaining({ current: true, browser: null, os: null })]);
+    expect(res.body[0]).toHaveProperty('browser', null);
+    expect(res.body[0]).toHaveProperty('os', null);
+  });
+
+  it('leaves out a revoked session', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const phoneSession = await currentSessionId(tenant, phone.accessToken);
+    expect((await revokeSession(tenant, desktop.accessToken, phoneSession)).status).toBe(204);
+    const res = await listSessions(tenant, desktop.accessToken);
+    expect(res.body).toEqual([expect.objectContaining({ current: true, browser: 'Chrome 131' })]);
+  });
+
+  it("does not list another user's sessions", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const other = await aUser(tenant);
+    const mine = await logIn(tenant, user);
+    await logIn(tenant, other);
+    await logIn(tenant, other);
+    expect((await listSessions(tenant, mine.accessToken)).body).toHaveLength(1);
+  });
+});
+
+describe('DELETE /users/me/sessions/{sessionId}', () => {
+  it("answers 204 and ends that session at once: its access and refresh tokens stop working, the caller's goes on", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const phoneSession = await currentSessionId(tenant, phone.accessToken);
+
+    const res = await revokeSession(tenant, desktop.accessToken, phoneSession);
+    expect(res.status).toBe(204);
+    expect(res.body).toBeUndefined();
+
+    expectProblem(await getMe(tenant, phone.accessToken), 401, 'SESSION_REVOKED');
+    expectProblem(await refresh(tenant, phone.refreshToken), 401, 'REFRESH_TOKEN_INVALID');
+    expect((await getMe(tenant, desktop.accessToken)).status).toBe(200);
+    expect((await refresh(tenant, desktop.refreshToken)).status).toBe(200);
+  });
+
+  it('records a SESSION_REVOKED activity by the user', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    await revokeSession(tenant, desktop.accessToken, await currentSessionId(tenant, phone.accessToken));
+    const activity = await itemsOf(keys.activityPartition(tenant, user.id));
+    expect(activity.filter((item) => item.type === 'SESSION_REVOKED')).toEqual([
+      expect.objectContaining({ userId: user.id, actorId: user.id, ip: localIp }),
+    ]);
+  });
+
+  it.each([
+    ['an unknown id', 'ses_0000000000aaaaaaaaaa'],
+    ['a malformed id', 'x'],
+    ['a malformed id with #', 'ses_#'],
+    ['an id with a key separator', 'ses_0000000000aaaaaaaaaa#x'],
+    ['an overlong id', `ses_${'a'.repeat(100)}`],
+  ])('answers 404 NOT_FOUND to %s', async (_, sessionId) => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken } = await logIn(tenant, user);
+    expectProblem(await revokeSession(tenant, accessToken, sessionId), 404, 'NOT_FOUND');
+    expect((await getMe(tenant, accessToken)).status).toBe(200);
+  });
+
+  it("answers 404 NOT_FOUND to another user's session id, which goes on working", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const other = await aUser(tenant);
+    const mine = await logIn(tenant, user);
+    const theirs = await logIn(tenant, other);
+    const theirSession = await currentSessionId(tenant, theirs.accessToken);
+
+    expectProblem(await revokeSession(tenant, mine.accessToken, theirSession), 404, 'NOT_FOUND');
+    expect((await getMe(tenant, theirs.accessToken)).status).toBe(200);
+    expect((await refresh(tenant, theirs.refreshToken)).status).toBe(200);
+    expect(await itemsOf(keys.activityPartition(tenant, user.id))).not.toContainEqual(
+      expect.objectContaining({ type: 'SESSION_REVOKED' }),
+    );
+  });
+
+  it("ends the caller's own session when given its id", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken, refreshToken } = await logIn(tenant, user);
+    expect((await revokeSession(tenant, accessToken, await currentSessionId(tenant, accessToken))).status).toBe(204);
+    expectProblem(await getMe(tenant, accessToken), 401, 'SESSION_REVOKED');
+    expectProblem(await refresh(tenant, refreshToken), 401, 'REFRESH_TOKEN_INVALID');
+  });
+
+  it('answers 404 NOT_FOUND to a session already revoked', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const desktop = await logIn(tenant, user);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const phoneSession = await currentSessionId(tenant, phone.accessToken);
+    expect((await revokeSession(tenant, desktop.accessToken, phoneSession)).status).toBe(204);
+    expectProblem(await revokeSession(tenant, desktop.accessToken, phoneSession), 404, 'NOT_FOUND');
+  });
+});
+
+describe('POST /sessions/revoke-all', () => {
+  it('answers 204 and ends every session of the caller, this one too: access and refresh tokens die', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const here = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const laptop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+
+    const res = await revokeAll(tenant, here.accessToken);
+    expect(res.status).toBe(204);
+    expect(res.body).toBeUndefined();
+
+    for (const session of [here, phone, laptop]) {
+      expectProblem(await getMe(tenant, session.accessToken), 401, 'SESSION_REVOKED');
+      expectProblem(await refresh(tenant, session.refreshToken), 401, 'REFRESH_TOKEN_INVALID');
+    }
+    // The user can still sign in again afterwards.
+    const again = await logIn(tenant, user);
+    expect((await listSessions(tenant, again.accessToken)).body).toHaveLength(1);
+  });
+
+  it("leaves other users' sessions alone", async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const other = await aUser(tenant);
+    const mine = await logIn(tenant, user);
+    const theirs = await logIn(tenant, other);
+    expect((await revokeAll(tenant, mine.accessToken)).status).toBe(204);
+    expect((await getMe(tenant, theirs.accessToken)).status).toBe(200);
+  });
+
+  it('records a SESSION_REVOKED activity', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken } = await logIn(tenant, user);
+    await revokeAll(tenant, accessToken);
+    const activity = await itemsOf(keys.activityPartition(tenant, user.id));
+    expect(activity.map((item) => item.type)).toContain('SESSION_REVOKED');
+  });
+});
+
+describe('device records', () => {
+  it('counts two logins with the same User-Agent as one device seen twice, and another User-Agent as a second device', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const partition = keys.userPartition(tenant, user.id);
+    await logIn(tenant, user, CHROME_ON_WINDOWS);
+    await logIn(tenant, user, CHROME_ON_WINDOWS);
+    expect(await itemsOf(partition, 'DEVICE#')).toEqual([
+      expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 2 }),
+    ]);
+
+    await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const devices = await itemsOf(partition, 'DEVICE#');
+    expect(devices).toHaveLength(2);
+    expect(devices).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 2 }),
+        expect.objectContaining({ userAgent: SAFARI_ON_IPHONE, seenCount: 1 }),
+      ]),
+    );
+    const [a, b] = devices;
+    expect(a?.fingerprint).not.toBe(b?.fingerprint);
+  });
+});
