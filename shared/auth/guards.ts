@@ -24,3 +24,19 @@ export async function enforceNotLocked(deps: Deps, tenant: Merchant, email: stri
     throw fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });
   }
 }
+
+/**
+ * For a proof asked of a signed-in user (current password, TOTP or backup
+ * code): the per-IP rate limit, the account's lockout, and a wrong answer
+ * counted against it, so that a stolen access token cannot be used to guess
+ * a second factor or the password at leisure.
+ */
+export async function guardProof(deps: Deps, tenant: Merchant, email: string, ip: string) {
+  await enforceRateLimit(deps, tenant, ip);
+  await enforceNotLocked(deps, tenant, email);
+  return {
+    wrong: async () => {
+      await deps.guards.recordFailure(tenant, email, deps.clock.now());
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
+import { guardProof } from '../auth/guards.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
@@ -33,10 +34,13 @@ export async function changePassword(
       errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
     });
   }
+  const proof = await guardProof(deps, tenant, user.email, request.ip);
   if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
+    await proof.wrong();
     throw fail('INVALID_CREDENTIALS');
   }
   if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
+    await proof.wrong();
     throw fail('INVALID_CODE');
   }
   await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(body.newPassword) });

@@ -1,4 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
+import { guardProof } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
@@ -49,8 +50,12 @@ export async function verifyTotp(
   if (!user) throw fail('SESSION_REVOKED');
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   if (!user.totpPendingSecret) throw fail('CONFLICT', 'start with POST /users/me/totp/init');
+  const proof = await guardProof(deps, tenant, user.email, request.ip);
   const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpPendingSecret), code, deps.clock.now());
-  if (step === null) throw fail('INVALID_CODE');
+  if (step === null) {
+    await proof.wrong();
+    throw fail('INVALID_CODE');
+  }
   const enabled = await deps.users.update(
     tenant,
     user.id,
@@ -84,7 +89,11 @@ export async function disableTotp(
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
-  if (!(await secondFactorIsGood(deps, tenant, user, code))) throw fail('INVALID_CODE');
+  const proof = await guardProof(deps, tenant, user.email, request.ip);
+  if (!(await secondFactorIsGood(deps, tenant, user, code))) {
+    await proof.wrong();
+    throw fail('INVALID_CODE');
+  }
   const disabled = await deps.users.update(
     tenant,
     user.id,

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { keys } from '#shared/store/keys.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+const api = useLocalStack();
+const deps = makeTestDeps();
+
+type Answer = Awaited<ReturnType<typeof post>>;
+
+/** An address no other test uses (and that no other address contains, for `mailsTo`). */
+const freshAddress = (domain = 'elsewhere.test') => `moved-${randomUUID()}@${domain}`;
+
+function expectProblem(res: Answer, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+}
+
+const login = (tenant: TestTenant, email: string, password: string) =>
+  post(`${api.url}/auth/login`, { email, password }, tenant.headers);
+
+async function logIn(tenant: TestTenant, user: TestUser): Promise<string> {
+  const res = await login(tenant, user.email, user.password);
+  expect(res.status).toBe(200);
+  return res.body.data.accessToken as string;
+}
+
+const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
+
+const requestChange = (tenant: TestTenant, token: string, newEmail: string) =>
+  post(`${api.url}/users/me/email-change`, { newEmail }, bearer(tenant, token));
+
+const verifyChange = (tenant: TestTenant, token: string, challengeId: string, code: string) =>
+  post(`${api.url}/users/me/email-change/verify`, { challengeId, code }, bearer(tenant, token));
+
+async function getMe(tenant: TestTenant, token: string) {
+  const res = await fetch(`${api.url}/users/me`, { headers: bearer(tenant, token) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id: string; email: string; emailStatus: string };
+}
+
+/** Asks for a change to `newEmail` and reads the code mailed to it. */
+async function startChange(tenant: TestTenant, token: string, newEmail: string) {
+  const res = await requestChange(tenant, token, newEmail);
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ challengeId: expect.any(String) });
+  return { challengeId: res.body.challengeId as string, code: await latestCodeTo(api.stack.sesUrl, newEmail) };
+}
+
+const otherCode = (code: string) => (code === '000000' ? '000001' : '000000');
+
+async function activityTypes(tenant: TestTenant, userId: string): Promise<string[]> {
+  const { Items } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.activityPartition(tenant, userId) },
+    }),
+  );
+  return (Items ?? []).map((item) => item.type as string);
+}
+
+describe('POST /users/me/email-change and /verify', () => {
+  it('mails the code to the new address only, and the code moves the account to it', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const newEmail = freshAddress();
+    const mailsToOldBefore = (await mailsTo(api.stack.sesUrl, user.email)).length;
+
+    const { challengeId, code } = await startChange(tenant, token, newEmail);
+    expect(await mailsTo(api.stack.sesUrl, newEmail)).toHaveLength(1);
+    expect(await mailsTo(api.stack.sesUrl, user.email)).toHaveLength(mailsToOldBefore);
+
+    const res = await verifyChange(tenant, token, challengeId, code);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ challengeId, type: 'EMAIL', status: 'COMPLETED' });
+    expect(await getMe(tenant, token)).toMatchObject({ id: user.id, email: newEmail, emailStatus: 'VALIDATED' });
+  });
+
+  it('lets the user log in with the new address and no longer with the old one', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const newEmail = freshAddress();
+    const { challengeId, code } = await startChange(tenant, token, newEmail);
+    expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
+
+    const withNew = await login(tenant, newEmail, user.password);
+    expect(withNew.status).toBe(200);
+    expect(withNew.body.data.user).toMatchObject({ id: user.id, email: newEmail });
+    expectProblem(await login(tenant, user.email, user.password), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('sends the old address a notice naming the new one, and records EMAIL_CHANGE', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const newEmail = freshAddress();
+    const { challengeId, code } = await startChange(tenant, token, newEmail);
+    expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
+
+    const notice = (await mailsTo(api.stack.sesUrl, user.email)).at(-1);
+    expect(notice?.body.text).toContain(newEmail);
+    expect(notice?.body.text).not.toContain(code);
+    expect(await activityTypes(tenant, user.id)).toContain('EMAIL_CHANGE');
+  });
+
+  it('trims and lower-cases the new address', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const newEmail = freshAddress();
+    const res = await requestChange(tenant, token, `  ${newEmail.toUpperCase()} `);
+    expect(res.status).toBe(200);
+    const code = await latestCodeTo(api.stack.sesUrl, newEmail);
+    expect((await verifyChange(tenant, token, res.body.challengeId, code)).status).toBe(200);
+    expect((await getMe(tenant, token)).email).toBe(newEmail);
+    expect((await login(tenant, newEmail, user.password)).status).toBe(200);
+  });
+
+  it('returns 401 INVALID_CODE for a wrong code, and the right code still works', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const newEmail = freshAddress();
+    const { challengeId, code } = await startChange(tenant, token, newEmail);
+    expectProblem(await verifyChange(tenant, token, challengeId, otherCode(code)), 401, 'INVALID_CODE');
+    expect((await getMe(tenant, token)).email).toBe(user.email);
+    expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
+  });
+
+  it('accepts the code once: the same code again returns 401 INVALID_CODE', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const { challengeId, code } = await startChange(tenant, token, freshAddress());
+    expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
+    expectProblem(await verifyChange(tenant, token, challengeId, code), 401, 'INVALID_CODE');
+  });
+
+  it('kills the challenge after 5 wrong codes: the right code then returns 401 INVALID_CODE', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const { challengeId, code } = await startChange(tenant, token, freshAddress());
+    for (let i = 0; i < 5; i++) {
+      expectProblem(await verifyChange(tenant, token, challengeId, otherCode(code)), 401, 'INVALID_CODE');
+    }
+    expectProblem(await verifyChange(tenant, token, challengeId, code), 401, 'INVALID_CODE');
+    expect((await getMe(tenant, token)).email).toBe(user.email);
+  });
+
+  it("returns 401 INVALID_CODE for another user's challenge, and changes nothing", async () => {
+    const tenant = await aTenantWith();
+    const me = await aUser(tenant);
+    const other = await aUser(tenant);
+    const myToken = await logIn(tenant, me);
+    const otherToken = await logIn(tenant, other);
+    const newEmail = freshAddress();
+    const { challengeId, code } = await startChange(tenant, otherToken, newEmail);
+
+    expectProblem(await verifyChange(tenant, myToken, challengeId, code), 401, 'INVALID_CODE');
+    expect((await getMe(tenant, myToken)).email).toBe(me.email);
+    expect((await getMe(tenant, otherToken)).email).toBe(other.email);
+    expectProblem(await login(tenant, newEmail, me.password), 401, 'INVALID_CREDENTIALS');
+    // The owner's challenge was not used up by the attempt.
+    expect((await verifyChange(tenant, otherToken, challengeId, code)).status).toBe(200);
+    expect((await getMe(tenant, otherToken)).email).toBe(newEmail);
+  });
+
+  it('returns 400 VALIDATION_FAILED naming newEmail for my own current address (in any case)', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    for (const same of [user.email, ` ${user.email.toUpperCase()} `]) {
+      const res = await requestChange(tenant, token, same);
+      expectProblem(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'newEmail' })]);
+    }
+  });
+
+  it('returns 400 VALIDATION_FAILED naming newEmail for an invalid address, and mails nothing', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    for (const bad of ['not-an-email', '', `${'a'.repeat(250)}@x.test`]) {
+      const res = await requestChange(tenant, token, bad);
+      expectProblem(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'newEmail' })]));
+    }
+    expect(await mailsTo(api.stack.sesUrl, 'not-an-email')).toHaveLength(0);
+  });
+
+  it('answers 200 for an address another user holds, then 409 CONFLICT at verify; both keep their addresses', async () => {
+    const tenant = await aTenantWith();
+    const me = await aUser(tenant);
+    const other = await aUser(tenant, { email: freshAddress('shop.test') });
+    const token = await logIn(tenant, me);
+
+    const started = await requestChange(tenant, token, other.email);
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({ challengeId: expect.any(String) });
+    const code = await latestCodeTo(api.stack.sesUrl, other.email);
+
+    expectProblem(await verifyChange(tenant, token, started.body.challengeId, code), 409, 'CONFLICT');
+    expect((await getMe(tenant, token)).email).toBe(me.email);
+    const otherLogin = await login(tenant, other.email, other.password);
+    expect(otherLogin.status).toBe(200);
+    expect(otherLogin.body.data.user).toMatchObject({ id: other.id, email: other.email });
+    expect((await login(tenant, me.email, me.password)).status).toBe(200);
+    expect(await activityTypes(tenant, me.id)).not.toContain('EMAIL_CHANGE');
+  });
+
+  it('scopes uniqueness to the tenant: an address used in another tenant can be taken', async () => {
+    const tenant = await aTenantWith();
+    const elsewhere = await aTenantWith();
+    const newEmail = freshAddress();
+    const stranger = await aUser(elsewhere, { email: newEmail });
+    const user = await aUser(tenant);
+    const token = await logIn(tenant, user);
+    const { challengeId, code } = await startChange(tenant, token, newEmail);
+    expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
+
+    expect((await login(tenant, newEmail, user.password)).body.data.user.id).toBe(user.id);
+    expect((await login(elsewhere, newEmail, stranger.password)).body.data.user.id).toBe(stranger.id);
+  });
+
+  it('gives exactly one of two users verifying one new address at once 200, the other 409 CONFLICT', async () => {
+    const tenant = await aTenantWith();
+    const first = await aUser(tenant);
+    const second = await aUser(tenant);
+    const tokens = [await logIn(tenant, first), await logIn(tenant, second)] as const;
+    const newEmail = freshAddress();
+    const a = await startChange(tenant, tokens[0], newEmail);
+    const b = await startChange(tenant, tokens[1], newEmail);
+    expect(await mailsTo(api.stack.sesUrl, newEmail)).toHaveLength(2);
+
+    const answers = await Promise.all([
+      verifyChange(tenant, tokens[0], a.challengeId, a.code),
+      verifyChange(tenant, tokens[1], b.challengeId, b.code),
+    ]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    const winnerIndex = answers.findIndex((res) => res.status === 200);
+    const [winner, loser] = winnerIndex === 0 ? [first, second] : [second, first];
+    const lost = answers[1 - winnerIndex];
+    if (lost) expectProblem(lost, 409, 'CONFLICT');
+
+    expect((await login(tenant, newEmail, winner.password)).body.data.user.id).toBe(winner.id);
+    expectProblem(await login(tenant, newEmail, loser.password), 401, 'INVALID_CREDENTIALS');
+    expect((await login(tenant, loser.email, loser.password)).body.data.user).toMatchObject({
+      id: loser.id,
+      email: loser.email,
+    });
+    expect((await getMe(tenant, tokens[1 - winnerIndex] as string)).email).toBe(loser.email);
+  });
+});
