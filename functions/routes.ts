@@ -9,8 +9,11 @@
  */
 import type { RouteDef } from '#shared/http/route.ts';
 import { authRoutes, authSchemas } from './auth/routes.ts';
+import { merchantRoutes, merchantSchemas } from './merchants/routes.ts';
 import { metaRoutes, metaSchemas } from './meta/routes.ts';
+import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
+import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
 import { userRoutes, userSchemas } from './users/routes.ts';
 
 export const BASE_PATH = '/api/v1';
@@ -20,6 +23,9 @@ export const identityRoutes = {
   ...authRoutes,
   ...userRoutes,
   ...sessionRoutes,
+  ...merchantRoutes,
+  ...adminUserRoutes,
+  ...roleRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -28,4 +34,11 @@ export type IdentityRouteId = keyof typeof identityRoutes;
 export const identityRouteList: readonly RouteDef[] = Object.values(identityRoutes);
 
 /** Named schemas that the OpenAPI document lists under components (referenced by `$ref`). */
-export const namedSchemas = { ...metaSchemas, ...authSchemas, ...userSchemas };
+export const namedSchemas = {
+  ...metaSchemas,
+  ...authSchemas,
+  ...userSchemas,
+  ...merchantSchemas,
+  ...adminUserSchemas,
+  ...roleSchemas,
+};

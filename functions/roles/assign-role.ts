@@ -1,0 +1,12 @@
+// POST /roles/assign: admin; AssignRoleRequest → 204
+import { roleRoutes } from '#functions/roles/routes.ts';
+import { assignRole } from '#shared/admin/roles.ts';
+import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(
+  roleRoutes.assignRole,
+  ({ tenant, auth, body, request }, deps) =>
+    assignRole(deps, tenant, auth, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  { authenticators: identityAuthenticators },
+);

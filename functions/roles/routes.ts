@@ -1,0 +1,80 @@
+/** Routes under /roles: SYSTEM and MERCHANT roles and their grants. */
+
+import * as v from 'valibot';
+import {
+  AssignRoleRequest,
+  CreateRoleRequest,
+  IdParams,
+  RevokeRoleRequest,
+  RoleResponse,
+} from '#shared/admin/schemas.ts';
+import type { RouteDef } from '#shared/http/route.ts';
+import { admin, adminErrors } from '../users/admin-routes.ts';
+
+const roles = { ...admin, tag: 'roles' } as const;
+
+export const roleRoutes = {
+  listRoles: {
+    ...roles,
+    operationId: 'listRoles',
+    method: 'GET',
+    path: '/roles',
+    entry: 'functions/roles/list-roles.ts',
+    summary: 'SYSTEM and MERCHANT roles',
+    status: 200,
+    response: v.array(RoleResponse),
+    errors: adminErrors,
+    table: [],
+  },
+  createRole: {
+    ...roles,
+    operationId: 'createRole',
+    method: 'POST',
+    path: '/roles',
+    entry: 'functions/roles/create-role.ts',
+    summary: 'Create a MERCHANT role (priority 2 or more, unique name)',
+    status: 201,
+    body: CreateRoleRequest,
+    response: RoleResponse,
+    errors: [...adminErrors, 'ALREADY_EXISTS'],
+    table: ['TransactWriteItems'],
+  },
+  deleteRole: {
+    ...roles,
+    operationId: 'deleteRole',
+    method: 'DELETE',
+    path: '/roles/{id}',
+    entry: 'functions/roles/delete-role.ts',
+    summary: 'Delete a MERCHANT role; its grants stay',
+    status: 204,
+    params: IdParams,
+    errors: [...adminErrors, 'NOT_FOUND'],
+    table: ['TransactWriteItems'],
+  },
+  assignRole: {
+    ...roles,
+    operationId: 'assignRole',
+    method: 'POST',
+    path: '/roles/assign',
+    entry: 'functions/roles/assign-role.ts',
+    summary: 'Give a user a role, until expiresAt if given',
+    status: 204,
+    body: AssignRoleRequest,
+    errors: [...adminErrors, 'NOT_FOUND'],
+    table: ['UpdateItem', 'PutItem'],
+  },
+  revokeRole: {
+    ...roles,
+    operationId: 'revokeRole',
+    method: 'POST',
+    path: '/roles/revoke',
+    entry: 'functions/roles/revoke-role.ts',
+    summary: 'Take a role back from a user',
+    status: 204,
+    body: RevokeRoleRequest,
+    errors: [...adminErrors, 'NOT_FOUND'],
+    table: ['UpdateItem', 'PutItem'],
+  },
+} as const satisfies Record<string, RouteDef>;
+
+export const roleSchemas = { RoleResponse, CreateRoleRequest, AssignRoleRequest, RevokeRoleRequest };

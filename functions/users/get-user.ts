@@ -1,0 +1,11 @@
+// GET /users/{id}: admin → UserResponse
+import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { getUser } from '#shared/admin/users.ts';
+import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(
+  adminUserRoutes.getUser,
+  ({ tenant, params }, deps) => getUser(deps, tenant, params.id),
+  { authenticators: identityAuthenticators },
+);

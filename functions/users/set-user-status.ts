@@ -1,0 +1,12 @@
+// PATCH /users/{id}/status: admin; { status } → UserResponse
+import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { setUserStatus } from '#shared/admin/users.ts';
+import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+export const handler = httpHandler(
+  adminUserRoutes.setUserStatus,
+  ({ tenant, auth, params, body, request }, deps) =>
+    setUserStatus(deps, tenant, auth, params.id, body.status, { ip: request.sourceIp, userAgent: request.userAgent }),
+  { authenticators: identityAuthenticators },
+);

@@ -1,0 +1,207 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { recordActivity } from '../activity/record.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { newId } from '../random.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
+import { grantOf } from '../store/merchant-repo.ts';
+import type { Merchant, Role } from '../tenancy/types.ts';
+import { actorIdOf, assertMayActOnUser, assertMayHandleRole } from './authority.ts';
+import { targetUser } from './users.ts';
+
+const ROLE_ID = /^rol_[0-9a-z]{20}$/;
+
+interface StoredRole extends Role {
+  description: string | null;
+}
+
+function toRoleResponse(item: Record<string, unknown>) {
+  return {
+    id: item.id as string,
+    name: item.name as string,
+    priority: item.priority as number,
+    owner: item.owner as 'SYSTEM' | 'MERCHANT',
+    description: (item.description as string | null | undefined) ?? null,
+    createdAt: item.createdAt as string,
+  };
+}
+
+/** CONTRACT.md, Details: `app` and `mid` in role bodies, when given, must be the caller's tenant. */
+export function assertNamesOwnTenant(tenant: TenantRef, body: { app?: string | undefined; mid?: string | undefined }) {
+  if ((body.app !== undefined && body.app !== tenant.app) || (body.mid !== undefined && body.mid !== tenant.mid)) {
+    throw fail('TENANT_MISMATCH');
+  }
+}
+
+async function findRole(deps: Deps, tenant: TenantRef, roleId: string): Promise<StoredRole | null> {
+  if (!ROLE_ID.test(roleId)) return null;
+  const { Item } = await deps.store.doc.send(
+    new GetCommand({ TableName: deps.store.tableName, Key: keys.role(tenant, roleId), ConsistentRead: true }),
+  );
+  return Item ? (toRoleResponse(Item) as StoredRole) : null;
+}
+
+/** GET /roles: SYSTEM and MERCHANT roles, by priority. */
+export async function listRoles(deps: Deps, tenant: Merchant) {
+  const { Items } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.merchant(tenant).pk, ':prefix': keys.rolePrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []).map(toRoleResponse).sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+}
+
+/** POST /roles: a MERCHANT role (priority ≥ 2), its name unique in the tenant (a claim item, in one transaction). */
+export async function createRole(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  body: { name: string; priority: number; description?: string | null | undefined; app?: string; mid?: string },
+) {
+  assertNamesOwnTenant(tenant, body);
+  assertMayHandleRole(principal, body);
+  const now = deps.clock.now().toISOString();
+  const role = {
+    id: newId(deps.random, 'rol'),
+    name: body.name,
+    priority: body.priority,
+    owner: 'MERCHANT' as const,
+    description: body.description ?? null,
+    createdAt: now,
+  };
+  const { tableName } = deps.store;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.roleName(tenant, role.name), entity: 'ROLE_NAME', roleId: role.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.role(tenant, role.id), entity: 'ROLE', ...role },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+      throw fail('ALREADY_EXISTS', `a role named ${role.name} exists`);
+    }
+    throw error;
+  }
+  return role;
+}
+
+/** DELETE /roles/{id}: MERCHANT roles only; grants of it stay (listed with the name they were given under). */
+export async function deleteRole(deps: Deps, tenant: Merchant, principal: Principal, roleId: string) {
+  const role = await findRole(deps, tenant, roleId);
+  if (!role) throw fail('NOT_FOUND');
+  if (role.owner === 'SYSTEM') throw fail('FORBIDDEN', 'SYSTEM roles cannot be deleted');
+  assertMayHandleRole(principal, role);
+  const { tableName } = deps.store;
+  await deps.store.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.role(tenant, role.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.roleName(tenant, role.name),
+            ConditionExpression: 'roleId = :id',
+            ExpressionAttributeValues: { ':id': role.id },
+          },
+        },
+      ],
+    }),
+  );
+}
+
+/**
+ * POST /roles/assign: gives a role (until `expiresAt`, if given) to a user of
+ * strictly lower authority. The grant is one map entry on the profile, so
+ * concurrent assigns and revokes leave the store consistent.
+ */
+export async function assignRole(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  body: { userId: string; roleId: string; expiresAt?: string | null | undefined; app?: string; mid?: string },
+  request: RequestInfo,
+) {
+  assertNamesOwnTenant(tenant, body);
+  const now = deps.clock.now();
+  if (body.expiresAt && Date.parse(body.expiresAt) <= now.getTime()) {
+    throw fail('VALIDATION_FAILED', {
+      detail: 'expiresAt: must be in the future',
+      errors: [{ path: 'expiresAt', message: 'must be in the future' }],
+    });
+  }
+  const target = await targetUser(deps, tenant, body.userId);
+  const role = await findRole(deps, tenant, body.roleId);
+  if (!role) throw fail('NOT_FOUND');
+  assertMayActOnUser(principal, target, now);
+  assertMayHandleRole(principal, role);
+  const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.tableName,
+      Key: keys.user(tenant, target.id),
+      UpdateExpression: 'SET grants.#role = :grant',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#role': role.id },
+      ExpressionAttributeValues: { ':grant': grantOf(role, now.toISOString(), actorIdOf(principal), expiresAt) },
+    }),
+  );
+  await recordActivity(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...request, actorId: actorIdOf(principal) });
+}
+
+/** POST /roles/revoke: takes a grant back (404 when the user does not hold it). */
+export async function revokeRole(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  body: { userId: string; roleId: string; app?: string; mid?: string },
+  request: RequestInfo,
+) {
+  assertNamesOwnTenant(tenant, body);
+  const target = await targetUser(deps, tenant, body.userId);
+  const grant = Object.hasOwn(target.grants, body.roleId) ? target.grants[body.roleId] : undefined;
+  if (!grant) throw fail('NOT_FOUND');
+  assertMayActOnUser(principal, target, deps.clock.now());
+  // The grant carries its role's priority: a deleted role's grant is judged the same way.
+  assertMayHandleRole(principal, grant);
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.user(tenant, target.id),
+        UpdateExpression: 'REMOVE grants.#role',
+        ConditionExpression: 'attribute_exists(grants.#role)',
+        ExpressionAttributeNames: { '#role': body.roleId },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw fail('NOT_FOUND');
+    throw error;
+  }
+  await recordActivity(deps, tenant, target.id, 'ROLE_REVOKED', { ...request, actorId: actorIdOf(principal) });
+}

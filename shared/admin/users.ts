@@ -1,0 +1,295 @@
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type ActivityType, recordActivity } from '../activity/record.ts';
+import { createInvitation } from '../auth/invitations.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { RequestInfo } from '../auth/refresh-token.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { newId } from '../random.ts';
+import { describeDevice } from '../sessions/device.ts';
+import { keys } from '../store/keys.ts';
+import { toUser } from '../store/user-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
+import { toUserResponse } from '../users/view.ts';
+import { actorIdOf, assertMayActOnUser } from './authority.ts';
+
+const USER_ID = /^usr_[0-9a-z]{20}$/;
+
+/** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
+export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
+  const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
+  if (!user) throw fail('NOT_FOUND');
+  return user;
+}
+
+/**
+ * GET /users: the whole tenant in one answer, from a Query on the users
+ * index (never a Scan), page after page. See README (Administration) for how
+ * far one answer goes before Lambda's 6 MB response limit.
+ */
+export async function listUsers(deps: Deps, tenant: Merchant) {
+  const now = deps.clock.now();
+  const { gsi1pk } = keys.usersOfTenant(tenant, 'usr_00000000000000000000');
+  const users = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: deps.store.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) users.push(toUserResponse(toUser(item), now));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return users;
+}
+
+export async function getUser(deps: Deps, tenant: Merchant, id: string) {
+  return toUserResponse(await targetUser(deps, tenant, id), deps.clock.now());
+}
+
+const STATUS_ACTIVITY: Record<'ACTIVE' | 'DISABLED' | 'COMPROMISED', ActivityType> = {
+  ACTIVE: 'USER_ENABLED',
+  DISABLED: 'USER_DISABLED',
+  COMPROMISED: 'USER_COMPROMISED',
+};
+
+/** PATCH /users/{id}/status: disabling or flagging a user ends every session at once. */
+export async function setUserStatus(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  id: string,
+  status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED',
+  request: RequestInfo,
+) {
+  const now = deps.clock.now();
+  const target = await targetUser(deps, tenant, id);
+  assertMayActOnUser(principal, target, now);
+  const updated = await deps.users.update(tenant, target.id, { status }, target.status);
+  if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
+  if (status !== 'ACTIVE') await deps.sessions.revokeAll(tenant, target.id, now);
+  await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...request, actorId: actorIdOf(principal) });
+  return toUserResponse(updated, now);
+}
+
+/** DELETE /users/{id}/totp: an admin turns a user's TOTP off (recorded as TOTP_DISABLED by the admin). */
+export async function resetUserTotp(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  id: string,
+  request: RequestInfo,
+) {
+  const target = await targetUser(deps, tenant, id);
+  assertMayActOnUser(principal, target, deps.clock.now());
+  await deps.users.update(tenant, target.id, {
+    totpEnabled: false,
+    totpSecret: null,
+    backupCodes: [],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
+  });
+  await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...request, actorId: actorIdOf(principal) });
+}
+
+/** GET /users/{id}/devices */
+export async function listUserDevices(deps: Deps, tenant: Merchant, id: string) {
+  const target = await targetUser(deps, tenant, id);
+  const { Items } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, target.id), ':prefix': keys.devicePrefix },
+    }),
+  );
+  return (Items ?? [])
+    .map((item) => {
+      const device = describeDevice((item.userAgent as string | undefined) ?? '');
+      return {
+        fingerprint: item.fingerprint as string,
+        os: device.os,
+        browser: device.browser,
+        firstSeenAt: item.firstSeenAt as string,
+        lastSeenAt: item.lastSeenAt as string,
+        seenCount: item.seenCount as number,
+      };
+    })
+    .sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));
+}
+
+/** An opaque cursor: the last key of a page, bound to the partition it came from. */
+function encodeCursor(key: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ sk: key.sk }), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string, pk: string): Record<string, unknown> {
+  try {
+    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
+    if (typeof sk !== 'string' || sk.length > 200) throw new Error('bad cursor');
+    // Only the sort key travels; the partition is always the caller's target's, so a cursor cannot reach elsewhere.
+    return { pk, sk };
+  } catch {
+    throw fail('VALIDATION_FAILED', {
+      detail: 'cursor: is not valid',
+      errors: [{ path: 'cursor', message: 'is not valid' }],
+    });
+  }
+}
+
+/** GET /users/{id}/activity?limit=&cursor=: newest first, `limit` 50 by default, at most 100. */
+export async function listUserActivity(
+  deps: Deps,
+  tenant: Merchant,
+  id: string,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+) {
+  const target = await targetUser(deps, tenant, id);
+  const pk = keys.activityPartition(tenant, target.id);
+  const page = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ScanIndexForward: false,
+      Limit: query.limit ?? 50,
+      ...(query.cursor ? { ExclusiveStartKey: decodeCursor(query.cursor, pk) } : {}),
+    }),
+  );
+  const now = Math.floor(deps.clock.now().getTime() / 1000);
+  return {
+    // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
+    items: (page.Items ?? [])
+      .filter((item) => typeof item.ttl !== 'number' || item.ttl > now)
+      .map((item) => ({
+        id: item.id as string,
+        type: item.type as string,
+        at: item.at as string,
+        ip: item.ip as string,
+        userAgent: item.userAgent as string,
+        actorId: item.actorId as string,
+      })),
+    nextCursor: page.LastEvaluatedKey ? encodeCursor(page.LastEvaluatedKey) : null,
+  };
+}
+
+/** POST /users/invitations: an INVITED user and an invitation mail carrying `invitationToken=<token>`. */
+export async function inviteUser(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
+) {
+  const invitation = await createInvitation(deps, tenant, {
+    email: body.email,
+    firstName: body.firstName ?? null,
+    lastName: body.lastName ?? null,
+    invitedBy: actorIdOf(principal),
+  });
+  try {
+    await deps.mailer.send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken });
+  } catch (error) {
+    // No mail, no invitation: take the INVITED user back so the address is free to invite again.
+    await deleteUserItems(deps, tenant, invitation.userId, body.email);
+    throw error;
+  }
+  return { userId: invitation.userId, status: 'INVITED' as const };
+}
+
+async function deleteUserItems(deps: Deps, tenant: Merchant, userId: string, email: string): Promise<void> {
+  const { doc, tableName } = deps.store;
+  const partitions = [keys.userPartition(tenant, userId), keys.activityPartition(tenant, userId)];
+  for (const pk of partitions) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const items = page.Items ?? [];
+      for (let i = 0; i < items.length; i += 25) {
+        let pending: Record<string, unknown>[] | undefined = items
+          .slice(i, i + 25)
+          .map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+        // BatchWrite may leave some undone under load: retry those.
+        for (let attempt = 0; pending && pending.length > 0 && attempt < 5; attempt++) {
+          const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+          pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+        }
+        if (pending && pending.length > 0) throw new Error('user items left after retries');
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  await doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.userEmail(tenant, email),
+            ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
+            ExpressionAttributeValues: { ':id': userId },
+          },
+        },
+        { Delete: { TableName: tableName, Key: keys.lockout(tenant, email) } },
+      ],
+    }),
+  );
+}
+
+/**
+ * DELETE /users/{id}: the user is gone at once (profile and e-mail claim
+ * removed with an audit record in one transaction: no token or login works
+ * after it), then every other item of theirs (sessions, devices, used tokens,
+ * activity, lockout) is deleted. The audit record stays, in the tenant's
+ * audit partition.
+ */
+export async function deleteUser(deps: Deps, tenant: Merchant, principal: Principal, id: string, request: RequestInfo) {
+  const target = await targetUser(deps, tenant, id);
+  const now = deps.clock.now();
+  assertMayActOnUser(principal, target, now);
+  const auditId = newId(deps.random, 'aud');
+  const { tableName } = deps.store;
+  await deps.store.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.user(tenant, target.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...keys.audit(tenant, now.toISOString(), auditId),
+              entity: 'AUDIT',
+              id: auditId,
+              type: 'USER_DELETED',
+              subjectId: target.id,
+              at: now.toISOString(),
+              ip: request.ip,
+              userAgent: request.userAgent.slice(0, 512),
+              actorId: actorIdOf(principal),
+              ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
+            },
+          },
+        },
+      ],
+    }),
+  );
+  await deleteUserItems(deps, tenant, target.id, target.email);
+}
