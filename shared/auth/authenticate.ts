@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { effectiveRoles } from '../users/view.ts';
+import { authenticateApiKey } from './api-keys.ts';
 import type { Authenticators, Principal } from './principal.ts';
 import { verifyAccessToken } from './tokens.ts';
 
@@ -34,6 +35,5 @@ export async function authenticateBearer(deps: Deps, token: string, tenant: Merc
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */
 export const identityAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
-  // API keys arrive with the administration issue.
-  apiKey: async () => null,
+  apiKey: (key, tenant, deps) => authenticateApiKey(deps, key, tenant),
 };

@@ -1,0 +1,97 @@
+/** Routes under /merchants: the caller's tenant, its policy and its admin API keys. */
+import * as v from 'valibot';
+import type { RouteDef } from '#shared/http/route.ts';
+import {
+  ApiKeyIdParams,
+  ApiKeyResponse,
+  CreateApiKeyRequest,
+  GenerateApiKeyResponse,
+  MerchantIdParams,
+  MerchantResponse,
+  UpdateMerchantRequest,
+} from '#shared/merchants/schemas.ts';
+
+const admin = { tag: 'merchants', tenant: 'headers', auth: 'admin' } as const;
+const common = ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH', 'FORBIDDEN'] as const;
+/**
+ * An API key's use is recorded (`lastUsedAt`, at most once a minute) by the
+ * auth stage of every admin route: UpdateItem on top of each route's own actions.
+ */
+const apiKeyAuth = ['UpdateItem'] as const;
+
+export const merchantRoutes = {
+  getMyMerchant: {
+    ...admin,
+    operationId: 'getMyMerchant',
+    method: 'GET',
+    path: '/merchants/me',
+    entry: 'functions/merchants/get-my-merchant.ts',
+    summary: "The caller's merchant: branding, login and signup policy, allowed origins",
+    status: 200,
+    response: MerchantResponse,
+    errors: common,
+    table: [...apiKeyAuth],
+  },
+  updateMerchant: {
+    ...admin,
+    operationId: 'updateMerchant',
+    method: 'PATCH',
+    path: '/merchants/{id}',
+    entry: 'functions/merchants/update-merchant.ts',
+    summary: "Change the merchant's branding, policy or allowed origins (from the next request on)",
+    status: 200,
+    params: MerchantIdParams,
+    body: UpdateMerchantRequest,
+    response: MerchantResponse,
+    errors: [...common, 'NOT_FOUND', 'CONFLICT'],
+    // One transaction: the merchant (Update) with the ORIGIN index items (Put, Delete).
+    table: ['TransactWriteItems', 'UpdateItem', 'PutItem', 'DeleteItem'],
+  },
+  listApiKeys: {
+    ...admin,
+    operationId: 'listApiKeys',
+    method: 'GET',
+    path: '/merchants/{id}/api-keys',
+    entry: 'functions/merchants/list-api-keys.ts',
+    summary: "The merchant's admin API keys (never the keys themselves)",
+    status: 200,
+    params: MerchantIdParams,
+    response: v.array(ApiKeyResponse),
+    errors: [...common, 'NOT_FOUND'],
+    table: ['Query', ...apiKeyAuth],
+  },
+  createApiKey: {
+    ...admin,
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: '/merchants/{id}/api-keys',
+    entry: 'functions/merchants/create-api-key.ts',
+    summary: 'Make an admin API key; the whole key is shown in this answer only',
+    status: 201,
+    params: MerchantIdParams,
+    body: CreateApiKeyRequest,
+    response: GenerateApiKeyResponse,
+    errors: [...common, 'NOT_FOUND'],
+    table: ['PutItem', ...apiKeyAuth],
+  },
+  revokeApiKey: {
+    ...admin,
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/merchants/{id}/api-keys/{keyId}',
+    entry: 'functions/merchants/revoke-api-key.ts',
+    summary: 'Revoke an admin API key at once (a key may revoke itself)',
+    status: 204,
+    params: ApiKeyIdParams,
+    errors: [...common, 'NOT_FOUND'],
+    table: ['DeleteItem', ...apiKeyAuth],
+  },
+} as const satisfies Record<string, RouteDef>;
+
+export const merchantSchemas = {
+  MerchantResponse,
+  UpdateMerchantRequest,
+  ApiKeyResponse,
+  CreateApiKeyRequest,
+  GenerateApiKeyResponse,
+};

@@ -1,0 +1,58 @@
+import { isApiKeyId, newApiKey } from '../auth/api-keys.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { apiKeyRepo } from '../store/api-key-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { ApiKeyResponse, GenerateApiKeyResponse } from './schemas.ts';
+import { actorIdOf, ownMerchant } from './service.ts';
+
+/**
+ * Admin API keys of the caller's merchant. Any admin (user of ADMIN or
+ * SUPER_ADMIN, or an API key) may list, create and revoke any key of the
+ * tenant: keys carry ADMIN authority and belong to the tenant, not to whoever
+ * made them. A key may revoke itself (it is refused from the next request on).
+ */
+
+/** GET /merchants/{id}/api-keys: never the key, its secret or its hash. */
+export async function listApiKeys(deps: Deps, tenant: Merchant, id: string): Promise<ApiKeyResponse[]> {
+  ownMerchant(tenant, id);
+  const stored = await apiKeyRepo(deps.store).list(tenant);
+  return stored.map((key) => ({
+    keyId: key.keyId,
+    keyPrefix: key.keyPrefix,
+    label: key.label,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+  }));
+}
+
+/** POST /merchants/{id}/api-keys: the whole key is in this answer only; the store keeps a hash of its secret. */
+export async function createApiKey(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  id: string,
+  body: { label: string },
+): Promise<GenerateApiKeyResponse> {
+  ownMerchant(tenant, id);
+  const { keyId, key, secretHash, keyPrefix } = newApiKey(deps.random);
+  const createdAt = deps.clock.now().toISOString();
+  await apiKeyRepo(deps.store).create(tenant, {
+    keyId,
+    keyPrefix,
+    label: body.label,
+    secretHash,
+    createdAt,
+    lastUsedAt: null,
+    revokedAt: null,
+    createdBy: actorIdOf(principal),
+  });
+  return { keyId, key, keyPrefix, label: body.label, createdAt };
+}
+
+/** DELETE /merchants/{id}/api-keys/{keyId}: deleted, so the next request with it is 401; unknown → 404. */
+export async function revokeApiKey(deps: Deps, tenant: Merchant, id: string, keyId: string): Promise<void> {
+  ownMerchant(tenant, id);
+  if (!isApiKeyId(keyId) || !(await apiKeyRepo(deps.store).delete(tenant, keyId))) throw fail('NOT_FOUND');
+}

@@ -1,0 +1,105 @@
+import * as v from 'valibot';
+import { HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
+
+/** MerchantResponse (CONTRACT.md, Resources): the tenant and its policy, with `allowedOrigins`. */
+export const MerchantResponse = v.object({
+  id: v.string(),
+  name: v.string(),
+  app: v.string(),
+  mid: v.string(),
+  publicApiKey: v.string(),
+  subdomain: v.string(),
+  logoUrl: v.nullable(v.string()),
+  primaryColor: v.nullable(HexColour),
+  secondaryColor: v.nullable(HexColour),
+  loginMode: LoginMode,
+  signupMode: SignupMode,
+  totpAllowed: v.boolean(),
+  allowUserDisableTotp: v.boolean(),
+  allowedOrigins: v.array(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type MerchantResponse = v.InferOutput<typeof MerchantResponse>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Logos are shown by browsers: an absolute http(s) URL (a `javascript:` or `data:` URL is refused). */
+const LogoUrl = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.check(isHttpUrl, 'must be an http or https URL'),
+);
+
+/** At most 20, as the tenant CLI allows; duplicates are dropped by the service (a set, stored in the order given). */
+export const AllowedOrigins = v.pipe(
+  v.array(Origin, 'must be an array of origins'),
+  v.maxLength(20, 'at most 20 origins'),
+);
+
+/**
+ * UpdateMerchantRequest: every field optional; `null` clears the logo and the
+ * colours. Anything else (id, app, mid, publicApiKey, subdomain, timestamps) is
+ * refused: they name the tenant and are the operator's, not an admin's, to change.
+ */
+export const UpdateMerchantRequest = v.strictObject({
+  name: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'is required'),
+      v.maxLength(128, 'must be at most 128 characters'),
+    ),
+  ),
+  logoUrl: v.optional(v.nullable(LogoUrl)),
+  primaryColor: v.optional(v.nullable(HexColour)),
+  secondaryColor: v.optional(v.nullable(HexColour)),
+  loginMode: v.optional(LoginMode),
+  signupMode: v.optional(SignupMode),
+  totpAllowed: v.optional(v.boolean('must be true or false')),
+  allowUserDisableTotp: v.optional(v.boolean('must be true or false')),
+  allowedOrigins: v.optional(AllowedOrigins),
+});
+export type UpdateMerchantRequest = v.InferOutput<typeof UpdateMerchantRequest>;
+
+/** Any string: an id that is not the caller's merchant is 404, never a validation error that tells ids apart. */
+export const MerchantIdParams = v.object({ id: v.string() });
+export const ApiKeyIdParams = v.object({ id: v.string(), keyId: v.string() });
+
+/** An API key as listed: never the key, its secret or its hash. */
+export const ApiKeyResponse = v.object({
+  keyId: v.string(),
+  /** The key's first characters (`sk_key_…`), to tell keys apart; nothing of the secret. */
+  keyPrefix: v.string(),
+  label: v.string(),
+  createdAt: v.string(),
+  lastUsedAt: v.nullable(v.string()),
+});
+export type ApiKeyResponse = v.InferOutput<typeof ApiKeyResponse>;
+
+export const CreateApiKeyRequest = v.strictObject({
+  label: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'is required'),
+    v.maxLength(64, 'must be at most 64 characters'),
+  ),
+});
+
+/** The new key, whole: shown this once (only a hash of its secret is stored). */
+export const GenerateApiKeyResponse = v.object({
+  keyId: v.string(),
+  key: v.string(),
+  keyPrefix: v.string(),
+  label: v.string(),
+  createdAt: v.string(),
+});
+export type GenerateApiKeyResponse = v.InferOutput<typeof GenerateApiKeyResponse>;

@@ -1,0 +1,89 @@
+import type { Principal } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-settings-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import type { MerchantResponse, UpdateMerchantRequest } from './schemas.ts';
+
+/** How often a change lost to a concurrent one is tried again (on a fresh read) before 409 CONFLICT. */
+const UPDATE_ATTEMPTS = 5;
+
+/** MerchantResponse: the merchant's own fields, named one by one (nothing else of the item leaks). */
+export function toMerchantResponse(merchant: Merchant): MerchantResponse {
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    app: merchant.app,
+    mid: merchant.mid,
+    publicApiKey: merchant.publicApiKey,
+    subdomain: merchant.subdomain,
+    logoUrl: merchant.logoUrl,
+    primaryColor: merchant.primaryColor,
+    secondaryColor: merchant.secondaryColor,
+    loginMode: merchant.loginMode,
+    signupMode: merchant.signupMode,
+    totpAllowed: merchant.totpAllowed,
+    allowUserDisableTotp: merchant.allowUserDisableTotp,
+    allowedOrigins: merchant.allowedOrigins ?? [],
+    createdAt: merchant.createdAt,
+    updatedAt: merchant.updatedAt,
+  };
+}
+
+/**
+ * The caller's own merchant, or 404 NOT_FOUND for any other id: whether
+ * another tenant's merchant exists is never told (CONTRACT.md, Details).
+ */
+export function ownMerchant(tenant: Merchant, id: string): Merchant {
+  if (id !== tenant.id) throw fail('NOT_FOUND');
+  return tenant;
+}
+
+/** Who acted, as activity and stored records name them: a user id or `apikey:<keyId>` (CONTRACT.md, Details). */
+export function actorIdOf(principal: Principal): string {
+  return principal.kind === 'user' ? principal.userId : `apikey:${principal.keyId}`;
+}
+
+/** GET /merchants/me: the tenant as the tenant stage read it (strongly consistent, this request). */
+export function getMyMerchant(tenant: Merchant): MerchantResponse {
+  return toMerchantResponse(tenant);
+}
+
+/** Later than both now and the previous stamp, so `updatedAt` can serve as the merchant's version. */
+function nextUpdatedAt(now: Date, previous: string): string {
+  const after = Date.parse(previous) + 1;
+  return new Date(Number.isNaN(after) ? now.getTime() : Math.max(now.getTime(), after)).toISOString();
+}
+
+/**
+ * PATCH /merchants/{id}: the fields given, and the ORIGIN index with
+ * `allowedOrigins`, in one transaction. Every request reads the merchant
+ * afresh (consistent read in the tenant stage), so a new policy applies from
+ * the next request on. An empty body changes nothing and answers the merchant.
+ */
+export async function updateMerchant(
+  deps: Deps,
+  tenant: Merchant,
+  id: string,
+  body: UpdateMerchantRequest,
+): Promise<MerchantResponse> {
+  let seen = ownMerchant(tenant, id);
+  const changes: MerchantChanges = Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined),
+  ) as MerchantChanges;
+  if (changes.allowedOrigins) changes.allowedOrigins = [...new Set(changes.allowedOrigins)];
+  if (Object.keys(changes).length === 0) return toMerchantResponse(seen);
+
+  const repo = merchantSettingsRepo(deps.store);
+  for (let attempt = 1; ; attempt++) {
+    const updatedAt = nextUpdatedAt(deps.clock.now(), seen.updatedAt);
+    if ((await repo.update(seen, changes, updatedAt)) === 'UPDATED') {
+      return toMerchantResponse({ ...seen, ...changes, updatedAt });
+    }
+    // Another change landed since `seen` was read: apply ours over the fresh state.
+    const fresh = await deps.merchants.get(seen);
+    if (!fresh) throw fail('NOT_FOUND');
+    if (attempt >= UPDATE_ATTEMPTS) throw fail('CONFLICT', 'the merchant is being changed concurrently; try again');
+    seen = fresh;
+  }
+}
