@@ -13,11 +13,6 @@ import {
 
 const admin = { tag: 'merchants', tenant: 'headers', auth: 'admin' } as const;
 const common = ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH', 'FORBIDDEN'] as const;
-/**
- * An API key's use is recorded (`lastUsedAt`, at most once a minute) by the
- * auth stage of every admin route: UpdateItem on top of each route's own actions.
- */
-const apiKeyAuth = ['UpdateItem'] as const;
 
 export const merchantRoutes = {
   getMyMerchant: {
@@ -30,7 +25,7 @@ export const merchantRoutes = {
     status: 200,
     response: MerchantResponse,
     errors: common,
-    table: [...apiKeyAuth],
+    table: [],
   },
   updateMerchant: {
     ...admin,
@@ -45,7 +40,7 @@ export const merchantRoutes = {
     response: MerchantResponse,
     errors: [...common, 'NOT_FOUND', 'CONFLICT'],
     // One transaction: the merchant (Update) with the ORIGIN index items (Put, Delete).
-    table: ['TransactWriteItems', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
   },
   listApiKeys: {
     ...admin,
@@ -58,7 +53,7 @@ export const merchantRoutes = {
     params: MerchantIdParams,
     response: v.array(ApiKeyResponse),
     errors: [...common, 'NOT_FOUND'],
-    table: ['Query', ...apiKeyAuth],
+    table: ['Query'],
   },
   createApiKey: {
     ...admin,
@@ -72,7 +67,7 @@ export const merchantRoutes = {
     body: CreateApiKeyRequest,
     response: GenerateApiKeyResponse,
     errors: [...common, 'NOT_FOUND'],
-    table: ['PutItem', ...apiKeyAuth],
+    table: ['PutItem'],
   },
   revokeApiKey: {
     ...admin,
@@ -84,7 +79,7 @@ export const merchantRoutes = {
     status: 204,
     params: ApiKeyIdParams,
     errors: [...common, 'NOT_FOUND'],
-    table: ['DeleteItem', ...apiKeyAuth],
+    table: ['DeleteItem'],
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -37,7 +37,7 @@ export const roleRoutes = {
     body: CreateRoleRequest,
     response: RoleResponse,
     errors: [...adminErrors, 'ALREADY_EXISTS'],
-    table: ['TransactWriteItems'],
+    table: ['PutItem'],
   },
   deleteRole: {
     ...roles,
@@ -49,7 +49,7 @@ export const roleRoutes = {
     status: 204,
     params: IdParams,
     errors: [...adminErrors, 'NOT_FOUND'],
-    table: ['TransactWriteItems'],
+    table: ['GetItem', 'DeleteItem'],
   },
   assignRole: {
     ...roles,

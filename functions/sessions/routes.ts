@@ -13,6 +13,6 @@ export const sessionRoutes = {
     summary: 'End every session of the caller, this one too',
     status: 204,
     errors: common,
-    table: ['TransactWriteItems', 'PutItem'],
+    table: ['UpdateItem', 'PutItem'],
   },
 } as const satisfies Record<string, RouteDef>;

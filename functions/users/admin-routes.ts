@@ -42,7 +42,7 @@ export const adminUserRoutes = {
     body: InviteUserRequest,
     response: InviteUserResponse,
     errors: [...adminErrors, 'ALREADY_EXISTS', 'UNAVAILABLE'],
-    table: ['GetItem', 'TransactWriteItems', 'Query', 'BatchWriteItem'],
+    table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
     ses: true,
   },
   getUser: {
@@ -70,7 +70,7 @@ export const adminUserRoutes = {
     status: 204,
     params: IdParams,
     errors: [...adminErrors, 'NOT_FOUND'],
-    table: ['GetItem', 'Query', 'TransactWriteItems', 'BatchWriteItem'],
+    table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
   },
   setUserStatus: {
     ...admin,
@@ -85,7 +85,7 @@ export const adminUserRoutes = {
     body: UserStatusRequest,
     response: UserResponse,
     errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
-    table: ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'PutItem'],
+    table: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
   },
   resetUserTotp: {
     ...admin,

@@ -61,7 +61,7 @@ export const userRoutes = {
       'TOO_MANY_ATTEMPTS',
       'RATE_LIMITED',
     ],
-    table: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    table: ['GetItem', 'UpdateItem', 'PutItem'],
     argon2: true,
     ses: true,
     kms: true,
@@ -91,7 +91,7 @@ export const userRoutes = {
     body: EmailChangeVerifyRequest,
     response: EmailChangeVerifyResponse,
     errors: [...common, 'INVALID_CODE', 'CONFLICT'],
-    table: ['GetItem', 'UpdateItem', 'TransactWriteItems'],
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
   },
   initTotp: {

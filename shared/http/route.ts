@@ -3,7 +3,12 @@ import type { ErrorCode } from './errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
 
-/** The DynamoDB actions a route's function may call; the CDK stack grants exactly these. */
+/**
+ * The DynamoDB actions a route's function may call; the CDK stack grants
+ * exactly these. Transactions have no IAM action of their own: IAM checks
+ * each item's PutItem, UpdateItem, DeleteItem or ConditionCheckItem, so a
+ * route that writes in a transaction lists those.
+ */
 export type TableAction =
   | 'GetItem'
   | 'BatchGetItem'
@@ -12,8 +17,6 @@ export type TableAction =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'BatchWriteItem'
-  | 'TransactWriteItems'
-  | 'TransactGetItems'
   | 'ConditionCheckItem';
 
 /**
@@ -69,6 +72,11 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
   if (route.auth !== 'none') {
     actions.add('Query');
     actions.add('BatchGetItem');
+  }
+  // Admin routes take API keys too: the key is read (GetItem) and its lastUsedAt noted (UpdateItem).
+  if (route.auth === 'admin') {
+    actions.add('GetItem');
+    actions.add('UpdateItem');
   }
   // Signing: the keys are read (Query) and, on first use, created (PutItem).
   if (route.kms) {

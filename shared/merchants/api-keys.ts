@@ -1,3 +1,4 @@
+import { actorIdOf } from '../admin/authority.ts';
 import { isApiKeyId, newApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
@@ -5,7 +6,7 @@ import { fail } from '../http/errors.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { ApiKeyResponse, GenerateApiKeyResponse } from './schemas.ts';
-import { actorIdOf, ownMerchant } from './service.ts';
+import { ownMerchant } from './service.ts';
 
 /**
  * Admin API keys of the caller's merchant. Any admin (user of ADMIN or

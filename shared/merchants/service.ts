@@ -1,4 +1,3 @@
-import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-settings-repo.ts';
@@ -37,11 +36,6 @@ export function toMerchantResponse(merchant: Merchant): MerchantResponse {
 export function ownMerchant(tenant: Merchant, id: string): Merchant {
   if (id !== tenant.id) throw fail('NOT_FOUND');
   return tenant;
-}
-
-/** Who acted, as activity and stored records name them: a user id or `apikey:<keyId>` (CONTRACT.md, Details). */
-export function actorIdOf(principal: Principal): string {
-  return principal.kind === 'user' ? principal.userId : `apikey:${principal.keyId}`;
 }
 
 /** GET /merchants/me: the tenant as the tenant stage read it (strongly consistent, this request). */
