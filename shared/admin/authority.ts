@@ -17,7 +17,8 @@ export function actorIdOf(principal: Principal): string {
  * nobody acts on themselves through admin endpoints.
  *
  * The last SUPER_ADMIN stays by construction: only a SUPER_ADMIN may act on
- * one, never on themselves, so the acting one remains.
+ * one, never on themselves, and SUPER_ADMIN is only given without an end
+ * (roles.assignRole), so the acting one remains.
  */
 export function assertMayActOnUser(principal: Principal, target: User, now: Date): void {
   if (principal.kind === 'user' && principal.userId === target.id) {

@@ -8,7 +8,7 @@ import { newId } from '../random.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { grantOf } from '../store/merchant-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
-import { actorIdOf, assertMayActOnUser, assertMayHandleRole } from './authority.ts';
+import { actorIdOf, assertMayActOnUser, assertMayHandleRole, SUPER_ADMIN_AUTHORITY } from './authority.ts';
 import { targetUser } from './users.ts';
 
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
@@ -160,6 +160,13 @@ export async function assignRole(
   if (!role) throw fail('NOT_FOUND');
   assertMayActOnUser(principal, target, now);
   assertMayHandleRole(principal, role);
+  if (role.priority === SUPER_ADMIN_AUTHORITY && body.expiresAt) {
+    // A SUPER_ADMIN whose grant lapses could remove the others first and leave the tenant with none.
+    throw fail('VALIDATION_FAILED', {
+      detail: 'expiresAt: SUPER_ADMIN is given without an end',
+      errors: [{ path: 'expiresAt', message: 'SUPER_ADMIN is given without an end' }],
+    });
+  }
   const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
   await deps.store.doc.send(
     new UpdateCommand({

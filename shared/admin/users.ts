@@ -131,7 +131,9 @@ function encodeCursor(key: Record<string, unknown>): string {
 function decodeCursor(cursor: string, pk: string): Record<string, unknown> {
   try {
     const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
-    if (typeof sk !== 'string' || sk.length > 200) throw new Error('bad cursor');
+    // Only an activity key's shape is taken: `<ISO time>#act_<id>`.
+    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/.test(sk))
+      throw new Error('bad cursor');
     // Only the sort key travels; the partition is always the caller's target's, so a cursor cannot reach elsewhere.
     return { pk, sk };
   } catch {

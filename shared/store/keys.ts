@@ -94,7 +94,10 @@ export const keys = {
   apiKey: (t: TenantRef, keyId: string) => ({ pk: tenantPrefix(t), sk: `APIKEY#${segment(keyId)}` }),
   apiKeyPrefix: 'APIKEY#',
   /** Tenant-level audit records that outlive their subject (a deleted user), newest last; `ttl` 400 days. */
-  audit: (t: TenantRef, at: string, auditId: string) => ({ pk: `${tenantPrefix(t)}#AUDIT`, sk: `${at}#${segment(auditId)}` }),
+  audit: (t: TenantRef, at: string, auditId: string) => ({
+    pk: `${tenantPrefix(t)}#AUDIT`,
+    sk: `${at}#${segment(auditId)}`,
+  }),
   /** Token-signing keys: one issuer for every tenant. */
   signingKey: (kid: string) => ({ pk: 'KEYS', sk: `SIGNING#${segment(kid)}` }),
   signingKeysPartition: 'KEYS',

@@ -1,0 +1,249 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { expect } from 'vitest';
+import type { Deps } from '#shared/deps.ts';
+import { newUserItems } from '#shared/store/user-repo.ts';
+import { newUser } from '#shared/users/new-user.ts';
+import type { User } from '#shared/users/types.ts';
+import { aTenantWith, aUser, post, type TestTenant, type TestUser } from './auth.ts';
+import { makeTestDeps } from './deps.ts';
+
+/**
+ * Helpers for the administration tests: principals of each kind (SUPER_ADMIN,
+ * ADMIN, plain user), role look-ups, and users written straight to the store
+ * for tests that need many, or need targets that never sign in (no argon2).
+ */
+
+export type Answer = { status: number; headers: Headers; body: any };
+
+export interface RoleResponse {
+  id: string;
+  name: string;
+  priority: number;
+  owner: 'SYSTEM' | 'MERCHANT';
+  description: string | null;
+  createdAt: string;
+}
+
+/** A signed-in caller: its user id, its token and the headers that carry them. */
+export interface Caller {
+  userId: string;
+  token: string;
+  refreshToken: string;
+  headers: Record<string, string>;
+}
+
+/** The tenant with its first admin (SUPER_ADMIN) signed in. */
+export interface AdminTenant extends Caller {
+  tenant: TestTenant;
+}
+
+let counter = 0;
+/** A fresh, lower-case value unique across workers and runs. */
+export const unique = (label = 'x') => `${label}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
+export const anEmail = (label = 'user') => `${unique(label)}@shop.test`;
+/** A role name: letters, digits, `_` and `-`, starting with a letter. */
+export const aRoleName = (label = 'Role') => `${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+
+export const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+export const USER_RESPONSE_FIELDS = [
+  'id',
+  'email',
+  'emailStatus',
+  'firstName',
+  'lastName',
+  'phone',
+  'status',
+  'totpEnabled',
+  'roles',
+  'registeredAt',
+  'lastLoginAt',
+].sort();
+
+export function expectProblem(res: Answer, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+}
+
+/** A 400 VALIDATION_FAILED whose `errors[]` names `path`. */
+export function expectInvalid(res: Answer, path: string) {
+  expectProblem(res, 400, 'VALIDATION_FAILED');
+  expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+}
+
+/** The black-box admin API of one local stack. */
+export function adminApi(baseUrl: () => string) {
+  async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  const login = (tenant: TestTenant, email: string, password: string, extra: Record<string, string> = {}) =>
+    post(`${baseUrl()}/auth/login`, { email, password }, { ...tenant.headers, ...extra });
+
+  async function logIn(tenant: TestTenant, email: string, password: string, extra: Record<string, string> = {}) {
+    const res = await login(tenant, email, password, extra);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as { accessToken: string; refreshToken: string; user: { id: string } };
+  }
+
+  const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
+
+  /** A fresh tenant and its first admin (SUPER_ADMIN), signed in. */
+  async function aSuperAdmin(options: Parameters<typeof aTenantWith>[0] = {}): Promise<AdminTenant> {
+    const tenant = await aTenantWith(options);
+    const tokens = await logIn(tenant, tenant.adminEmail, tenant.adminPassword);
+    return {
+      tenant,
+      userId: tenant.adminUserId,
+      token: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      headers: bearer(tenant, tokens.accessToken),
+    };
+  }
+
+  /** A user of the tenant (DEFAULT only, unless given roles later), signed in (no TOTP: it would need a second step). */
+  async function aSignedInUser(
+    tenant: TestTenant,
+    options: Omit<NonNullable<Parameters<typeof aUser>[1]>, 'totp'> = {},
+  ): Promise<Caller & { user: TestUser }> {
+    const user = await aUser(tenant, options);
+    const tokens = await logIn(tenant, user.email, user.password);
+    return {
+      user,
+      userId: user.id,
+      token: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      headers: bearer(tenant, tokens.accessToken),
+    };
+  }
+
+  async function listRoles(by: AdminTenant): Promise<RoleResponse[]> {
+    const res = await call('GET', '/roles', by.headers);
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  /** The id of a role of the caller's tenant, by name. */
+  async function roleId(by: AdminTenant, name: string): Promise<string> {
+    const role = (await listRoles(by)).find((r) => r.name === name);
+    if (!role) throw new Error(`no role named ${name}`);
+    return role.id;
+  }
+
+  const assign = (by: { headers: Record<string, string> }, body: Record<string, unknown>) =>
+    call('POST', '/roles/assign', by.headers, body);
+  const revoke = (by: { headers: Record<string, string> }, body: Record<string, unknown>) =>
+    call('POST', '/roles/revoke', by.headers, body);
+
+  /** Gives a user a role as `by`, and insists it worked. */
+  async function grant(by: { headers: Record<string, string> }, userId: string, roleId: string, expiresAt?: string) {
+    const res = await assign(by, { userId, roleId, ...(expiresAt ? { expiresAt } : {}) });
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+  }
+
+  /** A user of the tenant made ADMIN by its SUPER_ADMIN, signed in. */
+  async function anAdmin(owner: AdminTenant, options: Parameters<typeof aSignedInUser>[1] = {}) {
+    const caller = await aSignedInUser(owner.tenant, options);
+    await grant(owner, caller.userId, await roleId(owner, 'ADMIN'));
+    return caller;
+  }
+
+  /** A MERCHANT role made by `by`. */
+  async function aRole(by: { headers: Record<string, string> }, priority = 10, name = aRoleName()) {
+    const res = await call('POST', '/roles', by.headers, { name, priority });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as RoleResponse;
+  }
+
+  const getUser = (by: { headers: Record<string, string> }, id: string) => call('GET', `/users/${id}`, by.headers);
+  const setStatus = (by: { headers: Record<string, string> }, id: string, status: unknown) =>
+    call('PATCH', `/users/${id}/status`, by.headers, { status });
+
+  /** A user's whole activity (at most 100 records), newest first. */
+  async function activityOf(by: { headers: Record<string, string> }, id: string) {
+    const res = await call('GET', `/users/${id}/activity?limit=100`, by.headers);
+    expect(res.status).toBe(200);
+    return res.body.items as { id: string; type: string; at: string; ip: string; userAgent: string; actorId: string }[];
+  }
+
+  return {
+    call,
+    login,
+    logIn,
+    bearer,
+    aSuperAdmin,
+    aSignedInUser,
+    anAdmin,
+    listRoles,
+    roleId,
+    assign,
+    revoke,
+    grant,
+    aRole,
+    getUser,
+    setStatus,
+    activityOf,
+  };
+}
+
+type UserFields = Partial<Pick<User, 'email' | 'status' | 'firstName' | 'lastName'>>;
+
+/** A new user's profile (DEFAULT role, no password), not yet stored: for `putUsers`. */
+export function aUserRecord(
+  tenant: { app: string; mid: string },
+  fields: UserFields = {},
+  deps: Deps = makeTestDeps(),
+): Promise<User> {
+  return newUser(deps, tenant, {
+    email: fields.email ?? anEmail('target'),
+    status: fields.status ?? 'ACTIVE',
+    emailStatus: 'VALIDATED',
+    firstName: fields.firstName ?? 'Target',
+    lastName: fields.lastName ?? 'User',
+  });
+}
+
+/**
+ * A user written straight to the store, with the DEFAULT role and no password:
+ * a target of admin calls that never signs in (no argon2 hash to compute).
+ */
+export async function aStoredUser(
+  tenant: { app: string; mid: string },
+  fields: UserFields = {},
+  deps: Deps = makeTestDeps(),
+): Promise<User> {
+  const user = await aUserRecord(tenant, fields, deps);
+  if ((await deps.users.create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${user.email} taken`);
+  return user;
+}
+
+/**
+ * Writes users (profile and e-mail claim each) with BatchWriteItem, 25 items a
+ * request and a few requests at once, retrying what DynamoDB leaves unprocessed.
+ */
+export async function putUsers(deps: Deps, tenant: { app: string; mid: string }, users: readonly User[]) {
+  const { doc, tableName } = deps.store;
+  const items = users.flatMap((user) => {
+    const { profile, emailClaim } = newUserItems(tenant, user);
+    return [profile, emailClaim];
+  });
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const writeBatch = async (batch: Record<string, unknown>[]) => {
+    let pending: unknown[] = batch.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 8) throw new Error(`${pending.length} items left unwritten`);
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+      pending = result.UnprocessedItems?.[tableName] ?? [];
+    }
+  };
+  const parallel = 8;
+  for (let i = 0; i < batches.length; i += parallel) await Promise.all(batches.slice(i, i + parallel).map(writeBatch));
+}
