@@ -1,21 +1,10 @@
 import * as v from 'valibot';
-import { HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
+import { DiscoveryResponse, HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
 
-/** MerchantResponse (CONTRACT.md, Resources): the tenant and its policy, with `allowedOrigins`. */
+/** MerchantResponse (CONTRACT.md, Resources): discovery's public view plus id, origins and times. */
 export const MerchantResponse = v.object({
   id: v.string(),
-  name: v.string(),
-  app: v.string(),
-  mid: v.string(),
-  publicApiKey: v.string(),
-  subdomain: v.string(),
-  logoUrl: v.nullable(v.string()),
-  primaryColor: v.nullable(HexColour),
-  secondaryColor: v.nullable(HexColour),
-  loginMode: LoginMode,
-  signupMode: SignupMode,
-  totpAllowed: v.boolean(),
-  allowUserDisableTotp: v.boolean(),
+  ...DiscoveryResponse.entries,
   allowedOrigins: v.array(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
