@@ -4,9 +4,11 @@ import { defineConfig } from 'vitest/config';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /**
- * Four projects, split by layer (STYLE.md, Testing pyramid):
+ * Five projects, split by layer (STYLE.md, Testing pyramid):
  * unit (no network), integration (DynamoDB Local), http (the local gateway on
- * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions).
+ * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions),
+ * client (the client SDK in client/: built first, then driven by a fake fetch,
+ * against the local stack and in headless Chromium).
  */
 export default defineConfig({
   test: {
@@ -33,6 +35,17 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000 } },
+      {
+        extends: true,
+        test: {
+          // The client SDK: unit tests with a fake fetch, its build, the SDK against the local stack, and Chromium.
+          name: 'client',
+          include: ['test/client/**/*.test.ts'],
+          globalSetup: ['./test/support/global-setup.ts', './test/client/support/build-client.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

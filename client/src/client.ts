@@ -1,0 +1,537 @@
+import { type CookieStore, defaultCookieStore } from './cookies.js';
+import { ApiError, CLIENT_ERROR_CODES, errorFromAnswer } from './errors.js';
+import type {
+  ActivityPage,
+  ApiKey,
+  AssignRoleRequest,
+  ChallengeIdResponse,
+  ChangePasswordRequest,
+  CodeVerifyRequest,
+  CreateRoleRequest,
+  Device,
+  EmailChangeVerifyResponse,
+  GeneratedApiKey,
+  InviteUserRequest,
+  InviteUserResponse,
+  LoginChallenge,
+  LoginRequest,
+  LoginResult,
+  LoginSuccess,
+  Merchant,
+  ResetPasswordRequest,
+  RevokeRoleRequest,
+  Role,
+  Session,
+  SettableUserStatus,
+  SignupRequest,
+  TenantConfig,
+  TokensResponse,
+  TotpSetupResponse,
+  UpdateMerchantRequest,
+  UpdateUserRequest,
+  User,
+} from './types.js';
+
+/** What the client hands to `fetch`: a subset of RequestInit. */
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What the client reads of an answer: a subset of Response. */
+export interface FetchResponse {
+  readonly status: number;
+  text(): Promise<string>;
+}
+
+/** `globalThis.fetch` fits; so does any function of this shape (a wrapper that adds headers, a test fake). */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+export interface IdentityClientOptions {
+  /** The identity base URL, with `/api/v1`, e.g. `https://id.example.com/api/v1`. */
+  baseUrl: string;
+  /** Defaults to `globalThis.fetch`. Called as a plain function, never as a method. */
+  fetch?: FetchLike;
+  /** Where the refresh token is kept. Defaults to `document.cookie` in browsers, memory elsewhere. */
+  cookies?: CookieStore;
+  /** Called once each time a session ends because its refresh token was refused; same as `onSessionExpired(fn)`. */
+  onSessionExpired?: () => void;
+  /** The clock (for tests); defaults to the system's. */
+  now?: () => Date;
+}
+
+/** The cookie that keeps the refresh token. */
+export const REFRESH_COOKIE = 'svc_rt';
+/** A refresh token lives 7 days from login, whatever the refreshes (CONTRACT.md, Tokens). */
+export const REFRESH_TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface MeApi {
+  get(): Promise<User>;
+  update(body: UpdateUserRequest): Promise<User>;
+  changePassword(body: ChangePasswordRequest): Promise<void>;
+  startEmailChange(body: { newEmail: string }): Promise<ChallengeIdResponse>;
+  verifyEmailChange(body: CodeVerifyRequest): Promise<EmailChangeVerifyResponse>;
+  totp: {
+    init(): Promise<TotpSetupResponse>;
+    verify(body: { code: string }): Promise<void>;
+    disable(body: { code: string }): Promise<void>;
+  };
+  sessions: {
+    list(): Promise<Session[]>;
+    revoke(sessionId: string): Promise<void>;
+    /** Ends every session of the user, this one too (local tokens are cleared as well). */
+    revokeAll(): Promise<void>;
+  };
+}
+
+export interface AdminUsersApi {
+  list(): Promise<User[]>;
+  get(id: string): Promise<User>;
+  delete(id: string): Promise<void>;
+  setStatus(id: string, status: SettableUserStatus): Promise<User>;
+  invite(body: InviteUserRequest): Promise<InviteUserResponse>;
+  resetTotp(id: string): Promise<void>;
+  devices(id: string): Promise<Device[]>;
+  activity(id: string, page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
+}
+
+export interface AdminMerchantApi {
+  get(): Promise<Merchant>;
+  update(id: string, body: UpdateMerchantRequest): Promise<Merchant>;
+  apiKeys: {
+    list(id: string): Promise<ApiKey[]>;
+    create(id: string, body: { label: string }): Promise<GeneratedApiKey>;
+    revoke(id: string, keyId: string): Promise<void>;
+  };
+}
+
+export interface AdminRolesApi {
+  list(): Promise<Role[]>;
+  create(body: CreateRoleRequest): Promise<Role>;
+  delete(id: string): Promise<void>;
+  assign(body: AssignRoleRequest): Promise<void>;
+  revoke(body: RevokeRoleRequest): Promise<void>;
+}
+
+export interface AdminApi {
+  users: AdminUsersApi;
+  merchant: AdminMerchantApi;
+  roles: AdminRolesApi;
+}
+
+interface Envelope<T> {
+  success: true;
+  data: T;
+}
+
+interface CallOptions {
+  body?: unknown;
+  query?: Record<string, string | number | null | undefined>;
+  /** Send the access token, and recover from its 401 by one refresh. Off for the public auth endpoints. */
+  bearer?: boolean;
+  /** Send X-App-ID and X-Mid-Key. Off for discovery only. */
+  tenant?: boolean;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+const seg = encodeURIComponent;
+
+/**
+ * Answers to a refresh that mean the refresh token will never work again
+ * (refused, revoked, replayed, or its tenant gone): the session is over.
+ * Anything else (no answer, 429, 5xx) may pass; the token is kept for the next try.
+ */
+function refusesSession(error: unknown): boolean {
+  return error instanceof ApiError && [400, 401, 403, 404].includes(error.status);
+}
+
+function decodeCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The identity service's client. Keeps the access token in memory and the
+ * refresh token in the `svc_rt` cookie, and refreshes once, for every caller
+ * at the same time, when a request with the access token answers 401.
+ *
+ * @example
+ * const client = new IdentityClient({ baseUrl: 'https://id.example.com/api/v1' });
+ * await client.discover({ clientId: 'pk_…' });
+ * const result = await client.login({ email, password });
+ */
+export class IdentityClient {
+  readonly me: MeApi;
+  readonly admin: AdminApi;
+
+  readonly #baseUrl: string;
+  readonly #fetch: FetchLike;
+  readonly #cookies: CookieStore;
+  readonly #now: () => Date;
+  readonly #expiryListeners = new Set<() => void>();
+  #tenant: TenantConfig | null = null;
+  /** In memory only: never written to storage, so a script on another page or a stolen disk cannot read it. */
+  #accessToken: string | null = null;
+  /** When the refresh token expires; known after a login in this client, estimated after a reload. */
+  #sessionEndsAt: Date | null = null;
+  /** The one refresh in flight, shared by every caller that needs it. */
+  #refreshing: Promise<LoginSuccess> | null = null;
+  #loggingOut = false;
+
+  constructor(options: IdentityClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const fetchFn = options.fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+    if (!fetchFn) throw new Error('IdentityClient needs a fetch function: pass options.fetch');
+    this.#fetch = fetchFn;
+    this.#cookies = options.cookies ?? defaultCookieStore();
+    this.#now = options.now ?? (() => new Date());
+    if (options.onSessionExpired) this.#expiryListeners.add(options.onSessionExpired);
+    this.me = this.#meApi();
+    this.admin = { users: this.#adminUsersApi(), merchant: this.#adminMerchantApi(), roles: this.#adminRolesApi() };
+  }
+
+  /** The tenant configuration kept by `discover`, or null. */
+  get tenant(): TenantConfig | null {
+    return this.#tenant;
+  }
+
+  /**
+   * GET /auth/discovery: the tenant's public configuration, kept for the
+   * tenant headers of every later request. Browsers send the page's Origin,
+   * which must be one of the tenant's allowed origins.
+   */
+  async discover(params: { clientId: string; slug?: string }): Promise<TenantConfig> {
+    const tenant = await this.#call<TenantConfig>('GET', '/auth/discovery', {
+      query: { clientId: params.clientId, slug: params.slug },
+      bearer: false,
+      tenant: false,
+    });
+    // A token belongs to one tenant: another tenant's headers would answer 403 TENANT_MISMATCH.
+    if (this.#tenant && (this.#tenant.app !== tenant.app || this.#tenant.mid !== tenant.mid)) this.#clearTokens();
+    this.#tenant = tenant;
+    return tenant;
+  }
+
+  /** POST /auth/login: `{ user }` when the tokens arrived (and are kept), or the challenge of the next step. */
+  async login(body: LoginRequest): Promise<LoginResult> {
+    const answer = await this.#call<Envelope<TokensResponse | LoginChallenge>>('POST', '/auth/login', {
+      body,
+      bearer: false,
+    });
+    return this.#settle(answer.data);
+  }
+
+  /** POST /auth/login/verify: finishes an e-mail code, TOTP or backup code challenge. */
+  async verifyLogin(body: CodeVerifyRequest): Promise<LoginResult> {
+    const answer = await this.#call<Envelope<TokensResponse | LoginChallenge>>('POST', '/auth/login/verify', {
+      body,
+      bearer: false,
+    });
+    return this.#settle(answer.data);
+  }
+
+  /**
+   * POST /auth/signup, with the discovered tenant's `app` and `mid` unless
+   * given. OPEN tenants answer a challenge for `verifySignup` (the same for an
+   * address already registered); an invitation answers null (log in next).
+   */
+  async signup(body: SignupRequest): Promise<ChallengeIdResponse | null> {
+    const { app = this.#tenant?.app, mid = this.#tenant?.mid, ...rest } = body;
+    const answer = await this.#call<Envelope<ChallengeIdResponse | null>>('POST', '/auth/signup', {
+      body: { app, mid, ...rest },
+      bearer: false,
+    });
+    return answer.data;
+  }
+
+  /** POST /auth/signup/verify: activates the account and logs in. */
+  async verifySignup(body: CodeVerifyRequest): Promise<LoginResult> {
+    const answer = await this.#call<Envelope<TokensResponse | LoginChallenge>>('POST', '/auth/signup/verify', {
+      body,
+      bearer: false,
+    });
+    return this.#settle(answer.data);
+  }
+
+  /** POST /auth/forgot-password: mails a code if the address has an account (the answer is the same either way). */
+  forgotPassword(body: { email: string }): Promise<ChallengeIdResponse> {
+    return this.#call('POST', '/auth/forgot-password', { body, bearer: false });
+  }
+
+  /** POST /auth/reset-password: sets the new password; every session of the user ends. */
+  async resetPassword(body: ResetPasswordRequest): Promise<void> {
+    await this.#call('POST', '/auth/reset-password', { body, bearer: false });
+  }
+
+  /**
+   * POST /auth/refresh with the stored refresh token in the body (never as
+   * a Cookie header); keeps the new pair. Callers at the same time share one
+   * attempt. Call it once at start-up to resume a session after a reload.
+   */
+  refresh(): Promise<LoginSuccess> {
+    this.#refreshing ??= this.#runRefresh().finally(() => {
+      this.#refreshing = null;
+    });
+    return this.#refreshing;
+  }
+
+  /** DELETE /auth/logout, then the local tokens are cleared whatever the answer. Never rejects. */
+  async logout(): Promise<void> {
+    this.#loggingOut = true;
+    try {
+      await this.#call('DELETE', '/auth/logout');
+    } catch {
+      // The user asked to leave: the local session ends whether or not the service heard it.
+    } finally {
+      this.#loggingOut = false;
+      this.#clearTokens();
+    }
+  }
+
+  /** Whether an access token is held (in memory: after a reload, `refresh()` first). */
+  isAuthenticated(): boolean {
+    return this.#accessToken !== null;
+  }
+
+  getAccessToken(): string | null {
+    return this.#accessToken;
+  }
+
+  /** `fn` is called once each time a session ends because it could not be refreshed; returns the unsubscribe. */
+  onSessionExpired(fn: () => void): () => void {
+    const listener = () => fn();
+    this.#expiryListeners.add(listener);
+    return () => {
+      this.#expiryListeners.delete(listener);
+    };
+  }
+
+  // ---- tokens ----
+
+  #settle(data: TokensResponse | LoginChallenge): LoginResult {
+    if ('challengeRequired' in data && data.challengeRequired) return data;
+    return this.#keep(data as TokensResponse, true);
+  }
+
+  #keep(tokens: TokensResponse, newSession: boolean): LoginSuccess {
+    this.#accessToken = tokens.accessToken;
+    // The refresh token's life is counted from login, not from the last refresh.
+    if (newSession || !this.#sessionEndsAt) {
+      this.#sessionEndsAt = new Date(this.#now().getTime() + REFRESH_TOKEN_LIFETIME_MS);
+    }
+    this.#cookies.set(REFRESH_COOKIE, encodeURIComponent(tokens.refreshToken), {
+      expires: this.#sessionEndsAt,
+      path: '/',
+      sameSite: 'Lax',
+    });
+    return { user: tokens.user };
+  }
+
+  #clearTokens(): void {
+    this.#accessToken = null;
+    this.#sessionEndsAt = null;
+    this.#cookies.remove(REFRESH_COOKIE);
+  }
+
+  /** The session could not be refreshed: clear it, and tell the listeners once. */
+  #endSession(): void {
+    const hadSession = this.#accessToken !== null || this.#cookies.get(REFRESH_COOKIE) !== undefined;
+    this.#clearTokens();
+    if (!hadSession || this.#loggingOut) return;
+    for (const listener of [...this.#expiryListeners]) {
+      try {
+        listener();
+      } catch {
+        // One listener's failure must not keep the others from hearing, nor the callers from their rejection.
+      }
+    }
+  }
+
+  async #runRefresh(): Promise<LoginSuccess> {
+    const stored = this.#cookies.get(REFRESH_COOKIE);
+    const refreshToken = stored === undefined ? undefined : decodeCookie(stored);
+    if (!refreshToken) {
+      this.#endSession();
+      throw new ApiError({ status: 401, code: CLIENT_ERROR_CODES.NO_REFRESH_TOKEN, detail: 'no refresh token stored' });
+    }
+    try {
+      // In the body: a cookie is never sent cross-origin, and a Cookie header would invite CSRF.
+      const answer = await this.#call<Envelope<TokensResponse>>('POST', '/auth/refresh', {
+        body: { refreshToken },
+        bearer: false,
+      });
+      return this.#keep(answer.data, false);
+    } catch (error) {
+      if (refusesSession(error)) this.#endSession();
+      throw error;
+    }
+  }
+
+  /** After a 401 to `usedToken`: the access token to retry with, refreshing once if no one else has. */
+  async #renewAfter(usedToken: string): Promise<string> {
+    // Another caller's refresh already replaced the token this request carried.
+    if (this.#accessToken !== null && this.#accessToken !== usedToken) return this.#accessToken;
+    await this.refresh();
+    if (this.#accessToken === null) {
+      throw new ApiError({ status: 401, code: CLIENT_ERROR_CODES.NO_REFRESH_TOKEN, detail: 'the session ended' });
+    }
+    return this.#accessToken;
+  }
+
+  // ---- transport ----
+
+  async #call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    const bearer = options.bearer ?? true;
+    // A request made while a refresh is in flight waits for its token rather than spend a 401.
+    if (bearer && this.#refreshing) await this.#refreshing.catch(() => undefined);
+    const token = bearer ? this.#accessToken : null;
+    const first = await this.#send(method, path, options, token);
+    // Only a 401 to a token the client sent can be cured by a refresh; any other 401 is the final answer.
+    if (first.status !== 401 || token === null) return this.#read<T>(first);
+    const renewed = await this.#renewAfter(token);
+    return this.#read<T>(await this.#send(method, path, options, renewed));
+  }
+
+  #url(path: string, query: CallOptions['query']): string {
+    const pairs = Object.entries(query ?? {}).flatMap(([key, value]) =>
+      value === undefined || value === null ? [] : [`${seg(key)}=${seg(String(value))}`],
+    );
+    return `${this.#baseUrl}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+  }
+
+  async #send(method: string, path: string, options: CallOptions, token: string | null): Promise<Answer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.tenant !== false && this.#tenant) {
+      headers['x-app-id'] = this.#tenant.app;
+      headers['x-mid-key'] = this.#tenant.mid;
+    }
+    if (token) headers.authorization = `Bearer ${token}`;
+    const init: FetchInit = { method, headers };
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    // A plain call: a browser's fetch refuses to run as a method of another object ("Illegal invocation").
+    const fetchFn = this.#fetch;
+    try {
+      const response = await fetchFn(this.#url(path, options.query), init);
+      return { status: response.status, text: await response.text() };
+    } catch (error) {
+      throw new ApiError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.NETWORK_ERROR,
+        detail: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  #read<T>(answer: Answer): T {
+    const ok = answer.status >= 200 && answer.status < 300;
+    let body: unknown;
+    if (answer.text !== '') {
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        if (ok) {
+          throw new ApiError({
+            status: answer.status,
+            code: CLIENT_ERROR_CODES.INVALID_RESPONSE,
+            detail: 'the answer is not JSON',
+          });
+        }
+      }
+    }
+    if (!ok) throw errorFromAnswer(answer.status, body);
+    return body as T;
+  }
+
+  // ---- resources ----
+
+  #meApi(): MeApi {
+    return {
+      get: () => this.#call('GET', '/users/me'),
+      update: (body) => this.#call('PATCH', '/users/me', { body }),
+      changePassword: async (body) => {
+        await this.#call('POST', '/users/me/password', { body });
+      },
+      startEmailChange: (body) => this.#call('POST', '/users/me/email-change', { body }),
+      verifyEmailChange: (body) => this.#call('POST', '/users/me/email-change/verify', { body }),
+      totp: {
+        init: () => this.#call('POST', '/users/me/totp/init'),
+        verify: async (body) => {
+          await this.#call('POST', '/users/me/totp/verify', { body });
+        },
+        disable: async (body) => {
+          await this.#call('POST', '/users/me/totp/disable', { body });
+        },
+      },
+      sessions: {
+        list: () => this.#call('GET', '/users/me/sessions'),
+        revoke: async (sessionId) => {
+          await this.#call('DELETE', `/users/me/sessions/${seg(sessionId)}`);
+        },
+        revokeAll: async () => {
+          await this.#call('POST', '/sessions/revoke-all');
+          // This session ended too: its tokens are worthless now.
+          this.#clearTokens();
+        },
+      },
+    };
+  }
+
+  #adminUsersApi(): AdminUsersApi {
+    return {
+      list: () => this.#call('GET', '/users'),
+      get: (id) => this.#call('GET', `/users/${seg(id)}`),
+      delete: async (id) => {
+        await this.#call('DELETE', `/users/${seg(id)}`);
+      },
+      setStatus: (id, status) => this.#call('PATCH', `/users/${seg(id)}/status`, { body: { status } }),
+      invite: (body) => this.#call('POST', '/users/invitations', { body }),
+      resetTotp: async (id) => {
+        await this.#call('DELETE', `/users/${seg(id)}/totp`);
+      },
+      devices: (id) => this.#call('GET', `/users/${seg(id)}/devices`),
+      activity: (id, page = {}) =>
+        this.#call('GET', `/users/${seg(id)}/activity`, { query: { limit: page.limit, cursor: page.cursor } }),
+    };
+  }
+
+  #adminMerchantApi(): AdminMerchantApi {
+    return {
+      get: () => this.#call('GET', '/merchants/me'),
+      update: (id, body) => this.#call('PATCH', `/merchants/${seg(id)}`, { body }),
+      apiKeys: {
+        list: (id) => this.#call('GET', `/merchants/${seg(id)}/api-keys`),
+        create: (id, body) => this.#call('POST', `/merchants/${seg(id)}/api-keys`, { body }),
+        revoke: async (id, keyId) => {
+          await this.#call('DELETE', `/merchants/${seg(id)}/api-keys/${seg(keyId)}`);
+        },
+      },
+    };
+  }
+
+  #adminRolesApi(): AdminRolesApi {
+    return {
+      list: () => this.#call('GET', '/roles'),
+      create: (body) => this.#call('POST', '/roles', { body }),
+      delete: async (id) => {
+        await this.#call('DELETE', `/roles/${seg(id)}`);
+      },
+      assign: async (body) => {
+        await this.#call('POST', '/roles/assign', { body });
+      },
+      revoke: async (body) => {
+        await this.#call('POST', '/roles/revoke', { body });
+      },
+    };
+  }
+}

@@ -1,0 +1,68 @@
+/** One field of a 400 VALIDATION_FAILED answer. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/**
+ * Codes the client makes itself, when there is no problem+json answer to
+ * take a code from. Every other code is the service's (CONTRACT.md, Errors).
+ */
+export const CLIENT_ERROR_CODES = {
+  /** The request never got an answer (offline, DNS, CORS refusal, connection reset); `status` is 0. */
+  NETWORK_ERROR: 'NETWORK_ERROR',
+  /** An answer that is not the JSON the contract promises (an HTML error page from a proxy, say). */
+  INVALID_RESPONSE: 'INVALID_RESPONSE',
+  /** A refresh was needed, but no refresh token is stored; `status` is 401, no request was sent. */
+  NO_REFRESH_TOKEN: 'NO_REFRESH_TOKEN',
+} as const;
+
+/**
+ * Every failure of a client call: the service's RFC 9457 problem details
+ * (`status`, `code`, `detail`, `errors`), or one of CLIENT_ERROR_CODES.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string | undefined;
+  readonly errors: FieldError[];
+
+  constructor(init: { status: number; code: string; detail?: string | undefined; errors?: FieldError[] }) {
+    super(init.detail ? `${init.code}: ${init.detail}` : `${init.code} (HTTP ${init.status})`);
+    this.status = init.status;
+    this.code = init.code;
+    this.detail = init.detail;
+    this.errors = init.errors ?? [];
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fieldErrors(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) =>
+    isRecord(item) && typeof item.path === 'string' && typeof item.message === 'string'
+      ? [{ path: item.path, message: item.message }]
+      : [],
+  );
+}
+
+/** The ApiError of an error answer: its problem+json when it has one, INVALID_RESPONSE otherwise. */
+export function errorFromAnswer(status: number, body: unknown): ApiError {
+  if (isRecord(body) && typeof body.code === 'string') {
+    return new ApiError({
+      status,
+      code: body.code,
+      detail: typeof body.detail === 'string' ? body.detail : undefined,
+      errors: fieldErrors(body.errors),
+    });
+  }
+  return new ApiError({
+    status,
+    code: CLIENT_ERROR_CODES.INVALID_RESPONSE,
+    detail: `HTTP ${status} without problem details`,
+  });
+}

@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+import type { FieldError } from './errors.js';
+
+/**
+ * The client-side form rules of the product brief, as valibot schemas that
+ * accept and refuse exactly what the service's request schemas do
+ * (test/client/form-schemas.test.ts holds them side by side on a table of
+ * inputs, so the two cannot drift). They are copies, not imports: the client
+ * package is published on its own and must not reach into the server's code.
+ */
+
+const Name = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'needs at least 1 character'),
+  v.maxLength(256, 'must be at most 256 characters'),
+);
+
+/** Profile: first and last name 1+ characters, phone any string (null clears it). Every field optional, as in PATCH. */
+const profile = v.strictObject({
+  firstName: v.optional(Name),
+  lastName: v.optional(Name),
+  phone: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(64, 'must be at most 64 characters')))),
+});
+
+/**
+ * A new password: 8–128 characters (Unicode code points, as NIST 800-63B
+ * counts them) with a letter and a digit of any script. Whether it is one of
+ * the common passwords only the service can tell (400 PASSWORD_TOO_COMMON).
+ */
+const newPassword = v.pipe(
+  v.string('must be a string'),
+  v.minCodePoints(8, 'needs at least 8 characters'),
+  v.maxCodePoints(128, 'needs at most 128 characters'),
+  v.regex(/\p{L}/u, 'needs a letter'),
+  v.regex(/\p{Nd}/u, 'needs a digit'),
+);
+
+const changePassword = v.strictObject({
+  currentPassword: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.maxLength(128, 'must be at most 128 characters'),
+  ),
+  newPassword,
+  /** A TOTP or backup code; required by the service when TOTP is on. */
+  totpCode: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'is required'),
+      v.maxLength(32, 'must be at most 32 characters'),
+    ),
+  ),
+});
+
+/** A code from an authenticator app (or an e-mail): exactly 6 digits. */
+const totpCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\d{6}$/, 'must be 6 digits'));
+
+const HexColour = v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'));
+
+/** The merchant's brand colours: `#rrggbb`, or null to clear. */
+const merchantColours = v.strictObject({
+  primaryColor: v.optional(v.nullable(HexColour)),
+  secondaryColor: v.optional(v.nullable(HexColour)),
+});
+
+export const formSchemas = { profile, changePassword, newPassword, totpCode, merchantColours } as const;
+
+export type ProfileForm = v.InferOutput<typeof profile>;
+export type ChangePasswordForm = v.InferOutput<typeof changePassword>;
+export type MerchantColoursForm = v.InferOutput<typeof merchantColours>;
+
+export type FormResult<T> = { success: true; output: T } | { success: false; errors: FieldError[] };
+
+/**
+ * Checks form input against one of `formSchemas` (or any valibot schema),
+ * answering field errors in the shape of the service's 400 `errors[]`, so a
+ * form shows local and remote errors the same way. Works without importing
+ * valibot yourself (the bundle carries it).
+ */
+export function validateForm<S extends v.GenericSchema>(schema: S, input: unknown): FormResult<v.InferOutput<S>> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return { success: true, output: result.output };
+  return {
+    success: false,
+    errors: result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message })),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * @identity/client: the identity service's client for browsers and Node 20+.
+ * See README.md for a login example and the whole surface.
+ */
+export {
+  type AdminApi,
+  type AdminMerchantApi,
+  type AdminRolesApi,
+  type AdminUsersApi,
+  type FetchInit,
+  type FetchLike,
+  type FetchResponse,
+  IdentityClient,
+  type IdentityClientOptions,
+  type MeApi,
+  REFRESH_COOKIE,
+  REFRESH_TOKEN_LIFETIME_MS,
+} from './client.js';
+export {
+  type CookieOptions,
+  type CookieStore,
+  defaultCookieStore,
+  documentCookieStore,
+  memoryCookieStore,
+} from './cookies.js';
+export { ApiError, CLIENT_ERROR_CODES, type FieldError } from './errors.js';
+export {
+  type ChangePasswordForm,
+  type FormResult,
+  formSchemas,
+  type MerchantColoursForm,
+  type ProfileForm,
+  validateForm,
+} from './form-schemas.js';
+export { pageUsers, USERS_PAGE_SIZE, type UserPage } from './pager.js';
+export { hasRoles } from './roles.js';
+export type * from './types.js';

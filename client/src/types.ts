@@ -1,0 +1,244 @@
+/**
+ * The identity service's bodies and resources (../shared/CONTRACT.md), as the
+ * client sees them. Plain types: answers are not re-validated in the client,
+ * so the bundle carries valibot only for the form rules.
+ */
+
+export type LoginMode = 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
+export type SignupMode = 'OPEN' | 'INVITATION_ONLY';
+export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'INVITED' | 'DISABLED' | 'COMPROMISED' | 'TIMED_OUT';
+
+/** GET /auth/discovery: the tenant's public configuration. */
+export interface TenantConfig {
+  name: string;
+  app: string;
+  mid: string;
+  publicApiKey: string;
+  subdomain: string;
+  logoUrl: string | null;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  loginMode: LoginMode;
+  signupMode: SignupMode;
+  totpAllowed: boolean;
+  allowUserDisableTotp: boolean;
+}
+
+export interface UserRole {
+  roleId: string;
+  name: string;
+  priority: number;
+  /** ISO 8601; a grant past it has no effect. `null` = never expires. */
+  expiresAt: string | null;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  emailStatus: 'VALIDATED' | 'PENDING';
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  status: UserStatus;
+  totpEnabled: boolean;
+  roles: UserRole[];
+  registeredAt: string;
+  lastLoginAt: string | null;
+}
+
+/** What the login steps answer when another step is needed. */
+export interface LoginChallenge {
+  challengeRequired: true;
+  challengeType: 'OTP_EMAIL' | 'TOTP';
+  challengeId: string;
+  expiresAt: string;
+}
+
+/** The tokens arrived (and are kept by the client): the signed-in user. */
+export interface LoginSuccess {
+  user: User;
+}
+
+export type LoginResult = LoginSuccess | LoginChallenge;
+
+/** The service's LoginResponse, inside its `{ success, data }` envelope. */
+export interface TokensResponse {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  user: User;
+}
+
+export interface LoginRequest {
+  email: string;
+  password?: string;
+  loginMode?: 'PASSWORD' | 'OTP_EMAIL';
+}
+
+export interface CodeVerifyRequest {
+  challengeId: string;
+  code: string;
+}
+
+/** `app` and `mid` default to the discovered tenant's. */
+export interface SignupRequest {
+  app?: string;
+  mid?: string;
+  email: string;
+  password?: string;
+  firstName: string;
+  lastName: string;
+  phone?: string | null;
+  invitationToken?: string;
+}
+
+export interface ChallengeIdResponse {
+  challengeId: string;
+}
+
+export interface ResetPasswordRequest {
+  challengeId: string;
+  code: string;
+  newPassword: string;
+}
+
+export interface UpdateUserRequest {
+  firstName?: string;
+  lastName?: string;
+  phone?: string | null;
+}
+
+export interface ChangePasswordRequest {
+  currentPassword: string;
+  newPassword: string;
+  /** A TOTP or backup code; required when TOTP is on. */
+  totpCode?: string;
+}
+
+export interface EmailChangeVerifyResponse {
+  challengeId: string;
+  type: 'EMAIL';
+  status: 'COMPLETED';
+}
+
+export interface TotpSetupResponse {
+  qrUri: string;
+  backupCodes: string[];
+}
+
+export interface Session {
+  id: string;
+  current: boolean;
+  browser: string | null;
+  os: string | null;
+  ip: string;
+  lastActivityAt: string;
+  createdAt: string;
+}
+
+export interface Device {
+  fingerprint: string;
+  os: string | null;
+  browser: string | null;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  seenCount: number;
+}
+
+export interface Activity {
+  id: string;
+  type: string;
+  at: string;
+  ip: string;
+  userAgent: string;
+  /** The acting user's id, or `apikey:<keyId>`. */
+  actorId: string;
+}
+
+export interface ActivityPage {
+  items: Activity[];
+  nextCursor: string | null;
+}
+
+export interface InviteUserRequest {
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+export interface InviteUserResponse {
+  userId: string;
+  status: 'INVITED';
+}
+
+export type SettableUserStatus = 'ACTIVE' | 'DISABLED' | 'COMPROMISED';
+
+export interface Merchant extends TenantConfig {
+  id: string;
+  allowedOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UpdateMerchantRequest {
+  name?: string;
+  logoUrl?: string | null;
+  primaryColor?: string | null;
+  secondaryColor?: string | null;
+  loginMode?: LoginMode;
+  signupMode?: SignupMode;
+  totpAllowed?: boolean;
+  allowUserDisableTotp?: boolean;
+  allowedOrigins?: string[];
+}
+
+export interface ApiKey {
+  keyId: string;
+  keyPrefix: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The new key, whole: shown this once. */
+export interface GeneratedApiKey {
+  keyId: string;
+  key: string;
+  keyPrefix: string;
+  label: string;
+  createdAt: string;
+}
+
+export interface Role {
+  id: string;
+  name: string;
+  priority: number;
+  owner: 'SYSTEM' | 'MERCHANT';
+  description: string | null;
+  createdAt: string;
+}
+
+export interface CreateRoleRequest {
+  name: string;
+  priority: number;
+  description?: string | null;
+  app?: string;
+  mid?: string;
+}
+
+export interface AssignRoleRequest {
+  userId: string;
+  roleId: string;
+  /** ISO 8601; must be in the future. */
+  expiresAt?: string | null;
+  app?: string;
+  mid?: string;
+}
+
+export interface RevokeRoleRequest {
+  userId: string;
+  roleId: string;
+  app?: string;
+  mid?: string;
+}

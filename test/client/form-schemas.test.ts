@@ -1,0 +1,178 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { NewPassword } from '#shared/auth/password-policy.ts';
+import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
+import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/users/schemas-me.ts';
+import { formSchemas, validateForm } from '../../client/src/index.ts';
+
+/**
+ * The client's form rules are copies of the service's request rules (the
+ * client package cannot import server code). This table holds them side by
+ * side: for every input, both must accept or both refuse, so they cannot drift.
+ */
+const ok = (schema: v.GenericSchema, input: unknown) => v.safeParse(schema, input).success;
+
+const long = (n: number, c = 'a') => c.repeat(n);
+
+const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSchema; inputs: unknown[] }> = [
+  {
+    name: 'profile ↔ UpdateUserRequest',
+    client: formSchemas.profile,
+    server: UpdateUserRequest,
+    inputs: [
+      {},
+      { firstName: 'Fern' },
+      { firstName: 'F', lastName: 'G' },
+      { firstName: '' },
+      { firstName: '   ' },
+      { firstName: '  Ivy  ' },
+      { lastName: '' },
+      { firstName: long(256) },
+      { firstName: long(257) },
+      { firstName: 42 },
+      { firstName: null },
+      { phone: '' },
+      { phone: 'call me maybe' },
+      { phone: '+44 20 7946 0000' },
+      { phone: null },
+      { phone: long(64, '1') },
+      { phone: long(65, '1') },
+      { phone: 5 },
+      { email: 'x@shop.test' },
+      { firstName: 'Fern', role: 'ADMIN' },
+      null,
+      'Fern',
+    ],
+  },
+  {
+    name: 'changePassword ↔ ChangePasswordRequest',
+    client: formSchemas.changePassword,
+    server: ChangePasswordRequest,
+    inputs: [
+      { currentPassword: 'old', newPassword: 'fernfern1' },
+      { currentPassword: 'old', newPassword: 'fernfer1' },
+      { currentPassword: 'old', newPassword: 'fernfe1' },
+      { currentPassword: 'old', newPassword: 'fernfern' },
+      { currentPassword: 'old', newPassword: '12345678' },
+      { currentPassword: 'old', newPassword: 'пароль123' },
+      { currentPassword: 'old', newPassword: '密码密码密码密码1' },
+      { currentPassword: 'old', newPassword: '🌿🌿🌿🌿🌿🌿a1' },
+      { currentPassword: 'old', newPassword: '🌿🌿🌿a1' },
+      { currentPassword: 'old', newPassword: `a1${long(126)}` },
+      { currentPassword: 'old', newPassword: `a1${long(127)}` },
+      { currentPassword: 'old', newPassword: 'fern fern 1' },
+      { currentPassword: '', newPassword: 'fernfern1' },
+      { currentPassword: long(129), newPassword: 'fernfern1' },
+      { currentPassword: 'old', newPassword: 'fernfern1', totpCode: '123456' },
+      { currentPassword: 'old', newPassword: 'fernfern1', totpCode: 'abcd-efgh' },
+      { currentPassword: 'old', newPassword: 'fernfern1', totpCode: '   ' },
+      { currentPassword: 'old', newPassword: 'fernfern1', totpCode: long(33, '1') },
+      { currentPassword: 'old' },
+      { newPassword: 'fernfern1' },
+      { currentPassword: 'old', newPassword: 'fernfern1', extra: true },
+    ],
+  },
+  {
+    name: 'newPassword ↔ NewPassword',
+    client: formSchemas.newPassword,
+    server: NewPassword,
+    inputs: [
+      'fernfern1',
+      'a1',
+      'abcdefgh',
+      '1234567a',
+      'ÄÖÜäöü12',
+      '١٢٣٤٥٦٧a',
+      `${long(127)}1`,
+      `${long(128)}1`,
+      12345678,
+      null,
+    ],
+  },
+  {
+    name: 'totpCode ↔ the 6-digit code of EmailChangeVerifyRequest',
+    client: formSchemas.totpCode,
+    server: EmailChangeVerifyRequest.entries.code,
+    inputs: ['123456', '000000', ' 123456 ', '12345', '1234567', '12345a', '１２３４５６', '', 123456, null],
+  },
+  {
+    name: 'merchantColours ↔ UpdateMerchantRequest (colour fields)',
+    client: formSchemas.merchantColours,
+    server: UpdateMerchantRequest,
+    inputs: [
+      {},
+      { primaryColor: '#a1B2c3' },
+      { primaryColor: '#000000', secondaryColor: '#FFFFFF' },
+      { primaryColor: null, secondaryColor: null },
+      { primaryColor: '#abc' },
+      { primaryColor: 'a1b2c3' },
+      { primaryColor: '#a1b2c3d4' },
+      { primaryColor: '#gggggg' },
+      { secondaryColor: 'red' },
+      { secondaryColor: ' #a1b2c3' },
+      { primaryColor: 123456 },
+    ],
+  },
+];
+
+describe('formSchemas agree with the service', () => {
+  for (const table of tables) {
+    it.each(table.inputs.map((input) => [JSON.stringify(input), input] as const))(
+      `${table.name}: %s`,
+      (_label, input) => {
+        expect(ok(table.client, input)).toBe(ok(table.server, input));
+      },
+    );
+  }
+});
+
+describe('formSchemas rules', () => {
+  it('profile: first and last name need 1+ characters; phone is any string', () => {
+    expect(ok(formSchemas.profile, { firstName: 'F', lastName: 'G', phone: 'whenever' })).toBe(true);
+    expect(ok(formSchemas.profile, { firstName: '' })).toBe(false);
+    expect(ok(formSchemas.profile, { lastName: '' })).toBe(false);
+  });
+
+  it('changePassword: newPassword needs 8+ characters with a letter and a digit', () => {
+    const issues = v.safeParse(formSchemas.changePassword, { currentPassword: 'x', newPassword: 'abcdefgh' }).issues;
+    expect(issues?.map((i) => i.message)).toEqual(['needs a digit']);
+    expect(ok(formSchemas.changePassword, { currentPassword: 'x', newPassword: 'abcdefg1' })).toBe(true);
+    expect(ok(formSchemas.changePassword, { currentPassword: 'x', newPassword: 'abcdef1' })).toBe(false);
+    expect(ok(formSchemas.changePassword, { currentPassword: 'x', newPassword: '12345678' })).toBe(false);
+  });
+
+  it('totpCode: exactly 6 digits', () => {
+    expect(ok(formSchemas.totpCode, '123456')).toBe(true);
+    expect(ok(formSchemas.totpCode, '12345')).toBe(false);
+    expect(ok(formSchemas.totpCode, '1234567')).toBe(false);
+    expect(ok(formSchemas.totpCode, 'abcdef')).toBe(false);
+  });
+
+  it('merchantColours: #rrggbb', () => {
+    expect(ok(formSchemas.merchantColours, { primaryColor: '#2e7d32', secondaryColor: '#A5D6A7' })).toBe(true);
+    expect(ok(formSchemas.merchantColours, { primaryColor: '#2e7d3' })).toBe(false);
+    expect(v.safeParse(formSchemas.merchantColours, { primaryColor: 'green' }).issues?.[0]?.message).toBe(
+      'must be a #rrggbb colour',
+    );
+  });
+});
+
+describe('validateForm', () => {
+  it("answers the parsed output, or field errors shaped like the service's errors[]", () => {
+    expect(validateForm(formSchemas.profile, { firstName: '  Ivy ' })).toEqual({
+      success: true,
+      output: { firstName: 'Ivy' },
+    });
+    expect(validateForm(formSchemas.changePassword, { currentPassword: '', newPassword: 'abcdefgh' })).toEqual({
+      success: false,
+      errors: [
+        { path: 'currentPassword', message: 'is required' },
+        { path: 'newPassword', message: 'needs a digit' },
+      ],
+    });
+    expect(validateForm(formSchemas.totpCode, '12a456')).toEqual({
+      success: false,
+      errors: [{ path: '', message: 'must be 6 digits' }],
+    });
+  });
+});
