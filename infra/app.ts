@@ -1,12 +1,20 @@
 import { App } from 'aws-cdk-lib';
+import { BASE_PATH } from '#functions/routes.ts';
 import { IdentityStack } from './identity-stack.ts';
+import { PlantsStack } from './plants-stack.ts';
 
 const app = new App();
 
-// Account and region come from the CLI profile at deploy time (environment-agnostic stack).
-new IdentityStack(app, 'Identity', { description: 'Multi-tenant identity service (HTTP API, Lambda, DynamoDB)' });
+// Account and region come from the CLI profile at deploy time (environment-agnostic stacks).
+const identity = new IdentityStack(app, 'Identity', {
+  description: 'Multi-tenant identity service (HTTP API, Lambda, DynamoDB)',
+});
 
-// A PlantsStack (infra/plants-stack.ts, the plant store sample API) is added in a later issue;
-// it reuses addRouteFunctions from infra/http-api.ts with its own route list and table.
+// The plant store trusts the identity's tokens: it is told where the identity's keys are
+// (a cross-stack reference, so `cdk deploy Identity Plants` deploys them in that order).
+new PlantsStack(app, 'Plants', {
+  description: 'Plant store sample API, protected by the identity service tokens (HTTP API, Lambda, DynamoDB)',
+  identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
+});
 
 app.synth();

@@ -22,7 +22,9 @@ export interface RouteFunctionsOptions {
   /** Prefix of every route path on the `$default` stage (`/api/v1`, or `''` for the plant store). */
   basePath: string;
   table: ITable;
-  /** Environment of every route function (TABLE_NAME is added). */
+  /** The variable that tells each function its table's name: `TABLE_NAME` unless set. */
+  tableNameVariable?: string;
+  /** Environment of every route function (the table's name is added). */
   environment: Record<string, string>;
   logRetention: RetentionDays;
   /** SES identity ARNs that `ses: true` routes may send as (the sender address and its domain). */
@@ -113,7 +115,7 @@ export function addRouteFunctions(
       bundling: bundlingFor(route),
       environment: {
         ...options.environment,
-        TABLE_NAME: table.tableName,
+        [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
         // Only the functions that sign tokens or read TOTP secrets know the key at all.
         ...(route.kms ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
       },

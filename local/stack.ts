@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
+import { plantRouteList } from '#functions/plants/routes.ts';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { createGateway, type GatewayOptions } from './gateway.ts';
@@ -7,11 +8,15 @@ import { startSesEmulator } from './ses.ts';
 
 /** The table name the local stack, the CLI and the tests use. */
 export const LOCAL_TABLE_NAME = 'identity';
+/** The plant store's own table. */
+export const LOCAL_PLANTS_TABLE_NAME = 'plants';
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
 
 export interface LocalStackOptions {
   /** Gateway port; 0 for an ephemeral one. */
   port: number;
+  /** The plant store's gateway port (0 for an ephemeral one); absent = no plant store. */
+  plantsPort?: number;
   sesPort: number;
   dynamoPort?: number;
   /** Where DynamoDB Local keeps its data; absent = in memory. */
@@ -19,6 +24,7 @@ export interface LocalStackOptions {
   /** Use this running DynamoDB instead of starting one. */
   dynamoEndpoint?: string;
   tableName?: string;
+  plantsTableName?: string;
   authRateLimitPerMinute?: number;
   /** The least time a code request takes (AUTH_CODE_RESPONSE_FLOOR_MS); tests lower it. */
   codeResponseFloorMs?: number;
@@ -30,9 +36,12 @@ export interface LocalStackOptions {
 export interface LocalStack {
   apiUrl: string;
   port: number;
+  /** The plant store's base URL (no base path), when it was asked for. */
+  plantsUrl: string | undefined;
   dynamoEndpoint: string;
   sesUrl: string;
   tableName: string;
+  plantsTableName: string;
   stop(): Promise<void>;
 }
 
@@ -46,13 +55,22 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
+function close(server: Server): Promise<void> {
+  return new Promise<void>((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  });
+}
+
 /**
- * DynamoDB Local, the SES v2 emulator and the local API gateway, wired the way
- * AWS wires the deployed stack: the handlers read the same environment
- * variables that the CDK stack sets on each function.
+ * DynamoDB Local, the SES v2 emulator and the local API gateway (and, when
+ * asked, the plant store's gateway), wired the way AWS wires the deployed
+ * stacks: the handlers read the same environment variables that the CDK
+ * stacks set on each function.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
+  const plantsTableName = options.plantsTableName ?? LOCAL_PLANTS_TABLE_NAME;
   const [dynamo, ses] = await Promise.all([
     options.dynamoEndpoint
       ? Promise.resolve<DynamoDbLocal | undefined>(undefined)
@@ -60,17 +78,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     startSesEmulator(options.sesPort),
   ]);
   const dynamoEndpoint = options.dynamoEndpoint ?? (dynamo as DynamoDbLocal).endpoint;
-  const stopAll = async (server?: Server) => {
-    await Promise.all([
-      server
-        ? new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          })
-        : undefined,
-      ses.close(),
-      dynamo?.stop(),
-    ]);
+  const servers: Server[] = [];
+  const stopAll = async () => {
+    await Promise.all([...servers.map(close), ses.close(), dynamo?.stop()]);
   };
   try {
     await ensureTable(dynamoEndpoint, tableName);
@@ -80,8 +90,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       root: REPO_ROOT,
       onRequest: options.onRequest,
     });
+    servers.push(gateway);
     const port = await listen(gateway, options.port);
     const apiUrl = `http://localhost:${port}${BASE_PATH}`;
+
+    // The plant store: its own routes at the root of its own port, its own table. It verifies
+    // tokens against the identity's JWKS at ISSUER_URL, as a deployed resource server does.
+    let plantsUrl: string | undefined;
+    if (options.plantsPort !== undefined) {
+      await ensureTable(dynamoEndpoint, plantsTableName);
+      const plants = createGateway({
+        routes: plantRouteList,
+        basePath: '',
+        root: REPO_ROOT,
+        onRequest: options.onRequest,
+      });
+      servers.push(plants);
+      plantsUrl = `http://localhost:${await listen(plants, options.plantsPort)}`;
+    }
     // The handlers run in this process and read their configuration as Lambda does: from the environment.
     Object.assign(process.env, {
       TABLE_NAME: tableName,
@@ -98,8 +124,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AUTH_CODE_RESPONSE_FLOOR_MS: String(
         options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,
       ),
+      // The plant store's own settings (ISSUER_URL above is its issuer too; its JWKS_URL defaults from it).
+      PLANTS_TABLE_NAME: plantsTableName,
+      ...(plantsUrl ? { PLANTS_URL: plantsUrl } : {}),
     });
-    return { apiUrl, port, dynamoEndpoint, sesUrl: ses.url, tableName, stop: () => stopAll(gateway) };
+    return {
+      apiUrl,
+      port,
+      plantsUrl,
+      dynamoEndpoint,
+      sesUrl: ses.url,
+      tableName,
+      plantsTableName,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

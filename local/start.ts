@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account. DynamoDB
  * Local keeps its data in `.data/` (`npm start -- --in-memory` for a throwaway
- * run), the SES emulator catches every e-mail, and the local gateway serves
- * the real handlers. Ctrl-C stops everything.
+ * run), the SES emulator catches every e-mail, and the local gateways serve
+ * the real handlers: the identity service's, and the plant store's on its own
+ * port. Ctrl-C stops everything.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const started = performance.now();
 const stack = await startLocalStack({
   secretsKey: localSecretsKey(dataDir),
   port: Number(process.env.PORT ?? 3000),
+  plantsPort: Number(process.env.PLANTS_PORT ?? 3001),
   sesPort: Number(process.env.SES_PORT ?? 8005),
   dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
   dataDir,
@@ -32,7 +34,7 @@ Identity service ready in ${seconds} s
   API          ${stack.apiUrl}   (OpenAPI: ${stack.apiUrl}/openapi.json)
   Inbox        ${stack.sesUrl.replace('127.0.0.1', 'localhost')}/   (JSON: /store)
   DynamoDB     ${stack.dynamoEndpoint}   ${dataDir ? `data in ${dataDir}` : 'in memory'}
-  Plant store  port 3001 is reserved for it
+  Plant store  ${stack.plantsUrl}   (OpenAPI: ${stack.plantsUrl}/openapi.json)
 
 Demo tenant "${tenant.subdomain}"
   app           ${tenant.app}

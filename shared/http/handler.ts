@@ -1,10 +1,12 @@
-import middy from '@middy/core';
+import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { Authenticators, Principal } from '../auth/principal.ts';
+import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { type Deps, processDeps } from '../deps.ts';
 import { describeError, jsonLogger } from '../log.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AppError, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -15,7 +17,14 @@ import { resolveTenant } from './middleware/tenant.ts';
 import { validateInput } from './middleware/validate.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem.ts';
 import { Reply } from './reply.ts';
-import { type HttpEvent, type HttpRequest, type HttpResult, header, type RequestState } from './request-state.ts';
+import {
+  type HttpEvent,
+  type HttpRequest,
+  type HttpResult,
+  header,
+  type RequestState,
+  type ServiceDeps,
+} from './request-state.ts';
 import type { RouteDef } from './route.ts';
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
@@ -25,14 +34,39 @@ export interface HandlerInput<R extends RouteDef> {
   body: Parsed<R['body']>;
   query: Parsed<R['query']>;
   params: Parsed<R['params']>;
-  tenant: R['tenant'] extends 'none' ? undefined : Merchant;
-  auth: R['auth'] extends 'none' ? undefined : Principal;
-  request: { requestId: string; sourceIp: string; userAgent: string; origin: string | undefined };
+  /** The merchant; for a `token` route, the tenant named by the token's `app`/`mid`. */
+  tenant: R['tenant'] extends 'none' ? undefined : R['tenant'] extends 'token' ? TenantRef : Merchant;
+  auth: R['auth'] extends 'none' ? undefined : R['tenant'] extends 'token' ? TokenPrincipal : Principal;
+  request: {
+    requestId: string;
+    sourceIp: string;
+    userAgent: string;
+    origin: string | undefined;
+    /**
+     * The body as sent (UTF-8 text), for the rare check that needs the JSON
+     * source rather than its parsed value: JSON.parse rounds numbers silently.
+     */
+    rawBody: string | undefined;
+  };
 }
 
 type Output<R extends RouteDef> = R['response'] extends GenericSchema ? InferOutput<R['response']> | Reply : unknown;
 
-export type RouteImpl<R extends RouteDef> = (input: HandlerInput<R>, deps: Deps) => Promise<Output<R>> | Output<R>;
+export type RouteImpl<R extends RouteDef, D extends ServiceDeps = Deps> = (
+  input: HandlerInput<R>,
+  deps: D,
+) => Promise<Output<R>> | Output<R>;
+
+/** An error answer: its media type and body. */
+export interface ErrorAnswer {
+  contentType: string;
+  body: unknown;
+}
+
+/** RFC 9457 problem details (CONTRACT.md, Errors): how the identity service answers errors, and the default. */
+export function problemAnswer(error: AppError): ErrorAnswer {
+  return { contentType: PROBLEM_CONTENT_TYPE, body: problemOf(error) };
+}
 
 /** Headers on every answer: nothing here is cacheable, and nothing is to be sniffed as another type. */
 const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
@@ -51,22 +85,29 @@ function isUnavailable(error: unknown): boolean {
   return error instanceof Error && UNAVAILABLE_ERRORS.has(error.name);
 }
 
-function respond(request: HttpRequest, status: number, body: unknown, headers: Record<string, string> = {}) {
+function respond(
+  request: HttpRequest<ServiceDeps>,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const contentType: Record<string, string> =
     body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
   request.response = {
     statusCode: status,
-    headers: { ...BASE_HEADERS, ...corsHeaders(request), ...contentType, ...headers },
+    // CORS reads only the tenant and Origin the stages found, never the deps.
+    headers: { ...BASE_HEADERS, ...corsHeaders(request as HttpRequest), ...contentType, ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   };
 }
 
 /**
- * Turns any error into RFC 9457 problem+json. Our AppErrors show their code;
+ * Turns any error into the service's error answer (RFC 9457 problem+json
+ * unless the service documents another body). Our AppErrors show their code;
  * anything else is a bare 500 INTERNAL (or 503 UNAVAILABLE for an overloaded
  * dependency), and only the log, keyed by request id, says what happened.
  */
-function onError(request: HttpRequest): void {
+function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppError) => ErrorAnswer): void {
   const error = request.error;
   let shown: AppError;
   if (isAppError(error)) {
@@ -81,40 +122,74 @@ function onError(request: HttpRequest): void {
     });
     shown = isUnavailable(error) ? fail('UNAVAILABLE', { headers: { 'retry-after': '1' } }) : fail('INTERNAL');
   }
-  const problem = problemOf(shown);
-  respond(request, shown.status, problem, { ...shown.headers, 'content-type': PROBLEM_CONTENT_TYPE });
+  const { contentType, body } = errorAnswer(shown);
+  respond(request, shown.status, body, { ...shown.headers, 'content-type': contentType });
 }
 
-export interface HttpHandlerOptions {
-  /** Overrides the process deps (tests). */
-  deps?: () => Deps;
-  /** The credential checks; required for bearer and admin routes. */
+export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
+  /** The deps: the identity service's process deps unless given (tests; a service with deps of its own). */
+  deps?: () => D;
+  /** The credential checks; required for bearer and admin routes (except `tenant: 'token'` ones). */
   authenticators?: Authenticators;
+  /** The bearer check of a resource server; required for `tenant: 'token'` routes. */
+  verifyToken?: TokenVerifier;
   /** The mailer's factory; required for routes flagged `ses`. */
   mailer?: (deps: Deps) => Mailer;
+  /** The error answer: RFC 9457 problem+json unless a service documents another body (the plant store). */
+  errorBody?: (error: AppError) => ErrorAnswer;
 }
+
+type Handler = MiddyfiedHandler<HttpEvent, HttpResult, Error, Context>;
+
+/** A route of a service with deps of its own: no tenant headers, no identity credential checks, no mail. */
+type ServiceRoute = RouteDef & { tenant: 'none' | 'token' };
+/** httpHandler's options for a service with deps of its own (the plant store): its deps are required. */
+export type ServiceHandlerOptions<D extends ServiceDeps> = Omit<
+  HttpHandlerOptions<D>,
+  'authenticators' | 'mailer' | 'deps'
+> & { deps: () => D };
 
 /**
  * The one way to build a Lambda handler for a route. Stages, in order: body
  * size (413), content type (415), JSON (400 MALFORMED_JSON), tenant (400
  * TENANT_REQUIRED, 404 TENANT_NOT_FOUND), Origin (403 ORIGIN_NOT_ALLOWED),
  * authentication (401/403), validation (400 VALIDATION_FAILED), then `impl`,
- * whose result is sent with the route's status.
+ * whose result is sent with the route's status. Errors are answered as
+ * `errorBody` says (problem+json by default).
  */
-export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, options: HttpHandlerOptions = {}) {
+export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, options?: HttpHandlerOptions): Handler;
+/** A service with deps of its own (the plant store): its routes take no tenant headers and no identity credentials. */
+export function httpHandler<R extends ServiceRoute, D extends ServiceDeps>(
+  route: R,
+  impl: RouteImpl<R, D>,
+  options: ServiceHandlerOptions<D>,
+): Handler;
+export function httpHandler(
+  route: RouteDef,
+  impl: (input: never, deps: never) => unknown,
+  options: HttpHandlerOptions<ServiceDeps> = {},
+): Handler {
+  // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;
-  if (route.auth !== 'none' && !options.authenticators) {
+  const errorAnswer = options.errorBody ?? problemAnswer;
+  if (route.tenant === 'token') {
+    if (route.auth !== 'bearer' || !options.verifyToken) throw new Error(`${route.operationId}: bearer, verifyToken`);
+  } else if (route.auth !== 'none' && !options.authenticators) {
     throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
   }
   if (route.ses && !options.mailer) throw new Error(`${route.operationId} sends mail: pass the mailer to httpHandler`);
   // Built once per function (cold start), on the first request.
   let withMailer: Deps | undefined;
-  const depsOf = (): Deps => {
+  const depsOf = (): ServiceDeps => {
     const base = getDeps();
     if (!options.mailer) return base;
-    if (withMailer?.store !== base.store) withMailer = { ...base, mailer: options.mailer(base) };
+    // A mailer is only ever given with the identity's deps (the second signature takes none).
+    const identity = base as Deps;
+    if (withMailer?.store !== identity.store) withMailer = { ...identity, mailer: options.mailer(identity) };
     return withMailer;
   };
+  // The stages that read identity deps (tenant lookups, the identity credential checks) do nothing for the
+  // routes of a service with deps of its own: those routes have tenant `none` or `token` (second signature).
   const stages: ((request: HttpRequest) => void | Promise<void>)[] = [
     checkBodySize,
     parseJsonBody,
@@ -125,26 +200,28 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
   ];
 
   // middy hands the base handler only (event, context): the stages' state reaches it keyed by its event.
-  const states = new WeakMap<HttpEvent, RequestState>();
+  const states = new WeakMap<HttpEvent, RequestState<ServiceDeps>>();
 
   const run = async (event: HttpEvent): Promise<HttpResult> => {
     const state = states.get(event);
     if (!state) throw new Error('request state missing');
     const http = event.requestContext?.http;
-    const result = await impl(
+    const token = state.token;
+    const result = await (impl as (input: HandlerInput<RouteDef>, deps: ServiceDeps) => unknown)(
       {
         body: state.body,
         query: state.query,
         params: state.params,
-        tenant: state.tenant,
-        auth: state.principal,
+        tenant: token ? { app: token.app, mid: token.mid } : state.tenant,
+        auth: token ?? state.principal,
         request: {
           requestId: state.requestId,
           sourceIp: http?.sourceIp ?? '',
           userAgent: http?.userAgent ?? '',
           origin: state.origin,
+          rawBody: rawBodyOf(event),
         },
-      } as HandlerInput<R>,
+      } as HandlerInput<RouteDef>,
       state.deps,
     );
     return result as HttpResult;
@@ -153,26 +230,28 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
   return middy<HttpEvent, HttpResult, Error, Context>()
     .use({
       before: async (request) => {
-        const req = request as HttpRequest;
+        const req = request as HttpRequest<ServiceDeps>;
         const deps = depsOf();
         req.internal.state = {
           route,
           deps,
           authenticators: options.authenticators,
+          verifyToken: options.verifyToken,
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
           origin: header(request.event, 'origin'),
           json: undefined,
           tenant: undefined,
           principal: undefined,
+          token: undefined,
           body: undefined,
           query: undefined,
           params: undefined,
         };
         states.set(request.event, req.internal.state);
-        for (const stage of stages) await stage(req);
+        for (const stage of stages) await stage(req as HttpRequest);
       },
       after: (request) => {
-        const req = request as HttpRequest;
+        const req = request as HttpRequest<ServiceDeps>;
         const result: unknown = request.response;
         if (result instanceof Reply) {
           respond(req, route.status, route.status === 204 ? undefined : result.body, result.headers);
@@ -180,7 +259,13 @@ export function httpHandler<R extends RouteDef>(route: R, impl: RouteImpl<R>, op
           respond(req, route.status, route.status === 204 ? undefined : result);
         }
       },
-      onError: (request) => onError(request as HttpRequest),
+      onError: (request) => onError(request as HttpRequest<ServiceDeps>, errorAnswer),
     })
     .handler(run);
+}
+
+/** The body text as sent; a base64 body (not UTF-8 text, per API Gateway) was refused by the JSON stage if it mattered. */
+function rawBodyOf(event: HttpEvent): string | undefined {
+  if (event.body === undefined) return undefined;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }

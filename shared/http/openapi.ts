@@ -1,5 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import { type JsonSchema, type OverrideActionContext, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import { ERRORS } from './errors.ts';
+import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 import type { RouteDef } from './route.ts';
 import { Problem } from './schemas.ts';
 
@@ -34,7 +37,33 @@ export interface OpenApiInfo {
   description: string;
   /** The base URL the paths hang off, e.g. `http://localhost:3000/api/v1`. */
   serverUrl: string;
+  /** The API's licence; OpenAPI 3.1 takes an SPDX `identifier`, e.g. `{ name: 'MIT', identifier: 'MIT' }`. */
+  license?: { name: string; identifier?: string; url?: string };
 }
+
+/** How a service's errors are described: its error body, and how a route's error codes become responses. */
+export interface OpenApiErrors {
+  /** The component name of the error body. */
+  name: string;
+  schema: GenericSchema;
+  contentType: string;
+  /** The description of the `default` response. */
+  description: string;
+  /**
+   * `range`: one `4XX` response naming the route's error codes (codes are part of the body);
+   * `status`: one response per status among the route's error codes (the body has no code).
+   */
+  responses: 'range' | 'status';
+}
+
+/** The identity service's errors: RFC 9457 problem details with a stable `code`. */
+export const PROBLEM_ERRORS: OpenApiErrors = {
+  name: 'Problem',
+  schema: Problem,
+  contentType: PROBLEM_CONTENT_TYPE,
+  description: 'Error (RFC 9457 problem details)',
+  responses: 'range',
+};
 
 /** Rewrites valibot's `#/$defs/X` references to OpenAPI's components. */
 function componentRefs(schema: unknown): Json {
@@ -46,10 +75,16 @@ function componentRefs(schema: unknown): Json {
 /**
  * The OpenAPI 3.1 document of a route list. Every schema is converted from the
  * valibot schema the handler validates with, so the two cannot disagree; named
- * schemas become components and are referenced by `$ref`.
+ * schemas become components and are referenced by `$ref`. Header parameters
+ * and security schemes are listed only when some route uses them.
  */
-export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, GenericSchema>, info: OpenApiInfo) {
-  const definitions = { ...named, Problem };
+export function buildOpenApi(
+  routes: readonly RouteDef[],
+  named: Record<string, GenericSchema>,
+  info: OpenApiInfo,
+  errors: OpenApiErrors = PROBLEM_ERRORS,
+) {
+  const definitions = { ...named, [errors.name]: errors.schema };
   const convert = (schema: GenericSchema) =>
     componentRefs(toJsonSchema(schema, { ...CONVERSION, definitions, typeMode: 'output' }));
   const parametersOf = (schema: GenericSchema | undefined, where: 'query' | 'path') => {
@@ -66,8 +101,16 @@ export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, 
   };
   const problem = (description: string) => ({
     description,
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    content: { [errors.contentType]: { schema: { $ref: `#/components/schemas/${errors.name}` } } },
   });
+  const errorResponses = (route: RouteDef): Record<string, Json> => {
+    if (!route.errors?.length) return {};
+    if (errors.responses === 'range') {
+      return { '4XX': problem(`Client error: ${route.errors.join(', ')} among others`) };
+    }
+    const statuses = [...new Set(route.errors.map((code) => ERRORS[code]))].sort((a, b) => a - b);
+    return Object.fromEntries(statuses.map((status) => [String(status), problem(STATUS_CODES[status] ?? 'Error')]));
+  };
 
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) {
@@ -99,8 +142,8 @@ export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, 
         : {}),
       responses: {
         [String(route.status)]: success,
-        ...(route.errors?.length ? { '4XX': problem(`Client error: ${route.errors.join(', ')} among others`) } : {}),
-        default: problem('Error (RFC 9457 problem details)'),
+        ...errorResponses(route),
+        default: problem(errors.description),
       },
     };
     paths[route.path] ??= {};
@@ -114,33 +157,46 @@ export function buildOpenApi(routes: readonly RouteDef[], named: Record<string, 
     ]),
   );
 
+  const documented = routes.filter((route) => !route.undocumented);
+  const tenantHeaders = documented.some((route) => route.tenant === 'headers');
+  const bearer = documented.some((route) => route.auth !== 'none');
+  const apiKey = documented.some((route) => route.auth === 'admin');
+
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: info.description },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: info.description,
+      ...(info.license ? { license: info.license } : {}),
+    },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
       schemas: components,
-      parameters: {
-        AppId: {
-          name: 'X-App-ID',
-          in: 'header',
-          required: true,
-          schema: { type: 'string' },
-          description: "The tenant's app",
-        },
-        MidKey: {
-          name: 'X-Mid-Key',
-          in: 'header',
-          required: true,
-          schema: { type: 'string' },
-          description: "The tenant's mid",
-        },
-      },
+      ...(tenantHeaders ? { parameters: TENANT_HEADER_PARAMETERS } : {}),
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        ...(bearer ? { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } : {}),
+        ...(apiKey ? { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } : {}),
       },
     },
   };
 }
+
+/** X-App-ID and X-Mid-Key, referenced by every route that takes its tenant from headers. */
+const TENANT_HEADER_PARAMETERS = {
+  AppId: {
+    name: 'X-App-ID',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: "The tenant's app",
+  },
+  MidKey: {
+    name: 'X-Mid-Key',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: "The tenant's mid",
+  },
+};

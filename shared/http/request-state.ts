@@ -1,16 +1,28 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Authenticators, Principal } from '../auth/principal.ts';
+import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { Deps } from '../deps.ts';
+import type { Logger } from '../log.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { RouteDef } from './route.ts';
 
+/**
+ * What the handler pipeline needs of a service's deps: the error stage logs
+ * through `log`. The identity service's Deps is one; the plant store has its own.
+ */
+export interface ServiceDeps {
+  log: Logger;
+}
+
 /** What the middleware stages learn about a request, in order, for the next stage and the handler. */
-export interface RequestState {
+export interface RequestState<D extends ServiceDeps = Deps> {
   route: RouteDef;
-  deps: Deps;
+  deps: D;
   /** The credential checks of a protected route (httpHandler's option). */
   authenticators: Authenticators | undefined;
+  /** The bearer check of a `tenant: 'token'` route (httpHandler's option). */
+  verifyToken: TokenVerifier | undefined;
   requestId: string;
   /** The Origin header, when a browser sent one. */
   origin: string | undefined;
@@ -18,6 +30,8 @@ export interface RequestState {
   json: unknown;
   tenant: Merchant | undefined;
   principal: Principal | undefined;
+  /** The verified access token of a `tenant: 'token'` route: its caller and, in `app`/`mid`, its tenant. */
+  token: TokenPrincipal | undefined;
   body: unknown;
   query: unknown;
   params: unknown;
@@ -25,7 +39,13 @@ export interface RequestState {
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
-export type HttpRequest = Request<HttpEvent, HttpResult, Error, Context, { state: RequestState }>;
+export type HttpRequest<D extends ServiceDeps = Deps> = Request<
+  HttpEvent,
+  HttpResult,
+  Error,
+  Context,
+  { state: RequestState<D> }
+>;
 
 /** Header lookup that works for API Gateway v2 (lower-cased) and hand-made events alike. */
 export function header(event: HttpEvent, name: string): string | undefined {

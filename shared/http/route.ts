@@ -34,9 +34,12 @@ export interface RouteDef {
   tag: string;
   /**
    * Where the tenant comes from: `headers` (X-App-ID + X-Mid-Key, the default
-   * for the API), `clientId` (discovery's public client key) or `none`.
+   * for the API), `clientId` (discovery's public client key), `token` (the
+   * `app` and `mid` claims of the bearer access token: a resource server such
+   * as the plant store, which takes no tenant headers; needs `auth: 'bearer'`)
+   * or `none`.
    */
-  tenant: 'headers' | 'clientId' | 'none';
+  tenant: 'headers' | 'clientId' | 'token' | 'none';
   /** Who may call: anyone (with the tenant), a bearer, or an admin bearer or API key. */
   auth: 'none' | 'bearer' | 'admin';
   status: 200 | 201 | 202 | 204;
@@ -69,7 +72,8 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
   if (route.tenant === 'headers') actions.add('GetItem');
   if (route.tenant === 'clientId') actions.add('Query');
   // The bearer check: the public signing keys (Query), then session and user together (BatchGetItem).
-  if (route.auth !== 'none') {
+  // A `token` route reads nothing for it: the JWT is checked against the issuer's JWKS, fetched over HTTPS.
+  if (route.auth !== 'none' && route.tenant !== 'token') {
     actions.add('Query');
     actions.add('BatchGetItem');
   }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { plantRouteList } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
 import { REPO_ROOT } from '#infra/http-api.ts';
 
@@ -20,7 +21,10 @@ const BUDGET = 100 * 1024;
  */
 const EXCEPTIONS: Record<string, number> = { changePassword: 112 * 1024 };
 
-describe.each(identityRouteList.map((r) => [r.operationId, r] as const))('bundle of %s', (_, route) => {
+/** Both services' routes: the identity's and the plant store's. */
+const routes = [...identityRouteList, ...plantRouteList];
+
+describe.each(routes.map((r) => [r.operationId, r] as const))('bundle of %s', (_, route) => {
   it('builds, carries argon2 only when the route says so, and stays within its budget (100 KB minified)', async () => {
     const result = await build({
       entryPoints: [join(REPO_ROOT, route.entry)],

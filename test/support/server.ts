@@ -4,20 +4,25 @@ import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.
 import { makeTestDeps } from './deps.ts';
 
 /**
- * The local stack (gateway on an ephemeral port, the SES emulator, the test
- * run's DynamoDB Local) for the black-box HTTP tests of one file.
+ * The local stack (gateway on an ephemeral port, the plant store's on
+ * another, the SES emulator, the test run's DynamoDB Local) for the black-box
+ * HTTP tests of one file.
  */
 export function useLocalStack(options: { authRateLimitPerMinute?: number; codeResponseFloorMs?: number } = {}): {
   readonly url: string;
+  /** The plant store's base URL. */
+  readonly plantsUrl: string;
   readonly stack: LocalStack;
 } {
   let stack: LocalStack | undefined;
   beforeAll(async () => {
     stack = await startLocalStack({
       port: 0,
+      plantsPort: 0,
       sesPort: 0,
       dynamoEndpoint: inject('dynamoEndpoint'),
       tableName: inject('tableName'),
+      plantsTableName: `${inject('tableName')}-plants`,
       secretsKey: inject('secretsKey'),
       // High by default so that busy test files are not rate limited; the rate-limit test sets its own.
       authRateLimitPerMinute: options.authRateLimitPerMinute ?? 10_000,
@@ -30,6 +35,10 @@ export function useLocalStack(options: { authRateLimitPerMinute?: number; codeRe
     get url() {
       if (!stack) throw new Error('the local stack is not started yet');
       return stack.apiUrl;
+    },
+    get plantsUrl() {
+      if (!stack?.plantsUrl) throw new Error('the local stack is not started yet');
+      return stack.plantsUrl;
     },
     get stack() {
       if (!stack) throw new Error('the local stack is not started yet');

@@ -7,17 +7,28 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 /**
  * Authentication and the admin check. Bearer routes take an access token;
  * admin routes take an admin's access token or an API key (`X-Api-Key`), which
- * is never accepted on bearer-only routes such as /users/me.
+ * is never accepted on bearer-only routes such as /users/me. Routes whose
+ * tenant comes from the token (a resource server's) take the token alone.
  */
 export async function authenticate(request: HttpRequest): Promise<void> {
   const state = request.internal.state;
-  const { route, tenant, deps, authenticators } = state;
+  const { route, tenant, deps, authenticators, verifyToken } = state;
   if (route.auth === 'none') return;
+  const authorization = header(request.event, 'authorization');
+  const unauthenticated = () => fail('UNAUTHENTICATED', { headers: { 'www-authenticate': 'Bearer' } });
+
+  if (route.tenant === 'token') {
+    // A resource server's bearer (the plant store): the access token alone, checked by the route's
+    // verifier (signature, iss, exp); its app/mid claims are the tenant. No tenant headers, no API
+    // keys, no session lookup.
+    const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
+    state.token = (token && (await verifyToken?.(token))) || undefined;
+    if (!state.token) throw unauthenticated();
+    return;
+  }
   if (!tenant || !authenticators) throw new Error(`route ${route.operationId} needs a tenant and authenticators`);
 
-  const authorization = header(request.event, 'authorization');
   const apiKey = header(request.event, 'x-api-key');
-  const unauthenticated = () => fail('UNAUTHENTICATED', { headers: { 'www-authenticate': 'Bearer' } });
 
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization.trim())?.[1];

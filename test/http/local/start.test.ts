@@ -21,6 +21,7 @@ function printedTenant(output: string) {
 async function ports() {
   return {
     PORT: String(await freePort()),
+    PLANTS_PORT: String(await freePort()),
     SES_PORT: String(await freePort()),
     DYNAMODB_PORT: String(await freePort()),
   };
@@ -53,10 +54,29 @@ describe('npm start', () => {
     const inbox = await fetch(`http://localhost:${env.SES_PORT}/store`);
     expect(inbox.status).toBe(200);
 
+    // The plant store: the demo admin logs in and creates a plant with the access token.
+    const plants = `http://localhost:${env.PLANTS_PORT}`;
+    expect(first.output()).toContain(`Plant store  ${plants}`);
+    const login = await fetch(`${api}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-id': `${tenant.app}`, 'x-mid-key': `${tenant.mid}` },
+      body: JSON.stringify({ email: tenant.admin, password: tenant.password }),
+    });
+    expect(login.status).toBe(200);
+    const { accessToken } = (await bodyOf(login)).data;
+    const plant = await fetch(`${plants}/plants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ id: 1, name: 'Monstera', tag: 'demo' }),
+    });
+    expect(plant.status).toBe(200);
+    expect(await bodyOf(plant)).toEqual({ id: 1, name: 'Monstera', tag: 'demo' });
+
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
     expect(await isDynamoDbUp(`http://127.0.0.1:${env.DYNAMODB_PORT}`)).toBe(false);
     await expect(fetch(`http://localhost:${env.SES_PORT}/store`)).rejects.toThrow();
+    await expect(fetch(`${plants}/openapi.json`)).rejects.toThrow();
 
     // The data lives in the data folder: a restart prints the same tenant, which still answers.
     const second = await startScript('local/start.ts', [], env, 'Ctrl-C stops everything.');

@@ -1,0 +1,46 @@
+/**
+ * THE route list of the plant store, a resource server that accepts the
+ * identity service's access tokens: its CDK stack (infra/plants-stack.ts), the
+ * local gateway and its OpenAPI document derive from it. Data and schemas only.
+ *
+ * Paths are at the root of its own API (no base path).
+ */
+import type { RouteDef } from '#shared/http/route.ts';
+import { NewPlant, Plant } from '#shared/plants/schemas.ts';
+
+export const plantRoutes = {
+  createPlant: {
+    operationId: 'createPlant',
+    method: 'POST',
+    path: '/plants',
+    entry: 'functions/plants/create-plant.ts',
+    summary: "Create a plant in the caller's tenant",
+    tag: 'plants',
+    // No tenant headers: the tenant is the access token's app/mid.
+    tenant: 'token',
+    auth: 'bearer',
+    status: 200,
+    body: NewPlant,
+    response: Plant,
+    errors: ['VALIDATION_FAILED', 'UNAUTHENTICATED'],
+    table: ['PutItem'],
+  },
+  getPlantsOpenapi: {
+    operationId: 'getPlantsOpenapi',
+    method: 'GET',
+    path: '/openapi.json',
+    entry: 'functions/plants/get-plants-openapi.ts',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    status: 200,
+    table: [],
+  },
+} as const satisfies Record<string, RouteDef>;
+
+/** The list form. */
+export const plantRouteList: readonly RouteDef[] = Object.values(plantRoutes);
+
+/** Named schemas that the OpenAPI document lists under components (the error body is added by the builder). */
+export const plantSchemas = { Plant, NewPlant };

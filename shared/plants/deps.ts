@@ -1,0 +1,76 @@
+import * as v from 'valibot';
+import { remoteJwksVerifier, type TokenVerifier } from '../auth/resource-server.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import type { ServiceDeps } from '../http/request-state.ts';
+import { jsonLogger, type Logger } from '../log.ts';
+import { createStoreClient } from '../store/client.ts';
+import { type PlantStore, plantStore } from './store.ts';
+
+/**
+ * The plant store's environment, checked once per cold start. Its names
+ * differ from the identity's wherever the value does (the local gateway runs
+ * both services in one process, with one process.env); ISSUER_URL means the
+ * same in both: the identity base URL.
+ */
+const Env = v.object({
+  PLANTS_TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  /** DynamoDB Local's URL; unset on AWS. */
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  AWS_REGION: v.optional(v.string()),
+  /** The identity base URL: the `iss` of every token the plant store accepts. No default: whom to trust is never guessed. */
+  ISSUER_URL: v.pipe(v.string(), v.url()),
+  /** Where the issuer's public keys are; `<ISSUER_URL>/.well-known/jwks.json` unless set. */
+  JWKS_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** This service's base URL, named in its OpenAPI document. */
+  PLANTS_URL: v.optional(v.pipe(v.string(), v.url()), 'http://localhost:3001'),
+});
+
+export interface PlantConfig {
+  issuerUrl: string;
+  jwksUrl: string;
+  plantsUrl: string;
+}
+
+export interface PlantDeps extends ServiceDeps {
+  config: PlantConfig;
+  plants: PlantStore;
+  /** The resource-server bearer check, its key set cached for the life of the process. */
+  verifyToken: TokenVerifier;
+  clock: Clock;
+  log: Logger;
+}
+
+/** Builds the plant store's deps from the environment: its only reader of `process.env`. */
+export function makePlantDeps(env: Record<string, string | undefined>): PlantDeps {
+  const parsed = v.safeParse(Env, env);
+  if (!parsed.success) {
+    const fields = parsed.issues.map((issue) => v.getDotPath(issue) ?? '?').join(', ');
+    throw new Error(`invalid environment: ${fields}`);
+  }
+  const e = parsed.output;
+  const config: PlantConfig = {
+    issuerUrl: e.ISSUER_URL,
+    jwksUrl: e.JWKS_URL ?? `${e.ISSUER_URL}/.well-known/jwks.json`,
+    plantsUrl: e.PLANTS_URL,
+  };
+  const store = createStoreClient({
+    tableName: e.PLANTS_TABLE_NAME,
+    endpoint: e.DYNAMODB_ENDPOINT,
+    region: e.AWS_REGION,
+  });
+  return {
+    config,
+    plants: plantStore(store),
+    verifyToken: remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
+    clock: systemClock,
+    log: jsonLogger,
+  };
+}
+
+let cached: PlantDeps | undefined;
+
+/** The deps of this process, built on first use (once per Lambda cold start). */
+export function processPlantDeps(): PlantDeps {
+  cached ??= makePlantDeps(process.env);
+  return cached;
+}

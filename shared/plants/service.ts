@@ -1,0 +1,33 @@
+import type { TokenPrincipal } from '../auth/resource-server.ts';
+import { fail } from '../http/errors.ts';
+import type { TenantRef } from '../store/keys.ts';
+import type { PlantDeps } from './deps.ts';
+import { roundedIntegers } from './exact-numbers.ts';
+import type { NewPlant, Plant } from './schemas.ts';
+
+/**
+ * Stores a new plant in the caller's tenant and returns it as stored: `tag`
+ * only when one was given. A taken id, or an id JSON.parse rounded (`source`
+ * is the request body as sent), is a 400 and nothing is written.
+ */
+export async function createPlant(
+  deps: PlantDeps,
+  caller: { tenant: TenantRef; principal: TokenPrincipal },
+  input: NewPlant,
+  source: string | undefined,
+): Promise<Plant> {
+  if (source !== undefined && roundedIntegers(source).length > 0) {
+    const message = 'must be an integer that a JSON number holds exactly (this one would be altered)';
+    throw fail('VALIDATION_FAILED', { detail: `id: ${message}`, errors: [{ path: 'id', message }] });
+  }
+  const plant: Plant = { id: input.id, name: input.name, ...(input.tag === undefined ? {} : { tag: input.tag }) };
+  const created = await deps.plants.create(caller.tenant, plant, {
+    createdBy: caller.principal.sub,
+    createdAt: deps.clock.now().toISOString(),
+  });
+  if (!created) {
+    const message = 'is taken: a plant with this id exists';
+    throw fail('VALIDATION_FAILED', { detail: `id: ${message}`, errors: [{ path: 'id', message }] });
+  }
+  return plant;
+}

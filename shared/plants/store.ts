@@ -1,0 +1,48 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from '../store/client.ts';
+import type { TenantRef } from '../store/keys.ts';
+import type { Plant } from './schemas.ts';
+
+/** `#` separates key segments; app and mid come from a verified token and are checked to hold none. */
+function segment(value: string): string {
+  if (value.includes('#')) throw new Error('key segment contains #');
+  return value;
+}
+
+/**
+ * A plant in the plant store's own table (the single-table design of
+ * shared/store/table.ts): `T#<app>#<mid>#PLANT#<id>` / `PLANT`. The tenant is
+ * the first segment, so one tenant's plant 7 is not another's; each plant has
+ * its own partition (shared/store/README.md).
+ */
+export const plantKey = (t: TenantRef, id: number) => ({
+  pk: `T#${segment(t.app)}#${segment(t.mid)}#PLANT#${id}`,
+  sk: 'PLANT',
+});
+
+export interface PlantStore {
+  /** Stores the plant unless its id is taken within the tenant: false then, and nothing is written. */
+  create(t: TenantRef, plant: Plant, meta: { createdBy: string; createdAt: string }): Promise<boolean>;
+}
+
+export function plantStore(store: StoreClient): PlantStore {
+  const { doc, tableName } = store;
+  return {
+    async create(t, plant, meta) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...plantKey(t, plant.id), entity: 'PLANT', ...plant, ...meta },
+            // One plant per id and tenant: of two creates racing for an id, one wins.
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      }
+    },
+  };
+}
