@@ -1,0 +1,360 @@
+// npm run bench: throughput and latency of the identity service on the local stack, the limits
+// they are measured against, DynamoDB cost per operation, bundle sizes and cold init.
+// Writes bench/results.json and bench/RESULTS.md. BENCH_DURATION (s) shortens the load runs.
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { hashPassword } from '#shared/auth/passwords.ts';
+import { type Deps, makeDeps } from '#shared/deps.ts';
+import { newId } from '#shared/random.ts';
+import { keys } from '#shared/store/keys.ts';
+import { newUserItems } from '#shared/store/user-repo.ts';
+import { createTenant } from '#shared/tenancy/create-tenant.ts';
+import { newUser } from '#shared/users/new-user.ts';
+import { bundles } from './bundles.ts';
+import { argon2Limit, dynamoLimits } from './limits.ts';
+import { type LoadFigures, load, once } from './load.ts';
+import { renderMarkdown } from './report.ts';
+import type { DynamoCall } from './server.ts';
+
+const BENCH_DIR = import.meta.dirname;
+const CONNECTIONS = 16;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const LIMIT_SECONDS = 5;
+const PASSWORD = 'Bench-password-42';
+const ORIGIN = 'https://shop.bench.test';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const startedAt = Date.now();
+const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0)} s`;
+
+// --- the system under test, in its own process ------------------------------------------------
+const secretsKey = randomBytes(32).toString('base64');
+const server: ChildProcess = fork(join(BENCH_DIR, 'server.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  env: { ...process.env, BENCH_SECRETS_KEY: secretsKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+process.once('exit', () => server.kill('SIGKILL'));
+const nextMessage = <T>(type: string) =>
+  new Promise<T>((done) => {
+    const listener = (message: { type: string }) => {
+      if (message.type !== type) return;
+      server.off('message', listener);
+      done(message as T);
+    };
+    server.on('message', listener);
+  });
+const stack = await nextMessage<{ apiUrl: string; plantsUrl: string; dynamoEndpoint: string; tableName: string }>(
+  'ready',
+);
+log(`local stack up (${elapsed()}): ${stack.apiUrl}, plants ${stack.plantsUrl}`);
+
+const env = {
+  TABLE_NAME: stack.tableName,
+  DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+  AWS_REGION: 'us-east-1',
+  ISSUER_URL: stack.apiUrl,
+  LOCAL_SECRETS_KEY: secretsKey,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+const deps: Deps = makeDeps(env);
+
+// --- seeding: one argon2 hash reused by every user, BatchWrite ----------------------------------
+const phc = await hashPassword(PASSWORD);
+
+async function seedTenant(name: string, userCount: number) {
+  const tenant = await createTenant(deps, { name, adminEmail: `admin@${name}.test`, origins: [ORIGIN] });
+  const t = { app: tenant.app, mid: tenant.mid };
+  const template = await newUser(deps, t, { email: 'x@x.test', status: 'ACTIVE', emailStatus: 'VALIDATED' });
+  const emails: string[] = [];
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < userCount; i++) {
+    const email = `user${i}@${name}.test`;
+    emails.push(email);
+    const user = { ...template, id: newId(deps.random, 'usr'), email, passwordHash: phc };
+    const { profile, emailClaim } = newUserItems(t, user);
+    items.push(profile, emailClaim);
+  }
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const writeBatch = async (batch: Record<string, unknown>[]) => {
+    let pending: unknown[] = batch.map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length > 0) {
+      const result = await deps.store.doc.send(
+        new BatchWriteCommand({ RequestItems: { [deps.store.tableName]: pending as never } }),
+      );
+      pending = result.UnprocessedItems?.[deps.store.tableName] ?? [];
+    }
+  };
+  for (let i = 0; i < batches.length; i += 8) await Promise.all(batches.slice(i, i + 8).map(writeBatch));
+  const headers = { 'content-type': 'application/json', 'x-app-id': tenant.app, 'x-mid-key': tenant.mid };
+  return { tenant, t, emails, headers };
+}
+
+let seedStart = Date.now();
+const small = await seedTenant('bench1k', 1000);
+const seed1kMs = Date.now() - seedStart;
+log(`seeded 1,000 users in ${seed1kMs} ms (${elapsed()})`);
+
+async function login(headers: Record<string, string>, email: string, password: string) {
+  const res = await fetch(`${stack.apiUrl}/auth/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(body)}`);
+  return body.data as { accessToken: string; refreshToken: string };
+}
+
+const admin = await login(small.headers, small.tenant.adminEmail, small.tenant.adminPassword);
+const member = await login(small.headers, small.emails[0] as string, PASSWORD);
+const bearer = (token: string) => ({ ...small.headers, authorization: `Bearer ${token}` });
+
+// --- load -----------------------------------------------------------------------------------
+const endpoints: Record<string, LoadFigures & { method: string; note: string }> = {};
+async function measure(
+  name: string,
+  method: string,
+  note: string,
+  options: Omit<Parameters<typeof load>[0], 'connections' | 'duration'>,
+  before?: (run: number) => Promise<void> | void,
+) {
+  const figures = await load({ connections: CONNECTIONS, duration: DURATION, ...options }, 3, async (run) => {
+    // Let the previous run's cancelled requests drain, then warm up (module load, caches).
+    await new Promise((done) => setTimeout(done, 1000));
+    await before?.(run);
+    if (run === 0) await once({ connections: 2, duration: 1, ...options });
+  });
+  endpoints[name] = { ...figures, method, note };
+  log(
+    `${name.padEnd(22)} ${String(figures.rps).padStart(8)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms` +
+      (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '') +
+      `  [${elapsed()}]`,
+  );
+}
+
+// Password login: every request logs a different one of the 1,000 users in (round robin).
+let loginIndex = 0;
+await measure('passwordLogin', 'POST /auth/login', 'round robin over the 1,000 seeded users', {
+  url: `${stack.apiUrl}/auth/login`,
+  method: 'POST',
+  headers: small.headers,
+  requests: [
+    {
+      setupRequest: (req: any) => {
+        const email = small.emails[loginIndex++ % small.emails.length];
+        return { ...req, body: JSON.stringify({ email, password: PASSWORD }) };
+      },
+    },
+  ],
+});
+
+// Refresh: 16 live sessions (16 logins of distinct users before each run). Every request takes a
+// token from the queue of valid ones and its answer puts the rotated token back: a real rotation
+// per request, never a replay (autocannon resets a connection's context between requests).
+let refreshQueue: string[] = [];
+await measure(
+  'refresh',
+  'POST /auth/refresh',
+  '16 sessions; each request sends a valid token, the rotated one goes back in the queue',
+  {
+    url: `${stack.apiUrl}/auth/refresh`,
+    method: 'POST',
+    headers: small.headers,
+    requests: [
+      {
+        setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ refreshToken: refreshQueue.shift() }) }),
+        onResponse: (status: number, body: string) => {
+          if (status === 200) refreshQueue.push(JSON.parse(body).data.refreshToken);
+        },
+      },
+    ],
+  },
+  async (run) => {
+    refreshQueue = [];
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const email = small.emails[100 + run * CONNECTIONS + i] as string;
+      refreshQueue.push((await login(small.headers, email, PASSWORD)).refreshToken);
+    }
+  },
+);
+
+await measure('usersMe', 'GET /users/me', "one user's access token", {
+  url: `${stack.apiUrl}/users/me`,
+  headers: bearer(member.accessToken),
+});
+await measure('listUsers1k', 'GET /users', '1,000 users (+ the admin), admin token', {
+  url: `${stack.apiUrl}/users`,
+  headers: bearer(admin.accessToken),
+});
+await measure('discovery', 'GET /auth/discovery', 'allowed Origin', {
+  url: `${stack.apiUrl}/auth/discovery?clientId=${small.tenant.publicApiKey}`,
+  headers: { origin: ORIGIN },
+});
+let plantId = 1;
+await measure('createPlant', 'POST /plants', 'a new plant id per request, one user token', {
+  url: `${stack.plantsUrl}/plants`,
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${member.accessToken}` },
+  requests: [
+    {
+      setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ id: plantId++, name: 'Monstera' }) }),
+    },
+  ],
+});
+
+// GET /users with 10,000 users: one request at a time (the target is a latency), 1 warm-up + 3 requests.
+seedStart = Date.now();
+const large = await seedTenant('bench10k', 10_000);
+const seed10kMs = Date.now() - seedStart;
+log(`seeded 10,000 users in ${seed10kMs} ms (${elapsed()})`);
+const largeAdmin = await login(large.headers, large.tenant.adminEmail, large.tenant.adminPassword);
+const listTimes: number[] = [];
+let listBytes = 0;
+const listStatuses: string[] = [];
+for (let i = 0; i < 4; i++) {
+  const t = performance.now();
+  const res = await fetch(`${stack.apiUrl}/users`, {
+    headers: { ...large.headers, authorization: `Bearer ${largeAdmin.accessToken}` },
+  });
+  const text = await res.text();
+  if (res.status !== 200) listStatuses.push(`${res.status} ${text.slice(0, 120)}`);
+  listBytes = Math.max(listBytes, res.status === 200 ? text.length : 0);
+  if (i > 0) listTimes.push(performance.now() - t); // the first one warms up
+}
+listTimes.sort((a, b) => a - b);
+const listUsers10k = {
+  medianMs: Math.round(listTimes[1] as number),
+  maxMs: Math.round(listTimes.at(-1) as number),
+  responseBytes: listBytes,
+  failures: listStatuses,
+};
+log(`GET /users (10,000)      median ${listUsers10k.medianMs} ms, max ${listUsers10k.maxMs} ms [${elapsed()}]`);
+
+// --- limits ---------------------------------------------------------------------------------
+const bare = fork(join(BENCH_DIR, 'bare-server.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const barePort = await new Promise<number>((done) => bare.once('message', (m: any) => done(m.port)));
+const bareHttp = await load({ url: `http://127.0.0.1:${barePort}/`, connections: CONNECTIONS, duration: DURATION });
+bare.kill();
+log(`bare node:http          ${bareHttp.rps} req/s  p50 ${bareHttp.p50} ms  p99 ${bareHttp.p99} ms`);
+await new Promise((done) => setTimeout(done, 2000)); // let the server process settle
+const argon2 = await argon2Limit(phc, PASSWORD, LIMIT_SECONDS);
+log(`argon2id verify x2      ${argon2.opsPerSecond} /s  p50 ${argon2.p50} ms`);
+const memberId = JSON.parse(Buffer.from(member.accessToken.split('.')[1] as string, 'base64url').toString()).sub;
+const dynamo = await dynamoLimits(
+  stack.dynamoEndpoint,
+  stack.tableName,
+  [keys.user(small.t, memberId), keys.userEmail(small.t, small.emails[0] as string)],
+  CONNECTIONS,
+  LIMIT_SECONDS,
+);
+log(`DynamoDB GetItem        ${dynamo.getItem.opsPerSecond} /s  p50 ${dynamo.getItem.p50} ms`);
+log(`DynamoDB BatchGetItem   ${dynamo.batchGetItem.opsPerSecond} /s  p50 ${dynamo.batchGetItem.p50} ms`);
+
+// --- DynamoDB cost per operation: one request each, counted by the server's SDK middleware -------
+async function counted(request: () => Promise<Response>) {
+  await (await request()).text(); // warm (signing keys, JWKS, tenant caches)
+  server.send({ type: 'count-start' });
+  await nextMessage('count-started');
+  const res = await request();
+  const status = res.status;
+  await res.text();
+  await new Promise((done) => setTimeout(done, 300)); // writes that finish after the answer
+  server.send({ type: 'count-stop' });
+  const { calls } = await nextMessage<{ calls: DynamoCall[] }>('counted');
+  // Sequential round trips: the longest chain of calls each starting after the previous ended.
+  let sequential = 0;
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (const call of [...calls].sort((a, b) => a.end - b.end)) {
+    if (call.start >= lastEnd) {
+      sequential++;
+      lastEnd = call.end;
+    }
+  }
+  return {
+    status,
+    sequential,
+    total: calls.length,
+    capacityUnits: Math.round(calls.reduce((s, c) => s + c.capacity, 0) * 10) / 10,
+    commands: calls.map((c) => c.command.replace(/Command$/, '')),
+  };
+}
+const post = (url: string, headers: Record<string, string>, body: unknown) => () =>
+  fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+let costRefresh = (await login(small.headers, small.emails[500] as string, PASSWORD)).refreshToken;
+const cost = {
+  passwordLogin: await counted(
+    post(`${stack.apiUrl}/auth/login`, small.headers, { email: small.emails[1], password: PASSWORD }),
+  ),
+  refresh: await counted(async () => {
+    const res = await fetch(`${stack.apiUrl}/auth/refresh`, {
+      method: 'POST',
+      headers: small.headers,
+      body: JSON.stringify({ refreshToken: costRefresh }),
+    });
+    const clone = res.clone();
+    if (res.status === 200) costRefresh = ((await clone.json()) as any).data.refreshToken;
+    return res;
+  }),
+  usersMe: await counted(() => fetch(`${stack.apiUrl}/users/me`, { headers: bearer(member.accessToken) })),
+  listUsers1k: await counted(() => fetch(`${stack.apiUrl}/users`, { headers: bearer(admin.accessToken) })),
+  discovery: await counted(() =>
+    fetch(`${stack.apiUrl}/auth/discovery?clientId=${small.tenant.publicApiKey}`, { headers: { origin: ORIGIN } }),
+  ),
+  createPlant: await counted(() =>
+    fetch(`${stack.plantsUrl}/plants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${member.accessToken}` },
+      body: JSON.stringify({ id: plantId++, name: 'Fern' }),
+    }),
+  ),
+};
+for (const [name, c] of Object.entries(cost)) {
+  log(`cost ${name.padEnd(16)} ${c.sequential} sequential / ${c.total} total round trips, ${c.capacityUnits} CU`);
+}
+
+server.send({ type: 'stop' });
+
+// --- bundles and cold init ------------------------------------------------------------------
+const bundleFigures = await bundles(env);
+log(`bundled ${bundleFigures.length} routes (${elapsed()})`);
+
+// --- results ----------------------------------------------------------------------------------
+const cpus = os.cpus();
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? '?',
+    cpuSpeedMHz: cpus[0]?.speed ?? 0,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+  },
+  settings: {
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    runs: 3,
+    limitSeconds: LIMIT_SECONDS,
+    authRateLimitPerMinute: 1_000_000_000,
+    codeResponseFloorMs: 0,
+    autocannon: JSON.parse(readFileSync(join(BENCH_DIR, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8'))
+      .version,
+  },
+  seeding: { users1kMs: seed1kMs, users10kMs: seed10kMs },
+  endpoints,
+  listUsers10k,
+  limits: { bareHttp, argon2Verify2: argon2, dynamoGetItem: dynamo.getItem, dynamoBatchGetItem: dynamo.batchGetItem },
+  dynamoCost: cost,
+  bundles: bundleFigures,
+  totalSeconds: Math.round((Date.now() - startedAt) / 1000),
+};
+writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(join(BENCH_DIR, 'RESULTS.md'), renderMarkdown(results));
+log(`wrote bench/results.json and bench/RESULTS.md in ${results.totalSeconds} s`);
+process.exit(0);
