@@ -1,13 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
-import { TABLE } from '#shared/store/table.ts';
 import { readIdentityConfig } from './config.ts';
 import { addRouteFunctions, sesIdentityArnsFor } from './http-api.ts';
+import { serviceTable } from './table.ts';
 
 export interface IdentityStackProps extends StackProps {
   /** The routes to deploy; the identity route list unless a test passes another. */
@@ -28,22 +28,7 @@ export class IdentityStack extends Stack {
     super(scope, id, props);
     const config = readIdentityConfig(this.node);
 
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TABLE.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      removalPolicy: config.removalPolicy,
-    });
-    for (const index of TABLE.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
-    }
+    this.table = serviceTable(this, 'Table', config.removalPolicy);
 
     // Encrypts the secrets the service must read back (token-signing private keys, TOTP
     // secrets). Symmetric, so the key material never leaves KMS; yearly automatic rotation

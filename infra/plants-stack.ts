@@ -1,12 +1,12 @@
 import { CfnOutput, CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { plantRouteList } from '#functions/plants/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
-import { TABLE } from '#shared/store/table.ts';
 import { readIdentityConfig } from './config.ts';
 import { addRouteFunctions } from './http-api.ts';
+import { serviceTable } from './table.ts';
 
 export interface PlantsStackProps extends StackProps {
   /**
@@ -41,22 +41,8 @@ export class PlantsStack extends Stack {
 
     // The one table definition (shared/store/table.ts), as the local stack creates it too. Plants
     // use only pk/sk; the index stays empty (no plant has gsi1 keys) and costs nothing on demand.
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TABLE.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      removalPolicy: config.removalPolicy,
-    });
-    for (const index of TABLE.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
-    }
+    // The one table definition; plants use only pk/sk, so the index stays empty and costs nothing on demand.
+    this.table = serviceTable(this, 'Table', config.removalPolicy);
 
     this.api = new HttpApi(this, 'Api', { apiName: 'plants', createDefaultStage: true });
 

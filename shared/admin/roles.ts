@@ -5,6 +5,7 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
+import { isConditionFailure, isTransactionCanceled } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { grantOf } from '../store/merchant-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
@@ -97,7 +98,7 @@ export async function createRole(
       }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+    if (isTransactionCanceled(error)) {
       throw fail('ALREADY_EXISTS', `a role named ${role.name} exists`);
     }
     throw error;
@@ -207,7 +208,7 @@ export async function revokeRole(
       }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw fail('NOT_FOUND');
+    if (isConditionFailure(error)) throw fail('NOT_FOUND');
     throw error;
   }
   await recordActivity(deps, tenant, target.id, 'ROLE_REVOKED', { ...request, actorId: actorIdOf(principal) });

@@ -2,6 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newUser } from '../users/new-user.ts';
@@ -91,7 +92,7 @@ async function acceptInvitation(
       }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+    if (isTransactionCanceled(error)) {
       throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
     }
     throw error;

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from '../store/client.ts';
+import { isConditionFailure } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { Plant } from './schemas.ts';
 
@@ -40,7 +41,7 @@ export function plantStore(store: StoreClient): PlantStore {
         );
         return true;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        if (isConditionFailure(error)) return false;
         throw error;
       }
     },

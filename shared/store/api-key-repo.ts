@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
+import { isConditionFailure } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 /** An admin API key as stored: the secret itself never is, only its SHA-256 (`secretHash`). */
@@ -28,9 +29,6 @@ function toApiKey(item: Record<string, unknown>): StoredApiKey {
     createdBy: item.createdBy as string,
   };
 }
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** The admin API keys of a tenant: items `T` / `APIKEY#<keyId>` beside the merchant (shared/store/README.md). */
 export function apiKeyRepo(store: StoreClient) {

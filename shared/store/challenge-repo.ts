@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
+import { isConditionFailure } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
@@ -49,9 +50,6 @@ function toChallenge(item: Record<string, unknown>): Challenge {
 }
 
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
-
 export function challengeRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {

@@ -27,6 +27,16 @@ export function createStoreClient(config: StoreConfig): StoreClient {
   return { doc, tableName: config.tableName };
 }
 
+/** True for a single write whose ConditionExpression did not hold (an expected "no", not a fault). */
+export function isConditionFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** True for a transaction cancelled for any reason (a condition, or a conflict with another transaction). */
+export function isTransactionCanceled(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TransactionCanceledException';
+}
+
 /** True for a transaction cancelled because one of its conditions failed, at the given item index if asked. */
 export function conditionFailedAt(error: unknown, index?: number): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;

@@ -1,9 +1,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
+import { isConditionFailure } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 export interface LockoutPolicy {
   maxFailures: number;

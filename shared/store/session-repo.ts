@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionFailedAt, type StoreClient } from './client.ts';
+import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 export interface Session {
@@ -185,7 +185,7 @@ export function sessionRepo(store: StoreClient) {
         );
         return true;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        if (isConditionFailure(error)) return false;
         throw error;
       }
     },

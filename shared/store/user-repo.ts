@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
-import { conditionFailedAt, type StoreClient } from './client.ts';
+import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 export function toUser(item: Record<string, unknown>): User {
@@ -168,7 +168,7 @@ export function userRepo(store: StoreClient) {
         );
         return Attributes ? toUser(Attributes) : null;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return null;
+        if (isConditionFailure(error)) return null;
         throw error;
       }
     },
@@ -191,7 +191,7 @@ export function userRepo(store: StoreClient) {
         );
         return true;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        if (isConditionFailure(error)) return false;
         throw error;
       }
     },
@@ -211,7 +211,7 @@ export function userRepo(store: StoreClient) {
         );
         return true;
       } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        if (isConditionFailure(error)) return false;
         throw error;
       }
     },

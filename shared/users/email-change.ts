@@ -7,6 +7,7 @@ import type { UserPrincipal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -103,7 +104,7 @@ export async function verifyEmailChange(
       }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') {
+    if (isTransactionCanceled(error)) {
       throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
     }
     throw error;
