@@ -63,9 +63,15 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
  */
 export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, request: RequestInfo) {
   const method = loginMethod(tenant, body);
-  await enforceRateLimit(deps, tenant, request.ip);
-  await enforceNotLocked(deps, tenant, body.email);
-  const user = await deps.users.findByEmail(tenant, body.email);
+  // Independent reads, in parallel (one round trip instead of three before the e-mail's profile);
+  // the refusals keep their order: rate limit first, then the lockout.
+  const [rate, lock, found] = await Promise.allSettled([
+    enforceRateLimit(deps, tenant, request.ip),
+    enforceNotLocked(deps, tenant, body.email),
+    deps.users.findByEmail(tenant, body.email),
+  ]);
+  for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
+  const user = found.status === 'fulfilled' ? found.value : null;
 
   if (method === 'OTP_EMAIL') {
     return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
