@@ -287,23 +287,28 @@ describe('hostile bodies, to every route that takes one', () => {
 
 describe('hostile query strings, to every route', () => {
   /** Query texts: random pairs, and raw texts with bad percent-encoding. */
-  const hostileQuery = fc.oneof(
-    fc
-      .dictionary(
-        fc.oneof(
-          fc.constantFrom('limit', 'cursor', 'clientId', '__proto__', 'constructor'),
-          fc.string({ maxLength: 8 }),
-        ),
-        fc.oneof(
-          hostileString.map((s) => s.slice(0, 2000)),
-          hostileNumberText,
-          fc.constant('-1'),
-        ),
-        { maxKeys: 4 },
-      )
-      .map((params) => new URLSearchParams(params as Record<string, string>).toString()),
-    fc.constantFrom('%', '%zz', '%c0%af', '%ed%a0%80', 'a=%ff%fe', 'limit=1&limit=2', 'cursor=%00', '&&&=', 'a[b]=1'),
-  );
+  const hostileQuery = fc
+    .oneof(
+      fc
+        .dictionary(
+          fc.oneof(
+            fc.constantFrom('limit', 'cursor', 'clientId', '__proto__', 'constructor'),
+            fc.string({ maxLength: 8 }),
+          ),
+          fc.oneof(
+            hostileString.map((s) => s.slice(0, 2000)),
+            hostileNumberText,
+            fc.constant('-1'),
+          ),
+          { maxKeys: 4 },
+        )
+        .map((params) => new URLSearchParams(params as Record<string, string>).toString()),
+      fc.constantFrom('%', '%zz', '%c0%af', '%ed%a0%80', 'a=%ff%fe', 'limit=1&limit=2', 'cursor=%00', '&&&=', 'a[b]=1'),
+    )
+    // API Gateway refuses a request line and headers over 10,240 bytes before any function runs
+    // (and Node's server, standing in for it, at 16 KiB with a bare 431): keep to what reaches a handler.
+    // A cut may split an escape: that is one more bad percent-encoding.
+    .map((query) => query.slice(0, 8000));
 
   for (const route of identityRouteList) {
     // Only reads carry a credential here: a random query must not make a write (a logout, a deletion) succeed.
