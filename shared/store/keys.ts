@@ -9,14 +9,13 @@ export interface TenantRef {
   mid: string;
 }
 
-/** `#` separates segments, so it may not appear inside one (ids, app and mid are generated without it). */
+/**
+ * Any value becomes exactly one segment: percent-encoding keeps `#` (the
+ * separator) out of it and leaves generated ids (letters, digits, `_`, `-`)
+ * as they are. So an id or origin a client made up names nothing, and reads
+ * answer "not found" rather than fail.
+ */
 function segment(value: string): string {
-  if (value.includes('#')) throw new Error('key segment contains #');
-  return value;
-}
-
-/** Free text (e-mail addresses, role names) may hold `#`: percent-encode it into one segment. */
-function text(value: string): string {
   return encodeURIComponent(value);
 }
 
@@ -36,7 +35,7 @@ export const keys = {
   role: (t: TenantRef, roleId: string) => ({ pk: tenantPrefix(t), sk: `ROLE#${segment(roleId)}` }),
   rolePrefix: 'ROLE#',
   /** Role names are unique per tenant (upper-cased). */
-  roleName: (t: TenantRef, name: string) => ({ pk: tenantPrefix(t), sk: `ROLENAME#${text(name.toUpperCase())}` }),
+  roleName: (t: TenantRef, name: string) => ({ pk: tenantPrefix(t), sk: `ROLENAME#${segment(name.toUpperCase())}` }),
 
   /**
    * The user lives in its own partition, so one busy tenant spreads over many
@@ -49,7 +48,7 @@ export const keys = {
     gsi1sk: `U#${segment(userId)}`,
   }),
   /** E-mail uniqueness within a tenant; holds the user id (lower-cased, trimmed e-mail). */
-  userEmail: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#EMAIL#${text(email)}`, sk: 'EMAIL' }),
+  userEmail: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#EMAIL#${segment(email)}`, sk: 'EMAIL' }),
   /** A login session, beside its user: the bearer check reads it with the profile in one BatchGetItem. */
   session: (t: TenantRef, userId: string, sessionId: string) => ({
     pk: userPartition(t, userId),
@@ -84,10 +83,10 @@ export const keys = {
     sk: 'INVITATION',
   }),
   /** Failed logins of one (tenant, e-mail), whether or not the account exists. */
-  lockout: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#LOCK#${text(email)}`, sk: 'LOCK' }),
+  lockout: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#LOCK#${segment(email)}`, sk: 'LOCK' }),
   /** Auth requests of one (tenant, IP) in one minute. */
   rateWindow: (t: TenantRef, ip: string, minute: number) => ({
-    pk: `${tenantPrefix(t)}#RATE#${text(ip)}#${minute}`,
+    pk: `${tenantPrefix(t)}#RATE#${segment(ip)}#${minute}`,
     sk: 'RATE',
   }),
   /** An admin API key: `sk_<keyId>_<secret>` names its item; only the secret's hash is stored. */

@@ -80,3 +80,22 @@ describe('the local gateway routes', () => {
     expect(await notListed.text()).toBe('{"message":"Not Found"}');
   });
 });
+
+describe('made-up values that cannot name a stored item', () => {
+  it('answer as unknown, never 500: an Origin with # at preflight, a challenge id with # at verify', async () => {
+    const preflight = await fetch(`${api.url}/users/me`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a#b.example' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const tenant = await aTenant();
+    const verify = await fetch(`${api.url}/auth/login/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-id': tenant.app, 'x-mid-key': tenant.mid },
+      body: JSON.stringify({ challengeId: 'chl_#T#x', code: '123456' }),
+    });
+    expect(verify.status).toBe(401);
+    expect((await bodyOf(verify)).code).toBe('INVALID_CODE');
+  });
+});
