@@ -79,10 +79,20 @@ const UNAVAILABLE_ERRORS = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TooManyRequestsException',
+  // A single write that met a transaction in flight on its item: retried as it is, it goes through.
+  'TransactionConflictException',
 ]);
 
+/** Why DynamoDB cancels a transaction when trying again is the cure: it was throttled, or met another transaction. */
+const RETRYABLE_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'TransactionConflict']);
+
 function isUnavailable(error: unknown): boolean {
-  return error instanceof Error && UNAVAILABLE_ERRORS.has(error.name);
+  if (!(error instanceof Error)) return false;
+  if (UNAVAILABLE_ERRORS.has(error.name)) return true;
+  // DynamoDB throttles a transaction by cancelling it; its reasons tell that from a failed condition.
+  if (error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code !== undefined && RETRYABLE_CANCELLATIONS.has(reason.Code));
 }
 
 function respond(
