@@ -1,10 +1,12 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
 import { effectiveRoles } from '../users/view.ts';
 import { authenticateApiKey } from './api-keys.ts';
-import type { Authenticators, Principal } from './principal.ts';
-import { verifyAccessToken } from './tokens.ts';
+import type { Authenticators, PendingBearer, Principal } from './principal.ts';
+import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
 
 /**
  * The bearer check of every protected route: the JWT verified strictly
@@ -18,6 +20,34 @@ export async function authenticateBearer(deps: Deps, token: string, tenant: Merc
   if (!claims) return null;
   if (claims.app !== tenant.app || claims.mid !== tenant.mid) throw fail('TENANT_MISMATCH');
   const { user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid);
+  return principalOf(deps, claims, user, session);
+}
+
+/**
+ * The bearer check of a request whose tenant is not read yet: one BatchGetItem
+ * reads the merchant with the session and the user (GET /users/me is one
+ * round trip). Only for a good token of the request's tenant; otherwise null,
+ * and the usual stages answer (404 for an unknown tenant before 401/403).
+ */
+export async function authenticateBearerWithTenant(
+  deps: Deps,
+  token: string,
+  tenant: TenantRef,
+): Promise<PendingBearer | null> {
+  const claims = await verifyAccessToken(deps, token);
+  if (!claims || claims.app !== tenant.app || claims.mid !== tenant.mid) return null;
+  const { merchant, user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid, {
+    withMerchant: true,
+  });
+  return { tenant: merchant, principal: () => principalOf(deps, claims, user, session) };
+}
+
+function principalOf(
+  deps: Deps,
+  claims: AccessTokenClaims,
+  user: User | null,
+  session: Record<string, unknown> | null,
+): Principal {
   const now = deps.clock.now();
   if (
     !user ||
@@ -35,5 +65,6 @@ export async function authenticateBearer(deps: Deps, token: string, tenant: Merc
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */
 export const identityAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
+  bearerWithTenant: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
   apiKey: (key, tenant, deps) => authenticateApiKey(deps, key, tenant),
 };

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 
@@ -27,6 +28,21 @@ export const ADMIN_AUTHORITY = 1;
 export interface Authenticators {
   bearer(token: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
   apiKey(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
+  /**
+   * The bearer check with the tenant read in the same round trip: the token is
+   * verified first and, when it names the request's tenant, the merchant, the
+   * session and the user are read together. Null when that cannot be done (a
+   * bad token, another tenant's): the tenant stage then reads the tenant alone
+   * and `bearer` gives the usual answer.
+   */
+  bearerWithTenant?(token: string, tenant: TenantRef, deps: Deps): Promise<PendingBearer | null>;
+}
+
+/** What the combined read found: the tenant (null if there is none), and the bearer check's verdict, given after the Origin check. */
+export interface PendingBearer {
+  tenant: Merchant | null;
+  /** The caller, or a throw of SESSION_REVOKED. */
+  principal(): Principal;
 }
 
 /** Bearer routes only ever admit users (API keys are refused there); this says so to the type system. */

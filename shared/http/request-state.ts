@@ -1,6 +1,6 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Authenticators, Principal } from '../auth/principal.ts';
+import type { Authenticators, PendingBearer, Principal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { Deps } from '../deps.ts';
 import type { Logger } from '../log.ts';
@@ -30,6 +30,8 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   json: unknown;
   tenant: Merchant | undefined;
   principal: Principal | undefined;
+  /** The bearer check done with the tenant read (tenant stage), its verdict given by the auth stage. */
+  pendingBearer?: PendingBearer | undefined;
   /** The verified access token of a `tenant: 'token'` route: its caller and, in `app`/`mid`, its tenant. */
   token: TokenPrincipal | undefined;
   body: unknown;

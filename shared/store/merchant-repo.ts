@@ -23,7 +23,7 @@ const MERCHANT_FIELDS = [
   'updatedAt',
 ] as const satisfies readonly (keyof Merchant)[];
 
-function toMerchant(item: Record<string, unknown>): Merchant {
+export function toMerchant(item: Record<string, unknown>): Merchant {
   const merchant = {} as Record<string, unknown>;
   for (const field of MERCHANT_FIELDS) merchant[field] = item[field] ?? null;
   return merchant as unknown as Merchant;

@@ -1,7 +1,22 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Merchant } from '../tenancy/types.ts';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { toMerchant } from './merchant-repo.ts';
+
+/** Keys left unprocessed after retries: DynamoDB is throttling reads (the handler answers 503). */
+function unprocessedKeysError(): Error {
+  const error = new Error('BatchGetItem left keys unprocessed');
+  error.name = 'ProvisionedThroughputExceededException';
+  return error;
+}
 
 export function toUser(item: Record<string, unknown>): User {
   return {
@@ -217,22 +232,40 @@ export function userRepo(store: StoreClient) {
     },
 
     /** A user and one of their sessions in one round trip (the bearer check). */
+    /**
+     * The bearer check's read: the user and the session (and, when asked, the
+     * tenant's merchant) in one strongly consistent BatchGetItem.
+     */
     async getWithSession(
       t: TenantRef,
       userId: string,
       sessionId: string,
-    ): Promise<{ user: User | null; session: Record<string, unknown> | null }> {
+      options: { withMerchant?: boolean } = {},
+    ): Promise<{ user: User | null; session: Record<string, unknown> | null; merchant: Merchant | null }> {
       const userKey = keys.user(t, userId);
       const sessionKey = keys.session(t, userId, sessionId);
-      const { Responses } = await doc.send(
-        new BatchGetCommand({
-          RequestItems: { [tableName]: { Keys: [userKey, sessionKey], ConsistentRead: true } },
-        }),
-      );
-      const items = Responses?.[tableName] ?? [];
-      const profile = items.find((item) => item.sk === userKey.sk);
-      const session = items.find((item) => item.sk === sessionKey.sk);
-      return { user: profile ? toUser(profile) : null, session: session ?? null };
+      const merchantKey = keys.merchant(t);
+      const wanted = options.withMerchant ? [userKey, sessionKey, merchantKey] : [userKey, sessionKey];
+      const items: Record<string, unknown>[] = [];
+      let pending: Record<string, unknown>[] | undefined = wanted;
+      // BatchGetItem may leave keys unprocessed when throttled: ask again for those, twice at most,
+      // then answer as throttled (503, the client retries).
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt === 3) throw unprocessedKeysError();
+        const result: BatchGetCommandOutput = await doc.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        items.push(...(result.Responses?.[tableName] ?? []));
+        pending = result.UnprocessedKeys?.[tableName]?.Keys;
+      }
+      const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+      const profile = find(userKey);
+      const merchant = options.withMerchant ? find(merchantKey) : undefined;
+      return {
+        user: profile ? toUser(profile) : null,
+        session: find(sessionKey) ?? null,
+        merchant: merchant ? toMerchant(merchant) : null,
+      };
     },
   };
 }

@@ -4,6 +4,11 @@ import { type HttpRequest, header } from '../request-state.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 
+/** The access token of an `Authorization: Bearer` header; undefined when there is none or it is malformed. */
+export function bearerTokenOf(event: HttpRequest['event']): string | undefined {
+  return BEARER.exec(header(event, 'authorization')?.trim() ?? '')?.[1];
+}
+
 /**
  * Authentication and the admin check. Bearer routes take an access token;
  * admin routes take an admin's access token or an API key (`X-Api-Key`), which
@@ -33,7 +38,10 @@ export async function authenticate(request: HttpRequest): Promise<void> {
   if (authorization !== undefined) {
     const token = BEARER.exec(authorization.trim())?.[1];
     if (!token) throw unauthenticated();
-    state.principal = (await authenticators.bearer(token, tenant, deps)) ?? undefined;
+    // The tenant stage may have read the session and user with the tenant already (one round trip).
+    state.principal = state.pendingBearer
+      ? state.pendingBearer.principal()
+      : ((await authenticators.bearer(token, tenant, deps)) ?? undefined);
   } else if (apiKey !== undefined && route.auth === 'admin') {
     state.principal = (await authenticators.apiKey(apiKey, tenant, deps)) ?? undefined;
   }

@@ -1,5 +1,6 @@
 import { fail } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
+import { bearerTokenOf } from './auth.ts';
 
 /** app, mid and client keys are generated from this alphabet; anything else cannot name a tenant. */
 const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -7,7 +8,10 @@ const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
 /**
  * Resolves the tenant: from X-App-ID + X-Mid-Key (400 TENANT_REQUIRED when
  * either is missing, 404 TENANT_NOT_FOUND for an unknown pair), or for
- * discovery from the public client key in `clientId`.
+ * discovery from the public client key in `clientId`. On a protected route
+ * with a good access token of the named tenant, the tenant is read together
+ * with the token's session and user (one round trip); the auth stage gives
+ * that check's verdict after the Origin check, so the answers keep their order.
  */
 export async function resolveTenant(request: HttpRequest): Promise<void> {
   const state = request.internal.state;
@@ -16,9 +20,13 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     const app = header(request.event, 'x-app-id')?.trim();
     const mid = header(request.event, 'x-mid-key')?.trim();
     if (!app || !mid) throw fail('TENANT_REQUIRED', 'send the X-App-ID and X-Mid-Key headers');
-    const tenant = TENANT_VALUE.test(app) && TENANT_VALUE.test(mid) ? await deps.merchants.get({ app, mid }) : null;
+    if (!TENANT_VALUE.test(app) || !TENANT_VALUE.test(mid)) throw fail('TENANT_NOT_FOUND');
+    const token = route.auth === 'none' ? undefined : bearerTokenOf(request.event);
+    const pending = token ? await state.authenticators?.bearerWithTenant?.(token, { app, mid }, deps) : undefined;
+    const tenant = pending ? pending.tenant : await deps.merchants.get({ app, mid });
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
+    state.pendingBearer = pending ?? undefined;
   } else if (route.tenant === 'clientId') {
     const clientId = request.event.queryStringParameters?.clientId?.trim();
     if (!clientId) {
