@@ -1,0 +1,680 @@
+import { createHmac } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { plantRouteList } from '#functions/plants/routes.ts';
+import { identityRouteList } from '#functions/routes.ts';
+import { issueAccessToken } from '#shared/auth/tokens.ts';
+import { totpCodeAt } from '#shared/auth/totp.ts';
+import { storedPlants } from '#test/http/plants/helpers.ts';
+import { adminApi, anEmail, aRoleName, aStoredUser } from '#test/support/admin.ts';
+import { aUser, latestCodeTo, post, type TestTenant } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+/**
+ * THE authorization matrix (issue 9, item 1): every route of the identity
+ * service's route list and of the plant store's × eleven kinds of caller,
+ * each cell with its expected answer, written out below as a table. A route
+ * without a row (or a row without a route) fails the first test.
+ *
+ * Each row sends one valid request (its recipe), so a cell's answer depends
+ * on the credential alone: admitted callers get the recipe's success status;
+ * refused ones get the problem `code` of CONTRACT.md (the plant store: its
+ * own `{ error, message }` body). Broken tokens are all the SUPER_ADMIN's
+ * (expired, its logged-out second session, tampered, `alg: none`, HS256
+ * keyed with the published public key): they would be admitted if they were
+ * whole. Routes open to all answer every credential as they answer anonymous
+ * callers. A refused request must also change nothing an admin of either
+ * tenant can read, nor store a plant.
+ *
+ * Authority rules beyond these columns (another tenant's ids in paths and
+ * bodies) are in test/http/admin/authorization-matrix.test.ts.
+ */
+
+const api = useLocalStack();
+const { call, aSuperAdmin, roleId, grant, aRole } = adminApi(() => api.url);
+
+// ------------------------------------------------------------------ the table
+
+const COLUMNS = [
+  'anonymous', // tenant headers, no credential
+  'otherTenant', // another tenant's SUPER_ADMIN token, with this tenant's headers
+  'plainUser', // a signed-in user holding DEFAULT only
+  'admin', // a signed-in ADMIN
+  'superAdmin', // a signed-in SUPER_ADMIN
+  'apiKey', // an admin API key of this tenant, in X-Api-Key
+  'expired', // a SUPER_ADMIN token, well signed, past its exp
+  'revoked', // a SUPER_ADMIN token of a logged-out session
+  'tampered', // a SUPER_ADMIN token with a claim changed, its signature kept
+  'algNone', // the same claims, `alg: none`, no signature
+  'hs256', // the same claims, HS256 keyed with the signing key's public JWK
+] as const;
+type Column = (typeof COLUMNS)[number];
+
+/** A number is the success status of the row's recipe; a string, `<status> <problem code>`. */
+type Cell = number | string;
+
+const UNAUTHENT = '401 UNAUTHENTICATED';
+const REVOKED = '401 SESSION_REVOKED';
+const MISMATCH = '403 TENANT_MISMATCH';
+const FORBIDDEN = '403 FORBIDDEN';
+/** The plant store's own error body: `{ error: 401, message }`, application/json. */
+const PLANT_401 = '401 {error,message}';
+
+// biome-ignore format: a table reads best aligned
+const identityMatrix: Record<string, Cell[]> = {
+  //                        anonymous  otherTenant  plainUser  admin  superAdmin  apiKey     expired    revoked  tampered   algNone    hs256
+  health:                  [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  getOpenapi:              [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  preflight:               [204,       204,         204,       204,   204,        204,       204,       204,     204,       204,       204],
+  getJwks:                 [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  getOpenidConfiguration:  [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  discovery:               [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  signup:                  [201,       201,         201,       201,   201,        201,       201,       201,     201,       201,       201],
+  signupVerify:            [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  login:                   [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  loginVerify:             [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  refresh:                 [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  forgotPassword:          [202,       202,         202,       202,   202,        202,       202,       202,     202,       202,       202],
+  resetPassword:           [204,       204,         204,       204,   204,        204,       204,       204,     204,       204,       204],
+  logout:                  [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getMe:                   [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  updateMe:                [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  changePassword:          [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  startEmailChange:        [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  verifyEmailChange:       [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  initTotp:                [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  verifyTotp:              [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  disableTotp:             [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listMySessions:          [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  revokeMySession:         [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  revokeAllSessions:       [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getMyMerchant:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  updateMerchant:          [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listApiKeys:             [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  createApiKey:            [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        201,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  revokeApiKey:            [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listUsers:               [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  inviteUser:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        201,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getUser:                 [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  deleteUser:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  setUserStatus:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  resetUserTotp:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listUserDevices:         [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listUserActivity:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listRoles:               [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  createRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        201,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  deleteRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  assignRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  revokeRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+};
+
+/**
+ * The plant store checks the JWT only (signature, iss, exp), as an API Gateway JWT authorizer would: any
+ * tenant's token is admitted into its own tenant, a revoked session's token lasts until `exp`, and an API key
+ * is no credential there (CONTRACT.md, Details).
+ */
+// biome-ignore format: a table reads best aligned
+const plantMatrix: Record<string, Cell[]> = {
+  //                        anonymous  otherTenant  plainUser  admin  superAdmin  apiKey     expired    revoked  tampered   algNone    hs256
+  createPlant:             [PLANT_401, 200,         200,       200,   200,        PLANT_401, PLANT_401, 200,     PLANT_401, PLANT_401, PLANT_401],
+  getPlantsOpenapi:        [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+};
+
+// ------------------------------------------------------------------ recipes
+
+/** A signed-in account of the tenant: who it is, how it signs in again, its token. */
+interface Account {
+  userId: string;
+  email: string;
+  password: string;
+  token: string;
+  /** Unused backup codes, for an account made with TOTP on. */
+  backupCodes: string[];
+}
+
+interface Request {
+  method: string;
+  /** Under the identity base URL, or the plant store's. */
+  path: string;
+  body?: unknown;
+  /** Instead of the tenant headers (the credential is added to these). */
+  headers?: Record<string, string>;
+  /** A user the request acts on, whose activity a refused request must leave alone. */
+  actsOn?: string;
+}
+
+interface Recipe {
+  service?: 'identity' | 'plants';
+  /**
+   * The request ends or changes its caller's session or account (logout, password, e-mail, TOTP), so each
+   * admitted user column gets an account of its own for it (`totpUser`: one with TOTP on).
+   */
+  fresh?: 'user' | 'totpUser';
+  /**
+   * One valid request, made for `as`: the account of an admitted user column, else the tenant's
+   * SUPER_ADMIN (whose tokens the broken-token columns carry). Refused columns share one.
+   */
+  request: (as: Account) => Request | Promise<Request>;
+}
+
+const ORIGIN = 'https://shop.example';
+const NEW_PASSWORD = 'Philodendron-7-vine';
+
+const get = (path: string) => (): Request => ({ method: 'GET', path });
+
+/** The session id of an access token (its `sid` claim). */
+const sidOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid as string;
+
+const identityRecipes: Record<string, Recipe> = {
+  health: { request: get('/health') },
+  getOpenapi: { request: get('/openapi.json') },
+  preflight: {
+    request: () => ({
+      method: 'OPTIONS',
+      path: '/users/me',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    }),
+  },
+  getJwks: { request: get('/.well-known/jwks.json') },
+  getOpenidConfiguration: { request: get('/.well-known/openid-configuration') },
+  discovery: {
+    request: () => ({
+      method: 'GET',
+      path: `/auth/discovery?clientId=${encodeURIComponent(tenant.publicApiKey)}&slug=${tenant.subdomain}`,
+      headers: { origin: ORIGIN },
+    }),
+  },
+  signup: {
+    request: () => ({
+      method: 'POST',
+      path: '/auth/signup',
+      body: { app: tenant.app, mid: tenant.mid, email: anEmail('signup'), firstName: 'Matrix', lastName: 'Signup' },
+    }),
+  },
+  signupVerify: {
+    request: async () => {
+      const email = anEmail('signup');
+      const body = { app: tenant.app, mid: tenant.mid, email, firstName: 'Matrix', lastName: 'Signup' };
+      const started = await post(`${api.url}/auth/signup`, body, tenant.headers);
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      const code = await latestCodeTo(api.stack.sesUrl, email);
+      return {
+        method: 'POST',
+        path: '/auth/signup/verify',
+        body: { challengeId: started.body.data.challengeId, code },
+      };
+    },
+  },
+  login: {
+    request: () => ({ method: 'POST', path: '/auth/login', body: { email: member.email, password: member.password } }),
+  },
+  loginVerify: {
+    request: async () => {
+      const user = await aStoredUser(tenant);
+      const started = await post(
+        `${api.url}/auth/login`,
+        { email: user.email, loginMode: 'OTP_EMAIL' },
+        tenant.headers,
+      );
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const code = await latestCodeTo(api.stack.sesUrl, user.email);
+      return { method: 'POST', path: '/auth/login/verify', body: { challengeId: started.body.data.challengeId, code } };
+    },
+  },
+  refresh: {
+    request: async () => {
+      const { refreshToken } = await signIn(member.email, member.password);
+      return { method: 'POST', path: '/auth/refresh', body: { refreshToken } };
+    },
+  },
+  forgotPassword: {
+    request: () => ({ method: 'POST', path: '/auth/forgot-password', body: { email: anEmail('forgot') } }),
+  },
+  resetPassword: {
+    request: async () => {
+      const user = await aStoredUser(tenant);
+      const started = await post(`${api.url}/auth/forgot-password`, { email: user.email }, tenant.headers);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const code = await latestCodeTo(api.stack.sesUrl, user.email);
+      return {
+        method: 'POST',
+        path: '/auth/reset-password',
+        body: { challengeId: started.body.challengeId, code, newPassword: NEW_PASSWORD },
+      };
+    },
+  },
+  logout: { fresh: 'user', request: () => ({ method: 'DELETE', path: '/auth/logout' }) },
+  getMe: { request: get('/users/me') },
+  updateMe: { request: () => ({ method: 'PATCH', path: '/users/me', body: { firstName: 'Matrix' } }) },
+  changePassword: {
+    fresh: 'user',
+    request: (as) => ({
+      method: 'POST',
+      path: '/users/me/password',
+      body: { currentPassword: as.password, newPassword: NEW_PASSWORD },
+    }),
+  },
+  startEmailChange: {
+    request: () => ({ method: 'POST', path: '/users/me/email-change', body: { newEmail: anEmail('new') } }),
+  },
+  verifyEmailChange: {
+    fresh: 'user',
+    request: async (as) => {
+      const newEmail = anEmail('new');
+      const started = await call('POST', '/users/me/email-change', bearer(as.token), { newEmail });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const code = await latestCodeTo(api.stack.sesUrl, newEmail);
+      return {
+        method: 'POST',
+        path: '/users/me/email-change/verify',
+        body: { challengeId: started.body.challengeId, code },
+      };
+    },
+  },
+  initTotp: { request: () => ({ method: 'POST', path: '/users/me/totp/init' }) },
+  verifyTotp: {
+    fresh: 'user',
+    request: async (as) => {
+      const started = await call('POST', '/users/me/totp/init', bearer(as.token));
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const secret = new URL(started.body.qrUri).searchParams.get('secret') ?? '';
+      return { method: 'POST', path: '/users/me/totp/verify', body: { code: totpCodeAt(secret, new Date()) } };
+    },
+  },
+  disableTotp: {
+    fresh: 'totpUser',
+    request: (as) => ({
+      method: 'POST',
+      path: '/users/me/totp/disable',
+      body: { code: as.backupCodes[0] ?? '000000' },
+    }),
+  },
+  listMySessions: { request: get('/users/me/sessions') },
+  revokeMySession: {
+    // Another session of the caller's: the caller signs in once more.
+    request: async (as) => ({
+      method: 'DELETE',
+      path: `/users/me/sessions/${sidOf((await signIn(as.email, as.password)).accessToken)}`,
+    }),
+  },
+  revokeAllSessions: { fresh: 'user', request: () => ({ method: 'POST', path: '/sessions/revoke-all' }) },
+  getMyMerchant: { request: get('/merchants/me') },
+  updateMerchant: {
+    request: () => ({ method: 'PATCH', path: `/merchants/${tenant.id}`, body: { primaryColor: '#2e7d32' } }),
+  },
+  listApiKeys: { request: () => ({ method: 'GET', path: `/merchants/${tenant.id}/api-keys` }) },
+  createApiKey: {
+    request: () => ({ method: 'POST', path: `/merchants/${tenant.id}/api-keys`, body: { label: 'matrix' } }),
+  },
+  revokeApiKey: {
+    request: async () => {
+      const created = await call('POST', `/merchants/${tenant.id}/api-keys`, bearer(owner.token), { label: 'doomed' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return { method: 'DELETE', path: `/merchants/${tenant.id}/api-keys/${created.body.keyId}` };
+    },
+  },
+  listUsers: { request: get('/users') },
+  inviteUser: {
+    request: () => ({ method: 'POST', path: '/users/invitations', body: { email: anEmail('invitee') } }),
+  },
+  getUser: { request: () => ({ method: 'GET', path: `/users/${target}` }) },
+  deleteUser: {
+    request: async () => {
+      const { id } = await aStoredUser(tenant);
+      return { method: 'DELETE', path: `/users/${id}`, actsOn: id };
+    },
+  },
+  setUserStatus: {
+    request: async () => {
+      const { id } = await aStoredUser(tenant);
+      return { method: 'PATCH', path: `/users/${id}/status`, body: { status: 'DISABLED' }, actsOn: id };
+    },
+  },
+  resetUserTotp: { request: () => ({ method: 'DELETE', path: `/users/${target}/totp`, actsOn: target }) },
+  listUserDevices: { request: () => ({ method: 'GET', path: `/users/${target}/devices` }) },
+  listUserActivity: { request: () => ({ method: 'GET', path: `/users/${target}/activity` }) },
+  listRoles: { request: get('/roles') },
+  createRole: {
+    request: () => ({ method: 'POST', path: '/roles', body: { name: aRoleName('Matrix'), priority: 10 } }),
+  },
+  deleteRole: {
+    request: async () => ({ method: 'DELETE', path: `/roles/${(await aRole(ownerCaller(), 10)).id}` }),
+  },
+  assignRole: {
+    request: () => ({
+      method: 'POST',
+      path: '/roles/assign',
+      body: { userId: target, roleId: merchantRole },
+      actsOn: target,
+    }),
+  },
+  revokeRole: {
+    request: async () => {
+      const { id } = await aStoredUser(tenant);
+      await grant(ownerCaller(), id, merchantRole);
+      return { method: 'POST', path: '/roles/revoke', body: { userId: id, roleId: merchantRole }, actsOn: id };
+    },
+  },
+};
+
+let plantId = 0;
+
+const plantRecipes: Record<string, Recipe> = {
+  createPlant: {
+    service: 'plants',
+    request: () => ({ method: 'POST', path: '/plants', body: { id: ++plantId, name: 'Matrix fern' } }),
+  },
+  getPlantsOpenapi: { service: 'plants', request: get('/openapi.json') },
+};
+
+// ------------------------------------------------------------------ fixtures
+
+/** Tenant A, where every row's request goes, and its SUPER_ADMIN. */
+let tenant: TestTenant;
+let owner: Account;
+/** Tenant B and its SUPER_ADMIN, the `otherTenant` column. */
+let otherTenant: TestTenant;
+let otherOwner: Account;
+/** The shared signed-in accounts of the user columns (superAdmin is the owner). */
+let shared: Record<UserColumn, Account>;
+/** A plain user who only signs in (login, refresh). */
+let member: Account;
+let apiKey: string;
+/** A stored user holding `merchantRole` (priority 10): what the admin rows act on. */
+let target: string;
+let merchantRole: string;
+let roleIds: { admin: string; superAdmin: string };
+let brokenTokens: Record<'expired' | 'revoked' | 'tampered' | 'algNone' | 'hs256', string>;
+let freshlyCrafted: string;
+
+type UserColumn = 'plainUser' | 'admin' | 'superAdmin';
+const USER_COLUMNS: readonly Column[] = ['plainUser', 'admin', 'superAdmin'];
+const isUserColumn = (column: Column): column is UserColumn => USER_COLUMNS.includes(column);
+
+const bearer = (token: string, headers: Record<string, string> = tenant.headers) => ({
+  ...headers,
+  authorization: `Bearer ${token}`,
+});
+const ownerCaller = () => ({ headers: bearer(owner.token) });
+
+/** Password login, and the TOTP step with a backup code when the account has TOTP on. */
+async function signIn(email: string, password: string, backupCode?: string) {
+  const res = await post(`${api.url}/auth/login`, { email, password }, tenant.headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  if (!res.body.data.challengeRequired) return res.body.data as { accessToken: string; refreshToken: string };
+  const verified = await post(
+    `${api.url}/auth/login/verify`,
+    { challengeId: res.body.data.challengeId, code: backupCode },
+    tenant.headers,
+  );
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  return verified.body.data as { accessToken: string; refreshToken: string };
+}
+
+/** A new user of tenant A holding the column's role (DEFAULT only for plainUser), signed in. */
+async function anAccount(column: UserColumn, options: { totp?: boolean } = {}): Promise<Account> {
+  const user = await aUser(tenant, { totp: options.totp === true });
+  if (column !== 'plainUser') await grant(ownerCaller(), user.id, roleIds[column]);
+  const [signInCode, ...backupCodes] = user.backupCodes ?? [];
+  const { accessToken } = await signIn(user.email, user.password, signInCode);
+  return { userId: user.id, email: user.email, password: user.password, token: accessToken, backupCodes };
+}
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+beforeAll(async () => {
+  const [a, b] = await Promise.all([aSuperAdmin({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }), aSuperAdmin()]);
+  tenant = a.tenant;
+  otherTenant = b.tenant;
+  owner = {
+    userId: a.userId,
+    email: tenant.adminEmail,
+    password: tenant.adminPassword,
+    token: a.token,
+    backupCodes: [],
+  };
+  otherOwner = {
+    userId: b.userId,
+    email: b.tenant.adminEmail,
+    password: b.tenant.adminPassword,
+    token: b.token,
+    backupCodes: [],
+  };
+  roleIds = { admin: await roleId(a, 'ADMIN'), superAdmin: await roleId(a, 'SUPER_ADMIN') };
+
+  const [plainUser, admin, signInOnly, key, stored, role, secondSession] = await Promise.all([
+    anAccount('plainUser'),
+    anAccount('admin'),
+    anAccount('plainUser'),
+    call('POST', `/merchants/${tenant.id}/api-keys`, a.headers, { label: 'matrix' }),
+    aStoredUser(tenant),
+    aRole(a, 10),
+    signIn(owner.email, owner.password),
+  ]);
+  shared = { plainUser, admin, superAdmin: owner };
+  member = signInOnly;
+  expect(key.status, JSON.stringify(key.body)).toBe(201);
+  apiKey = key.body.key;
+  target = stored.id;
+  merchantRole = role.id;
+  await grant(a, target, merchantRole);
+
+  // The owner's second session, logged out: its token is unexpired and well signed.
+  const logout = await call('DELETE', '/auth/logout', bearer(secondSession.accessToken));
+  expect(logout.status, JSON.stringify(logout.body)).toBe(204);
+
+  // A token of the owner's live session with one claim changed and its signature kept.
+  const [header, payload, signature] = owner.token.split('.') as [string, string, string];
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  const tampered = `${header}.${b64url({ ...claims, jti: `${claims.jti}x` })}.${signature}`;
+
+  // alg none: the same claims, no signature.
+  const algNone = `${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`;
+
+  // HS256 keyed with the public key of the signing key the token names, as the JWKS publishes it.
+  const kid = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')).kid as string;
+  const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+  const jwk = jwks.keys.find((k) => k.kid === kid);
+  expect(jwk, 'the token names a published key').toBeDefined();
+  const hsHeader = b64url({ alg: 'HS256', typ: 'JWT', kid });
+  const mac = createHmac('sha256', JSON.stringify(jwk)).update(`${hsHeader}.${payload}`).digest('base64url');
+  const hs256 = `${hsHeader}.${payload}.${mac}`;
+
+  // An expired token of the owner's live session, signed with the real key (the test shares the stack's
+  // table and key vault); one made the same way now is admitted (the first tests), so only time differs.
+  const deps = makeTestDeps();
+  const signer = (at: Date) => ({
+    ...deps,
+    clock: { now: () => at },
+    config: { ...deps.config, issuerUrl: claims.iss },
+  });
+  const subject = { sub: claims.sub, sid: claims.sid, app: claims.app, mid: claims.mid, roles: claims.roles };
+  const expired = (await issueAccessToken(signer(new Date(Date.now() - 3_600_000)), subject)).accessToken;
+  freshlyCrafted = (await issueAccessToken(signer(new Date()), subject)).accessToken;
+
+  brokenTokens = { expired, revoked: secondSession.accessToken, tampered, algNone, hs256 };
+});
+
+// ------------------------------------------------------------------ running a row
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+async function send(recipe: Recipe, request: Request, credential: Record<string, string>): Promise<Answer> {
+  const base = recipe.service === 'plants' ? api.plantsUrl : api.url;
+  const res = await fetch(`${base}${request.path}`, {
+    method: request.method,
+    headers: { ...(request.headers ?? tenant.headers), ...credential },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** An answer in the table's notation; anything else shows as itself, so that the diff says what came back. */
+function cellOf(res: Answer): Cell {
+  if (res.status >= 200 && res.status < 300) return res.status;
+  const type = res.headers.get('content-type');
+  if (type === 'application/problem+json' && typeof res.body?.code === 'string')
+    return `${res.status} ${res.body.code}`;
+  const plantError =
+    type === 'application/json' &&
+    JSON.stringify(Object.keys(res.body ?? {}).sort()) === '["error","message"]' &&
+    res.body.error === res.status &&
+    typeof res.body.message === 'string' &&
+    res.body.message.length > 0;
+  if (plantError) return `${res.status} {error,message}`;
+  return `${res.status} ${type}: ${res.text.slice(0, 200)}`;
+}
+
+/** The credential a column sends; a user column's comes from its account. */
+function credentialOf(column: Column, account: Account | undefined): Record<string, string> {
+  switch (column) {
+    case 'anonymous':
+      return {};
+    case 'otherTenant':
+      return { authorization: `Bearer ${otherOwner.token}` };
+    case 'apiKey':
+      return { 'x-api-key': apiKey };
+    case 'plainUser':
+    case 'admin':
+    case 'superAdmin':
+      return { authorization: `Bearer ${(account ?? shared[column]).token}` };
+    default:
+      return { authorization: `Bearer ${brokenTokens[column]}` };
+  }
+}
+
+/** What admins of both tenants can read, the acted-on user's activity included; for the plant store, the stored plants. */
+async function snapshot(recipe: Recipe, request: Request) {
+  if (recipe.service === 'plants') {
+    const plants = await Promise.all([tenant, otherTenant].map((t) => storedPlants(api.stack, t)));
+    return plants.map((items) => items.map((item) => item.pk).sort());
+  }
+  const reads: (readonly [Account, TestTenant, string])[] = [
+    [owner, tenant, '/users'],
+    [owner, tenant, '/roles'],
+    [owner, tenant, '/merchants/me'],
+    [owner, tenant, `/merchants/${tenant.id}/api-keys`],
+    [owner, tenant, `/users/${owner.userId}/activity?limit=100`],
+    ...(request.actsOn ? [[owner, tenant, `/users/${request.actsOn}/activity?limit=100`] as const] : []),
+    [otherOwner, otherTenant, '/users'],
+    [otherOwner, otherTenant, '/roles'],
+    [otherOwner, otherTenant, '/merchants/me'],
+    [otherOwner, otherTenant, `/merchants/${otherTenant.id}/api-keys`],
+  ];
+  const answers = await Promise.all(reads.map(([by, t, path]) => call('GET', path, bearer(by.token, t.headers))));
+  return answers.map((res, i) => ({ read: reads[i]?.[2], status: res.status, body: res.body }));
+}
+
+const changes = (request: Request) => !['GET', 'OPTIONS'].includes(request.method);
+
+/**
+ * Runs a row: the refused columns first, all with one request made for the owner (and, for a request that
+ * would change something, what admins can read before and after); then each admitted column with a request
+ * made for its own caller. Columns run concurrently. Answers the row as the table writes it.
+ */
+async function runRow(recipe: Recipe, expected: readonly Cell[]) {
+  const refused = COLUMNS.filter((_, i) => typeof expected[i] !== 'number');
+  const admitted = COLUMNS.filter((_, i) => typeof expected[i] === 'number');
+  const answers = new Map<Column, Answer>();
+  let before: unknown;
+  let after: unknown;
+
+  if (refused.length > 0) {
+    const request = await recipe.request(owner);
+    const watched = changes(request);
+    if (watched) before = await snapshot(recipe, request);
+    await Promise.all(
+      refused.map(async (column) => answers.set(column, await send(recipe, request, credentialOf(column, undefined)))),
+    );
+    if (watched) after = await snapshot(recipe, request);
+  }
+
+  await Promise.all(
+    admitted.map(async (column) => {
+      let account: Account | undefined;
+      if (isUserColumn(column)) {
+        account = recipe.fresh ? await anAccount(column, { totp: recipe.fresh === 'totpUser' }) : shared[column];
+      }
+      const request = await recipe.request(account ?? owner);
+      answers.set(column, await send(recipe, request, credentialOf(column, account)));
+    }),
+  );
+
+  const actual = Object.fromEntries(COLUMNS.map((column) => [column, cellOf(answers.get(column) as Answer)]));
+  const wanted = Object.fromEntries(COLUMNS.map((column, i) => [column, expected[i]]));
+  const surprises = COLUMNS.filter((column) => actual[column] !== wanted[column]).map(
+    (column) => `${column}: ${answers.get(column)?.status} ${answers.get(column)?.text.slice(0, 300)}`,
+  );
+  expect(actual, surprises.join('\n')).toEqual(wanted);
+  expect(after, 'a refused request changed what the admins can read').toEqual(before);
+}
+
+// ------------------------------------------------------------------ the tests
+
+const idsOf = (routes: readonly { operationId: string }[]) => routes.map((route) => route.operationId).sort();
+
+describe('the matrix', () => {
+  it('has exactly one row and one recipe per route of both route lists', () => {
+    expect(Object.keys(identityMatrix).sort(), 'identity rows ↔ identityRouteList').toEqual(idsOf(identityRouteList));
+    expect(Object.keys(identityRecipes).sort(), 'identity recipes ↔ identityRouteList').toEqual(
+      idsOf(identityRouteList),
+    );
+    expect(Object.keys(plantMatrix).sort(), 'plant rows ↔ plantRouteList').toEqual(idsOf(plantRouteList));
+    expect(Object.keys(plantRecipes).sort(), 'plant recipes ↔ plantRouteList').toEqual(idsOf(plantRouteList));
+    for (const cells of [...Object.values(identityMatrix), ...Object.values(plantMatrix)]) {
+      expect(cells).toHaveLength(COLUMNS.length);
+    }
+  });
+
+  it('gives every credential the anonymous answer on the routes open to all', () => {
+    const open = [...identityRouteList, ...plantRouteList].filter((route) => route.auth === 'none');
+    const rows = { ...identityMatrix, ...plantMatrix };
+    const uneven = open.filter((route) => new Set(rows[route.operationId]).size !== 1).map((r) => r.operationId);
+    expect(uneven).toEqual([]);
+  });
+
+  it('uses broken tokens that differ from good ones only in what breaks them: one made the same way now is admitted', async () => {
+    const plant = { method: 'POST', path: '/plants', body: { id: ++plantId, name: 'Check' } };
+    const [me, planted] = await Promise.all([
+      call('GET', '/users/me', bearer(freshlyCrafted)),
+      send({ service: 'plants', request: () => plant }, plant, { authorization: `Bearer ${freshlyCrafted}` }),
+    ]);
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(planted.status, planted.text).toBe(200);
+  });
+});
+
+describe('the identity service', () => {
+  for (const route of identityRouteList) {
+    it(`${route.method} ${route.path} (${route.operationId}) answers each caller as the table says`, async () => {
+      const recipe = identityRecipes[route.operationId];
+      const expected = identityMatrix[route.operationId];
+      if (!recipe || !expected) throw new Error(`no row for ${route.operationId}`);
+      await runRow(recipe, expected);
+    });
+  }
+});
+
+describe('the plant store', () => {
+  for (const route of plantRouteList) {
+    it(`${route.method} ${route.path} (${route.operationId}) answers each caller as the table says`, async () => {
+      const recipe = plantRecipes[route.operationId];
+      const expected = plantMatrix[route.operationId];
+      if (!recipe || !expected) throw new Error(`no row for ${route.operationId}`);
+      await runRow(recipe, expected);
+    });
+  }
+});
