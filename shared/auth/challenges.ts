@@ -16,15 +16,15 @@ export interface OpenedChallenge {
 }
 
 /**
- * Opens an e-mail-code challenge. For an unknown e-mail (`userId` null) it
- * opens a decoy that looks the same from outside and that no code passes,
- * so the answer does not tell whether the account exists.
+ * A new e-mail-code challenge, not stored yet: for the transaction of what it
+ * belongs to (a new user). For an unknown e-mail (`userId` null) it is a decoy
+ * that looks the same from outside and that no code passes, so the answer does
+ * not tell whether the account exists.
  */
-export async function openCodeChallenge(
-  deps: Deps,
-  tenant: TenantRef,
+export function newCodeChallenge(
+  deps: Pick<Deps, 'clock' | 'random'>,
   spec: { type: ChallengeType; userId: string | null; email: string; pending?: PendingProfile; newEmail?: string },
-): Promise<OpenedChallenge> {
+): OpenedChallenge {
   const now = deps.clock.now();
   const id = newId(deps.random, 'chl');
   const code = newEmailCode();
@@ -42,8 +42,18 @@ export async function openCodeChallenge(
     pending: spec.pending ?? null,
     newEmail: spec.newEmail ?? null,
   };
-  await deps.challenges.create(tenant, challenge);
   return { challenge, code };
+}
+
+/** Opens (stores) an e-mail-code challenge; see newCodeChallenge. */
+export async function openCodeChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  spec: Parameters<typeof newCodeChallenge>[1],
+): Promise<OpenedChallenge> {
+  const opened = newCodeChallenge(deps, spec);
+  await deps.challenges.create(tenant, opened.challenge);
+  return opened;
 }
 
 /** The TOTP step after a first factor: no code to send, the authenticator app has it. */
@@ -88,11 +98,12 @@ export async function liveChallenge(
 }
 
 /**
- * Checks an e-mail code against a live challenge and uses the challenge up.
- * A wrong code counts against the challenge (the fifth kills it); `onWrong`
- * lets login count it against the lockout too. Decoys never pass.
+ * Checks an e-mail code against a live challenge, without using it up (the
+ * caller does, in the transaction of the change the code allows). A wrong
+ * code counts against the challenge (the fifth kills it); `onWrong` lets
+ * login count it against the lockout too. Decoys never pass.
  */
-export async function answerCodeChallenge(
+export async function checkCodeChallenge(
   deps: Deps,
   tenant: TenantRef,
   challenge: Challenge,
@@ -106,7 +117,19 @@ export async function answerCodeChallenge(
     await onWrong?.();
     throw fail('INVALID_CODE');
   }
-  return consume(deps, tenant, challenge);
+  if (challenge.userId === null) throw fail('INVALID_CODE');
+  return { ...challenge, userId: challenge.userId };
+}
+
+/** Checks an e-mail code (see checkCodeChallenge) and uses the challenge up on its own. */
+export async function answerCodeChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  challenge: Challenge,
+  code: string,
+  onWrong?: () => Promise<void>,
+): Promise<Challenge & { userId: string }> {
+  return consume(deps, tenant, await checkCodeChallenge(deps, tenant, challenge, code, onWrong));
 }
 
 /** Uses a challenge up: of two racing answers, one wins and the other gets INVALID_CODE. */

@@ -11,6 +11,7 @@ import {
   REFRESH_REUSE_GRACE_MS,
   type RequestInfo,
 } from './refresh-token.ts';
+import { signingKeys } from './signing-keys.ts';
 
 /**
  * POST /auth/refresh: rotates the refresh token and issues a new access token.
@@ -27,10 +28,18 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   const presented = hashRefreshSecret(secret);
   const nextSecret = newOpaqueToken();
 
-  const [outcome, user] = await Promise.all([
-    deps.sessions.rotateRefresh(tenant, userId, sessionId, presented, hashRefreshSecret(nextSecret), now),
-    deps.users.get(tenant, userId),
-  ]);
+  // Everything the answer needs is read before the rotation (the signing key too, on a cold start): once the
+  // presented token is rotated out, a failure would strand the client with a token that is no longer current
+  // (REFRESH_TOKEN_INVALID on retry, REFRESH_TOKEN_REUSED after 10 s), so the rotation is the last step that can fail.
+  const [user] = await Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active()]);
+  const outcome = await deps.sessions.rotateRefresh(
+    tenant,
+    userId,
+    sessionId,
+    presented,
+    hashRefreshSecret(nextSecret),
+    now,
+  );
 
   if (outcome === 'NOT_CURRENT') {
     const rotatedAt = await deps.sessions.rotatedAt(tenant, userId, sessionId, presented);

@@ -1,19 +1,38 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
-import type { Session } from '../store/session-repo.ts';
+import { challengeConsumption } from '../store/challenge-repo.ts';
+import { conditionFailedAt } from '../store/client.ts';
+import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
 import { formatRefreshToken, hashRefreshSecret, REFRESH_TOKEN_TTL_MS, type RequestInfo } from './refresh-token.ts';
 
+/** What else a login commits with its session: the code that allowed it, used up, and more (see sessionRepo.start). */
+export interface SessionCommit extends SessionStartAlso {
+  /** The challenge whose code allowed this login: used up in the session's transaction. */
+  consumes?: string;
+}
+
 /**
- * Logs a user in: a new session with its device details, the device record,
- * lastLoginAt and a LOGIN activity in one transaction, then the tokens.
+ * Logs a user in: the tokens, then a new session with its device details, the
+ * device record, lastLoginAt and a LOGIN activity in one transaction (with
+ * whatever `commit` adds): the transaction is the last step, so a login is
+ * recorded whole or not at all, and a code it uses up stays good if it fails.
+ * `user` is the user as the transaction leaves it. A challenge already used,
+ * or a profile not in `commit.profileStatus`, is 401 INVALID_CODE.
  */
-export async function startSession(deps: Deps, tenant: Merchant, user: User, request: RequestInfo) {
+export async function startSession(
+  deps: Deps,
+  tenant: Merchant,
+  user: User,
+  request: RequestInfo,
+  commit: SessionCommit = {},
+) {
   const now = deps.clock.now();
   const secret = newOpaqueToken();
   const session: Session = {
@@ -29,12 +48,26 @@ export async function startSession(deps: Deps, tenant: Merchant, user: User, req
     revokedAt: null,
   };
   const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...request, actorId: user.id });
-  await deps.sessions.start(tenant, session, activity);
-  return tokensFor(
+  // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
+  // fail before the tokens go out, or a failed login would leave a session nobody holds.
+  const tokens = await tokensFor(
     deps,
     tenant,
     { ...user, lastLoginAt: session.createdAt },
     session.id,
     formatRefreshToken(user.id, session.id, secret),
   );
+  const { consumes, ...also } = commit;
+  const items = [
+    ...(also.items ?? []),
+    ...(consumes ? [{ Update: challengeConsumption(deps.store.tableName, tenant, consumes, now) }] : []),
+  ];
+  try {
+    await deps.sessions.start(tenant, session, activity, { ...also, items });
+  } catch (error) {
+    // Of two answers racing with one code, one logs in; the other finds the code used (or the user changed).
+    if ((consumes || also.profileStatus) && conditionFailedAt(error)) throw fail('INVALID_CODE');
+    throw error;
+  }
+  return tokens;
 }

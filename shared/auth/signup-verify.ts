@@ -1,13 +1,18 @@
-import { recordActivity } from '../activity/record.ts';
+import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { answerCodeChallenge, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import type { RequestInfo } from './refresh-token.ts';
 import { startSession } from './session-start.ts';
 
-/** POST /auth/signup/verify: the code activates the user (ACTIVE, VALIDATED) and logs them in. */
+/**
+ * POST /auth/signup/verify: the code activates the user (ACTIVE, VALIDATED,
+ * with the details of the signup) and logs them in. The code is used up, the
+ * user activated, SIGNUP and LOGIN recorded and the session started in one
+ * transaction: if it fails, nothing has changed and the same code still works.
+ */
 export async function verifySignup(
   deps: Deps,
   tenant: Merchant,
@@ -16,28 +21,27 @@ export async function verifySignup(
 ) {
   await enforceRateLimit(deps, tenant, request.ip);
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['SIGNUP']);
-  const answered = await answerCodeChallenge(deps, tenant, challenge, body.code);
-  const pending = answered.pending;
-  const activated = await deps.users.update(
-    tenant,
-    answered.userId,
-    {
-      status: 'ACTIVE',
-      emailStatus: 'VALIDATED',
-      ...(pending
-        ? {
-            passwordHash: pending.passwordHash,
-            firstName: pending.firstName,
-            lastName: pending.lastName,
-            phone: pending.phone,
-          }
-        : {}),
-    },
-    'INACTIVE',
-  );
-  if (!activated) throw fail('INVALID_CODE');
+  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const user = await deps.users.get(tenant, answered.userId);
-  if (!user) throw fail('INVALID_CODE');
-  await recordActivity(deps, tenant, user.id, 'SIGNUP', { ...request, actorId: user.id });
-  return startSession(deps, tenant, user, request);
+  if (user?.status !== 'INACTIVE') throw fail('INVALID_CODE');
+  const pending = answered.pending;
+  const activation = {
+    status: 'ACTIVE' as const,
+    emailStatus: 'VALIDATED' as const,
+    ...(pending
+      ? {
+          passwordHash: pending.passwordHash,
+          firstName: pending.firstName,
+          lastName: pending.lastName,
+          phone: pending.phone,
+        }
+      : {}),
+  };
+  const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...request, actorId: user.id });
+  return startSession(deps, tenant, { ...user, ...activation }, request, {
+    consumes: challenge.id,
+    profile: activation,
+    profileStatus: 'INACTIVE',
+    items: [{ Put: { TableName: deps.store.tableName, Item: signedUp } }],
+  });
 }

@@ -138,6 +138,10 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
       userId: owner.id,
       email: body.email,
       pending,
+    }).catch(async (error: unknown) => {
+      // A new user whose code cannot be stored is taken back, as when its mail cannot be sent (503, no half-made user).
+      await undoUser?.();
+      throw error;
     });
     await sendOrUndo(
       deps,

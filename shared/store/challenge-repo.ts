@@ -50,23 +50,44 @@ function toChallenge(item: Record<string, unknown>): Challenge {
 }
 
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** The write that stores a new challenge: on its own, or in the transaction of what it belongs to (a new user). */
+export function challengePut(tableName: string, t: TenantRef, challenge: Challenge) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...keys.challenge(t, challenge.id),
+      entity: 'CHALLENGE',
+      ...challenge,
+      // DynamoDB removes it some time after expiry; reads check expiresAt themselves.
+      ttl: epochSeconds(challenge.expiresAt) + 3600,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
+/**
+ * The write that uses a challenge up. Single use is the condition's job: of
+ * two verifications racing with the right code, exactly one consumes it. Put
+ * in the transaction of the change the code allows, a failed change leaves
+ * the code good for a retry.
+ */
+export function challengeConsumption(tableName: string, t: TenantRef, challengeId: string, now: Date) {
+  return {
+    TableName: tableName,
+    Key: keys.challenge(t, challengeId),
+    UpdateExpression: 'SET consumedAt = :now',
+    ConditionExpression:
+      'attribute_exists(pk) AND (attribute_not_exists(consumedAt) OR consumedAt = :null) AND attempts < :max AND expiresAt > :now',
+    ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':max': MAX_CODE_ATTEMPTS },
+  };
+}
+
 export function challengeRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     async create(t: TenantRef, challenge: Challenge): Promise<void> {
-      await doc.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...keys.challenge(t, challenge.id),
-            entity: 'CHALLENGE',
-            ...challenge,
-            // DynamoDB removes it some time after expiry; reads check expiresAt themselves.
-            ttl: epochSeconds(challenge.expiresAt) + 3600,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await doc.send(new PutCommand(challengePut(tableName, t, challenge)));
     },
 
     async get(t: TenantRef, challengeId: string): Promise<Challenge | null> {
@@ -93,22 +114,10 @@ export function challengeRepo(store: StoreClient) {
       }
     },
 
-    /**
-     * Uses the challenge up. Single use is the condition's job: of two
-     * verifications racing with the right code, exactly one consumes it.
-     */
+    /** Uses the challenge up on its own (see challengeConsumption); false when it cannot be. */
     async consume(t: TenantRef, challengeId: string, now: Date): Promise<boolean> {
       try {
-        await doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.challenge(t, challengeId),
-            UpdateExpression: 'SET consumedAt = :now',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(consumedAt) OR consumedAt = :null) AND attempts < :max AND expiresAt > :now',
-            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':max': MAX_CODE_ATTEMPTS },
-          }),
-        );
+        await doc.send(new UpdateCommand(challengeConsumption(tableName, t, challengeId, now)));
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;

@@ -1,4 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
@@ -47,15 +53,36 @@ const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
 
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** What commits with a new session (sessionRepo.start). */
+export interface SessionStartAlso {
+  /** More profile fields, set with lastLoginAt. */
+  profile?: Record<string, unknown>;
+  /** The status the profile must have for the session to start (else the transaction is cancelled). */
+  profileStatus?: string;
+  /** More writes of the same transaction. */
+  items?: TransactItem[];
+}
+
 export function sessionRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     /**
      * Starts a session: the session, the device record and the user's last
      * login in one transaction, so a login is recorded whole or not at all.
+     * `also` joins more to it: fields set on the profile with lastLoginAt
+     * (only while the profile has `profileStatus`) and more writes (a
+     * challenge used up, an activity) that must commit with the session.
      */
-    async start(t: TenantRef, session: Session, activity: Record<string, unknown>): Promise<void> {
+    async start(
+      t: TenantRef,
+      session: Session,
+      activity: Record<string, unknown>,
+      also: SessionStartAlso = {},
+    ): Promise<void> {
       const ttl = epochSeconds(session.refreshExpiresAt) + 86_400;
+      const profile = Object.entries({ ...also.profile, lastLoginAt: session.createdAt });
       await doc.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -85,12 +112,22 @@ export function sessionRepo(store: StoreClient) {
               Update: {
                 TableName: tableName,
                 Key: keys.user(t, session.userId),
-                UpdateExpression: 'SET lastLoginAt = :now',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':now': session.createdAt },
+                UpdateExpression: `SET ${profile.map((_, i) => `#p${i} = :p${i}`).join(', ')}`,
+                ConditionExpression: also.profileStatus
+                  ? 'attribute_exists(pk) AND #status = :status'
+                  : 'attribute_exists(pk)',
+                ExpressionAttributeNames: {
+                  ...Object.fromEntries(profile.map(([field], i) => [`#p${i}`, field])),
+                  ...(also.profileStatus ? { '#status': 'status' } : {}),
+                },
+                ExpressionAttributeValues: {
+                  ...Object.fromEntries(profile.map(([, value], i) => [`:p${i}`, value])),
+                  ...(also.profileStatus ? { ':status': also.profileStatus } : {}),
+                },
               },
             },
             { Put: { TableName: tableName, Item: activity } },
+            ...(also.items ?? []),
           ],
         }),
       );

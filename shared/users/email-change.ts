@@ -1,13 +1,14 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
-import { answerCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
+import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
 import { enforceRateLimit } from '../auth/guards.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { isTransactionCanceled } from '../store/client.ts';
+import { challengeConsumption } from '../store/challenge-repo.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -46,7 +47,8 @@ export async function requestEmailChange(
  * POST /users/me/email-change/verify: commits the new address in one
  * transaction: the old claim released, the new one taken (its condition is
  * the uniqueness guarantee: of two users verifying the same address, one
- * wins; the other gets 409 CONFLICT), the profile changed, EMAIL_CHANGE recorded.
+ * wins; the other gets 409 CONFLICT), the profile changed, EMAIL_CHANGE
+ * recorded and the code used up.
  */
 export async function verifyEmailChange(
   deps: Deps,
@@ -59,10 +61,11 @@ export async function verifyEmailChange(
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['EMAIL_CHANGE']);
   // A challenge is its requester's alone.
   if (challenge.userId !== principal.userId || !challenge.newEmail) throw fail('INVALID_CODE');
-  const answered = await answerCodeChallenge(deps, tenant, challenge, body.code);
+  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const oldEmail = answered.email;
   const newEmail = challenge.newEmail;
   const { tableName } = deps.store;
+  const now = deps.clock.now();
   try {
     await deps.store.doc.send(
       new TransactWriteCommand({
@@ -100,10 +103,14 @@ export async function verifyEmailChange(
               }),
             },
           },
+          // The code is used up with the change, so a change that fails leaves it good for a retry.
+          { Update: challengeConsumption(tableName, tenant, challenge.id, now) },
         ],
       }),
     );
   } catch (error) {
+    // Of two answers racing with one code, one changes the address; the other finds the code used.
+    if (conditionFailedAt(error, 4)) throw fail('INVALID_CODE');
     if (isTransactionCanceled(error)) {
       throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
     }

@@ -49,8 +49,12 @@ async function answerTo(error: Error) {
     },
     { deps: () => deps },
   );
-  const result = (await handler(anEvent(), aContext())) as { statusCode: number; headers: Record<string, string> };
-  const body = JSON.parse((result as { body: string }).body) as { code: string };
+  const result = (await handler(anEvent(), aContext())) as {
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+  };
+  const body = JSON.parse(result.body) as { code: string };
   return { status: result.statusCode, code: body.code, retryAfter: result.headers['retry-after'] };
 }
 
