@@ -15,14 +15,23 @@ export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string)
   }
 }
 
-/** While a (tenant, e-mail) is locked, every login attempt answers 429, whatever the credential. */
-export async function enforceNotLocked(deps: Deps, tenant: Merchant, email: string): Promise<void> {
+/**
+ * While a (tenant, e-mail) is locked, every login attempt answers 429,
+ * whatever the credential. Says whether failures are counted, so that a
+ * success clears the counter only when there is one (a round trip saved).
+ */
+export async function enforceNotLocked(
+  deps: Deps,
+  tenant: Merchant,
+  email: string,
+): Promise<{ failuresCounted: boolean }> {
   const now = deps.clock.now();
-  const until = await deps.guards.lockedUntil(tenant, email, now);
-  if (until) {
-    const retryAfter = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const { lockedUntil, counted } = await deps.guards.lockState(tenant, email, now);
+  if (lockedUntil) {
+    const retryAfter = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
     throw fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });
   }
+  return { failuresCounted: counted };
 }
 
 /**

@@ -34,9 +34,19 @@ export async function countFailure(
   }
 }
 
-/** A login that passed every factor: the failure count starts again and the session begins. */
-export async function succeed(deps: Deps, tenant: Merchant, user: User, request: RequestInfo) {
-  await deps.guards.clearFailures(tenant, user.email);
+/** What the lockout read found: whether a failure counter exists to clear on success. */
+export interface LockRead {
+  failuresCounted: boolean;
+}
+
+/**
+ * A login that passed every factor: the failure count starts again and the
+ * session begins. The counter is deleted only when the lockout read found one
+ * (most logins have none: one round trip fewer). A failure counted between
+ * that read and this success stays counted, as if it came just after.
+ */
+export async function succeed(deps: Deps, tenant: Merchant, user: User, request: RequestInfo, lock: LockRead) {
+  if (lock.failuresCounted) await deps.guards.clearFailures(tenant, user.email);
   return startSession(deps, tenant, user, request);
 }
 
@@ -45,8 +55,8 @@ export async function succeed(deps: Deps, tenant: Merchant, user: User, request:
  * session. The failure count is not cleared before the last factor, or a
  * password holder could guess TOTP codes without ever being locked out.
  */
-export async function afterFirstFactor(deps: Deps, tenant: Merchant, user: User, request: RequestInfo) {
+export async function afterFirstFactor(deps: Deps, tenant: Merchant, user: User, request: RequestInfo, lock: LockRead) {
   assertMayLogIn(user);
   if (user.totpEnabled) return challengeResponse(await openTotpChallenge(deps, tenant, user.id, user.email));
-  return succeed(deps, tenant, user, request);
+  return succeed(deps, tenant, user, request, lock);
 }

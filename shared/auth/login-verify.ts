@@ -14,19 +14,29 @@ export async function verifyLogin(
   body: { challengeId: string; code: string },
   request: RequestInfo,
 ) {
-  await enforceRateLimit(deps, tenant, request.ip);
-  const challenge = await liveChallenge(deps, tenant, body.challengeId, ['LOGIN_OTP', 'LOGIN_TOTP']);
-  await enforceNotLocked(deps, tenant, challenge.email);
+  // Independent reads in parallel; the refusals keep their order (rate limit, then the challenge).
+  const [rate, live] = await Promise.allSettled([
+    enforceRateLimit(deps, tenant, request.ip),
+    liveChallenge(deps, tenant, body.challengeId, ['LOGIN_OTP', 'LOGIN_TOTP']),
+  ]);
+  if (rate.status === 'rejected') throw rate.reason;
+  if (live.status === 'rejected') throw live.reason;
+  const challenge = live.value;
+  // The lockout and the challenge's user, together (the user is only used once the code is good).
+  const [lock, found] = await Promise.all([
+    enforceNotLocked(deps, tenant, challenge.email),
+    challenge.userId ? deps.users.get(tenant, challenge.userId) : null,
+  ]);
   const countWrong = () => countFailure(deps, tenant, challenge.email, challenge.userId, request);
 
   if (challenge.type === 'LOGIN_OTP') {
     const answered = await answerCodeChallenge(deps, tenant, challenge, body.code, countWrong);
-    const user = await deps.users.get(tenant, answered.userId);
+    const user = found?.id === answered.userId ? found : null;
     if (!user) throw fail('INVALID_CODE');
-    return afterFirstFactor(deps, tenant, user, request);
+    return afterFirstFactor(deps, tenant, user, request, lock);
   }
 
-  const user = challenge.userId ? await deps.users.get(tenant, challenge.userId) : null;
+  const user = found;
   if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
     await deps.challenges.recordWrongAnswer(tenant, challenge.id);
     await countWrong();
@@ -34,5 +44,5 @@ export async function verifyLogin(
   }
   await consume(deps, tenant, challenge);
   assertMayLogIn(user);
-  return succeed(deps, tenant, user, request);
+  return succeed(deps, tenant, user, request, lock);
 }

@@ -72,6 +72,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
   ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
   const user = found.status === 'fulfilled' ? found.value : null;
+  const lockRead = lock.status === 'fulfilled' ? lock.value : { failuresCounted: true };
 
   if (method === 'OTP_EMAIL') {
     return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
@@ -98,5 +99,5 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
   if (needsRehash(user.passwordHash)) {
     await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) });
   }
-  return afterFirstFactor(deps, tenant, user, request);
+  return afterFirstFactor(deps, tenant, user, request, lockRead);
 }

@@ -20,13 +20,16 @@ export const LOCKOUT: LockoutPolicy = { maxFailures: 5, windowMs: 15 * 60_000, l
 export function guardRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
-    /** When the (tenant, e-mail) is locked, until when. */
-    async lockedUntil(t: TenantRef, email: string, now: Date): Promise<Date | null> {
+    /**
+     * When the (tenant, e-mail) is locked, until when; and whether any failure
+     * is counted at all (a successful login then has a counter to clear).
+     */
+    async lockState(t: TenantRef, email: string, now: Date): Promise<{ lockedUntil: Date | null; counted: boolean }> {
       const { Item } = await doc.send(
         new GetCommand({ TableName: tableName, Key: keys.lockout(t, email), ConsistentRead: true }),
       );
       const until = Item?.lockedUntil ? new Date(Item.lockedUntil as string) : null;
-      return until && until > now ? until : null;
+      return { lockedUntil: until && until > now ? until : null, counted: Item !== undefined };
     },
 
     /**

@@ -33,13 +33,13 @@ describe('guards.recordFailure', () => {
 
   it('makes lockedUntil answer the lock end until then, and null from then on', async () => {
     const { tenant, email } = fresh();
-    expect(await deps.guards.lockedUntil(tenant, email, at(0))).toBeNull();
+    expect((await deps.guards.lockState(tenant, email, at(0))).lockedUntil).toBeNull();
     for (let i = 0; i < 5; i++) await deps.guards.recordFailure(tenant, email, at(i * 1000));
     const end = at(4000 + 15 * MINUTE);
-    expect(await deps.guards.lockedUntil(tenant, email, at(4000))).toEqual(end);
-    expect(await deps.guards.lockedUntil(tenant, email, new Date(end.getTime() - 1))).toEqual(end);
-    expect(await deps.guards.lockedUntil(tenant, email, end)).toBeNull();
-    expect(await deps.guards.lockedUntil(tenant, email, new Date(end.getTime() + MINUTE))).toBeNull();
+    expect((await deps.guards.lockState(tenant, email, at(4000))).lockedUntil).toEqual(end);
+    expect((await deps.guards.lockState(tenant, email, new Date(end.getTime() - 1))).lockedUntil).toEqual(end);
+    expect((await deps.guards.lockState(tenant, email, end)).lockedUntil).toBeNull();
+    expect((await deps.guards.lockState(tenant, email, new Date(end.getTime() + MINUTE))).lockedUntil).toBeNull();
   });
 
   it('never locks failures spread so that no 15 minutes hold 5 of them (the window restarts)', async () => {
@@ -47,7 +47,7 @@ describe('guards.recordFailure', () => {
     for (let i = 0; i < 12; i++) {
       const now = at(i * 4 * MINUTE);
       expect(await deps.guards.recordFailure(tenant, email, now)).toBeNull();
-      expect(await deps.guards.lockedUntil(tenant, email, now)).toBeNull();
+      expect((await deps.guards.lockState(tenant, email, now)).lockedUntil).toBeNull();
     }
   });
 
@@ -59,7 +59,7 @@ describe('guards.recordFailure', () => {
     const results: (Date | null)[] = [];
     for (const ms of late) results.push(await deps.guards.recordFailure(tenant, email, at(ms)));
     expect(results.filter((until) => until !== null)).toHaveLength(1);
-    expect(await deps.guards.lockedUntil(tenant, email, at(16.5 * MINUTE))).not.toBeNull();
+    expect((await deps.guards.lockState(tenant, email, at(16.5 * MINUTE))).lockedUntil).not.toBeNull();
   });
 
   it('counts 10 concurrent failures exactly, and exactly one of them starts the lock', async () => {
@@ -69,16 +69,27 @@ describe('guards.recordFailure', () => {
     const locks = results.filter((until) => until !== null);
     expect(locks).toEqual([at(15 * MINUTE)]);
     expect((await lockItem(tenant, email))?.failures).toBe(10);
-    expect(await deps.guards.lockedUntil(tenant, email, now)).toEqual(at(15 * MINUTE));
+    expect((await deps.guards.lockState(tenant, email, now)).lockedUntil).toEqual(at(15 * MINUTE));
   });
 
   it('keeps the counters of one e-mail apart from another e-mail and from another tenant', async () => {
     const { tenant, email } = fresh();
     const other = fresh();
     for (let i = 0; i < 5; i++) await deps.guards.recordFailure(tenant, email, at(i * 1000));
-    expect(await deps.guards.lockedUntil(tenant, email, at(5000))).not.toBeNull();
-    expect(await deps.guards.lockedUntil(tenant, other.email, at(5000))).toBeNull();
-    expect(await deps.guards.lockedUntil(other.tenant, email, at(5000))).toBeNull();
+    expect((await deps.guards.lockState(tenant, email, at(5000))).lockedUntil).not.toBeNull();
+    expect((await deps.guards.lockState(tenant, other.email, at(5000))).lockedUntil).toBeNull();
+    expect((await deps.guards.lockState(other.tenant, email, at(5000))).lockedUntil).toBeNull();
+  });
+});
+
+describe('guards.lockState', () => {
+  it('says whether any failure is counted, so that a success clears only a counter that exists', async () => {
+    const { tenant, email } = fresh();
+    expect(await deps.guards.lockState(tenant, email, at(0))).toEqual({ lockedUntil: null, counted: false });
+    await deps.guards.recordFailure(tenant, email, at(1000));
+    expect(await deps.guards.lockState(tenant, email, at(2000))).toEqual({ lockedUntil: null, counted: true });
+    await deps.guards.clearFailures(tenant, email);
+    expect((await deps.guards.lockState(tenant, email, at(3000))).counted).toBe(false);
   });
 });
 
@@ -88,7 +99,7 @@ describe('guards.clearFailures', () => {
     for (let i = 0; i < 4; i++) await deps.guards.recordFailure(tenant, email, at(i * 1000));
     await deps.guards.clearFailures(tenant, email);
     for (let i = 4; i < 8; i++) expect(await deps.guards.recordFailure(tenant, email, at(i * 1000))).toBeNull();
-    expect(await deps.guards.lockedUntil(tenant, email, at(8000))).toBeNull();
+    expect((await deps.guards.lockState(tenant, email, at(8000))).lockedUntil).toBeNull();
     expect(await deps.guards.recordFailure(tenant, email, at(9000))).toEqual(at(9000 + 15 * MINUTE));
   });
 });
