@@ -67,15 +67,24 @@ export async function issueAccessToken(
  * signature, another algorithm, unknown or long-retired `kid`, wrong issuer,
  * expired, a claim missing, or `aud` other than the `app` claim. It does not
  * compare the tenant with the request's or check that the session is live:
- * the bearer authenticator does. Never throws for a bad token, never logs one.
+ * the bearer authenticator does. Never throws for a bad token, never logs one;
+ * throws only when the signing keys cannot be read (the store failing is a
+ * 503 for the client to retry, not a bad token).
  */
 export async function verifyAccessToken(deps: TokenDeps, token: string): Promise<AccessTokenClaims | null> {
   const keys = signingKeys(deps);
+  let keysUnreadable: { error: unknown } | undefined;
   try {
     const { payload } = await jwtVerify(
       token,
       async (header: JWTHeaderParameters) => {
-        const key = header.kid === undefined ? null : await keys.verificationKey(header.kid);
+        const key =
+          header.kid === undefined
+            ? null
+            : await keys.verificationKey(header.kid).catch((error: unknown) => {
+                keysUnreadable = { error };
+                throw error;
+              });
         if (!key) throw new Error('unknown signing key');
         return key;
       },
@@ -94,6 +103,7 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
     if (!claims.success || claims.output.aud !== claims.output.app) return null;
     return claims.output;
   } catch {
+    if (keysUnreadable) throw keysUnreadable.error;
     return null;
   }
 }
