@@ -437,28 +437,3 @@ describe('POST /auth/signup/verify', () => {
     expect((await verify(other, challengeId, code)).status).toBe(200);
   });
 });
-
-describe('POST /auth/signup (concurrency)', () => {
-  it('creates exactly one user when two signups with one new e-mail arrive at the same instant', async () => {
-    const tenant = await aTenantWith();
-    const email = anEmail('twin');
-    const answers = await Promise.all([
-      signup(tenant, signupBody(tenant, { email })),
-      signup(tenant, signupBody(tenant, { email, password: 'Second-22-pass' })),
-    ]);
-    expect(answers.map((a) => a.status)).toEqual([201, 201]);
-    const user = await deps.users.findByEmail(tenant, email);
-    expect(user).not.toBeNull();
-    const { Items = [] } = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `T#${tenant.app}#${tenant.mid}#USERS` },
-      }),
-    );
-    const profiles = Items.filter((item) => item.email === email);
-    expect(profiles).toHaveLength(1);
-    expect(profiles[0]?.id).toBe(user?.id);
-  });
-});

@@ -228,33 +228,4 @@ describe('POST /users/me/email-change and /verify', () => {
     expect((await login(tenant, newEmail, user.password)).body.data.user.id).toBe(user.id);
     expect((await login(elsewhere, newEmail, stranger.password)).body.data.user.id).toBe(stranger.id);
   });
-
-  it('gives exactly one of two users verifying one new address at once 200, the other 409 CONFLICT', async () => {
-    const tenant = await aTenantWith();
-    const first = await aUser(tenant);
-    const second = await aUser(tenant);
-    const tokens = [await logIn(tenant, first), await logIn(tenant, second)] as const;
-    const newEmail = freshAddress();
-    const a = await startChange(tenant, tokens[0], newEmail);
-    const b = await startChange(tenant, tokens[1], newEmail);
-    expect(await mailsTo(api.stack.sesUrl, newEmail)).toHaveLength(2);
-
-    const answers = await Promise.all([
-      verifyChange(tenant, tokens[0], a.challengeId, a.code),
-      verifyChange(tenant, tokens[1], b.challengeId, b.code),
-    ]);
-    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
-    const winnerIndex = answers.findIndex((res) => res.status === 200);
-    const [winner, loser] = winnerIndex === 0 ? [first, second] : [second, first];
-    const lost = answers[1 - winnerIndex];
-    if (lost) expectProblem(lost, 409, 'CONFLICT');
-
-    expect((await login(tenant, newEmail, winner.password)).body.data.user.id).toBe(winner.id);
-    expectProblem(await login(tenant, newEmail, loser.password), 401, 'INVALID_CREDENTIALS');
-    expect((await login(tenant, loser.email, loser.password)).body.data.user).toMatchObject({
-      id: loser.id,
-      email: loser.email,
-    });
-    expect((await getMe(tenant, tokens[1 - winnerIndex] as string)).email).toBe(loser.email);
-  });
 });
