@@ -1,11 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { recordActivity } from '../activity/record.ts';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
-import { isConditionFailure, isTransactionCanceled } from '../store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { grantOf } from '../store/merchant-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
@@ -169,17 +169,41 @@ export async function assignRole(
     });
   }
   const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
-  await deps.store.doc.send(
-    new UpdateCommand({
-      TableName: deps.store.tableName,
-      Key: keys.user(tenant, target.id),
-      UpdateExpression: 'SET grants.#role = :grant',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#role': role.id },
-      ExpressionAttributeValues: { ':grant': grantOf(role, now.toISOString(), actorIdOf(principal), expiresAt) },
-    }),
-  );
-  await recordActivity(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...request, actorId: actorIdOf(principal) });
+  const { tableName } = deps.store;
+  try {
+    // The grant and its ROLE_ASSIGNED record in one transaction: never a grant nobody can account for.
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(tenant, target.id),
+              UpdateExpression: 'SET grants.#role = :grant',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#role': role.id },
+              ExpressionAttributeValues: {
+                ':grant': grantOf(role, now.toISOString(), actorIdOf(principal), expiresAt),
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', {
+                ...request,
+                actorId: actorIdOf(principal),
+              }),
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    // Deleted meanwhile.
+    if (conditionFailedAt(error, 0)) throw fail('NOT_FOUND');
+    throw error;
+  }
 }
 
 /** POST /roles/revoke: takes a grant back (404 when the user does not hold it). */
@@ -197,19 +221,35 @@ export async function revokeRole(
   assertMayActOnUser(principal, target, deps.clock.now());
   // The grant carries its role's priority: a deleted role's grant is judged the same way.
   assertMayHandleRole(principal, grant);
+  const { tableName } = deps.store;
   try {
+    // The revocation and its ROLE_REVOKED record in one transaction.
     await deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.tableName,
-        Key: keys.user(tenant, target.id),
-        UpdateExpression: 'REMOVE grants.#role',
-        ConditionExpression: 'attribute_exists(grants.#role)',
-        ExpressionAttributeNames: { '#role': body.roleId },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(tenant, target.id),
+              UpdateExpression: 'REMOVE grants.#role',
+              ConditionExpression: 'attribute_exists(grants.#role)',
+              ExpressionAttributeNames: { '#role': body.roleId },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', {
+                ...request,
+                actorId: actorIdOf(principal),
+              }),
+            },
+          },
+        ],
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw fail('NOT_FOUND');
+    if (conditionFailedAt(error, 0)) throw fail('NOT_FOUND');
     throw error;
   }
-  await recordActivity(deps, tenant, target.id, 'ROLE_REVOKED', { ...request, actorId: actorIdOf(principal) });
 }

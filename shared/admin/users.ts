@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { describeDevice } from '../sessions/device.ts';
+import { isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -204,6 +205,29 @@ export async function inviteUser(
 }
 
 async function deleteUserItems(deps: Deps, tenant: Merchant, userId: string, email: string): Promise<void> {
+  await deleteUserPartitions(deps, tenant, userId);
+  await deps.store.doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: emailClaimDelete(deps, tenant, userId, email) },
+        { Delete: { TableName: deps.store.tableName, Key: keys.lockout(tenant, email) } },
+      ],
+    }),
+  );
+}
+
+/** The e-mail claim's delete, if the claim is still the user's. */
+function emailClaimDelete(deps: Deps, tenant: Merchant, userId: string, email: string) {
+  return {
+    TableName: deps.store.tableName,
+    Key: keys.userEmail(tenant, email),
+    ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
+    ExpressionAttributeValues: { ':id': userId },
+  };
+}
+
+/** Every item of the user's own partitions (profile, sessions, devices, used refresh tokens; activity). */
+async function deleteUserPartitions(deps: Deps, tenant: Merchant, userId: string): Promise<void> {
   const { doc, tableName } = deps.store;
   const partitions = [keys.userPartition(tenant, userId), keys.activityPartition(tenant, userId)];
   for (const pk of partitions) {
@@ -233,29 +257,17 @@ async function deleteUserItems(deps: Deps, tenant: Merchant, userId: string, ema
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
-  await doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: tableName,
-            Key: keys.userEmail(tenant, email),
-            ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
-            ExpressionAttributeValues: { ':id': userId },
-          },
-        },
-        { Delete: { TableName: tableName, Key: keys.lockout(tenant, email) } },
-      ],
-    }),
-  );
 }
 
 /**
- * DELETE /users/{id}: the user is gone at once (profile and e-mail claim
- * removed with an audit record in one transaction: no token or login works
- * after it), then every other item of theirs (sessions, devices, used tokens,
- * activity, lockout) is deleted. The audit record stays, in the tenant's
- * audit partition.
+ * DELETE /users/{id}: the user is gone at once: profile, e-mail claim and
+ * lockout removed with an audit record in one transaction (no token, refresh
+ * or login works after it, and the address is free again). Then every other
+ * item of theirs (sessions, devices, used tokens, activity) is deleted. That
+ * clean-up comes after the deletion has happened: if DynamoDB fails it, the
+ * answer is still 204 (a retry could not do more: the user is not found any
+ * more), and what is left sits in partitions of a user id nothing reads or
+ * reuses; the error is logged with the user id for an operator.
  */
 export async function deleteUser(deps: Deps, tenant: Merchant, principal: Principal, id: string, request: RequestInfo) {
   const target = await targetUser(deps, tenant, id);
@@ -263,35 +275,49 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
   assertMayActOnUser(principal, target, now);
   const auditId = newId(deps.random, 'aud');
   const { tableName } = deps.store;
-  await deps.store.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: tableName,
-            Key: keys.user(tenant, target.id),
-            ConditionExpression: 'attribute_exists(pk)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.audit(tenant, now.toISOString(), auditId),
-              entity: 'AUDIT',
-              id: auditId,
-              type: 'USER_DELETED',
-              subjectId: target.id,
-              at: now.toISOString(),
-              ip: request.ip,
-              userAgent: request.userAgent.slice(0, 512),
-              actorId: actorIdOf(principal),
-              ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.user(tenant, target.id),
+              // The address read is still the user's, so the claim deleted below is theirs.
+              ConditionExpression: 'attribute_exists(pk) AND email = :email',
+              ExpressionAttributeValues: { ':email': target.email },
             },
           },
-        },
-      ],
-    }),
-  );
-  await deleteUserItems(deps, tenant, target.id, target.email);
+          { Delete: emailClaimDelete(deps, tenant, target.id, target.email) },
+          { Delete: { TableName: tableName, Key: keys.lockout(tenant, target.email) } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.audit(tenant, now.toISOString(), auditId),
+                entity: 'AUDIT',
+                id: auditId,
+                type: 'USER_DELETED',
+                subjectId: target.id,
+                at: now.toISOString(),
+                ip: request.ip,
+                userAgent: request.userAgent.slice(0, 512),
+                actorId: actorIdOf(principal),
+                ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isTransactionCanceled(error)) throw fail('CONFLICT', 'the user changed meanwhile; try again');
+    throw error;
+  }
+  await deleteUserPartitions(deps, tenant, target.id).catch((error: unknown) => {
+    deps.log.error('user deleted; clean-up of their items incomplete', {
+      userId: target.id,
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+  });
 }
