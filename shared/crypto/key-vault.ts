@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 
 /**
  * Encryption of the secrets we must be able to read back (token-signing
@@ -22,9 +22,26 @@ function contextBytes(context: Record<string, string>): Buffer {
   return Buffer.from(JSON.stringify(sorted), 'utf8');
 }
 
-export function kmsKeyVault(keyId: string, client = new KMSClient({})): KeyVault {
+/**
+ * The KMS client module, imported on first use: every function builds a vault
+ * but most never encrypt or decrypt, and importing the client costs tens of ms
+ * of cold start (bench/RESULTS.md, cold init).
+ */
+let kmsModule: Promise<typeof import('@aws-sdk/client-kms')> | undefined;
+const loadKms = () => {
+  kmsModule ??= import('@aws-sdk/client-kms');
+  return kmsModule;
+};
+
+export function kmsKeyVault(keyId: string, client?: KMSClient): KeyVault {
+  let kmsClient: Promise<KMSClient> | undefined;
+  const clientOf = () => {
+    kmsClient ??= client ? Promise.resolve(client) : loadKms().then(({ KMSClient }) => new KMSClient({}));
+    return kmsClient;
+  };
   return {
     async encrypt(plaintext, context) {
+      const [{ EncryptCommand }, client] = await Promise.all([loadKms(), clientOf()]);
       const { CiphertextBlob } = await client.send(
         new EncryptCommand({ KeyId: keyId, Plaintext: plaintext, EncryptionContext: context }),
       );
@@ -32,6 +49,7 @@ export function kmsKeyVault(keyId: string, client = new KMSClient({})): KeyVault
       return Buffer.from(CiphertextBlob).toString('base64');
     },
     async decrypt(ciphertext, context) {
+      const [{ DecryptCommand }, client] = await Promise.all([loadKms(), clientOf()]);
       const { Plaintext } = await client.send(
         new DecryptCommand({
           KeyId: keyId,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { localKeyVault } from '#shared/crypto/key-vault.ts';
+import { kmsKeyVault, localKeyVault } from '#shared/crypto/key-vault.ts';
 
 describe('localKeyVault (AES-256-GCM)', () => {
   const vault = localKeyVault(randomBytes(32));
@@ -24,5 +24,32 @@ describe('localKeyVault (AES-256-GCM)', () => {
     await expect(
       localKeyVault(randomBytes(32)).decrypt(sealed, { purpose: 'totp', userId: 'usr_1' }),
     ).rejects.toThrow();
+  });
+});
+
+describe('kmsKeyVault', () => {
+  it('encrypts and decrypts through KMS with the key and the context, loading the KMS client on first use', async () => {
+    const { DecryptCommand, EncryptCommand, KMSClient } = await import('@aws-sdk/client-kms');
+    const { mockClient } = await import('aws-sdk-client-mock');
+    const kms = mockClient(KMSClient);
+    kms.on(EncryptCommand).resolves({ CiphertextBlob: Buffer.from('sealed-by-kms') });
+    kms.on(DecryptCommand).resolves({ Plaintext: Buffer.from('JBSWY3DPEHPK3PXP') });
+    try {
+      const vault = kmsKeyVault('alias/identity');
+      const context = { purpose: 'totp', userId: 'usr_1' };
+      const sealed = await vault.encrypt(Buffer.from('JBSWY3DPEHPK3PXP'), context);
+      expect(Buffer.from(sealed, 'base64').toString()).toBe('sealed-by-kms');
+      expect(Buffer.from(await vault.decrypt(sealed, context)).toString()).toBe('JBSWY3DPEHPK3PXP');
+      expect(kms.commandCalls(EncryptCommand)[0]?.args[0].input).toMatchObject({
+        KeyId: 'alias/identity',
+        EncryptionContext: context,
+      });
+      expect(kms.commandCalls(DecryptCommand)[0]?.args[0].input).toMatchObject({
+        KeyId: 'alias/identity',
+        EncryptionContext: context,
+      });
+    } finally {
+      kms.restore();
+    }
   });
 });
