@@ -1,5 +1,6 @@
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ActivityType, recordActivity } from '../activity/record.ts';
+import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
@@ -7,13 +8,14 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { describeDevice } from '../sessions/device.ts';
-import { isTransactionCanceled } from '../store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { toUserResponse } from '../users/view.ts';
-import { actorIdOf, assertMayActOnUser } from './authority.ts';
+import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from './authority.ts';
+import { transactAdminWrite } from './transact.ts';
 
 const USER_ID = /^usr_[0-9a-z]{20}$/;
 
@@ -60,7 +62,12 @@ const STATUS_ACTIVITY: Record<'ACTIVE' | 'DISABLED' | 'COMPROMISED', ActivityTyp
   COMPROMISED: 'USER_COMPROMISED',
 };
 
-/** PATCH /users/{id}/status: disabling or flagging a user ends every session at once. */
+/**
+ * PATCH /users/{id}/status: disabling or flagging a user ends every session at
+ * once. On a SUPER_ADMIN, the actor is checked in the same transaction
+ * (superAdminActorCheck): of two SUPER_ADMINs disabling each other at once,
+ * the second is refused.
+ */
 export async function setUserStatus(
   deps: Deps,
   tenant: Merchant,
@@ -72,11 +79,51 @@ export async function setUserStatus(
   const now = deps.clock.now();
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, now);
-  const updated = await deps.users.update(tenant, target.id, { status }, target.status);
+  const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
+  const updated = actorCheck
+    ? await setStatusCheckingActor(deps, tenant, principal, target, status, actorCheck)
+    : await deps.users.update(tenant, target.id, { status }, target.status);
   if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
   if (status !== 'ACTIVE') await deps.sessions.revokeAll(tenant, target.id, now);
   await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...request, actorId: actorIdOf(principal) });
   return toUserResponse(updated, now);
+}
+
+/**
+ * The status change of users.update (only while the status is still the one
+ * read), in one transaction with the actor's check. The user as changed, or
+ * null when the status changed meanwhile or the user is gone.
+ */
+async function setStatusCheckingActor(
+  deps: Deps,
+  tenant: Merchant,
+  principal: Principal,
+  target: User,
+  status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED',
+  actorCheck: NonNullable<ReturnType<typeof superAdminActorCheck>>,
+): Promise<User | null> {
+  try {
+    await transactAdminWrite(deps, [
+      {
+        Update: {
+          TableName: deps.store.tableName,
+          Key: keys.user(tenant, target.id),
+          UpdateExpression: 'SET #status = :status',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :seen',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':seen': target.status },
+        },
+      },
+      actorCheck,
+    ]);
+  } catch (error) {
+    // The actor first: a moment later, its own standing would be judged before the target is looked at.
+    if (conditionFailedAt(error, 1)) throw await refusalOfActor(deps, tenant, principal);
+    if (conditionFailedAt(error, 0)) return null;
+    throw error;
+  }
+  // Only the status was written, on the user as read.
+  return { ...target, status };
 }
 
 /** DELETE /users/{id}/totp: an admin turns a user's TOTP off (recorded as TOTP_DISABLED by the admin). */
@@ -197,20 +244,30 @@ export async function inviteUser(
   try {
     await deps.mailer.send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken });
   } catch (error) {
-    // No mail, no invitation: take the INVITED user back so the address is free to invite again.
-    await deleteUserItems(deps, tenant, invitation.userId, body.email);
+    // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
+    await deleteUserItems(deps, tenant, invitation.userId, body.email, [
+      keys.invitation(tenant, hashToken(invitation.invitationToken)),
+    ]);
     throw error;
   }
   return { userId: invitation.userId, status: 'INVITED' as const };
 }
 
-async function deleteUserItems(deps: Deps, tenant: Merchant, userId: string, email: string): Promise<void> {
+/** Every item of a user, and `alsoKeys` (an invitation). */
+async function deleteUserItems(
+  deps: Deps,
+  tenant: Merchant,
+  userId: string,
+  email: string,
+  alsoKeys: { pk: string; sk: string }[] = [],
+): Promise<void> {
   await deleteUserPartitions(deps, tenant, userId);
   await deps.store.doc.send(
     new TransactWriteCommand({
       TransactItems: [
         { Delete: emailClaimDelete(deps, tenant, userId, email) },
         { Delete: { TableName: deps.store.tableName, Key: keys.lockout(tenant, email) } },
+        ...alsoKeys.map((Key) => ({ Delete: { TableName: deps.store.tableName, Key } })),
       ],
     }),
   );
@@ -275,42 +332,43 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
   assertMayActOnUser(principal, target, now);
   const auditId = newId(deps.random, 'aud');
   const { tableName } = deps.store;
+  const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
   try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName,
-              Key: keys.user(tenant, target.id),
-              // The address read is still the user's, so the claim deleted below is theirs.
-              ConditionExpression: 'attribute_exists(pk) AND email = :email',
-              ExpressionAttributeValues: { ':email': target.email },
-            },
+    await transactAdminWrite(deps, [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.user(tenant, target.id),
+          // The address read is still the user's, so the claim deleted below is theirs.
+          ConditionExpression: 'attribute_exists(pk) AND email = :email',
+          ExpressionAttributeValues: { ':email': target.email },
+        },
+      },
+      { Delete: emailClaimDelete(deps, tenant, target.id, target.email) },
+      { Delete: { TableName: tableName, Key: keys.lockout(tenant, target.email) } },
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.audit(tenant, now.toISOString(), auditId),
+            entity: 'AUDIT',
+            id: auditId,
+            type: 'USER_DELETED',
+            subjectId: target.id,
+            at: now.toISOString(),
+            ip: request.ip,
+            userAgent: request.userAgent.slice(0, 512),
+            actorId: actorIdOf(principal),
+            ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
           },
-          { Delete: emailClaimDelete(deps, tenant, target.id, target.email) },
-          { Delete: { TableName: tableName, Key: keys.lockout(tenant, target.email) } },
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...keys.audit(tenant, now.toISOString(), auditId),
-                entity: 'AUDIT',
-                id: auditId,
-                type: 'USER_DELETED',
-                subjectId: target.id,
-                at: now.toISOString(),
-                ip: request.ip,
-                userAgent: request.userAgent.slice(0, 512),
-                actorId: actorIdOf(principal),
-                ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
-              },
-            },
-          },
-        ],
-      }),
-    );
+        },
+      },
+      // Of two SUPER_ADMINs deleting each other at once, the second is refused.
+      ...(actorCheck ? [actorCheck] : []),
+    ]);
   } catch (error) {
+    // The actor first: a moment later, its own standing would be judged before the target is looked at.
+    if (actorCheck && conditionFailedAt(error, 4)) throw await refusalOfActor(deps, tenant, principal);
     if (isTransactionCanceled(error)) throw fail('CONFLICT', 'the user changed meanwhile; try again');
     throw error;
   }
