@@ -72,8 +72,9 @@ export const roleRoutes = {
     summary: 'Take a role back from a user',
     status: 204,
     body: RevokeRoleRequest,
-    errors: [...adminErrors, 'NOT_FOUND'],
-    table: ['UpdateItem', 'PutItem'],
+    errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
+    // ConditionCheckItem: taking SUPER_ADMIN's grant checks the actor in the same transaction.
+    table: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -69,8 +69,9 @@ export const adminUserRoutes = {
     summary: 'Delete a user and every item of theirs (an audit record stays)',
     status: 204,
     params: IdParams,
-    errors: [...adminErrors, 'NOT_FOUND'],
-    table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+    errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
+    // ConditionCheckItem: deleting a SUPER_ADMIN checks the actor in the same transaction.
+    table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem', 'ConditionCheckItem'],
   },
   setUserStatus: {
     ...admin,
@@ -85,7 +86,8 @@ export const adminUserRoutes = {
     body: UserStatusRequest,
     response: UserResponse,
     errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
-    table: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
+    // ConditionCheckItem: disabling or flagging a SUPER_ADMIN checks the actor in the same transaction.
+    table: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'ConditionCheckItem'],
   },
   resetUserTotp: {
     ...admin,

@@ -1,7 +1,9 @@
 import type { Principal } from '../auth/principal.ts';
-import { fail } from '../http/errors.ts';
-import type { User } from '../users/types.ts';
-import { effectiveRoles } from '../users/view.ts';
+import type { Deps } from '../deps.ts';
+import { type AppError, fail } from '../http/errors.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
+import type { Grant, User } from '../users/types.ts';
+import { effectiveRoles, isGrantActive } from '../users/view.ts';
 
 /** SUPER_ADMIN's priority: it may act on anyone but itself. */
 export const SUPER_ADMIN_AUTHORITY = 0;
@@ -18,7 +20,9 @@ export function actorIdOf(principal: Principal): string {
  *
  * The last SUPER_ADMIN stays by construction: only a SUPER_ADMIN may act on
  * one, never on themselves, and SUPER_ADMIN is only given without an end
- * (roles.assignRole), so the acting one remains.
+ * (roles.assignRole), so the acting one remains. That holds for requests one
+ * after another; for two at once, the write that removes a SUPER_ADMIN also
+ * checks the actor (superAdminActorCheck).
  */
 export function assertMayActOnUser(principal: Principal, target: User, now: Date): void {
   if (principal.kind === 'user' && principal.userId === target.id) {
@@ -34,4 +38,71 @@ export function assertMayActOnUser(principal: Principal, target: User, now: Date
 export function assertMayHandleRole(principal: Principal, role: { priority: number }): void {
   if (principal.authority === SUPER_ADMIN_AUTHORITY) return;
   if (role.priority <= principal.authority) throw fail('FORBIDDEN', 'the role has as much authority as you, or more');
+}
+
+/** The target's SUPER_ADMIN grant in effect, if any (SUPER_ADMIN is the only priority-0 role). */
+function superAdminGrantOf(target: Pick<User, 'grants'>, now: Date): Grant | undefined {
+  return Object.values(target.grants ?? {}).find(
+    (grant) => grant.priority === SUPER_ADMIN_AUTHORITY && isGrantActive(grant, now),
+  );
+}
+
+/**
+ * CONTRACT.md, Rules: the last SUPER_ADMIN cannot be removed. The checks above
+ * judge grants read before the write, so two SUPER_ADMINs revoking, disabling
+ * or deleting each other at once would both pass them and leave none. When the
+ * target holds SUPER_ADMIN, the write that acts on them goes in a transaction
+ * with this check on the actor's profile: still holding that SUPER_ADMIN grant
+ * (unexpired: SUPER_ADMIN is given without an end, but the rule is the
+ * grant's), still ACTIVE. DynamoDB serialises the two transactions, so the
+ * second fails this check and is refused (refusalOfActor) as it would be a
+ * moment later. Null when no check is needed (an API key acts with ADMIN
+ * authority only, so it never reaches a SUPER_ADMIN).
+ */
+export function superAdminActorCheck(
+  deps: Pick<Deps, 'store'>,
+  tenant: TenantRef,
+  principal: Principal,
+  target: Pick<User, 'grants'>,
+  now: Date,
+) {
+  if (principal.kind !== 'user') return null;
+  const grant = superAdminGrantOf(target, now);
+  if (!grant) return null;
+  return {
+    ConditionCheck: {
+      TableName: deps.store.tableName,
+      Key: keys.user(tenant, principal.userId),
+      ConditionExpression:
+        'attribute_exists(grants.#role) ' +
+        'AND (attribute_not_exists(grants.#role.expiresAt) OR grants.#role.expiresAt = :null OR grants.#role.expiresAt > :now) ' +
+        'AND #status = :active',
+      ExpressionAttributeNames: { '#role': grant.roleId, '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':null': null,
+        ':now': now.toISOString(),
+        ':active': 'ACTIVE',
+      },
+    },
+  };
+}
+
+/**
+ * The answer for an actor whose check (superAdminActorCheck) failed: what the
+ * same request a moment later would get. Gone, or no longer ACTIVE: its session
+ * is over (401 SESSION_REVOKED, as the bearer check answers). Still there: it
+ * has lost SUPER_ADMIN, so it may not act on one (403 FORBIDDEN).
+ */
+export async function refusalOfActor(
+  deps: Pick<Deps, 'users'>,
+  tenant: TenantRef,
+  principal: Principal,
+): Promise<AppError> {
+  if (principal.kind === 'user') {
+    const actor = await deps.users.get(tenant, principal.userId);
+    if (actor?.status !== 'ACTIVE') {
+      return fail('SESSION_REVOKED', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+    }
+  }
+  return fail('FORBIDDEN', 'the user has as much authority as you, or more');
 }

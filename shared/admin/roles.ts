@@ -9,7 +9,15 @@ import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { grantOf } from '../store/merchant-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
-import { actorIdOf, assertMayActOnUser, assertMayHandleRole, SUPER_ADMIN_AUTHORITY } from './authority.ts';
+import {
+  actorIdOf,
+  assertMayActOnUser,
+  assertMayHandleRole,
+  refusalOfActor,
+  SUPER_ADMIN_AUTHORITY,
+  superAdminActorCheck,
+} from './authority.ts';
+import { transactAdminWrite } from './transact.ts';
 import { targetUser } from './users.ts';
 
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
@@ -206,7 +214,12 @@ export async function assignRole(
   }
 }
 
-/** POST /roles/revoke: takes a grant back (404 when the user does not hold it). */
+/**
+ * POST /roles/revoke: takes a grant back (404 when the user does not hold it).
+ * From a SUPER_ADMIN, the actor is checked in the same transaction
+ * (superAdminActorCheck): of two SUPER_ADMINs revoking each other's role at
+ * once, the second is refused.
+ */
 export async function revokeRole(
   deps: Deps,
   tenant: Merchant,
@@ -215,40 +228,41 @@ export async function revokeRole(
   request: RequestInfo,
 ) {
   assertNamesOwnTenant(tenant, body);
+  const now = deps.clock.now();
   const target = await targetUser(deps, tenant, body.userId);
   const grant = Object.hasOwn(target.grants, body.roleId) ? target.grants[body.roleId] : undefined;
   if (!grant) throw fail('NOT_FOUND');
-  assertMayActOnUser(principal, target, deps.clock.now());
+  assertMayActOnUser(principal, target, now);
   // The grant carries its role's priority: a deleted role's grant is judged the same way.
   assertMayHandleRole(principal, grant);
   const { tableName } = deps.store;
+  const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
   try {
     // The revocation and its ROLE_REVOKED record in one transaction.
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.user(tenant, target.id),
-              UpdateExpression: 'REMOVE grants.#role',
-              ConditionExpression: 'attribute_exists(grants.#role)',
-              ExpressionAttributeNames: { '#role': body.roleId },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', {
-                ...request,
-                actorId: actorIdOf(principal),
-              }),
-            },
-          },
-        ],
-      }),
-    );
+    await transactAdminWrite(deps, [
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.user(tenant, target.id),
+          UpdateExpression: 'REMOVE grants.#role',
+          ConditionExpression: 'attribute_exists(grants.#role)',
+          ExpressionAttributeNames: { '#role': body.roleId },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', {
+            ...request,
+            actorId: actorIdOf(principal),
+          }),
+        },
+      },
+      ...(actorCheck ? [actorCheck] : []),
+    ]);
   } catch (error) {
+    // The actor first: a moment later, its own standing would be judged before the grant is looked up.
+    if (actorCheck && conditionFailedAt(error, 2)) throw await refusalOfActor(deps, tenant, principal);
     if (conditionFailedAt(error, 0)) throw fail('NOT_FOUND');
     throw error;
   }

@@ -457,10 +457,9 @@ describe('POST /roles/assign and /roles/revoke raced', () => {
  * on themselves; two of them removing each other must therefore end as a serial order would: the first
  * wins, the second is refused because by then it is no longer an active SUPER_ADMIN.
  *
- * KNOWN BUG (marked `it.fails` until fixed): both requests pass the authority check, made on grants read
- * before either write, and both succeed, leaving the tenant with no active SUPER_ADMIN. The fix is a
- * transaction with a ConditionCheck on the actor's profile (still holds SUPER_ADMIN, still ACTIVE) in
- * revokeRole, setUserStatus and deleteUser when the target holds SUPER_ADMIN.
+ * Both requests pass the authority check, made on grants read before either write; what settles it is
+ * the ConditionCheck on the actor's profile (still holds SUPER_ADMIN, still ACTIVE) that revokeRole,
+ * setUserStatus and deleteUser put in their transaction when the target holds SUPER_ADMIN.
  */
 describe('two SUPER_ADMINs removing each other at once', () => {
   type By = { headers: Record<string, string> };
@@ -484,7 +483,7 @@ describe('two SUPER_ADMINs removing each other at once', () => {
     },
   };
 
-  it.fails.each(Object.keys(removals) as (keyof typeof removals)[])(
+  it.each(Object.keys(removals) as (keyof typeof removals)[])(
     'keeps exactly one active SUPER_ADMIN when two %s at once: one wins, the other is refused',
     async (how) => {
       const { remove, won, lost } = removals[how];
