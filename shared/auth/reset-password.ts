@@ -1,14 +1,23 @@
-import { recordActivity } from '../activity/record.ts';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { challengeConsumption } from '../store/challenge-repo.ts';
+import { conditionFailedAt } from '../store/client.ts';
+import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { answerCodeChallenge, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import type { RequestInfo } from './refresh-token.ts';
 
-/** POST /auth/reset-password: the code sets a new password and revokes every session of the user. */
+/**
+ * POST /auth/reset-password: the code sets a new password and revokes every
+ * session of the user: the sessions first, then the password, the lockout and
+ * the code in one transaction, so a fault never leaves a new password with
+ * the old sessions live, nor a used code with the old password.
+ */
 export async function resetPassword(
   deps: Deps,
   tenant: Merchant,
@@ -23,15 +32,55 @@ export async function resetPassword(
     });
   }
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
-  const answered = await answerCodeChallenge(deps, tenant, challenge, body.code);
+  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const passwordHash = await hashPassword(body.newPassword);
-  if (!(await deps.users.update(tenant, answered.userId, { passwordHash, lockedUntil: null }, 'ACTIVE')))
-    throw fail('INVALID_CODE');
+  // Every session ends first: that is what a reset is for, whatever follows, and a failure after it
+  // leaves the code good for a retry (never a new password with the old sessions still live).
+  await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now());
+  const { tableName } = deps.store;
   const now = deps.clock.now();
-  await deps.sessions.revokeAll(tenant, answered.userId, now);
-  // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
-  await deps.guards.clearFailures(tenant, answered.email);
-  await recordActivity(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...request, actorId: answered.userId });
+  try {
+    // The new password, the lockout cleared, PASSWORD_RESET recorded and the code used up: all or nothing.
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(tenant, answered.userId),
+              UpdateExpression: 'SET passwordHash = :hash, lockedUntil = :null',
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':hash': passwordHash, ':null': null, ':active': 'ACTIVE' },
+            },
+          },
+          { Update: challengeConsumption(tableName, tenant, challenge.id, now) },
+          // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
+          { Delete: { TableName: tableName, Key: keys.lockout(tenant, answered.email) } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', {
+                ...request,
+                actorId: answered.userId,
+              }),
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    // Not ACTIVE any more, or the code used by a racing reset.
+    if (conditionFailedAt(error)) throw fail('INVALID_CODE');
+    throw error;
+  }
+  // A session started with the old password in between ends too. The reset stands if this fails:
+  // the sessions from before it are already revoked, and the code is used up, so a retry could not help.
+  await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now()).catch((error: unknown) => {
+    deps.log.error('sessions after a reset not revoked', {
+      errorName: error instanceof Error ? error.name : 'unknown',
+    });
+  });
   // The notice is a courtesy: the reset stands even if it cannot be sent.
   await deps.mailer.send(tenant, answered.email, { kind: 'PASSWORD_RESET_DONE' }).catch((error: unknown) => {
     deps.log.error('reset notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
