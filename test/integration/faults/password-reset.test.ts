@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { handler as resetPasswordHandler } from '#functions/auth/reset-password.ts';
+import { forgotPassword } from '#shared/auth/forgot-password.ts';
+import { verifyPassword } from '#shared/auth/passwords.ts';
+import type { Deps } from '#shared/deps.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import { aStoredUser } from '#test/support/admin.ts';
+import { aTenantWith } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import {
+  ALLOWED,
+  type Allowance,
+  aRequest,
+  aSessionOf,
+  describeAnswer,
+  type FaultKind,
+  fakeSes,
+  faultMatrix,
+  handlersUse,
+  merchantOf,
+  type Operation,
+  type Trace,
+  traceOf,
+} from '#test/support/faults.ts';
+
+/**
+ * POST /auth/reset-password under DynamoDB faults, at every call in turn:
+ * 503 UNAVAILABLE with the password, the lockout and the code as they were
+ * (the same code works on retry), or, once the new password is committed,
+ * 204 with every session that was live before the reset revoked.
+ */
+
+const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
+vi.mock('#shared/deps.ts', async (original) => ({
+  ...(await original<object>()),
+  processDeps: () => processDeps.current,
+}));
+handlersUse(processDeps);
+// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
+fakeSes();
+
+const NEW_PASSWORD = 'Philodendron-7-vine';
+
+let tenant: Merchant;
+beforeAll(async () => {
+  tenant = await merchantOf(await aTenantWith());
+});
+
+/** Revoking comes first: it is what a reset is for, whatever follows, and it leaves the code good for a retry. */
+const sessionsRevoked: Allowance = {
+  why: 'the sessions are revoked before the new password is committed: ending them is what a reset asks for, whatever follows, and the retry still works',
+  covers: (c) => c.sk.startsWith('SESSION#') && changed(c).every((f) => f === 'revokedAt' || f === 'refreshHash'),
+};
+
+const changed = (c: { before?: Record<string, unknown>; after?: Record<string, unknown> }) =>
+  Object.keys({ ...c.before, ...c.after }).filter(
+    (f) => JSON.stringify(c.before?.[f]) !== JSON.stringify(c.after?.[f]),
+  );
+
+type Fixture = { ip: string; userId: string; challengeId: string; code: string };
+
+const reset: Operation<Fixture> = {
+  handler: resetPasswordHandler,
+  setup: async (ip) => {
+    // No password yet (none to hash): the reset sets the first one, as it would any other.
+    const user = await aStoredUser(tenant);
+    // A session started before the reset (the one a reset is meant to end).
+    await aSessionOf(tenant, user.id);
+    let code = '';
+    const deps = makeTestDeps({
+      mailer: {
+        send: async (_t, _to, message) => {
+          if ('code' in message) code = message.code;
+        },
+      },
+    });
+    const { challengeId } = await forgotPassword(deps, tenant, user.email, { ip, userAgent: 'vitest' });
+    return { ip, userId: user.id, challengeId, code };
+  },
+  tenant: () => tenant,
+  request: (f) =>
+    aRequest('POST', '/auth/reset-password', {
+      tenant,
+      ip: f.ip,
+      body: { challengeId: f.challengeId, code: f.code, newPassword: NEW_PASSWORD },
+    }),
+  succeeded: (answer) => expect(answer.status, JSON.stringify(answer.body)).toBe(204),
+  allowed: [ALLOWED.rateCount, sessionsRevoked],
+  afterCommit: {
+    // The transaction that sets the password and uses the code up (the one that names the challenge).
+    commitAt: (calls) =>
+      calls.findIndex(
+        (call) => call.command === 'TransactWriteItems' && call.partitions.some((pk) => pk.includes('#CH#')),
+      ),
+    async check(run) {
+      const problems: string[] = [];
+      if (run.answer.status !== 204)
+        problems.push(`answered ${describeAnswer(run.answer)}, not 204: the password is set`);
+      const user = await makeTestDeps().users.get(tenant, run.fixture.userId);
+      if (!(await verifyPassword(user?.passwordHash ?? '', NEW_PASSWORD))) problems.push('the new password is not set');
+      const live = await makeTestDeps().sessions.listLive(tenant, run.fixture.userId, new Date());
+      if (live.length > 0) problems.push(`${live.length} session(s) from before the reset still live`);
+      return problems;
+    },
+  },
+};
+
+describe('POST /auth/reset-password under DynamoDB faults', () => {
+  let trace: Trace;
+  beforeAll(async () => {
+    trace = await traceOf(reset);
+  });
+
+  const THROTTLING: FaultKind[] = ['throttled', 'throttled from then on', 'transaction throttled', 'batch unprocessed'];
+
+  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
+    expect(await faultMatrix(reset, THROTTLING, trace)).toEqual([]);
+  }, 120_000);
+
+  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
+    expect(await faultMatrix(reset, ['internal'], trace)).toEqual([]);
+  }, 120_000);
+});

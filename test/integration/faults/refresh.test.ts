@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { handler as refreshHandler } from '#functions/auth/refresh.ts';
+import type { Deps } from '#shared/deps.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import { aStoredUser } from '#test/support/admin.ts';
+import { aTenantWith } from '#test/support/auth.ts';
+import {
+  aRequest,
+  aSessionOf,
+  faultMatrix,
+  handlersUse,
+  merchantOf,
+  type Operation,
+  type Trace,
+  traceOf,
+} from '#test/support/faults.ts';
+
+/**
+ * POST /auth/refresh under DynamoDB faults, at every call in turn: 503
+ * UNAVAILABLE, the session and its refresh token as they were (the presented
+ * token is not rotated out), so the client's retry with the same token works
+ * instead of being taken for a replay.
+ */
+
+const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
+vi.mock('#shared/deps.ts', async (original) => ({
+  ...(await original<object>()),
+  processDeps: () => processDeps.current,
+}));
+handlersUse(processDeps);
+
+let tenant: Merchant;
+beforeAll(async () => {
+  tenant = await merchantOf(await aTenantWith());
+});
+
+const refresh: Operation<{ ip: string; refreshToken: string }> = {
+  handler: refreshHandler,
+  setup: async (ip) => {
+    const user = await aStoredUser(tenant);
+    return { ip, refreshToken: (await aSessionOf(tenant, user.id)).refreshToken };
+  },
+  tenant: () => tenant,
+  request: (f) => aRequest('POST', '/auth/refresh', { tenant, ip: f.ip, body: { refreshToken: f.refreshToken } }),
+  succeeded: (answer) => {
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+  },
+  // Nothing is written before the rotation: a failed refresh leaves no change at all.
+  allowed: [],
+};
+
+describe('POST /auth/refresh under DynamoDB faults', () => {
+  let trace: Trace;
+  beforeAll(async () => {
+    trace = await traceOf(refresh);
+  });
+
+  it('answers 503 UNAVAILABLE, rotates nothing and works on retry with the same token, whichever call is throttled', async () => {
+    expect(await faultMatrix(refresh, ['throttled', 'transaction throttled', 'batch unprocessed'], trace)).toEqual([]);
+  }, 60_000);
+
+  it('answers 503 UNAVAILABLE, rotates nothing and works on retry with the same token, whichever call fails', async () => {
+    expect(await faultMatrix(refresh, ['internal'], trace)).toEqual([]);
+  }, 60_000);
+});

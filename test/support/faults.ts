@@ -1,0 +1,587 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { expect } from 'vitest';
+import { startSession } from '#shared/auth/session-start.ts';
+import { signingKeys } from '#shared/auth/signing-keys.ts';
+import type { Deps } from '#shared/deps.ts';
+import { keys, type TenantRef } from '#shared/store/keys.ts';
+import { makeTestDeps } from './deps.ts';
+import { aContext, anEvent } from './events.ts';
+
+/**
+ * Fault injection for test/integration/faults: deps whose DynamoDB client
+ * records every call and fails the one asked for the way DynamoDB does when it
+ * is throttled or broken (after the SDK's own retries, which the fault skips by
+ * failing before them); a before-and-after picture of every tenant partition
+ * the request wrote, read from the real store; and an SES that records or fails.
+ */
+
+export type FaultKind =
+  | 'throttled'
+  /** Throttled from that call on: the call and every later call of the same operation fail (retries included). */
+  | 'throttled from then on'
+  | 'internal'
+  | 'transaction throttled'
+  | 'batch unprocessed';
+
+/** Which faults a call can meet: every call can be throttled or fail; transactions and batches have their own. */
+export function faultsFor(command: string): FaultKind[] {
+  const kinds: FaultKind[] = ['throttled', 'throttled from then on', 'internal'];
+  if (command === 'TransactWriteItems') kinds.push('transaction throttled');
+  if (command === 'BatchGetItem' || command === 'BatchWriteItem') kinds.push('batch unprocessed');
+  return kinds;
+}
+
+const metadata = (httpStatusCode: number) => ({ httpStatusCode, requestId: 'FAULTINJECTED', attempts: 3 });
+
+/** The error DynamoDB answers (as the SDK raises it) for a fault, or null when the fault is an answer. */
+function errorFor(kind: FaultKind, input: Record<string, unknown>): Error | null {
+  switch (kind) {
+    case 'throttled':
+    case 'throttled from then on':
+      return new ProvisionedThroughputExceededException({
+        message: 'The level of configured provisioned throughput for the table was exceeded.',
+        $metadata: metadata(400),
+      });
+    case 'internal':
+      return new InternalServerError({ message: 'Internal server error', $metadata: metadata(500) });
+    case 'transaction throttled': {
+      // What DynamoDB sends for a throttled transaction: a cancellation whose reasons name the throttled item.
+      const items = (input.TransactItems as unknown[] | undefined) ?? [];
+      return new TransactionCanceledException({
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]',
+        $metadata: metadata(400),
+        CancellationReasons: items.map((_, i) =>
+          i === 0
+            ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index.' }
+            : { Code: 'None' },
+        ),
+      });
+    }
+    case 'batch unprocessed':
+      return null;
+  }
+}
+
+/** A batch answered with nothing done: DynamoDB's way of throttling a whole BatchGetItem or BatchWriteItem. */
+function unprocessedAnswer(command: string, input: Record<string, unknown>) {
+  const requestItems = input.RequestItems as Record<string, unknown>;
+  const output =
+    command === 'BatchGetItem'
+      ? { Responses: Object.fromEntries(Object.keys(requestItems).map((t) => [t, []])), UnprocessedKeys: requestItems }
+      : { UnprocessedItems: requestItems };
+  return { output: { ...output, $metadata: metadata(200) }, response: {} };
+}
+
+type Item = Record<string, unknown>;
+
+/** The partition keys a command names, and whether it writes them (input as lib-dynamodb has it, unmarshalled). */
+function partitionsOf(command: string, input: Record<string, any>): { partitions: string[]; writes: boolean } {
+  const pk = (item: Item | undefined) => (typeof item?.pk === 'string' ? [item.pk] : []);
+  switch (command) {
+    case 'PutItem':
+      return { partitions: pk(input.Item), writes: true };
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return { partitions: pk(input.Key), writes: true };
+    case 'TransactWriteItems':
+      return {
+        partitions: (input.TransactItems as Item[]).flatMap((t: any) =>
+          pk(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
+        ),
+        writes: true,
+      };
+    case 'BatchWriteItem':
+      return {
+        partitions: Object.values(input.RequestItems as Record<string, any[]>)
+          .flat()
+          .flatMap((r) => pk(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
+        writes: true,
+      };
+    case 'GetItem':
+      return { partitions: pk(input.Key), writes: false };
+    case 'BatchGetItem':
+      return {
+        partitions: Object.values(input.RequestItems as Record<string, { Keys: Item[] }>).flatMap((r) =>
+          r.Keys.flatMap(pk),
+        ),
+        writes: false,
+      };
+    default: {
+      const named = input.ExpressionAttributeValues?.[':pk'];
+      return { partitions: typeof named === 'string' ? [named] : [], writes: false };
+    }
+  }
+}
+
+/** One DynamoDB call of a request: the operation (`GetItem`, `TransactWriteItems`, ...) and the partitions it names. */
+export interface StoreCall {
+  command: string;
+  partitions: string[];
+  writes: boolean;
+}
+
+/** A tenant item that differs after the request from before it. */
+export interface Change {
+  /** `<partition without the tenant prefix> / <sort key>`. */
+  key: string;
+  sk: string;
+  before: Item | undefined;
+  after: Item | undefined;
+}
+
+/**
+ * Deps against the test table whose DynamoDB client (a fresh one: nothing
+ * shared with other tests) records each call, pictures every partition of the
+ * tenant before the request's first write to it, and fails call `fault.at`.
+ */
+export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: FaultKind }) {
+  const deps = makeTestDeps();
+  const errorsLogged: string[] = [];
+  deps.log = { info: () => {}, error: (message) => errorsLogged.push(message) };
+  // The pictures are read with a client of their own, so they are never counted or failed.
+  const reader = makeTestDeps().store;
+  const prefix = keys.merchant(tenant).pk;
+  const ownedByTenant = (pk: string) => pk === prefix || pk.startsWith(`${prefix}#`);
+  const readPartition = async (pk: string): Promise<Item[]> => {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await reader.doc.send(
+        new QueryCommand({
+          TableName: reader.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  };
+  const before = new Map<string, Promise<Item[]>>();
+  const calls: StoreCall[] = [];
+
+  deps.store.doc.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = (context.commandName ?? '?').replace(/Command$/, '');
+      const input = args.input as Record<string, unknown>;
+      const { partitions, writes } = partitionsOf(command, input);
+      const index = calls.length;
+      calls.push({ command, partitions, writes });
+      if (writes) {
+        // Nothing of this request has reached these partitions yet: this is how they were before it.
+        for (const pk of partitions.filter(ownedByTenant)) if (!before.has(pk)) before.set(pk, readPartition(pk));
+        await Promise.all(before.values());
+      }
+      const failing =
+        fault &&
+        (fault.at === index ||
+          (fault.kind === 'throttled from then on' && index > fault.at && calls[fault.at]?.command === command));
+      if (failing) {
+        const error = errorFor(fault.kind, input);
+        if (error) throw error;
+        return unprocessedAnswer(command, input) as never;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'faultInjection' },
+  );
+
+  return {
+    deps,
+    calls,
+    errorsLogged,
+    /** Every item of a written tenant partition that is not as it was before the request. */
+    async changes(): Promise<Change[]> {
+      const changes: Change[] = [];
+      for (const [pk, picture] of before) {
+        const was = new Map((await picture).map((item) => [item.sk as string, item]));
+        const now = new Map((await readPartition(pk)).map((item) => [item.sk as string, item]));
+        for (const sk of new Set([...was.keys(), ...now.keys()])) {
+          const [b, a] = [was.get(sk), now.get(sk)];
+          if (JSON.stringify(b) !== JSON.stringify(a) && !sameItem(b, a)) {
+            changes.push({ key: `${pk.slice(prefix.length) || 'T'} / ${sk}`, sk, before: b, after: a });
+          }
+        }
+      }
+      return changes;
+    },
+  };
+}
+
+function sameItem(a: Item | undefined, b: Item | undefined): boolean {
+  if (!a || !b) return a === b;
+  const fields = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...fields].every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
+}
+
+/**
+ * A change that a request makes, by design, before its work can fail, and
+ * that a failed request therefore leaves behind. Each names why.
+ */
+export interface Allowance {
+  why: string;
+  covers(change: Change): boolean;
+}
+
+/** Changes every auth request may leave behind. */
+export const ALLOWED = {
+  rateCount: {
+    why: 'the per-IP request count of the minute goes up first: a request counts against the limit whether or not it then succeeds, or failing requests would be free to an attacker',
+    covers: (c: Change) => c.sk === 'RATE',
+  },
+  lockoutCleared: {
+    why: 'a correct credential clears the failed-login count before the session is written; only the holder of the credential can do that, and the count protects nobody from them',
+    covers: (c: Change) => c.sk === 'LOCK' && c.after === undefined,
+  },
+} satisfies Record<string, Allowance>;
+
+function changedFields(c: Change): string[] {
+  return Object.keys({ ...c.before, ...c.after }).filter(
+    (f) => JSON.stringify(c.before?.[f]) !== JSON.stringify(c.after?.[f]),
+  );
+}
+
+/** Changes not covered by an allowance, shown briefly: which item, and what happened to it. */
+export function unexplained(changes: Change[], allowances: readonly Allowance[]): string[] {
+  return changes
+    .filter((c) => !allowances.some((a) => a.covers(c)))
+    .map((c) => {
+      if (!c.before) return `${c.key}: added (${String(c.after?.entity)})`;
+      if (!c.after) return `${c.key}: removed (${String(c.before.entity)})`;
+      return `${c.key}: changed ${changedFields(c).join(', ')}`;
+    });
+}
+
+/** An answer of a handler, its body parsed. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: ReturnType<typeof aContext>) => Promise<unknown>;
+
+export async function invoke(handler: LambdaHandler, event: APIGatewayProxyEventV2): Promise<Answer> {
+  const result = (await handler(event, aContext())) as {
+    statusCode: number;
+    headers?: Record<string, string>;
+    body?: string;
+  };
+  return {
+    status: result.statusCode,
+    headers: result.headers ?? {},
+    body: result.body ? JSON.parse(result.body) : undefined,
+  };
+}
+
+let ipCounter = 0;
+/** A documentation address of its own (RFC 3849), so each request has its own rate-limit count. */
+export const anIp = () => `2001:db8::${(++ipCounter).toString(16)}:${(process.pid % 0xffff).toString(16)}`;
+
+/** A JSON request to the identity API as API Gateway hands it over, from `ip`. */
+export function aRequest(
+  method: string,
+  path: string,
+  options: {
+    tenant: TenantRef;
+    ip: string;
+    body?: unknown;
+    bearer?: string;
+    pathParameters?: Record<string, string>;
+  },
+): APIGatewayProxyEventV2 {
+  const event = anEvent({
+    method,
+    path: `/api/v1${path}`,
+    headers: {
+      'content-type': 'application/json',
+      'x-app-id': options.tenant.app,
+      'x-mid-key': options.tenant.mid,
+      ...(options.bearer ? { authorization: `Bearer ${options.bearer}` } : {}),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    ...(options.pathParameters ? { pathParameters: options.pathParameters } : {}),
+  });
+  event.requestContext.http.sourceIp = options.ip;
+  return event;
+}
+
+/** The contract's answer to an overloaded or failing dependency. */
+export function expectUnavailable(answer: Answer, label = '') {
+  expect({ status: answer.status, code: answer.body?.code }, label).toEqual({ status: 503, code: 'UNAVAILABLE' });
+  expect(answer.headers['content-type'], label).toBe('application/problem+json');
+  expect(Number(answer.headers['retry-after']), label).toBeGreaterThan(0);
+}
+
+/** A short description of an answer, for failure messages. */
+export const describeAnswer = (a: Answer) => `${a.status} ${a.body?.code ?? ''}`.trim();
+
+/**
+ * One multi-item operation under test, driven through its Lambda handler:
+ * a fresh fixture for each run, the request it sends, and what success is.
+ */
+export interface Operation<F> {
+  handler: LambdaHandler;
+  /** A fresh fixture (made with plain deps); `ip` is the run's own source address. */
+  setup(ip: string): Promise<F>;
+  tenant(fixture: F): TenantRef;
+  /** The request; `attempt` is 0 for the first, 1 for the retry after a fault. */
+  request(fixture: F, attempt: number): APIGatewayProxyEventV2;
+  /** Asserts that an answer is this operation's success. */
+  succeeded(answer: Answer, fixture: F): void;
+  /** Changes a failed request may leave behind by design, besides none. */
+  allowed?: readonly Allowance[];
+  /** True for a change another run made in a partition that runs share (the tenant's audit records). */
+  othersChange?(change: Change, fixture: F): boolean;
+  /**
+   * For an operation with work after its commit point: the index of the
+   * committing call in a run's calls, and what a fault after it must give
+   * (the problems found; none when it is what a demanding client expects).
+   */
+  afterCommit?: {
+    commitAt(calls: readonly StoreCall[]): number;
+    check(run: Run<F>, trace: Trace): Promise<string[]>;
+  };
+}
+
+export interface Run<F> {
+  fixture: F;
+  answer: Answer;
+  calls: StoreCall[];
+  changes: Change[];
+  errorsLogged: string[];
+}
+
+/** Runs the operation once on a fresh fixture, failing call `fault.at` if asked. */
+export async function runOnce<F>(operation: Operation<F>, fault?: { at: number; kind: FaultKind }): Promise<Run<F>> {
+  const fixture = await operation.setup(anIp());
+  const probe = instrumentedDeps(operation.tenant(fixture), fault);
+  const answer = await invokeWith(probe.deps, operation.handler, operation.request(fixture, 0));
+  const changes = (await probe.changes()).filter((change) => !operation.othersChange?.(change, fixture));
+  return { fixture, answer, calls: probe.calls, changes, errorsLogged: probe.errorsLogged };
+}
+
+/** The same request again on the same fixture, with nothing failing: the operation must not be wedged. */
+export async function retry<F>(operation: Operation<F>, fixture: F): Promise<Answer> {
+  return invokeWith(instrumentedDeps(operation.tenant(fixture)).deps, operation.handler, operation.request(fixture, 1));
+}
+
+/** What the identity handlers' `processDeps()` answers in a fault test file (see `handlersUse`). */
+export interface ProcessDepsSwitch {
+  current: Deps | undefined;
+}
+
+let handlerDeps: ProcessDepsSwitch | undefined;
+/** Runs go on concurrently: each handler call sees the deps of its own run. */
+const runDeps = new AsyncLocalStorage<Deps>();
+
+/**
+ * Each fault test file routes the handlers' `processDeps()` to a switch it
+ * hoists, so the real Lambda handlers run with the deps of each run:
+ *
+ * ```ts
+ * const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
+ * vi.mock('#shared/deps.ts', async (original) => ({ ...(await original<object>()), processDeps: () => processDeps.current }));
+ * handlersUse(processDeps);
+ * ```
+ */
+export function handlersUse(target: ProcessDepsSwitch): void {
+  handlerDeps = target;
+  Object.defineProperty(target, 'current', { get: () => runDeps.getStore(), configurable: true });
+}
+
+/** Calls a handler with these deps as its `processDeps()`. */
+export async function invokeWith(deps: Deps, handler: LambdaHandler, event: APIGatewayProxyEventV2): Promise<Answer> {
+  if (!handlerDeps) throw new Error('call handlersUse(processDeps) in the test file first');
+  return runDeps.run(deps, () => invoke(handler, event));
+}
+
+/**
+ * The calls of the operation when nothing fails, from one run that must
+ * succeed. A signing key exists first: creating the very first one is a
+ * once-per-deployment write, not a step of the operation.
+ */
+export async function traceOf<F>(operation: Operation<F>): Promise<Trace> {
+  await signingKeys(makeTestDeps()).active();
+  const run = await runOnce(operation);
+  operation.succeeded(run.answer, run.fixture);
+  const effect = effectOf(run.changes);
+  expect(effect.length, 'a run without faults writes something').toBeGreaterThan(0);
+  return { calls: run.calls, effect };
+}
+
+/** The calls of an operation when nothing fails, and the shape of what it writes. */
+export interface Trace {
+  calls: StoreCall[];
+  /** What the writes do, item by item, ids left out (see effectOf). */
+  effect: string[];
+}
+
+/** The shape of a request's writes: per item, its entity and what happened to it, without keys, ids or times. */
+export function effectOf(changes: readonly Change[]): string[] {
+  return changes
+    .map((c) => {
+      const entity = String((c.after ?? c.before)?.entity);
+      if (!c.before) return `${entity} added`;
+      if (!c.after) return `${entity} removed`;
+      return `${entity} changed ${changedFields(c).join(', ')}`;
+    })
+    .sort();
+}
+
+/** The calls of one run without faults, as `<index> <command>` lines for test names and messages. */
+export const describeCalls = (calls: readonly StoreCall[]) => calls.map((c, i) => `${i} ${c.command}`);
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Runs the operation with each fault at each of its calls (learnt from a run
+ * without faults, so the suite follows the code when its calls change) and
+ * returns, per run that went wrong, what went wrong: an answer other than 503
+ * UNAVAILABLE, a change the allowances do not explain, or a retry that fails.
+ * After the operation's commit point (if it has one), `afterCommit.check` judges instead.
+ */
+export async function faultMatrix<F>(
+  operation: Operation<F>,
+  kinds: readonly FaultKind[],
+  trace: Trace,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const allowances = [...(operation.allowed ?? [])];
+  const commitAt = operation.afterCommit?.commitAt(trace.calls) ?? trace.calls.length;
+  const plan = trace.calls.flatMap((call, at) =>
+    faultsFor(call.command)
+      .filter((kind) => kinds.includes(kind))
+      .map((kind) => ({ at, kind, command: call.command })),
+  );
+  // Each run has its own users, addresses and challenges, so runs can overlap.
+  await eachLimited(plan, 4, async (step) => {
+    const label = `call ${step.at} ${step.command} ${step.kind}`;
+    const run = await runOnce(operation, { at: step.at, kind: step.kind });
+    const failedCall = run.calls[step.at]?.command;
+    if (failedCall !== step.command) {
+      problems.push(`${label}: the calls changed (call ${step.at} was ${failedCall ?? 'never made'})`);
+      return;
+    }
+    if (step.at > commitAt && operation.afterCommit) {
+      for (const problem of await operation.afterCommit.check(run, trace)) problems.push(`${label}: ${problem}`);
+      return;
+    }
+    if (succeeded(operation, run)) {
+      // The request got over the fault itself (it read again): then its effect must be whole.
+      const effect = effectOf(run.changes);
+      if (JSON.stringify(effect) !== JSON.stringify(trace.effect)) {
+        problems.push(
+          `${label}: answered success but wrote ${effect.join('; ')} (without faults: ${trace.effect.join('; ')})`,
+        );
+      }
+      return;
+    }
+    const unavailable =
+      run.answer.status === 503 &&
+      run.answer.body?.code === 'UNAVAILABLE' &&
+      run.answer.headers['content-type'] === 'application/problem+json' &&
+      Number(run.answer.headers['retry-after']) > 0;
+    if (!unavailable) problems.push(`${label}: answered ${describeAnswer(run.answer)}, not 503 UNAVAILABLE`);
+    for (const change of unexplained(run.changes, allowances)) problems.push(`${label}: left ${change}`);
+    const again = await retry(operation, run.fixture);
+    if (!succeeded(operation, { ...run, answer: again })) {
+      problems.push(`${label}: the retry answered ${describeAnswer(again)}`);
+    }
+  });
+  return problems.sort();
+}
+
+function succeeded<F>(operation: Operation<F>, run: Pick<Run<F>, 'answer' | 'fixture'>): boolean {
+  try {
+    operation.succeeded(run.answer, run.fixture);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The 6-digit code in a mail's text. */
+export function codeIn(text: string): string {
+  const code = /^\s*(\d{6})\s*$/m.exec(text)?.[1];
+  if (!code) throw new Error('no code in the mail');
+  return code;
+}
+
+/** The invitation token in a mail's text (`invitationToken=<token>`). */
+export function invitationTokenIn(text: string): string {
+  const token = /invitationToken=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  if (!token) throw new Error('no invitation token in the mail');
+  return token;
+}
+
+/**
+ * The SES client, faked (every SESv2Client of the test file): each SendEmail
+ * is recorded, and refused as SES refuses when throttled for addresses
+ * `refuse` names, until `accept`. Refused mails are recorded too: they hold
+ * the code that never reached anyone.
+ */
+export function fakeSes() {
+  const attempts: { to: string; text: string; delivered: boolean }[] = [];
+  const refused = new Set<string>();
+  const ses = mockClient(SESv2Client);
+  ses.on(SendEmailCommand).callsFake((input: SendEmailCommand['input']) => {
+    const to = input.Destination?.ToAddresses?.[0] ?? '';
+    const text = input.Content?.Simple?.Body?.Text?.Data ?? '';
+    attempts.push({ to, text, delivered: !refused.has(to) });
+    if (refused.has(to)) {
+      throw new SESv2ServiceException({
+        name: 'TooManyRequestsException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 429 },
+        message: 'Maximum sending rate exceeded.',
+      });
+    }
+    return { MessageId: `msg-${attempts.length}`, $metadata: {} };
+  });
+  return {
+    refuse: (to: string) => refused.add(to),
+    accept: (to: string) => refused.delete(to),
+    /** Every mail sent or refused to an address, oldest first. */
+    attemptsTo: (to: string) => attempts.filter((m) => m.to === to),
+    /** The text of the latest mail delivered to an address. */
+    latestTo(to: string): string {
+      const mail = attempts.filter((m) => m.to === to && m.delivered).at(-1);
+      if (!mail) throw new Error(`no mail delivered to ${to}`);
+      return mail.text;
+    },
+  };
+}
+
+/** A session of an existing user, as a login would start it (no password needed): its tokens. */
+export async function aSessionOf(tenant: TenantRef, userId: string, deps: Deps = makeTestDeps()) {
+  const [merchant, user] = await Promise.all([deps.merchants.get(tenant), deps.users.get(tenant, userId)]);
+  if (!merchant || !user) throw new Error(`no user ${userId} in ${tenant.app}`);
+  return startSession(deps, merchant, user, { ip: '192.0.2.1', userAgent: 'vitest' });
+}
+
+/** The merchant of a tenant, as the handlers read it. */
+export async function merchantOf(tenant: TenantRef, deps: Deps = makeTestDeps()) {
+  const merchant = await deps.merchants.get(tenant);
+  if (!merchant) throw new Error(`no tenant ${tenant.app}`);
+  return merchant;
+}
