@@ -30,6 +30,7 @@ export type FaultKind =
   | 'throttled from then on'
   | 'internal'
   | 'transaction throttled'
+  /** A batch with part of it left unprocessed (see partlyUnprocessed). */
   | 'batch unprocessed';
 
 /** Which faults a call can meet: every call can be throttled or fail; transactions and batches have their own. */
@@ -71,14 +72,24 @@ function errorFor(kind: FaultKind, input: Record<string, unknown>): Error | null
   }
 }
 
-/** A batch answered with nothing done: DynamoDB's way of throttling a whole BatchGetItem or BatchWriteItem. */
-function unprocessedAnswer(command: string, input: Record<string, unknown>) {
-  const requestItems = input.RequestItems as Record<string, unknown>;
+type Next = (args: { input: unknown }) => Promise<{ output: any }>;
+
+/**
+ * A batch answered with its last request left unprocessed (the others done):
+ * how DynamoDB throttles BatchGetItem and BatchWriteItem short of failing
+ * them whole. A batch of one comes back with nothing done.
+ */
+async function partlyUnprocessed(command: string, args: { input: any }, next: Next) {
+  const [table, requests] = Object.entries(args.input.RequestItems as Record<string, any>)[0] as [string, any];
+  const gets = command === 'BatchGetItem';
+  const all: unknown[] = gets ? requests.Keys : requests;
+  const [done, left] = [all.slice(0, -1), all.slice(-1)];
+  const asked = (list: unknown[]) => ({ [table]: gets ? { ...requests, Keys: list } : list });
   const output =
-    command === 'BatchGetItem'
-      ? { Responses: Object.fromEntries(Object.keys(requestItems).map((t) => [t, []])), UnprocessedKeys: requestItems }
-      : { UnprocessedItems: requestItems };
-  return { output: { ...output, $metadata: metadata(200) }, response: {} };
+    done.length === 0
+      ? { ...(gets ? { Responses: { [table]: [] } } : {}), $metadata: metadata(200) }
+      : (await next({ ...args, input: { ...args.input, RequestItems: asked(done) } })).output;
+  return { output: { ...output, [gets ? 'UnprocessedKeys' : 'UnprocessedItems']: asked(left) }, response: {} };
 }
 
 type Item = Record<string, unknown>;
@@ -191,7 +202,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
       if (failing) {
         const error = errorFor(fault.kind, input);
         if (error) throw error;
-        return unprocessedAnswer(command, input) as never;
+        return (await partlyUnprocessed(command, args, next as unknown as Next)) as never;
       }
       return next(args);
     },
@@ -210,7 +221,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
         const now = new Map((await readPartition(pk)).map((item) => [item.sk as string, item]));
         for (const sk of new Set([...was.keys(), ...now.keys()])) {
           const [b, a] = [was.get(sk), now.get(sk)];
-          if (JSON.stringify(b) !== JSON.stringify(a) && !sameItem(b, a)) {
+          if (!sameItem(b, a)) {
             changes.push({ key: `${pk.slice(prefix.length) || 'T'} / ${sk}`, sk, before: b, after: a });
           }
         }
@@ -220,6 +231,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
   };
 }
 
+/** Equal field by field, whatever the order the store gives the fields in. */
 function sameItem(a: Item | undefined, b: Item | undefined): boolean {
   if (!a || !b) return a === b;
   const fields = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -440,9 +452,6 @@ export function effectOf(changes: readonly Change[]): string[] {
     })
     .sort();
 }
-
-/** The calls of one run without faults, as `<index> <command>` lines for test names and messages. */
-export const describeCalls = (calls: readonly StoreCall[]) => calls.map((c, i) => `${i} ${c.command}`);
 
 /** Runs `work` on every item, at most `limit` at once. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

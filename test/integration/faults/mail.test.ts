@@ -14,7 +14,6 @@ import { anEmail, aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import {
   ALLOWED,
-  type Answer,
   anIp,
   aRequest,
   aSessionOf,
@@ -70,7 +69,7 @@ interface MailingFlow {
   send: { handler: Handler; path: string; status: number };
   /** The code or token in the mail. */
   secretIn(text: string): string;
-  /** Redeems the secret: `answer` is the mailing request's answer (it names the challenge), when it had one. */
+  /** The request that redeems the secret (`challengeId`: the challenge the mailing request opened, if any). */
   redeem(
     fixture: { to: string; bearer?: string },
     secret: string,
@@ -243,7 +242,7 @@ describe.each(flows)('%s when SES fails', (_name, flow) => {
     expect(sent.answer.status, describeAnswer(sent.answer)).toBe(flow.send.status);
     const secret = flow.secretIn(ses.latestTo(fixture.to));
     const challengeId = (sent.answer.body?.data ?? sent.answer.body)?.challengeId ?? '';
-    const redeemed: { answer: Answer } = await call(flow.redeem(fixture, secret, challengeId));
+    const redeemed = await call(flow.redeem(fixture, secret, challengeId));
     expect(redeemed.answer.status, describeAnswer(redeemed.answer)).toBe(flow.redeemed);
   });
 });
