@@ -116,6 +116,19 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
   };
 }
 
+/** The same deps over another store client (a request's, answering reads made ahead): the repositories rebuilt on it. */
+export function depsWithStore(deps: Deps, store: StoreClient): Deps {
+  return {
+    ...deps,
+    store,
+    merchants: merchantRepo(store),
+    users: userRepo(store),
+    sessions: sessionRepo(store),
+    challenges: challengeRepo(store),
+    guards: guardRepo(store),
+  };
+}
+
 let cached: Deps | undefined;
 
 /** The deps of this process, built on first use (once per Lambda cold start). */

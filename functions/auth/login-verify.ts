@@ -1,9 +1,13 @@
 // POST /auth/login/verify: tenant headers; { challengeId, code } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
-import { verifyLogin } from '#shared/auth/login-verify.ts';
+import { verifyLogin, verifyLoginReadsFirst } from '#shared/auth/login-verify.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
-export const handler = httpHandler(authRoutes.loginVerify, async ({ tenant, body, request }, deps) => ({
-  success: true as const,
-  data: await verifyLogin(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
-}));
+export const handler = httpHandler(
+  authRoutes.loginVerify,
+  async ({ tenant, body, request }, deps) => ({
+    success: true as const,
+    data: await verifyLogin(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  }),
+  { readWithTenant: verifyLoginReadsFirst },
+);

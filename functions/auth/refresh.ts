@@ -1,9 +1,13 @@
 // POST /auth/refresh: tenant headers; { refreshToken } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
-import { refresh } from '#shared/auth/refresh.ts';
+import { refresh, refreshReadsFirst } from '#shared/auth/refresh.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
-export const handler = httpHandler(authRoutes.refresh, async ({ tenant, body, request }, deps) => ({
-  success: true as const,
-  data: await refresh(deps, tenant, body.refreshToken, { ip: request.sourceIp, userAgent: request.userAgent }),
-}));
+export const handler = httpHandler(
+  authRoutes.refresh,
+  async ({ tenant, body, request }, deps) => ({
+    success: true as const,
+    data: await refresh(deps, tenant, body.refreshToken, { ip: request.sourceIp, userAgent: request.userAgent }),
+  }),
+  { readWithTenant: refreshReadsFirst },
+);

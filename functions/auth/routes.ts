@@ -87,7 +87,7 @@ export const authRoutes = {
       'RATE_LIMITED',
       'UNAVAILABLE',
     ],
-    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
     argon2: true,
     kms: true,
@@ -105,7 +105,7 @@ export const authRoutes = {
     body: CodeVerifyRequest,
     response: LoginResponse,
     errors: ['INVALID_CODE', 'ACCOUNT_DISABLED', 'ACCOUNT_INACTIVE', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
-    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     kms: true,
   },
   refresh: {
@@ -121,7 +121,7 @@ export const authRoutes = {
     body: RefreshRequest,
     response: TokensEnvelope,
     errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED'],
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
     kms: true,
   },
   logout: {

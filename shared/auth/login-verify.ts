@@ -1,11 +1,17 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { answerCodeChallenge, consume, liveChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import type { RequestInfo } from './refresh-token.ts';
 import { secondFactorIsGood } from './second-factor.ts';
+
+/** What login verify reads first, read with the tenant (httpHandler's `readWithTenant`): the challenge. */
+export function verifyLoginReadsFirst(body: { challengeId: string }, tenant: TenantRef) {
+  return [keys.challenge(tenant, body.challengeId)];
+}
 
 /** POST /auth/login/verify: the e-mail code, or the TOTP (or backup) code after a first factor. */
 export async function verifyLogin(

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
@@ -55,6 +56,11 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
       if (body.loginMode === 'PASSWORD' && !hasPassword) throw passwordRequired();
       return hasPassword ? 'PASSWORD' : 'OTP_EMAIL';
   }
+}
+
+/** What login reads first, read with the tenant (httpHandler's `readWithTenant`): the e-mail's claim and its lockout. */
+export function loginReadsFirst(body: LoginRequest, tenant: TenantRef) {
+  return [keys.userEmail(tenant, body.email), keys.lockout(tenant, body.email)];
 }
 
 /**

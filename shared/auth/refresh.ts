@@ -1,6 +1,7 @@
 import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
@@ -12,6 +13,12 @@ import {
   type RequestInfo,
 } from './refresh-token.ts';
 import { signingKeys } from './signing-keys.ts';
+
+/** What refresh reads first, read with the tenant (httpHandler's `readWithTenant`): the token's user. */
+export function refreshReadsFirst(body: { refreshToken: string }, tenant: TenantRef) {
+  const parsed = parseRefreshToken(body.refreshToken);
+  return parsed ? [keys.user(tenant, parsed.userId)] : [];
+}
 
 /**
  * POST /auth/refresh: rotates the refresh token and issues a new access token.

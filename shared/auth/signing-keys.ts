@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { conditionFailedAt, type StoreClient } from '../store/client.ts';
+import { conditionFailedAt, rootOf, type StoreClient } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 
 /**
@@ -59,7 +59,9 @@ interface KeyCache {
 /** Per process (Lambda cold start) and per table client: `processDeps()` builds one store per process. */
 const caches = new WeakMap<StoreClient, KeyCache>();
 
-function cacheOf(store: StoreClient): KeyCache {
+function cacheOf(view: StoreClient): KeyCache {
+  // A request's view of the store (reads made ahead) shares its process client's cache.
+  const store = rootOf(view);
   let cache = caches.get(store);
   if (!cache) {
     cache = { verifiers: new Map() };

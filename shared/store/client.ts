@@ -11,6 +11,16 @@ export interface StoreConfig {
 export interface StoreClient {
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /**
+   * The process's client, when this one is a view of it for one request
+   * (store/read-ahead.ts): per-process caches key on the root, not the view.
+   */
+  root?: StoreClient;
+}
+
+/** The process's client behind a store (itself, unless it is a request's view). */
+export function rootOf(store: StoreClient): StoreClient {
+  return store.root ?? store;
 }
 
 export function createStoreClient(config: StoreConfig): StoreClient {

@@ -3,6 +3,7 @@ import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { batchGetConsistent, type ItemKey, ReadAhead } from './read-ahead.ts';
 
 const MERCHANT_FIELDS = [
   'id',
@@ -53,6 +54,17 @@ export function merchantRepo(store: StoreClient) {
         new GetCommand({ TableName: tableName, Key: keys.merchant(tenant), ConsistentRead: true }),
       );
       return Item ? toMerchant(Item) : null;
+    },
+
+    /**
+     * The tenant with the items its request will read first (a route's
+     * `readWithTenant`), in one strongly consistent BatchGetItem.
+     */
+    async getWith(tenant: TenantRef, itemKeys: ItemKey[]): Promise<{ merchant: Merchant | null; ahead: ReadAhead }> {
+      const merchantKey = keys.merchant(tenant);
+      const found = await batchGetConsistent(store, [merchantKey, ...itemKeys]);
+      const merchant = found.find((item) => item.pk === merchantKey.pk && item.sk === merchantKey.sk);
+      return { merchant: merchant ? toMerchant(merchant) : null, ahead: new ReadAhead(itemKeys, found) };
     },
 
     /** Discovery: the tenant whose public client key this is. */

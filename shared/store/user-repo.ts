@@ -10,13 +10,7 @@ import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { toMerchant } from './merchant-repo.ts';
-
-/** Keys left unprocessed after retries: DynamoDB is throttling reads (the handler answers 503). */
-function unprocessedKeysError(): Error {
-  const error = new Error('BatchGetItem left keys unprocessed');
-  error.name = 'ProvisionedThroughputExceededException';
-  return error;
-}
+import { batchGetConsistent } from './read-ahead.ts';
 
 export function toUser(item: Record<string, unknown>): User {
   return {
@@ -246,18 +240,7 @@ export function userRepo(store: StoreClient) {
       const sessionKey = keys.session(t, userId, sessionId);
       const merchantKey = keys.merchant(t);
       const wanted = options.withMerchant ? [userKey, sessionKey, merchantKey] : [userKey, sessionKey];
-      const items: Record<string, unknown>[] = [];
-      let pending: Record<string, unknown>[] | undefined = wanted;
-      // BatchGetItem may leave keys unprocessed when throttled: ask again for those, twice at most,
-      // then answer as throttled (503, the client retries).
-      for (let attempt = 0; pending && pending.length > 0; attempt++) {
-        if (attempt === 3) throw unprocessedKeysError();
-        const result: BatchGetCommandOutput = await doc.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        items.push(...(result.Responses?.[tableName] ?? []));
-        pending = result.UnprocessedKeys?.[tableName]?.Keys;
-      }
+      const items = await batchGetConsistent(store, wanted);
       const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
       const profile = find(userKey);
       const merchant = options.withMerchant ? find(merchantKey) : undefined;

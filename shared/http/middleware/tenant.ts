@@ -1,9 +1,20 @@
+import * as v from 'valibot';
+import type { TenantRef } from '../../store/keys.ts';
+import type { Merchant } from '../../tenancy/types.ts';
 import { fail } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 import { bearerTokenOf } from './auth.ts';
 
 /** app, mid and client keys are generated from this alphabet; anything else cannot name a tenant. */
 const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The route's keys to read with the tenant, when its body is valid (validation proper comes later and says why not). */
+function keysToReadAhead(request: HttpRequest, tenant: TenantRef) {
+  const { route, readWithTenant, json } = request.internal.state;
+  if (!readWithTenant || !route.body) return [];
+  const parsed = v.safeParse(route.body, json);
+  return parsed.success ? readWithTenant(parsed.output, tenant) : [];
+}
 
 /**
  * Resolves the tenant: from X-App-ID + X-Mid-Key (400 TENANT_REQUIRED when
@@ -21,9 +32,20 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     const mid = header(request.event, 'x-mid-key')?.trim();
     if (!app || !mid) throw fail('TENANT_REQUIRED', 'send the X-App-ID and X-Mid-Key headers');
     if (!TENANT_VALUE.test(app) || !TENANT_VALUE.test(mid)) throw fail('TENANT_NOT_FOUND');
+    const ref = { app, mid };
     const token = route.auth === 'none' ? undefined : bearerTokenOf(request.event);
-    const pending = token ? await state.authenticators?.bearerWithTenant?.(token, { app, mid }, deps) : undefined;
-    const tenant = pending ? pending.tenant : await deps.merchants.get({ app, mid });
+    const pending = token ? await state.authenticators?.bearerWithTenant?.(token, ref, deps) : undefined;
+    const aheadKeys = pending ? [] : keysToReadAhead(request, ref);
+    let tenant: Merchant | null;
+    if (pending) {
+      tenant = pending.tenant;
+    } else if (aheadKeys.length > 0) {
+      const read = await deps.merchants.getWith(ref, aheadKeys);
+      tenant = read.merchant;
+      state.readAhead = read.ahead;
+    } else {
+      tenant = await deps.merchants.get(ref);
+    }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
     state.pendingBearer = pending ?? undefined;

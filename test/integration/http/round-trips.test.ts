@@ -1,0 +1,204 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authRoutes } from '#functions/auth/routes.ts';
+import { userRoutes } from '#functions/users/routes.ts';
+import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { login, loginReadsFirst } from '#shared/auth/login.ts';
+import { userPrincipal } from '#shared/auth/principal.ts';
+import { refresh, refreshReadsFirst } from '#shared/auth/refresh.ts';
+import { depsWithStore } from '#shared/deps.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { keys } from '#shared/store/keys.ts';
+import { storeReadingAhead } from '#shared/store/read-ahead.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import { getMe } from '#shared/users/me.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { aContext, anEvent } from '#test/support/events.ts';
+
+/**
+ * DynamoDB round trips of the hot paths (issue 8's targets), through the real
+ * handler code: the bearer check reads the tenant, the session and the user in
+ * ONE BatchGetItem, while the answers keep their order (unknown tenant 404,
+ * Origin 403, then the token's verdict); login and refresh read what they need
+ * first together with the tenant.
+ */
+
+const deps = makeTestDeps();
+const calls: string[] = [];
+deps.store.doc.middlewareStack.add(
+  (next, context) => async (args) => {
+    calls.push(String(context.commandName));
+    return next(args);
+  },
+  { step: 'initialize', name: 'countCalls' },
+);
+
+const getMeHandler = httpHandler(
+  userRoutes.getMe,
+  ({ tenant, auth }, routeDeps) => getMe(routeDeps, tenant, userPrincipal(auth)),
+  { deps: () => deps, authenticators: identityAuthenticators },
+);
+
+async function getMeWith(headers: Record<string, string>) {
+  calls.length = 0;
+  const res = (await getMeHandler(anEvent({ path: '/api/v1/users/me', headers }), aContext())) as {
+    statusCode: number;
+    body: string;
+  };
+  return { status: res.statusCode, body: JSON.parse(res.body), calls: [...calls] };
+}
+
+let tenant: Merchant;
+let tenantHeaders: Record<string, string>;
+let accessToken: string;
+let otherTenantToken: string;
+
+async function signIn(of: Merchant) {
+  const user = await aUser(of);
+  const answer = (await login(
+    deps,
+    of,
+    { email: user.email, password: user.password },
+    { ip: '203.0.113.9', userAgent: 'vitest' },
+  )) as { accessToken: string };
+  return answer.accessToken;
+}
+
+beforeAll(async () => {
+  const [created, other] = await Promise.all([aTenantWith(), aTenantWith()]);
+  tenant = (await deps.merchants.get(created)) as Merchant;
+  tenantHeaders = { 'x-app-id': created.app, 'x-mid-key': created.mid };
+  accessToken = await signIn(tenant);
+  otherTenantToken = await signIn((await deps.merchants.get(other)) as Merchant);
+  // Warm: the signing key is read once per process, not per request.
+  await getMeWith({ ...tenantHeaders, authorization: `Bearer ${accessToken}` });
+});
+
+describe('GET /users/me', () => {
+  it('reads the tenant, the session and the user in one BatchGetItem', async () => {
+    const res = await getMeWith({ ...tenantHeaders, authorization: `Bearer ${accessToken}` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(JSON.stringify(res.body)).toMatch(/"id":"usr_/);
+    expect(res.calls).toEqual(['BatchGetItemCommand']);
+  });
+
+  it('still answers 404 TENANT_NOT_FOUND for an unknown tenant with a good token of it', async () => {
+    const res = await getMeWith({
+      'x-app-id': tenant.app,
+      'x-mid-key': 'mid_unknown',
+      authorization: `Bearer ${accessToken}`,
+    });
+    expect(res).toMatchObject({ status: 404, body: { code: 'TENANT_NOT_FOUND' } });
+  });
+
+  it("answers 403 TENANT_MISMATCH to another tenant's token", async () => {
+    const res = await getMeWith({ ...tenantHeaders, authorization: `Bearer ${otherTenantToken}` });
+    expect(res).toMatchObject({ status: 403, body: { code: 'TENANT_MISMATCH' } });
+  });
+
+  it('refuses a disallowed Origin before looking at the token, even a good one', async () => {
+    const res = await getMeWith({
+      ...tenantHeaders,
+      origin: 'https://evil.example',
+      authorization: `Bearer ${accessToken}`,
+    });
+    expect(res).toMatchObject({ status: 403, body: { code: 'ORIGIN_NOT_ALLOWED' } });
+  });
+
+  it('answers 401 SESSION_REVOKED once the session is revoked', async () => {
+    const revokedToken = await signIn(tenant);
+    const { sub, sid } = JSON.parse(Buffer.from(revokedToken.split('.')[1] as string, 'base64url').toString());
+    await deps.sessions.revoke(tenant, sub, sid, deps.clock.now());
+    const res = await getMeWith({ ...tenantHeaders, authorization: `Bearer ${revokedToken}` });
+    expect(res).toMatchObject({ status: 401, body: { code: 'SESSION_REVOKED' } });
+  });
+});
+
+const loginHandler = httpHandler(
+  authRoutes.login,
+  async ({ tenant, body, request }, routeDeps) => ({
+    success: true as const,
+    data: await login(routeDeps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  }),
+  // A password login sends no mail; the route is flagged `ses` for e-mail codes.
+  { deps: () => deps, readWithTenant: loginReadsFirst, mailer: () => ({ send: async () => {} }) },
+);
+const refreshHandler = httpHandler(
+  authRoutes.refresh,
+  async ({ tenant, body, request }, routeDeps) => ({
+    success: true as const,
+    data: await refresh(routeDeps, tenant, body.refreshToken, { ip: request.sourceIp, userAgent: request.userAgent }),
+  }),
+  { deps: () => deps, readWithTenant: refreshReadsFirst },
+);
+
+async function post(handler: typeof loginHandler, path: string, body: unknown) {
+  calls.length = 0;
+  const res = (await handler(
+    anEvent({
+      method: 'POST',
+      path,
+      headers: { ...tenantHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    aContext(),
+  )) as { statusCode: number; body: string };
+  return { status: res.statusCode, body: JSON.parse(res.body), calls: [...calls] };
+}
+
+describe('POST /auth/login (password)', () => {
+  it('reads the tenant, the e-mail claim and the lockout together; then the rate counter and the profile; then one transaction', async () => {
+    const user = await aUser(tenant);
+    const res = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.calls[0]).toBe('BatchGetItemCommand');
+    expect([...res.calls.slice(1, 3)].sort()).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    expect(res.calls.slice(3)).toEqual(['TransactWriteItemsCommand']);
+  });
+
+  it('still refuses a wrong password and counts it (the lockout read ahead is not stale for the next one)', async () => {
+    const user = await aUser(tenant);
+    const wrong = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: 'Wrong-password-1' });
+    expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
+    expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(true);
+    // The next success finds the counter (read with the tenant) and clears it.
+    const right = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    expect(right.status).toBe(200);
+    expect(right.calls).toContain('DeleteItemCommand');
+    expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
+  });
+});
+
+describe('POST /auth/refresh', () => {
+  it("reads the tenant and the token's user together, then rotates in one transaction: two round trips", async () => {
+    const user = await aUser(tenant);
+    const signedIn = (await login(
+      deps,
+      tenant,
+      { email: user.email, password: user.password },
+      { ip: '203.0.113.9', userAgent: 'vitest' },
+    )) as { refreshToken: string };
+    const res = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('a request view reading ahead', () => {
+  it('answers the first GetItem of a key read ahead without a call, and the next one from the table', async () => {
+    const user = await aUser(tenant);
+    const { ahead } = await deps.merchants.getWith(tenant, [
+      keys.user(tenant, user.id),
+      keys.user(tenant, 'usr_missing'),
+    ]);
+    const view = depsWithStore(deps, storeReadingAhead(deps.store, ahead));
+    calls.length = 0;
+    expect((await view.users.get(tenant, user.id))?.email).toBe(user.email);
+    expect(await view.users.get(tenant, 'usr_missing')).toBeNull();
+    expect(calls).toEqual([]);
+    await deps.users.update(tenant, user.id, { firstName: 'Changed' });
+    calls.length = 0;
+    expect((await view.users.get(tenant, user.id))?.firstName).toBe('Changed');
+    expect(calls).toEqual(['GetItemCommand']);
+  });
+});
