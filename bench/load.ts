@@ -18,6 +18,8 @@ export interface RunFigures {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
 }
 
 export interface LoadFigures extends RunFigures {
@@ -41,6 +43,11 @@ export async function once(options: LoadOptions): Promise<RunFigures> {
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    statuses: Object.fromEntries(
+      Object.entries((result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(
+        ([status, { count }]) => [status, count],
+      ),
+    ),
   };
 }
 
@@ -60,6 +67,11 @@ export async function load(
     await before?.(i);
     all.push(await once(options));
   }
+  return aggregate(all);
+}
+
+/** The medians of each column of several runs (non-2xx and errors: summed). */
+export function aggregate(all: RunFigures[]): LoadFigures {
   return {
     rps: Math.round(median(all.map((r) => r.rps)) * 10) / 10,
     p50: median(all.map((r) => r.p50)),
@@ -67,6 +79,10 @@ export async function load(
     requests: all.reduce((s, r) => s + r.requests, 0),
     non2xx: all.reduce((s, r) => s + r.non2xx, 0),
     errors: all.reduce((s, r) => s + r.errors, 0),
+    statuses: all.reduce<Record<string, number>>((sum, r) => {
+      for (const [status, count] of Object.entries(r.statuses)) sum[status] = (sum[status] ?? 0) + count;
+      return sum;
+    }, {}),
     runs: all,
   };
 }

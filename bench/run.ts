@@ -16,7 +16,7 @@ import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { newUser } from '#shared/users/new-user.ts';
 import { bundles } from './bundles.ts';
 import { argon2Limit, dynamoLimits } from './limits.ts';
-import { type LoadFigures, load, once } from './load.ts';
+import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
 import { renderMarkdown } from './report.ts';
 import type { DynamoCall } from './server.ts';
 
@@ -67,7 +67,13 @@ const deps: Deps = makeDeps(env);
 const phc = await hashPassword(PASSWORD);
 
 async function seedTenant(name: string, userCount: number) {
-  const tenant = await createTenant(deps, { name, adminEmail: `admin@${name}.test`, origins: [ORIGIN] });
+  // Both login modes, so that password and e-mail code logins run against the same tenant.
+  const tenant = await createTenant(deps, {
+    name,
+    adminEmail: `admin@${name}.test`,
+    origins: [ORIGIN],
+    loginMode: 'PASSWORD_OR_OTP_EMAIL',
+  });
   const t = { app: tenant.app, mid: tenant.mid };
   const template = await newUser(deps, t, { email: 'x@x.test', status: 'ACTIVE', emailStatus: 'VALIDATED' });
   const emails: string[] = [];
@@ -116,26 +122,131 @@ const member = await login(small.headers, small.emails[0] as string, PASSWORD);
 const bearer = (token: string) => ({ ...small.headers, authorization: `Bearer ${token}` });
 
 // --- load -----------------------------------------------------------------------------------
-const endpoints: Record<string, LoadFigures & { method: string; note: string }> = {};
-async function measure(
+const endpoints: Record<string, LoadFigures & { method: string; note: string; cpu?: CpuFigures; profile?: unknown }> =
+  {};
+/** BENCH_ONLY=passwordLogin,usersMe: only these parts (a quick look; nothing is written). */
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const wanted = (name: string) => !only || only.includes(name);
+
+/** Where the CPU went during one run: per request, in ms, and the cores kept busy. */
+export interface CpuFigures {
+  /** The server process: handlers, gateway, SDK, and argon2 on libuv's threads. */
+  serverMsPerRequest: number;
+  /** DynamoDB Local's JVM. */
+  dynamoLocalMsPerRequest: number;
+  /** autocannon, in this process. */
+  loadGeneratorMsPerRequest: number;
+  /** All three together, over the wall time: 2 means both cores were busy all along. */
+  coresBusy: number;
+}
+
+/** The second run of each endpoint is measured: CPU per request and a sampling profile of the server's main thread. */
+const MEASURED_RUN = 1;
+
+/** An endpoint driven by autocannon with these options. */
+function measure(
   name: string,
   method: string,
   note: string,
   options: Omit<Parameters<typeof load>[0], 'connections' | 'duration'>,
   before?: (run: number) => Promise<void> | void,
 ) {
-  const figures = await load({ connections: CONNECTIONS, duration: DURATION, ...options }, 3, async (run) => {
-    // Let the previous run's cancelled requests drain, then warm up (module load, caches).
+  return measureWith(
+    name,
+    method,
+    note,
+    (connections, duration) => once({ ...options, connections, duration }),
+    before,
+  );
+}
+
+interface PlannedEndpoint {
+  name: string;
+  method: string;
+  note: string;
+  drive: (connections: number, duration: number) => Promise<RunFigures>;
+  /** Before each run (0, 1, 2; -1 for the warm-up pass). */
+  before?: (run: number) => Promise<void> | void;
+}
+const plan: PlannedEndpoint[] = [];
+
+/** An endpoint (or a flow of several requests) driven by `drive` at `connections` for `duration` seconds. */
+function measureWith(
+  name: string,
+  method: string,
+  note: string,
+  drive: PlannedEndpoint['drive'],
+  before?: PlannedEndpoint['before'],
+) {
+  if (wanted(name)) plan.push({ name, method, note, drive, ...(before ? { before } : {}) });
+}
+
+/**
+ * Every planned endpoint once at full load before any is measured: DynamoDB Local is a JVM whose
+ * JIT compiles for the first tens of thousands of calls (its CPU per call falls several-fold), and
+ * the handlers' modules, signing keys and connections warm up. Without this pass the first
+ * endpoint measured pays for the whole warm-up.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 5);
+
+async function runPlan() {
+  for (const entry of plan) {
+    await entry.before?.(-1);
+    await entry.drive(CONNECTIONS, WARMUP_SECONDS);
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  log(`warm-up pass: ${plan.length} endpoints × ${WARMUP_SECONDS} s (${elapsed()})`);
+  for (const entry of plan) await runMeasured(entry);
+}
+
+async function runMeasured({ name, method, note, drive, before }: PlannedEndpoint) {
+  const runs: RunFigures[] = [];
+  let cpu: CpuFigures | undefined;
+  let profile: unknown;
+  for (let run = 0; run < 3; run++) {
+    // Let the previous run's cancelled requests drain.
     await new Promise((done) => setTimeout(done, 1000));
     await before?.(run);
-    if (run === 0) await once({ connections: 2, duration: 1, ...options });
-  });
-  endpoints[name] = { ...figures, method, note };
+    if (run !== MEASURED_RUN) {
+      runs.push(await drive(CONNECTIONS, DURATION));
+      continue;
+    }
+    server.send({ type: 'measure-start', profile: true });
+    await nextMessage('measure-started');
+    const parentStart = process.cpuUsage();
+    const figures = await drive(CONNECTIONS, DURATION);
+    const parent = process.cpuUsage(parentStart);
+    server.send({ type: 'measure-stop', profile: true });
+    const measured = await nextMessage<{
+      cpu: { wallMs: number; serverCpuMs: number; jvmCpuMs: number };
+      profile: unknown;
+    }>('measured');
+    runs.push(figures);
+    const perRequest = (ms: number) => Math.round((ms / Math.max(figures.requests, 1)) * 100) / 100;
+    const loadGeneratorMs = (parent.user + parent.system) / 1000;
+    cpu = {
+      serverMsPerRequest: perRequest(measured.cpu.serverCpuMs),
+      dynamoLocalMsPerRequest: perRequest(measured.cpu.jvmCpuMs),
+      loadGeneratorMsPerRequest: perRequest(loadGeneratorMs),
+      coresBusy:
+        Math.round(((measured.cpu.serverCpuMs + measured.cpu.jvmCpuMs + loadGeneratorMs) / measured.cpu.wallMs) * 100) /
+        100,
+    };
+    profile = measured.profile;
+  }
+  const figures = aggregate(runs);
+  endpoints[name] = { ...figures, method, note, cpu, profile };
   log(
     `${name.padEnd(22)} ${String(figures.rps).padStart(8)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms` +
       (figures.non2xx || figures.errors ? `  (non-2xx ${figures.non2xx}, errors ${figures.errors})` : '') +
       `  [${elapsed()}]`,
   );
+  if (cpu) {
+    log(
+      `${''.padEnd(22)} CPU ms/request: server ${cpu.serverMsPerRequest}, DynamoDB Local ${cpu.dynamoLocalMsPerRequest}, ` +
+        `autocannon ${cpu.loadGeneratorMsPerRequest}; cores busy ${cpu.coresBusy}`,
+    );
+  }
 }
 
 // Password login: every request logs a different one of the 1,000 users in (round robin).
@@ -154,14 +265,15 @@ await measure('passwordLogin', 'POST /auth/login', 'round robin over the 1,000 s
   ],
 });
 
-// Refresh: 16 live sessions (16 logins of distinct users before each run). Every request takes a
-// token from the queue of valid ones and its answer puts the rotated token back: a real rotation
-// per request, never a replay (autocannon resets a connection's context between requests).
+// Refresh: 32 live sessions (two per connection, logins of distinct users before each run), so that
+// the queue is never empty when a connection sets up its next request before the previous answer
+// was read. Every request takes a token from the queue of valid ones and its answer puts the
+// rotated token back: a real rotation per request, never a replay.
 let refreshQueue: string[] = [];
 await measure(
   'refresh',
   'POST /auth/refresh',
-  '16 sessions; each request sends a valid token, the rotated one goes back in the queue',
+  '32 sessions; each request sends a valid token, the rotated one goes back in the queue',
   {
     url: `${stack.apiUrl}/auth/refresh`,
     method: 'POST',
@@ -177,8 +289,8 @@ await measure(
   },
   async (run) => {
     refreshQueue = [];
-    for (let i = 0; i < CONNECTIONS; i++) {
-      const email = small.emails[100 + run * CONNECTIONS + i] as string;
+    for (let i = 0; i < 2 * CONNECTIONS; i++) {
+      const email = small.emails[100 + (run + 1) * 2 * CONNECTIONS + i] as string;
       refreshQueue.push((await login(small.headers, email, PASSWORD)).refreshToken);
     }
   },
@@ -196,6 +308,86 @@ await measure('discovery', 'GET /auth/discovery', 'allowed Origin', {
   url: `${stack.apiUrl}/auth/discovery?clientId=${small.tenant.publicApiKey}`,
   headers: { origin: ORIGIN },
 });
+// E-mail code login: request a code, read it from the SES emulator's store (the mail the handler
+// really sent), verify it. One "request" here is the pair; each loop logs its own user in.
+let mailCodeId = 0;
+const mailCodeWaiters = new Map<number, (code: string | undefined) => void>();
+server.on('message', (message: { type: string; id?: number; code?: string }) => {
+  if (message.type !== 'mail-code' || message.id === undefined) return;
+  mailCodeWaiters.get(message.id)?.(message.code);
+  mailCodeWaiters.delete(message.id);
+});
+const mailedCodeTo = (to: string) =>
+  new Promise<string | undefined>((done) => {
+    const id = ++mailCodeId;
+    mailCodeWaiters.set(id, done);
+    server.send({ type: 'mail-code', id, to });
+  });
+
+async function codeLoginFlow(connections: number, duration: number): Promise<RunFigures> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let non2xx = 0;
+  let errors = 0;
+  const count = (status: number) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status < 200 || status > 299) non2xx++;
+  };
+  const until = performance.now() + duration * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, loop) => {
+      const email = small.emails[600 + loop] as string;
+      while (performance.now() < until) {
+        const started = performance.now();
+        try {
+          const asked = await fetch(`${stack.apiUrl}/auth/login`, {
+            method: 'POST',
+            headers: small.headers,
+            body: JSON.stringify({ email, loginMode: 'OTP_EMAIL' }),
+          });
+          const challenge = (await asked.json()) as { data?: { challengeId?: string } };
+          count(asked.status);
+          const code = await mailedCodeTo(email);
+          if (!challenge.data?.challengeId || !code) {
+            errors++;
+            continue;
+          }
+          const verified = await fetch(`${stack.apiUrl}/auth/login/verify`, {
+            method: 'POST',
+            headers: small.headers,
+            body: JSON.stringify({ challengeId: challenge.data.challengeId, code }),
+          });
+          await verified.text();
+          count(verified.status);
+          if (verified.status === 200) latencies.push(performance.now() - started);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0);
+  return {
+    rps: latencies.length / duration,
+    p50: at(50),
+    p99: at(99),
+    requests: latencies.length,
+    non2xx,
+    errors,
+    statuses,
+  };
+}
+
+await measureWith(
+  'emailCodeLogin',
+  'POST /auth/login (OTP_EMAIL) + POST /auth/login/verify',
+  "16 users, each asking for a code, reading it from the SES emulator's store and verifying it; one request = the pair",
+  codeLoginFlow,
+  () => server.send({ type: 'clear-mail' }),
+);
+
 let plantId = 1;
 await measure('createPlant', 'POST /plants', 'a new plant id per request, one user token', {
   url: `${stack.plantsUrl}/plants`,
@@ -207,6 +399,16 @@ await measure('createPlant', 'POST /plants', 'a new plant id per request, one us
     },
   ],
 });
+
+await runPlan();
+
+if (only) {
+  // A quick look: the endpoints asked for, with their profiles; nothing is written.
+  for (const [name, figures] of Object.entries(endpoints)) log(`${name}: ${JSON.stringify(figures.profile, null, 1)}`);
+  server.send({ type: 'stop' });
+  await new Promise((done) => server.once('exit', done));
+  process.exit(0);
+}
 
 // GET /users with 10,000 users: one request at a time (the target is a latency), 1 warm-up + 3 requests.
 seedStart = Date.now();
@@ -245,11 +447,15 @@ log(`bare node:http          ${bareHttp.rps} req/s  p50 ${bareHttp.p50} ms  p99 
 await new Promise((done) => setTimeout(done, 2000)); // let the server process settle
 const argon2 = await argon2Limit(phc, PASSWORD, LIMIT_SECONDS);
 log(`argon2id verify x2      ${argon2.opsPerSecond} /s  p50 ${argon2.p50} ms`);
-const memberId = JSON.parse(Buffer.from(member.accessToken.split('.')[1] as string, 'base64url').toString()).sub;
+const memberClaims = JSON.parse(Buffer.from(member.accessToken.split('.')[1] as string, 'base64url').toString());
 const dynamo = await dynamoLimits(
   stack.dynamoEndpoint,
   stack.tableName,
-  [keys.user(small.t, memberId), keys.userEmail(small.t, small.emails[0] as string)],
+  [
+    keys.user(small.t, memberClaims.sub),
+    keys.session(small.t, memberClaims.sub, memberClaims.sid),
+    keys.merchant(small.t),
+  ],
   CONNECTIONS,
   LIMIT_SECONDS,
 );
