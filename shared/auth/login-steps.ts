@@ -5,7 +5,7 @@ import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openTotpChallenge } from './challenges.ts';
 import type { RequestInfo } from './refresh-token.ts';
-import { startSession } from './session-start.ts';
+import { type SessionCommit, startSession } from './session-start.ts';
 
 /** Statuses that may not log in, checked only after a correct credential (CONTRACT.md, Rules). */
 export function assertMayLogIn(user: User): void {
@@ -45,9 +45,16 @@ export interface LockRead {
  * (most logins have none: one round trip fewer). A failure counted between
  * that read and this success stays counted, as if it came just after.
  */
-export async function succeed(deps: Deps, tenant: Merchant, user: User, request: RequestInfo, lock: LockRead) {
+export async function succeed(
+  deps: Deps,
+  tenant: Merchant,
+  user: User,
+  request: RequestInfo,
+  lock: LockRead,
+  commit: SessionCommit = {},
+) {
   if (lock.failuresCounted) await deps.guards.clearFailures(tenant, user.email);
-  return startSession(deps, tenant, user, request);
+  return startSession(deps, tenant, user, request, commit);
 }
 
 /**
@@ -55,8 +62,23 @@ export async function succeed(deps: Deps, tenant: Merchant, user: User, request:
  * session. The failure count is not cleared before the last factor, or a
  * password holder could guess TOTP codes without ever being locked out.
  */
-export async function afterFirstFactor(deps: Deps, tenant: Merchant, user: User, request: RequestInfo, lock: LockRead) {
+export async function afterFirstFactor(
+  deps: Deps,
+  tenant: Merchant,
+  user: User,
+  request: RequestInfo,
+  lock: LockRead,
+  commit: SessionCommit = {},
+) {
   assertMayLogIn(user);
-  if (user.totpEnabled) return challengeResponse(await openTotpChallenge(deps, tenant, user.id, user.email));
-  return succeed(deps, tenant, user, request, lock);
+  if (user.totpEnabled) {
+    // The TOTP step opens before the e-mail code (if any) is used up: a fault in between leaves the code
+    // good for a retry, and of two racing answers with one code, one gets the step (INVALID_CODE for the other).
+    const step = await openTotpChallenge(deps, tenant, user.id, user.email);
+    if (commit.consumes && !(await deps.challenges.consume(tenant, commit.consumes, deps.clock.now()))) {
+      throw fail('INVALID_CODE');
+    }
+    return challengeResponse(step);
+  }
+  return succeed(deps, tenant, user, request, lock, commit);
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { answerCodeChallenge, consume, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import type { RequestInfo } from './refresh-token.ts';
@@ -35,11 +35,13 @@ export async function verifyLogin(
   ]);
   const countWrong = () => countFailure(deps, tenant, challenge.email, challenge.userId, request);
 
+  // The code is checked here and used up in the login's own transaction (or when the TOTP step opens):
+  // a fault before that leaves it good for a retry.
   if (challenge.type === 'LOGIN_OTP') {
-    const answered = await answerCodeChallenge(deps, tenant, challenge, body.code, countWrong);
+    const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
     const user = found?.id === answered.userId ? found : null;
     if (!user) throw fail('INVALID_CODE');
-    return afterFirstFactor(deps, tenant, user, request, lock);
+    return afterFirstFactor(deps, tenant, user, request, lock, { consumes: challenge.id });
   }
 
   const user = found;
@@ -48,7 +50,6 @@ export async function verifyLogin(
     await countWrong();
     throw fail('INVALID_CODE');
   }
-  await consume(deps, tenant, challenge);
   assertMayLogIn(user);
-  return succeed(deps, tenant, user, request, lock);
+  return succeed(deps, tenant, user, request, lock, { consumes: challenge.id });
 }
