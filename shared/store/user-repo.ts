@@ -1,10 +1,4 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant } from '../tenancy/types.ts';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
