@@ -7,7 +7,6 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
-import { describeDevice } from '../sessions/device.ts';
 import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
@@ -144,31 +143,6 @@ export async function resetUserTotp(
     totpPendingBackupCodes: [],
   });
   await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...request, actorId: actorIdOf(principal) });
-}
-
-/** GET /users/{id}/devices */
-export async function listUserDevices(deps: Deps, tenant: Merchant, id: string) {
-  const target = await targetUser(deps, tenant, id);
-  const { Items } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, target.id), ':prefix': keys.devicePrefix },
-    }),
-  );
-  return (Items ?? [])
-    .map((item) => {
-      const device = describeDevice((item.userAgent as string | undefined) ?? '');
-      return {
-        fingerprint: item.fingerprint as string,
-        os: device.os,
-        browser: device.browser,
-        firstSeenAt: item.firstSeenAt as string,
-        lastSeenAt: item.lastSeenAt as string,
-        seenCount: item.seenCount as number,
-      };
-    })
-    .sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));
 }
 
 /** An opaque cursor: the last key of a page, bound to the partition it came from. */

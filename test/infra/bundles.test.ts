@@ -14,12 +14,14 @@ import { REPO_ROOT } from '#infra/http-api.ts';
 /** The bundle budget: 100 KB minified (the benchmarks issue's target). */
 const BUDGET = 100 * 1024;
 /**
- * Known exceptions, each with its cause. changePassword carries the common-password
- * list (~22 KB), the TOTP check and the mail templates on top of the bearer check:
- * about 108 KB. What would bring it under: a Bloom filter for the list, or mail
- * templates per kind. Kept visible here rather than hidden in a raised budget.
+ * Known exceptions, each with its cause (bench/RESULTS.md has the esbuild
+ * metafile of each). changePassword carries the common-password list (22 KB,
+ * brotli + base64), the TOTP check (otpauth, 8 KB) and the mail templates
+ * (7 KB) on top of the bearer check: about 113 KB. What would bring it under:
+ * the list as a file beside the bundle, read on first use, or mail templates
+ * per kind. Kept visible here rather than hidden in a raised budget.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 112 * 1024 };
+const EXCEPTIONS: Record<string, number> = { changePassword: 116 * 1024 };
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];
