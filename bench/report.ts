@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// biome-ignore lint/suspicious/noExplicitAny: the results object is plain JSON written by run.ts
+// The results object is plain JSON written by run.ts.
 type Results = any;
 
 const pct = (value: number, limit: number) => (limit > 0 ? `${Math.round((value / limit) * 100)}%` : '–');

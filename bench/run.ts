@@ -437,6 +437,21 @@ const listUsers10k = {
   failures: listStatuses,
 };
 log(`GET /users (10,000)      median ${listUsers10k.medianMs} ms, max ${listUsers10k.maxMs} ms [${elapsed()}]`);
+// The same list under load (16 connections, as every endpoint), with its CPU and profile.
+if (wanted('listUsers10kLoad')) {
+  await runMeasured({
+    name: 'listUsers10kLoad',
+    method: 'GET /users',
+    note: '10,000 users (+ the admin), admin token, 16 connections',
+    drive: (connections, duration) =>
+      once({
+        url: `${stack.apiUrl}/users`,
+        headers: { ...large.headers, authorization: `Bearer ${largeAdmin.accessToken}` },
+        connections,
+        duration,
+      }),
+  });
+}
 
 // --- limits ---------------------------------------------------------------------------------
 const bare = fork(join(BENCH_DIR, 'bare-server.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
