@@ -31,6 +31,10 @@ export function createStoreClient(config: StoreConfig): StoreClient {
         { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   });
+  // The SDK's logger middleware builds a redacted copy of every input and output for its logger, even the
+  // default one that logs nothing: up to a fifth of the CPU of a large Query (bench/RESULTS.md, profiles).
+  // We never log SDK calls (our own log says what failed), so it goes.
+  client.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
