@@ -87,7 +87,8 @@ export async function bundles(env: Record<string, string>, samples = 10): Promis
     const sdkPackages = [
       ...new Set(
         (output?.imports ?? [])
-          .filter((i) => i.external && i.path.startsWith('@aws-sdk/'))
+          // Static imports only: a dynamic import (the KMS client) loads on first use, not at init.
+          .filter((i) => i.external && i.kind !== 'dynamic-import' && i.path.startsWith('@aws-sdk/'))
           .map((i) => i.path.split('/').slice(0, 2).join('/')),
       ),
     ].sort();

@@ -9,6 +9,8 @@ export interface LoadOptions {
   body?: string;
   /** autocannon `requests` (setupRequest / onResponse, with a per-connection context). */
   requests?: unknown[];
+  /** Seconds before a request counts as an error (autocannon's default: 10). */
+  timeout?: number;
 }
 
 export interface RunFigures {
@@ -35,6 +37,7 @@ export async function once(options: LoadOptions): Promise<RunFigures> {
     headers: options.headers ?? {},
     ...(options.body === undefined ? {} : { body: options.body }),
     ...(options.requests ? { requests: options.requests as never } : {}),
+    ...(options.timeout ? { timeout: options.timeout } : {}),
   } as autocannon.Options);
   return {
     rps: result.requests.total / options.duration,
