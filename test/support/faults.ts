@@ -33,6 +33,16 @@ export type FaultKind =
   /** A batch with part of it left unprocessed (see partlyUnprocessed). */
   | 'batch unprocessed';
 
+/** The faults by which DynamoDB says "too much, retry": each must answer 503 with Retry-After. */
+export const THROTTLING: FaultKind[] = [
+  'throttled',
+  'throttled from then on',
+  'transaction throttled',
+  'batch unprocessed',
+];
+/** DynamoDB failing on its side (InternalServerError). */
+export const INTERNAL: FaultKind[] = ['internal'];
+
 /** Which faults a call can meet: every call can be throttled or fail; transactions and batches have their own. */
 export function faultsFor(command: string): FaultKind[] {
   const kinds: FaultKind[] = ['throttled', 'throttled from then on', 'internal'];

@@ -17,13 +17,14 @@ import {
   type Change,
   describeAnswer,
   effectOf,
-  type FaultKind,
   fakeSes,
   faultMatrix,
   handlersUse,
+  INTERNAL,
   invokeWith,
   merchantOf,
   type Operation,
+  THROTTLING,
   type Trace,
   traceOf,
 } from '#test/support/faults.ts';
@@ -45,9 +46,6 @@ vi.mock('#shared/deps.ts', async (original) => ({
 handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
-
-const THROTTLING: FaultKind[] = ['throttled', 'throttled from then on', 'transaction throttled', 'batch unprocessed'];
-const INTERNAL: FaultKind[] = ['internal'];
 
 let tenant: Merchant;
 /** The tenant's first admin (SUPER_ADMIN), signed in. */

@@ -11,12 +11,13 @@ import {
   ALLOWED,
   aRequest,
   aSessionOf,
-  type FaultKind,
   fakeSes,
   faultMatrix,
   handlersUse,
+  INTERNAL,
   merchantOf,
   type Operation,
+  THROTTLING,
   type Trace,
   traceOf,
 } from '#test/support/faults.ts';
@@ -37,9 +38,6 @@ vi.mock('#shared/deps.ts', async (original) => ({
 handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
-
-const THROTTLING: FaultKind[] = ['throttled', 'throttled from then on', 'transaction throttled', 'batch unprocessed'];
-const INTERNAL: FaultKind[] = ['internal'];
 
 let tenant: Merchant;
 beforeAll(async () => {

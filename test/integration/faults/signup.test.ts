@@ -12,12 +12,13 @@ import {
   ALLOWED,
   type Answer,
   aRequest,
-  type FaultKind,
   fakeSes,
   faultMatrix,
   handlersUse,
+  INTERNAL,
   merchantOf,
   type Operation,
+  THROTTLING,
   type Trace,
   traceOf,
 } from '#test/support/faults.ts';
@@ -38,8 +39,6 @@ handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 
-const THROTTLING: FaultKind[] = ['throttled', 'throttled from then on', 'transaction throttled', 'batch unprocessed'];
-const INTERNAL: FaultKind[] = ['internal'];
 const PASSWORD = 'Monstera-42-leaf';
 
 let tenant: Merchant;
