@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import type { TenantRef } from '../store/keys.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
+import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { effectiveRoles } from '../users/view.ts';
@@ -36,10 +37,13 @@ export async function authenticateBearerWithTenant(
 ): Promise<PendingBearer | null> {
   const claims = await verifyAccessToken(deps, token);
   if (!claims || claims.app !== tenant.app || claims.mid !== tenant.mid) return null;
-  const { merchant, user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid, {
-    withMerchant: true,
-  });
-  return { tenant: merchant, principal: () => principalOf(deps, claims, user, session) };
+  // The tenant read that every request makes, with the session and the profile in it.
+  const userKey = keys.user(tenant, claims.sub);
+  const sessionKey = keys.session(tenant, claims.sub, claims.sid);
+  const { merchant, ahead } = await deps.merchants.getWith(tenant, [userKey, sessionKey]);
+  const profile = ahead.take(userKey);
+  const session = ahead.take(sessionKey) ?? null;
+  return { tenant: merchant, principal: () => principalOf(deps, claims, profile ? toUser(profile) : null, session) };
 }
 
 function principalOf(

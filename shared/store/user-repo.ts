@@ -1,9 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Merchant } from '../tenancy/types.ts';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
-import { toMerchant } from './merchant-repo.ts';
 import { batchGetConsistent } from './read-ahead.ts';
 
 export function toUser(item: Record<string, unknown>): User {
@@ -228,21 +226,13 @@ export function userRepo(store: StoreClient) {
       t: TenantRef,
       userId: string,
       sessionId: string,
-      options: { withMerchant?: boolean } = {},
-    ): Promise<{ user: User | null; session: Record<string, unknown> | null; merchant: Merchant | null }> {
+    ): Promise<{ user: User | null; session: Record<string, unknown> | null }> {
       const userKey = keys.user(t, userId);
       const sessionKey = keys.session(t, userId, sessionId);
-      const merchantKey = keys.merchant(t);
-      const wanted = options.withMerchant ? [userKey, sessionKey, merchantKey] : [userKey, sessionKey];
-      const items = await batchGetConsistent(store, wanted);
+      const items = await batchGetConsistent(store, [userKey, sessionKey]);
       const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
       const profile = find(userKey);
-      const merchant = options.withMerchant ? find(merchantKey) : undefined;
-      return {
-        user: profile ? toUser(profile) : null,
-        session: find(sessionKey) ?? null,
-        merchant: merchant ? toMerchant(merchant) : null,
-      };
+      return { user: profile ? toUser(profile) : null, session: find(sessionKey) ?? null };
     },
   };
 }
