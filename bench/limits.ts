@@ -9,7 +9,8 @@ export interface OpsFigures {
   ops: number;
 }
 
-const percentile = (sorted: number[], p: number) =>
+/** The p-th percentile (0–100) of ascending values. */
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /** `loops` async loops calling `op` for `seconds`: ops/s and latency percentiles (ms). */

@@ -15,7 +15,7 @@ import { newUserItems } from '#shared/store/user-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { newUser } from '#shared/users/new-user.ts';
 import { bundles } from './bundles.ts';
-import { argon2Limit, dynamoLimits } from './limits.ts';
+import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
 import { renderMarkdown } from './report.ts';
 import type { DynamoCall } from './server.ts';
@@ -367,8 +367,7 @@ async function codeLoginFlow(connections: number, duration: number): Promise<Run
     }),
   );
   latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0);
+  const at = (p: number) => Math.round(percentile(latencies, p));
   return {
     rps: latencies.length / duration,
     p50: at(50),

@@ -28,6 +28,7 @@ import { keys } from '#shared/store/keys.ts';
 import { newUserItems } from '#shared/store/user-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { newUser } from '#shared/users/new-user.ts';
+import { percentile } from './limits.ts';
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -512,8 +513,6 @@ async function main(): Promise<number> {
     const total = [...loadCounts.values()].reduce((a, b) => a + b, 0);
     const logins = clients.reduce((n, c) => n + c.logins, 0);
     const refreshes = clients.reduce((n, c) => n + c.refreshes, 0);
-    const percentile = (sorted: number[], p: number) =>
-      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
     log();
     log(
       `soak: ${CLIENTS} clients, ${soakSeconds.toFixed(1)} s, ${total} answers (${(total / soakSeconds).toFixed(0)}/s)`,
@@ -527,7 +526,7 @@ async function main(): Promise<number> {
       lines.forEach(([key, n], i) => {
         const latency =
           i === 0
-            ? `${String(percentile(sorted, 0.5)).padStart(6)}  ${String(percentile(sorted, 0.99)).padStart(6)}`
+            ? `${String(Math.round(percentile(sorted, 50))).padStart(6)}  ${String(Math.round(percentile(sorted, 99))).padStart(6)}`
             : '';
         log(
           `${(i === 0 ? route : '').padEnd(10)} ${String(n).padStart(8)}  ${key.slice(route.length + 1).padEnd(30)} ${latency}`,
