@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { type HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -10,7 +10,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
+import { isDefaultRoute, type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
 
 /** The repository root: route entries and the lock file are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -102,7 +102,7 @@ export function addRouteFunctions(
     });
 
     const fn = new NodejsFunction(scope, `${id}Function`, {
-      description: `${route.method} ${options.basePath}${route.path} (${route.operationId})`,
+      description: `${key} (${route.operationId})`,
       entry: join(REPO_ROOT, route.entry),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
@@ -150,12 +150,14 @@ export function addRouteFunctions(
       );
     }
 
-    api.addRoutes({
-      path: `${options.basePath}${route.path}`,
-      methods: [HttpMethod[route.method]],
-      // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
-      integration: new HttpLambdaIntegration(`${id}Integration`, fn),
-    });
+    // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
+    const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
+    if (isDefaultRoute(route)) {
+      // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
+      new HttpRoute(api, `${id}Route`, { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration });
+    } else {
+      api.addRoutes({ path: `${options.basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
+    }
     functions.set(route.operationId, fn);
   }
   return functions;

@@ -3,13 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { RouteDef } from '#shared/http/route.ts';
+import { DEFAULT_ROUTE, isDefaultRoute, type RouteDef, routeKey } from '#shared/http/route.ts';
 
 /**
  * The local API Gateway (HTTP API, payload format 2.0). It routes with the
  * same route list as the CDK stack, builds the event AWS would build, and
- * invokes the same handler module Lambda runs. Answers of the gateway itself
- * (no route, body over 10 MB, a handler that throws) are AWS's, word for word.
+ * invokes the same handler module Lambda runs. A request no route matches goes
+ * to the `$default` route's handler, as on AWS. Answers of the gateway itself
+ * (no route and no `$default` route, body over 10 MB, a handler that throws)
+ * are AWS's, word for word.
  */
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
@@ -62,7 +64,7 @@ function compile(route: RouteDef, basePath: string): CompiledRoute {
     .join('/');
   return {
     route,
-    routeKey: `${route.method} ${basePath}${route.path}`,
+    routeKey: routeKey(route, basePath),
     pattern: new RegExp(`^${source}$`),
     names,
     rank: (greedy ? 0 : 1_000) + literalSegments * 10 - names.length,
@@ -239,7 +241,11 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
 }
 
 export function createGateway(options: GatewayOptions): Server {
-  const compiled = options.routes.map((route) => compile(route, options.basePath)).sort((a, b) => b.rank - a.rank);
+  const compiled = options.routes
+    .filter((route) => !isDefaultRoute(route))
+    .map((route) => compile(route, options.basePath))
+    .sort((a, b) => b.rank - a.rank);
+  const defaultRoute = options.routes.find(isDefaultRoute);
   const modules = new Map<string, Promise<LambdaHandler>>();
   const load = (route: RouteDef) => {
     let handler = modules.get(route.entry);
@@ -284,15 +290,18 @@ export function createGateway(options: GatewayOptions): Server {
           break;
         }
       }
-      if (!match) {
+      const route = match?.compiled.route ?? defaultRoute;
+      if (!route) {
         send(res, 404, { 'content-type': 'application/json', 'apigw-requestid': requestId }, '{"message":"Not Found"}');
         log(404);
         return;
       }
-      const { route, routeKey, names } = match.compiled;
+      // What no route matches goes to the $default route, whose event has that route key and no path parameters.
+      const key = match?.compiled.routeKey ?? DEFAULT_ROUTE;
+      const names = match?.compiled.names ?? [];
       const pathParameters =
         names.length > 0
-          ? Object.fromEntries(names.map((name, i) => [name, safeDecode(match.values[i] ?? '')]))
+          ? Object.fromEntries(names.map((name, i) => [name, safeDecode(match?.values[i] ?? '')]))
           : undefined;
       const event = toApiGatewayEvent({
         method,
@@ -301,7 +310,7 @@ export function createGateway(options: GatewayOptions): Server {
         body: Buffer.concat(chunks),
         sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         localPort: req.socket.localPort ?? 0,
-        routeKey,
+        routeKey: key,
         pathParameters,
         requestId,
         now: new Date(),
@@ -314,7 +323,7 @@ export function createGateway(options: GatewayOptions): Server {
       } catch (error) {
         // What API Gateway answers when the function fails; the cause goes to the console, as to CloudWatch.
         process.stderr.write(
-          `${JSON.stringify({ level: 'error', message: 'handler threw', routeKey, error: String(error) })}\n`,
+          `${JSON.stringify({ level: 'error', message: 'handler threw', routeKey: key, error: String(error) })}\n`,
         );
         send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
         log(500);

@@ -1,4 +1,7 @@
-/** Routes of the service itself: health, its OpenAPI document, CORS preflight, the token keys and issuer metadata. */
+/**
+ * Routes of the service itself: health, its OpenAPI document, CORS preflight, the token keys and
+ * issuer metadata, and the `$default` route that answers every unmatched method and path.
+ */
 import * as v from 'valibot';
 import type { RouteDef } from '#shared/http/route.ts';
 import { HealthResponse, ProxyPathParams } from '#shared/http/schemas.ts';
@@ -97,6 +100,22 @@ export const metaRoutes = {
     status: 200,
     response: OpenidConfigurationResponse,
     table: [],
+  },
+  notFound: {
+    operationId: 'notFound',
+    // The HTTP API's $default route: what no other route matches gets 404 NOT_FOUND as problem+json,
+    // not API Gateway's bare {"message":"Not Found"} (CONTRACT.md, Details).
+    method: 'ANY',
+    path: '$default',
+    entry: 'functions/meta/not-found.ts',
+    summary: 'Any method and path that no other route matches: 404 NOT_FOUND',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    // Never sent: the handler always answers 404.
+    status: 200,
+    table: [],
+    undocumented: true,
   },
 } as const satisfies Record<string, RouteDef>;
 

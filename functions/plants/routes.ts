@@ -37,6 +37,22 @@ export const plantRoutes = {
     status: 200,
     table: [],
   },
+  plantsNotFound: {
+    operationId: 'plantsNotFound',
+    // The HTTP API's $default route: what no other route matches gets 404 in the plant store's own
+    // error body, not API Gateway's bare {"message":"Not Found"}.
+    method: 'ANY',
+    path: '$default',
+    entry: 'functions/plants/plants-not-found.ts',
+    summary: 'Any method and path that no other route matches: 404',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    // Never sent: the handler always answers 404.
+    status: 200,
+    table: [],
+    undocumented: true,
+  },
 } as const satisfies Record<string, RouteDef>;
 
 /** The list form. */

@@ -1,7 +1,15 @@
 import type { GenericSchema } from 'valibot';
 import type { ErrorCode } from './errors.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
+/** `ANY`: every method, as API Gateway writes it (the `$default` route's). */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS' | 'ANY';
+
+/**
+ * The path of the HTTP API's `$default` route, whose route key is this word alone: it takes
+ * every request that no other route matches, whatever its method and path (outside the base
+ * path too). Its row says `method: 'ANY', path: '$default'`.
+ */
+export const DEFAULT_ROUTE = '$default';
 
 /**
  * The DynamoDB actions a route's function may call; the CDK stack grants
@@ -26,7 +34,7 @@ export type TableAction =
 export interface RouteDef {
   operationId: string;
   method: HttpMethod;
-  /** Path under the base path, API Gateway syntax: `/users/{id}`, `/{proxy+}`. */
+  /** Path under the base path, API Gateway syntax: `/users/{id}`, `/{proxy+}`; or `$default` (DEFAULT_ROUTE). */
   path: string;
   /** The handler module, relative to the repository root; it exports `handler`. */
   entry: string;
@@ -62,8 +70,10 @@ export interface RouteDef {
   kms?: boolean;
   /** Hashes or verifies passwords: its bundle carries the argon2 native module. */
   argon2?: boolean;
-  /** Left out of the OpenAPI document (only the CORS preflight catch-all). */
+  /** Left out of the OpenAPI document (only the catch-alls: CORS preflight and `$default`). */
   undocumented?: boolean;
+  /** Refused without an `Origin` header (403 ORIGIN_NOT_ALLOWED), browsers only: documented as a required header. */
+  requiresOrigin?: boolean;
 }
 
 /** The actions a route's function needs in all: its own plus those of the tenant and auth stages. */
@@ -90,7 +100,15 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
   return [...actions].sort();
 }
 
-/** `GET /users/{id}` as API Gateway writes a route key (the path with the base path in front). */
+/** The row of the HTTP API's `$default` route, which answers what no other route matches. */
+export function isDefaultRoute(route: RouteDef): boolean {
+  return route.path === DEFAULT_ROUTE;
+}
+
+/**
+ * `GET /users/{id}` as API Gateway writes a route key (the path with the base path in front);
+ * `$default` for the `$default` route.
+ */
 export function routeKey(route: RouteDef, basePath: string): string {
-  return `${route.method} ${basePath}${route.path}`;
+  return isDefaultRoute(route) ? DEFAULT_ROUTE : `${route.method} ${basePath}${route.path}`;
 }

@@ -62,6 +62,8 @@ function statementsOf(t: Template, fn: Resource): Statement[] {
     .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
 }
 
+const envOf = (fn: Resource) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
 function actionsOf(statements: Statement[], service: string): string[] {
   return statements
     .flatMap((s) => asList(s.Action))
@@ -89,6 +91,22 @@ describe('IdentityStack: HTTP API', () => {
     const expected = identityRouteList.map((r) => routeKey(r, BASE_PATH));
     expect(keys.sort()).toEqual([...expected].sort());
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('has a $default route, integrated with the notFound function, for every method and path no other route matches', () => {
+    const defaults = Object.values(resources(template, 'AWS::ApiGatewayV2::Route')).filter(
+      (r) => r.Properties.RouteKey === '$default',
+    );
+    expect(defaults).toHaveLength(1);
+    const { id, fn } = functionOf(template, '$default');
+    expect(id).toMatch(/^NotFoundFunction/);
+    expect(fn.Properties.Description).toBe('$default (notFound)');
+    // API Gateway may invoke it for any stage, method and path: the $default route has none of its own.
+    const permissions = Object.values(resources(template, 'AWS::Lambda::Permission')).filter(
+      (p) => refId(p.Properties.FunctionName) === id,
+    );
+    expect(permissions).toHaveLength(1);
+    expect(JSON.stringify(permissions[0]?.Properties.SourceArn)).toMatch(/\/\*\/\*"\]\]\}$/);
   });
 
   it('deploys the routes on an auto-deployed $default stage, with no API-wide CORS', () => {
@@ -199,6 +217,14 @@ describe('IdentityStack: IAM', () => {
       expect(actionsOf(statements, 'kms')).toEqual(route.kms ? ['kms:Decrypt', 'kms:Encrypt'] : []);
     },
   );
+
+  it('gives the notFound function ($default) no DynamoDB, SES or KMS permission, nor the key', () => {
+    const { fn } = functionOf(template, '$default');
+    const statements = statementsOf(template, fn);
+    for (const service of ['dynamodb', 'ses', 'kms']) expect(actionsOf(statements, service)).toEqual([]);
+    expect(statements).toEqual([]);
+    expect(Object.keys(envOf(fn))).not.toContain('KMS_KEY_ID');
+  });
 
   it('lets a kms route encrypt and decrypt with the secrets key only, and tells no other route the key', () => {
     const signer = fakeRoute({ operationId: 'fakeSigner', kms: true });

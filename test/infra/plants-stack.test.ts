@@ -70,6 +70,13 @@ describe('PlantsStack: HTTP API', () => {
     expect(keys.sort()).toEqual(plantRouteList.map((r) => routeKey(r, '')).sort());
     expect(keys).toContain('POST /plants');
     expect(keys).toContain('GET /openapi.json');
+    expect(keys).toContain('$default');
+  });
+
+  it('has a $default route, integrated with the plantsNotFound function, for every method and path no other route matches', () => {
+    const fn = functionOf(template, '$default');
+    expect(fn).toBe(functionOf(template, routeKey(plantRoutes.plantsNotFound, '')));
+    expect(fn.Properties.Description).toBe('$default (plantsNotFound)');
   });
 
   it('has no authorizer: the handler checks the token (a JWT authorizer cannot pin a per-tenant audience)', () => {
@@ -135,6 +142,12 @@ describe('PlantsStack: IAM', () => {
   it('gives the OpenAPI function no permission at all', () => {
     const fn = functionOf(template, routeKey(plantRoutes.getPlantsOpenapi, ''));
     expect(statementsOf(template, fn)).toEqual([]);
+  });
+
+  it('gives the $default function (plantsNotFound) no permission at all: no DynamoDB, SES or KMS', () => {
+    const statements = statementsOf(template, functionOf(template, '$default'));
+    expect(JSON.stringify(statements)).not.toMatch(/dynamodb:|ses:|kms:/);
+    expect(statements).toEqual([]);
   });
 });
 

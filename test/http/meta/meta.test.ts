@@ -58,26 +58,52 @@ describe('OPTIONS (CORS preflight)', () => {
   });
 });
 
-describe('unknown routes', () => {
-  it('answer 404 as API Gateway does', async () => {
-    const res = await fetch(`${api.url}/no/such/route`);
-    expect(res.status).toBe(404);
-    expect(await bodyOf(res)).toEqual({ message: 'Not Found' });
+describe('unknown routes ($default)', () => {
+  it('answer 404 problem+json NOT_FOUND for an unknown path, a known path with a method it does not have, and outside the base path', async () => {
+    const origin = new URL(api.url).origin;
+    for (const [method, url] of [
+      ['GET', `${api.url}/no/such/route`],
+      ['POST', `${api.url}/no/such/route`],
+      ['PUT', `${api.url}/users/me`],
+      ['DELETE', `${api.url}/health`],
+      ['PATCH', `${api.url}/auth/login`],
+      ['GET', `${origin}/health`],
+    ] as const) {
+      const res = await fetch(url, { method });
+      const what = `${method} ${url}`;
+      expect(res.status, what).toBe(404);
+      expect(res.headers.get('content-type'), what).toBe('application/problem+json');
+      expect(res.headers.get('cache-control'), what).toBe('no-store');
+      expect(await bodyOf(res), what).toMatchObject({ type: 'about:blank', status: 404, code: 'NOT_FOUND' });
+    }
+  });
+
+  it('leave CORS preflight alone: OPTIONS on an unknown path still answers 204', async () => {
+    const res = await fetch(`${api.url}/no/such/route`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anyone.example', 'access-control-request-method': 'PUT' },
+    });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
   });
 });
 
 describe('the local gateway routes', () => {
-  it('every route of the list to its handler (none answers the gateway 404), and nothing else', async () => {
+  it('every route of the list to its handler (none answers 404 NOT_FOUND of the $default route), and nothing else', async () => {
     const { identityRouteList } = await import('#functions/routes.ts');
-    for (const route of identityRouteList) {
+    const { isDefaultRoute } = await import('#shared/http/route.ts');
+    // The $default route has no method and path of its own: the tests above send it what nothing else matches.
+    for (const route of identityRouteList.filter((r) => !isDefaultRoute(r))) {
       const path = route.path.replace(/\{(\w+)\+?\}/g, 'x');
       const res = await fetch(`${api.url}${path}`, { method: route.method });
       const text = await res.text();
+      expect(text, `${route.method} ${route.path}`).not.toContain('"code":"NOT_FOUND"');
       expect(text, `${route.method} ${route.path}`).not.toBe('{"message":"Not Found"}');
       expect(res.headers.get('apigw-requestid'), `${route.method} ${route.path}`).toBeTruthy();
     }
     const notListed = await fetch(`${api.url}/health`, { method: 'POST' });
-    expect(await notListed.text()).toBe('{"message":"Not Found"}');
+    expect(notListed.status).toBe(404);
+    expect((await bodyOf(notListed)).code).toBe('NOT_FOUND');
   });
 });
 

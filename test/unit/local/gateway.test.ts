@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { plantRouteList } from '#functions/plants/routes.ts';
+import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { createGateway } from '#local/gateway.ts';
 import { REPO_ROOT } from '#local/stack.ts';
 import type { RouteDef } from '#shared/http/route.ts';
@@ -22,17 +24,36 @@ const routes: RouteDef[] = [
   { ...base, operationId: 'crash', method: 'GET', path: '/crash', entry: 'test/support/throwing-handler.ts' },
 ];
 
+/** The same routes and a `$default` route that echoes its event. */
+const withDefault: RouteDef[] = [...routes, { ...base, operationId: 'fallback', method: 'ANY', path: '$default' }];
+
+const servers = {
+  plain: createGateway({ routes, basePath: '/api/v1', root: REPO_ROOT }),
+  withDefault: createGateway({ routes: withDefault, basePath: '/api/v1', root: REPO_ROOT }),
+  identity: createGateway({ routes: identityRouteList, basePath: BASE_PATH, root: REPO_ROOT }),
+  plants: createGateway({ routes: plantRouteList, basePath: '', root: REPO_ROOT }),
+};
+const urls = {} as Record<keyof typeof servers, string>;
 let url: string;
-const server = createGateway({ routes, basePath: '/api/v1', root: REPO_ROOT });
 
 beforeAll(async () => {
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The not-found handlers build their service's deps (no request is made with them).
+  vi.stubEnv('TABLE_NAME', 'gateway-test');
+  vi.stubEnv('PLANTS_TABLE_NAME', 'gateway-test-plants');
+  vi.stubEnv('ISSUER_URL', 'http://localhost:3000/api/v1');
+  for (const [name, server] of Object.entries(servers)) {
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    urls[name as keyof typeof servers] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  url = urls.plain;
 });
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await Promise.all(Object.values(servers).map((s) => new Promise<void>((done) => s.close(() => done()))));
+});
 
-async function echo(path: string, init?: RequestInit) {
-  const res = await fetch(`${url}${path}`, init);
+async function echo(path: string, init?: RequestInit & { base?: string }) {
+  const res = await fetch(`${init?.base ?? url}${path}`, init);
   return { res, event: (await res.json()) as APIGatewayProxyEventV2 };
 }
 
@@ -105,16 +126,80 @@ describe('local gateway', () => {
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
   });
 
-  it('answers as API Gateway does for an unknown route, a wrong method and a path outside the base', async () => {
-    for (const [method, path] of [
-      ['GET', '/api/v1/nope'],
-      ['DELETE', '/api/v1/things'],
-      ['GET', '/users/me'],
-    ] as const) {
+  const unmatched = [
+    ['GET', '/api/v1/nope'],
+    ['DELETE', '/api/v1/things'],
+    ['GET', '/users/me'],
+  ] as const;
+
+  it('answers as API Gateway does for an unknown route, a wrong method and a path outside the base, when there is no $default route', async () => {
+    for (const [method, path] of unmatched) {
       const res = await fetch(`${url}${path}`, { method });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: 'Not Found' });
     }
+  });
+
+  it('gives what no route matches to the $default route, with the event AWS builds for it', async () => {
+    for (const [method, path] of unmatched) {
+      const { res, event } = await echo(path, { method, base: urls.withDefault });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      expect(event.routeKey).toBe('$default');
+      expect(event.requestContext.routeKey).toBe('$default');
+      expect(event.requestContext.http).toMatchObject({ method, path });
+      expect(event.rawPath).toBe(path);
+      expect(event.pathParameters).toBeUndefined();
+    }
+    // A route that matches still wins: the $default route takes only the rest.
+    const { event } = await echo('/api/v1/users/usr_1', { base: urls.withDefault });
+    expect(event.routeKey).toBe('GET /api/v1/users/{id}');
+  });
+
+  it('answers 404 problem+json NOT_FOUND through the identity route list: unknown path, unknown method, outside the base', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/no/such/route'],
+      ['PUT', '/api/v1/users/me'],
+      ['DELETE', '/api/v1/health'],
+      ['POST', '/api/v1/.well-known/jwks.json'],
+      ['GET', '/health'],
+    ] as const) {
+      const res = await fetch(`${urls.identity}${path}`, { method });
+      const what = `${method} ${path}`;
+      expect(res.status, what).toBe(404);
+      expect(res.headers.get('content-type'), what).toBe('application/problem+json');
+      // Through the handler pipeline: the base headers of every answer, and the gateway's request id.
+      expect(res.headers.get('cache-control'), what).toBe('no-store');
+      expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+      expect(res.headers.get('apigw-requestid'), what).toBeTruthy();
+      expect(await res.json(), what).toMatchObject({ status: 404, code: 'NOT_FOUND', title: 'Not Found' });
+    }
+  });
+
+  it("answers 404 in the plant store's own error body through its route list", async () => {
+    for (const [method, path] of [
+      ['GET', '/no/such/route'],
+      ['GET', '/plants'],
+      ['DELETE', '/openapi.json'],
+    ] as const) {
+      const res = await fetch(`${urls.plants}${path}`, { method });
+      const what = `${method} ${path}`;
+      expect(res.status, what).toBe(404);
+      expect(res.headers.get('content-type'), what).toBe('application/json');
+      const body = (await res.json()) as { error: unknown; message: unknown };
+      expect(Object.keys(body).sort(), what).toEqual(['error', 'message']);
+      expect(body.error, what).toBe(404);
+      expect(body.message, what).toEqual(expect.any(String));
+    }
+  });
+
+  it('keeps its own answers over a $default route: 413 over 10 MB', async () => {
+    const res = await fetch(`${urls.identity}/api/v1/no/such/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(10 * 1024 * 1024 + 1),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: 'Request Entity Too Large' });
   });
 
   it('answers 500 Internal Server Error, as API Gateway does, when the function throws', async () => {

@@ -6,6 +6,7 @@ import { plantsOpenApi } from '#functions/plants/openapi.ts';
 import { plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
 import { REPO_ROOT } from '#local/stack.ts';
+import { routeKey } from '#shared/http/route.ts';
 
 describe('the plant route list', () => {
   it.each(plantRouteList.map((r) => [r.operationId, r] as const))(
@@ -20,8 +21,8 @@ describe('the plant route list', () => {
     },
   );
 
-  it('is exactly POST /plants and GET /openapi.json, with unique operation ids across both services', () => {
-    expect(plantRouteList.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /plants', 'GET /openapi.json']);
+  it('is exactly POST /plants, GET /openapi.json and the $default route, with unique operation ids across both services', () => {
+    expect(plantRouteList.map((r) => routeKey(r, ''))).toEqual(['POST /plants', 'GET /openapi.json', '$default']);
     const ids = [...identityRouteList, ...plantRouteList].map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -29,6 +30,7 @@ describe('the plant route list', () => {
   it('takes no tenant headers: createPlant takes its tenant from the bearer token, the document needs nothing', () => {
     expect(plantRoutes.createPlant).toMatchObject({ tenant: 'token', auth: 'bearer', table: ['PutItem'] });
     expect(plantRoutes.getPlantsOpenapi).toMatchObject({ tenant: 'none', auth: 'none', table: [] });
+    expect(plantRoutes.plantsNotFound).toMatchObject({ tenant: 'none', auth: 'none', table: [], undocumented: true });
     expect(plantRoutes.createPlant.body.type).toBe('strict_object');
   });
 });
@@ -40,7 +42,8 @@ describe('the plant store OpenAPI document', () => {
     const documented = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
-    expect(documented.sort()).toEqual(plantRouteList.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort());
+    const expected = plantRouteList.filter((r) => !r.undocumented).map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    expect(documented.sort()).toEqual(expected.sort());
     expect(document.servers).toEqual([{ url: 'https://plants.example' }]);
   });
 });
