@@ -31,6 +31,8 @@ export default defineConfig({
           name: 'http',
           include: ['test/http/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts'],
+          // Every answer of the local stack is checked against the OpenAPI documents.
+          setupFiles: ['./test/support/check-answers.ts'],
           testTimeout: 20_000,
         },
       },
@@ -42,6 +44,7 @@ export default defineConfig({
           name: 'client',
           include: ['test/client/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts', './test/client/support/build-client.ts'],
+          setupFiles: ['./test/support/check-answers.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

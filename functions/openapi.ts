@@ -8,6 +8,17 @@ export function identityOpenApi(serverUrl: string) {
     version: '1.0.0',
     description: 'Multi-tenant identity: tenants, users, sessions, roles. Errors are RFC 9457 problem details.',
     serverUrl,
+    // Not open source: no SPDX identifier applies.
+    license: { name: 'Proprietary' },
+    tags: {
+      meta: 'The service itself: health, this document, the token-signing keys and issuer metadata',
+      auth: 'Discovery, signup, login and its challenges, tokens, password recovery',
+      me: "The signed-in user's own profile, password, e-mail address, TOTP and sessions",
+      sessions: "The caller's sessions as a whole",
+      merchants: "The tenant's settings and API keys (admin)",
+      'admin-users': "The tenant's users: invitations, status, TOTP reset, devices, activity (admin)",
+      roles: 'Roles and their grants (admin)',
+    },
   });
 }
 

@@ -32,6 +32,8 @@ export const authRoutes = {
     response: DiscoveryResponse,
     errors: ['TENANT_NOT_FOUND', 'ORIGIN_NOT_ALLOWED'],
     table: [],
+    // The tenant stage refuses a clientId request without Origin (CONTRACT.md, Details).
+    requiresOrigin: true,
   },
   signup: {
     operationId: 'signup',

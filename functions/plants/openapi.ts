@@ -14,6 +14,10 @@ export function plantsOpenApi(serverUrl: string) {
         "A sample resource server. Send an identity service access token as the bearer: plants are stored in its tenant (the token's app and mid).",
       serverUrl,
       license: { name: 'MIT', identifier: 'MIT' },
+      tags: {
+        plants: "Plants, stored in the tenant of the caller's access token",
+        meta: 'The service itself: this document',
+      },
     },
     {
       name: 'Error',

@@ -90,7 +90,7 @@ export const userRoutes = {
     status: 200,
     body: EmailChangeVerifyRequest,
     response: EmailChangeVerifyResponse,
-    errors: [...common, 'INVALID_CODE', 'CONFLICT'],
+    errors: [...common, 'INVALID_CODE', 'CONFLICT', 'RATE_LIMITED'],
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
   },

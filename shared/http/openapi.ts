@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { type JsonSchema, type OverrideActionContext, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
-import type { GenericSchema } from 'valibot';
-import { ERRORS } from './errors.ts';
+import * as v from 'valibot';
+import { ERRORS, type ErrorCode } from './errors.ts';
 import { PROBLEM_CONTENT_TYPE } from './problem.ts';
-import type { RouteDef } from './route.ts';
+import { type RouteDef, tableActionsOf } from './route.ts';
 import { Problem } from './schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -39,13 +39,15 @@ export interface OpenApiInfo {
   serverUrl: string;
   /** The API's licence; OpenAPI 3.1 takes an SPDX `identifier`, e.g. `{ name: 'MIT', identifier: 'MIT' }`. */
   license?: { name: string; identifier?: string; url?: string };
+  /** A description of each tag the routes use; the document lists them at the top level. */
+  tags: Record<string, string>;
 }
 
 /** How a service's errors are described: its error body, and how a route's error codes become responses. */
 export interface OpenApiErrors {
   /** The component name of the error body. */
   name: string;
-  schema: GenericSchema;
+  schema: v.GenericSchema;
   contentType: string;
   /** The description of the `default` response. */
   description: string;
@@ -73,6 +75,50 @@ function componentRefs(schema: unknown): Json {
 }
 
 /**
+ * A query or path value is a string on the wire. One that its schema turns
+ * into a number (`v.toNumber()`) is documented as that number, with the checks
+ * that follow the conversion and the default as parsed, so that a generated
+ * client sends it from a number (`?limit=20`). Undefined for any other value.
+ */
+function numericStringParameter(entry: v.GenericSchema): Json | undefined {
+  const { wrapped } = entry as { wrapped?: v.GenericSchema };
+  const pipe = flatPipe(wrapped ?? entry);
+  const toNumber = pipe.findIndex((item) => item.type === 'to_number');
+  if (pipe[0]?.type !== 'string' || toNumber === -1) return undefined;
+  const numeric = pipeOf(v.number(), ...pipe.slice(toNumber + 1));
+  const json = componentRefs(toJsonSchema(numeric, { ...CONVERSION, typeMode: 'output' }));
+  // A default is the string a client would send: documented as the number it parses to.
+  if ((entry as { default?: unknown }).default === undefined) return json;
+  const parsedDefault = v.safeParse(entry, undefined);
+  return parsedDefault.success ? { ...json, default: parsedDefault.output } : json;
+}
+
+/** `v.pipe` over items known only at run time (its types want them literally). */
+const pipeOf = v.pipe as unknown as (...items: unknown[]) => v.GenericSchema;
+
+/** A schema's pipe with nested pipes spread out (the schema itself first), or just the schema. */
+function flatPipe(schema: v.GenericSchema): { type: string }[] {
+  const { pipe } = schema as { pipe?: (v.GenericSchema | { type: string })[] };
+  if (!pipe) return [schema];
+  return pipe.flatMap((item, index) => (index > 0 && 'pipe' in item ? flatPipe(item as v.GenericSchema) : [item]));
+}
+
+/** 429 (lockout, rate limit) and 503 (a dependency overloaded) tell the client when to try again. */
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before trying again',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/**
+ * Whether a route reaches a dependency that can be overloaded (DynamoDB, SES,
+ * KMS, the issuer's key set), and so can answer 503 UNAVAILABLE.
+ */
+function reachesDependency(route: RouteDef): boolean {
+  return tableActionsOf(route).length > 0 || Boolean(route.ses || route.kms) || route.tenant === 'token';
+}
+
+/**
  * The OpenAPI 3.1 document of a route list. Every schema is converted from the
  * valibot schema the handler validates with, so the two cannot disagree; named
  * schemas become components and are referenced by `$ref`. Header parameters
@@ -80,42 +126,69 @@ function componentRefs(schema: unknown): Json {
  */
 export function buildOpenApi(
   routes: readonly RouteDef[],
-  named: Record<string, GenericSchema>,
+  named: Record<string, v.GenericSchema>,
   info: OpenApiInfo,
   errors: OpenApiErrors = PROBLEM_ERRORS,
 ) {
   const definitions = { ...named, [errors.name]: errors.schema };
-  const convert = (schema: GenericSchema) =>
+  const convert = (schema: v.GenericSchema) =>
     componentRefs(toJsonSchema(schema, { ...CONVERSION, definitions, typeMode: 'output' }));
-  const parametersOf = (schema: GenericSchema | undefined, where: 'query' | 'path') => {
+  const parametersOf = (schema: v.GenericSchema | undefined, where: 'query' | 'path') => {
     if (!schema) return [];
     const json = componentRefs(toJsonSchema(schema, { ...CONVERSION, typeMode: 'input' }));
     const properties = (json.properties ?? {}) as Record<string, Json>;
     const required = new Set((json.required ?? []) as string[]);
-    return Object.entries(properties).map(([name, propertySchema]) => ({
-      name,
-      in: where,
-      required: where === 'path' || required.has(name),
-      schema: propertySchema,
-    }));
+    const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {};
+    return Object.entries(properties).map(([name, propertySchema]) => {
+      const entry = entries[name];
+      return {
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: (entry && numericStringParameter(entry)) ?? propertySchema,
+      };
+    });
   };
   const problem = (description: string) => ({
     description,
     content: { [errors.contentType]: { schema: { $ref: `#/components/schemas/${errors.name}` } } },
   });
+  let retryAfterUsed = false;
+  const retryable = (description: string) => {
+    retryAfterUsed = true;
+    return { ...problem(description), headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } };
+  };
+  // Problem bodies carry their code, so the description names the codes; other bodies get the status's name.
+  const describeCodes = (codes: readonly ErrorCode[]) =>
+    errors.responses === 'range' ? codes.join(', ') : (STATUS_CODES[ERRORS[codes[0] as ErrorCode]] ?? 'Error');
   const errorResponses = (route: RouteDef): Record<string, Json> => {
-    if (!route.errors?.length) return {};
+    const codes = route.errors ?? [];
+    const withStatus = (wanted: (status: number) => boolean) => codes.filter((code) => wanted(ERRORS[code]));
+    const clientErrors = withStatus((status) => status < 500 && status !== 429);
+    const tooMany = withStatus((status) => status === 429);
+    const responses: Record<string, Json> = {};
     if (errors.responses === 'range') {
-      return { '4XX': problem(`Client error: ${route.errors.join(', ')} among others`) };
+      if (codes.length > 0) {
+        responses['4XX'] = problem(
+          clientErrors.length > 0 ? `Client error: ${clientErrors.join(', ')} among others` : 'Client error',
+        );
+      }
+    } else {
+      const statuses = [...new Set(clientErrors.map((code) => ERRORS[code]))].sort((a, b) => a - b);
+      for (const status of statuses) responses[String(status)] = problem(STATUS_CODES[status] ?? 'Error');
     }
-    const statuses = [...new Set(route.errors.map((code) => ERRORS[code]))].sort((a, b) => a - b);
-    return Object.fromEntries(statuses.map((status) => [String(status), problem(STATUS_CODES[status] ?? 'Error')]));
+    if (tooMany.length > 0) responses['429'] = retryable(`${describeCodes(tooMany)}: try again after Retry-After`);
+    if (reachesDependency(route) || codes.some((code) => ERRORS[code] === 503)) {
+      responses['503'] = retryable(`${describeCodes(['UNAVAILABLE'])}: overloaded, try again after Retry-After`);
+    }
+    return responses;
   };
 
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) {
     if (route.undocumented) continue;
     const parameters: Json[] = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
+    if (route.requiresOrigin) parameters.unshift({ $ref: '#/components/parameters/Origin' });
     if (route.tenant === 'headers') {
       parameters.unshift({ $ref: '#/components/parameters/AppId' }, { $ref: '#/components/parameters/MidKey' });
     }
@@ -159,6 +232,7 @@ export function buildOpenApi(
 
   const documented = routes.filter((route) => !route.undocumented);
   const tenantHeaders = documented.some((route) => route.tenant === 'headers');
+  const origin = documented.some((route) => route.requiresOrigin);
   const bearer = documented.some((route) => route.auth !== 'none');
   const apiKey = documented.some((route) => route.auth === 'admin');
 
@@ -171,10 +245,19 @@ export function buildOpenApi(
       ...(info.license ? { license: info.license } : {}),
     },
     servers: [{ url: info.serverUrl }],
+    tags: tagsOf(documented, info.tags),
     paths,
     components: {
       schemas: components,
-      ...(tenantHeaders ? { parameters: TENANT_HEADER_PARAMETERS } : {}),
+      ...(tenantHeaders || origin
+        ? {
+            parameters: {
+              ...(tenantHeaders ? TENANT_HEADER_PARAMETERS : {}),
+              ...(origin ? { Origin: ORIGIN_PARAMETER } : {}),
+            },
+          }
+        : {}),
+      ...(retryAfterUsed ? { headers: { RetryAfter: RETRY_AFTER_HEADER } } : {}),
       securitySchemes: {
         ...(bearer ? { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } : {}),
         ...(apiKey ? { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } : {}),
@@ -182,6 +265,24 @@ export function buildOpenApi(
     },
   };
 }
+
+/** Every tag the documented routes use, in order of first use, with its description (one missing is an error). */
+function tagsOf(routes: readonly RouteDef[], descriptions: Record<string, string>) {
+  return [...new Set(routes.map((route) => route.tag))].map((name) => {
+    const description = descriptions[name];
+    if (!description) throw new Error(`OpenAPI tag "${name}" has no description: add it to the document's tags`);
+    return { name, description };
+  });
+}
+
+/** The Origin a browser sends, on routes that refuse a request without one. */
+const ORIGIN_PARAMETER = {
+  name: 'Origin',
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description: "The page's origin; one of the tenant's allowed origins, else 403 ORIGIN_NOT_ALLOWED",
+};
 
 /** X-App-ID and X-Mid-Key, referenced by every route that takes its tenant from headers. */
 const TENANT_HEADER_PARAMETERS = {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type LocalStack, startLocalStack } from '#local/stack.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
+import { watchAnswers } from './answer-recorder.ts';
 import { makeTestDeps } from './deps.ts';
 
 /**
@@ -29,6 +30,9 @@ export function useLocalStack(options: { authRateLimitPerMinute?: number; codeRe
       // Short by default so that tests run fast; the timing test sets a real one.
       codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
     });
+    // Where the http and client projects' setup file checks answers against the OpenAPI documents.
+    watchAnswers('identity', stack.apiUrl);
+    if (stack.plantsUrl) watchAnswers('plants', stack.plantsUrl);
   });
   afterAll(() => stack?.stop());
   return {

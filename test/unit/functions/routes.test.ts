@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SERVER_URL, identityOpenApi } from '#functions/openapi.ts';
-import { identityRouteList, identityRoutes } from '#functions/routes.ts';
+import { BASE_PATH, identityRouteList, identityRoutes } from '#functions/routes.ts';
 import { REPO_ROOT } from '#local/stack.ts';
+import { isDefaultRoute, routeKey, tableActionsOf } from '#shared/http/route.ts';
 
 describe('the identity route list', () => {
   it.each(identityRouteList.map((r) => [r.operationId, r] as const))(
@@ -28,6 +29,14 @@ describe('the identity route list', () => {
     const keys = identityRouteList.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(Object.keys(identityRoutes)).toEqual(identityRouteList.map((r) => r.operationId));
+  });
+
+  it('has one $default route, notFound: it takes no tenant, no credential and no permission, and is not documented', () => {
+    const defaults = identityRouteList.filter(isDefaultRoute);
+    expect(defaults.map((r) => r.operationId)).toEqual(['notFound']);
+    expect(identityRoutes.notFound).toMatchObject({ method: 'ANY', tenant: 'none', auth: 'none', undocumented: true });
+    expect(tableActionsOf(identityRoutes.notFound)).toEqual([]);
+    expect(routeKey(identityRoutes.notFound, BASE_PATH)).toBe('$default');
   });
 
   it('declares every request body as a strict object, so unknown fields are refused', () => {
@@ -61,6 +70,7 @@ describe('the OpenAPI document', () => {
   it('converts the valibot schemas (discovery query parameters and response) rather than restating them', () => {
     const discovery = document.paths['/auth/discovery']?.get as Record<string, any>;
     expect(discovery.parameters).toEqual([
+      { $ref: '#/components/parameters/Origin' },
       { name: 'clientId', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
       { name: 'slug', in: 'query', required: false, schema: { type: 'string', maxLength: 256 } },
     ]);

@@ -293,6 +293,24 @@ describe('httpHandler', () => {
     expect(res.json.code).toBe('TOO_MANY_ATTEMPTS');
   });
 
+  it.each([
+    ['RATE_LIMITED', 429, '60'],
+    ['UNAVAILABLE', 503, '1'],
+  ] as const)(
+    'gives a %s thrown without Retry-After a default one (every 429 and 503 says when to retry)',
+    async (code, status, seconds) => {
+      const res = await call(
+        route({ body: undefined }),
+        () => {
+          throw fail(code);
+        },
+        anEvent({ headers: tenantHeaders }),
+      );
+      expect(res.statusCode).toBe(status);
+      expect(res.headers['retry-after']).toBe(seconds);
+    },
+  );
+
   it('turns an unexpected error into 500 INTERNAL, leaking nothing, and logs the cause with the request id', async () => {
     const { deps, logged } = testDeps();
     const event = anEvent({ headers: tenantHeaders });
