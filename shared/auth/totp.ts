@@ -23,9 +23,19 @@ export function newTotpSecret(): string {
   return new OTPAuth.Secret({ size: 20 }).base32;
 }
 
+/**
+ * Key-uri format: the label is `issuer:account` and neither part may hold a
+ * colon, raw or encoded (apps split the label at the first one, so `Acme:
+ * Plants` would show as issuer `Acme`, account `Plants:a@b.test`). A colon
+ * becomes a space; runs of spaces become one.
+ */
+function withoutColons(text: string): string {
+  return text.replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /** The otpauth:// URI an authenticator app scans, with the tenant's name as issuer. */
 export function totpUri(secretBase32: string, issuer: string, accountName: string): string {
-  return totp(secretBase32, issuer, accountName).toString();
+  return totp(secretBase32, withoutColons(issuer), withoutColons(accountName)).toString();
 }
 
 /**

@@ -1,3 +1,4 @@
+import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import {
   hashBackupCode,
@@ -37,6 +38,23 @@ describe('TOTP (RFC 6238, SHA-1, 6 digits, 30 s, ±1 step)', () => {
     expect(uri).toMatch(/^otpauth:\/\/totp\//);
     expect(uri).toContain('issuer=Acme%20Plants');
     expect(uri).toContain(`secret=${secret}`);
+  });
+
+  it.each([
+    ['Acme: Plants', 'Acme Plants'],
+    ['Shop:1', 'Shop 1'],
+    ['a : b :: c', 'a b c'],
+  ])('puts a tenant named %j into the label and issuer as authenticator apps parse them', (name, shown) => {
+    // Apps split the decoded label at its first colon (key-uri format); otpauth's parser does the same.
+    const parsed = OTPAuth.URI.parse(totpUri(secret, name, 'ada@acme.test'));
+    expect(parsed).toBeInstanceOf(OTPAuth.TOTP);
+    expect({ issuer: parsed.issuer, label: parsed.label, secret: parsed.secret.base32 }).toEqual({
+      issuer: shown,
+      label: 'ada@acme.test',
+      secret,
+    });
+    const label = decodeURIComponent(new URL(totpUri(secret, name, 'ada@acme.test')).pathname.slice(1));
+    expect(label).toBe(`${shown}:ada@acme.test`);
   });
 });
 
