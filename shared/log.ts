@@ -20,6 +20,14 @@ export const jsonLogger: Logger = {
   error: (message, fields) => write('error', message, fields),
 };
 
+/** A logger that adds `fields` to every line: the handler gives the domain one with the request id. */
+export function withFields(log: Logger, fields: LogFields): Logger {
+  return {
+    info: (message, more) => log.info(message, { ...fields, ...more }),
+    error: (message, more) => log.error(message, { ...fields, ...more }),
+  };
+}
+
 /** The parts of an unexpected error worth logging: its kind and where, never request data. */
 export function describeError(error: unknown): LogFields {
   if (error instanceof Error) {

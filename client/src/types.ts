@@ -7,6 +7,8 @@
 export type LoginMode = 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
 export type SignupMode = 'OPEN' | 'INVITATION_ONLY';
 export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'INVITED' | 'DISABLED' | 'COMPROMISED' | 'TIMED_OUT';
+/** Proven; a signup code or invitation out and awaiting an answer; or neither (e.g. the code expired). */
+export type EmailStatus = 'VALIDATED' | 'VALIDATION_SENT' | 'UNVALIDATED';
 
 /** GET /auth/discovery: the tenant's public configuration. */
 export interface TenantConfig {
@@ -35,7 +37,7 @@ export interface UserRole {
 export interface User {
   id: string;
   email: string;
-  emailStatus: 'VALIDATED' | 'PENDING';
+  emailStatus: EmailStatus;
   firstName: string | null;
   lastName: string | null;
   phone: string | null;
@@ -146,9 +148,29 @@ export interface Device {
   seenCount: number;
 }
 
+/** The brief's twelve kinds of activity, then the service's own. */
+export type ActivityType =
+  | 'LOGIN'
+  | 'LOGOUT'
+  | 'LOGIN_FAILED'
+  | 'PASSWORD_CHANGE'
+  | 'EMAIL_CHANGE'
+  | 'TOTP_ENABLED'
+  | 'TOTP_DISABLED'
+  | 'SESSION_REVOKED'
+  | 'ROLE_ASSIGNED'
+  | 'ROLE_REVOKED'
+  | 'USER_DISABLED'
+  | 'USER_ENABLED'
+  | 'SIGNUP'
+  | 'PASSWORD_RESET'
+  | 'USER_COMPROMISED'
+  | 'ACCOUNT_LOCKED'
+  | 'REFRESH_TOKEN_REUSED';
+
 export interface Activity {
   id: string;
-  type: string;
+  type: ActivityType;
   at: string;
   ip: string;
   userAgent: string;
@@ -176,6 +198,8 @@ export type SettableUserStatus = 'ACTIVE' | 'DISABLED' | 'COMPROMISED';
 
 export interface Merchant extends TenantConfig {
   id: string;
+  /** The first admin, made with the tenant. */
+  adminUserId: string;
   allowedOrigins: string[];
   createdAt: string;
   updatedAt: string;
@@ -188,8 +212,9 @@ export interface UpdateMerchantRequest {
   secondaryColor?: string | null;
   loginMode?: LoginMode;
   signupMode?: SignupMode;
-  totpAllowed?: boolean;
-  allowUserDisableTotp?: boolean;
+  /** `null` restores the default, allowed (answered as `true`). */
+  totpAllowed?: boolean | null;
+  allowUserDisableTotp?: boolean | null;
   allowedOrigins?: string[];
 }
 
@@ -204,7 +229,8 @@ export interface ApiKey {
 /** The new key, whole: shown this once. */
 export interface GeneratedApiKey {
   keyId: string;
-  key: string;
+  /** The whole key, for the `X-Api-Key` header. */
+  apiKey: string;
   keyPrefix: string;
   label: string;
   createdAt: string;
@@ -213,6 +239,11 @@ export interface GeneratedApiKey {
 export interface Role {
   id: string;
   name: string;
+  /** `null` on SYSTEM roles (the same in every tenant); the tenant's own on MERCHANT roles. */
+  app: string | null;
+  mid: string | null;
+  /** `false` on SYSTEM roles; on MERCHANT roles what creation said (default `true`). */
+  custom: boolean;
   priority: number;
   owner: 'SYSTEM' | 'MERCHANT';
   description: string | null;
@@ -222,6 +253,8 @@ export interface Role {
 export interface CreateRoleRequest {
   name: string;
   priority: number;
+  /** Default `true`. */
+  custom?: boolean;
   description?: string | null;
   app?: string;
   mid?: string;

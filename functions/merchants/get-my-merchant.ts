@@ -4,6 +4,6 @@ import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { getMyMerchant } from '#shared/merchants/service.ts';
 
-export const handler = httpHandler(merchantRoutes.getMyMerchant, ({ tenant }) => getMyMerchant(tenant), {
+export const handler = httpHandler(merchantRoutes.getMyMerchant, ({ tenant }, deps) => getMyMerchant(deps, tenant), {
   authenticators: identityAuthenticators,
 });

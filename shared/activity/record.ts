@@ -2,26 +2,9 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import type { ActivityType } from './types.ts';
 
-/** The brief's twelve kinds plus ours (CONTRACT.md, Details). */
-export type ActivityType =
-  | 'LOGIN'
-  | 'LOGOUT'
-  | 'LOGIN_FAILED'
-  | 'PASSWORD_CHANGE'
-  | 'EMAIL_CHANGE'
-  | 'TOTP_ENABLED'
-  | 'TOTP_DISABLED'
-  | 'SESSION_REVOKED'
-  | 'ROLE_ASSIGNED'
-  | 'ROLE_REVOKED'
-  | 'USER_DISABLED'
-  | 'USER_ENABLED'
-  | 'SIGNUP'
-  | 'PASSWORD_RESET'
-  | 'USER_COMPROMISED'
-  | 'ACCOUNT_LOCKED'
-  | 'REFRESH_TOKEN_REUSED';
+export type { ActivityType };
 
 export interface ActivityContext {
   ip: string;

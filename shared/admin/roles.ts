@@ -17,6 +17,7 @@ import {
   SUPER_ADMIN_AUTHORITY,
   superAdminActorCheck,
 } from './authority.ts';
+import type { RoleResponse } from './schemas.ts';
 import { transactAdminWrite } from './transact.ts';
 import { targetUser } from './users.ts';
 
@@ -26,14 +27,39 @@ interface StoredRole extends Role {
   description: string | null;
 }
 
-function toRoleResponse(item: Record<string, unknown>) {
+/**
+ * A role as stored. Roles written before `custom` was kept read as the
+ * contract's defaults: false on SYSTEM roles, true on MERCHANT ones.
+ */
+function toRole(item: Record<string, unknown>): StoredRole {
+  const owner = item.owner as Role['owner'];
   return {
     id: item.id as string,
     name: item.name as string,
     priority: item.priority as number,
-    owner: item.owner as 'SYSTEM' | 'MERCHANT',
+    owner,
+    custom: owner === 'SYSTEM' ? false : ((item.custom as boolean | undefined) ?? true),
     description: (item.description as string | null | undefined) ?? null,
     createdAt: item.createdAt as string,
+  };
+}
+
+/**
+ * RoleResponse (CONTRACT.md, Resources): SYSTEM roles are the same in every
+ * tenant, so their `app` and `mid` are null; a MERCHANT role names its tenant.
+ */
+function toRoleResponse(tenant: TenantRef, role: StoredRole): RoleResponse {
+  const own = role.owner === 'MERCHANT';
+  return {
+    id: role.id,
+    name: role.name,
+    app: own ? tenant.app : null,
+    mid: own ? tenant.mid : null,
+    custom: role.custom,
+    priority: role.priority,
+    owner: role.owner,
+    description: role.description,
+    createdAt: role.createdAt,
   };
 }
 
@@ -49,7 +75,7 @@ async function findRole(deps: Deps, tenant: TenantRef, roleId: string): Promise<
   const { Item } = await deps.store.doc.send(
     new GetCommand({ TableName: deps.store.tableName, Key: keys.role(tenant, roleId), ConsistentRead: true }),
   );
-  return Item ? (toRoleResponse(Item) as StoredRole) : null;
+  return Item ? toRole(Item) : null;
 }
 
 /** GET /roles: SYSTEM and MERCHANT roles, by priority. */
@@ -62,7 +88,9 @@ export async function listRoles(deps: Deps, tenant: Merchant) {
       ConsistentRead: true,
     }),
   );
-  return (Items ?? []).map(toRoleResponse).sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+  return (Items ?? [])
+    .map((item) => toRoleResponse(tenant, toRole(item)))
+    .sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
 }
 
 /** POST /roles: a MERCHANT role (priority ≥ 2), its name unique in the tenant (a claim item, in one transaction). */
@@ -70,16 +98,24 @@ export async function createRole(
   deps: Deps,
   tenant: Merchant,
   principal: Principal,
-  body: { name: string; priority: number; description?: string | null | undefined; app?: string; mid?: string },
-) {
+  body: {
+    name: string;
+    priority: number;
+    custom?: boolean | undefined;
+    description?: string | null | undefined;
+    app?: string;
+    mid?: string;
+  },
+): Promise<RoleResponse> {
   assertNamesOwnTenant(tenant, body);
   assertMayHandleRole(principal, body);
   const now = deps.clock.now().toISOString();
-  const role = {
+  const role: StoredRole = {
     id: newId(deps.random, 'rol'),
     name: body.name,
     priority: body.priority,
-    owner: 'MERCHANT' as const,
+    owner: 'MERCHANT',
+    custom: body.custom ?? true,
     description: body.description ?? null,
     createdAt: now,
   };
@@ -111,7 +147,7 @@ export async function createRole(
     }
     throw error;
   }
-  return role;
+  return toRoleResponse(tenant, role);
 }
 
 /** DELETE /roles/{id}: MERCHANT roles only; grants of it stay (listed with the name they were given under). */

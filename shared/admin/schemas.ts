@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ACTIVITY_TYPES } from '../activity/types.ts';
 import { Email } from '../users/schemas.ts';
 
 /** Ids in paths are any string: one that names nothing of the caller's tenant is 404, never a 400 that tells ids apart. */
@@ -19,25 +20,28 @@ export const DeviceResponse = v.object({
   browser: v.nullable(v.string()),
   firstSeenAt: v.string(),
   lastSeenAt: v.string(),
-  seenCount: v.number(),
+  seenCount: v.pipe(v.number(), v.integer()),
 });
 
 export const ActivityQuery = v.object({
+  // A string on the wire, parsed by toNumber: the OpenAPI document shows it as the integer it becomes.
   limit: v.optional(
     v.pipe(
       v.string(),
       v.regex(/^\d{1,3}$/, 'must be a number from 1 to 100'),
-      v.transform(Number),
+      v.toNumber(),
+      v.integer('must be a number from 1 to 100'),
       v.minValue(1, 'must be a number from 1 to 100'),
       v.maxValue(100, 'must be a number from 1 to 100'),
     ),
+    '50',
   ),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(512))),
 });
 
 export const ActivityResponse = v.object({
   id: v.string(),
-  type: v.string(),
+  type: v.picklist(ACTIVITY_TYPES),
   at: v.string(),
   ip: v.string(),
   userAgent: v.string(),
@@ -52,14 +56,21 @@ const TenantNamed = {
   mid: v.optional(v.pipe(v.string(), v.maxLength(128))),
 };
 
+/** RoleResponse (CONTRACT.md, Resources); `description` is ours. */
 export const RoleResponse = v.object({
   id: v.string(),
   name: v.string(),
-  priority: v.number(),
+  /** null on SYSTEM roles (the same in every tenant); the tenant's own on MERCHANT roles. */
+  app: v.nullable(v.string()),
+  mid: v.nullable(v.string()),
+  /** false on SYSTEM roles; on MERCHANT roles what creation said (default true). */
+  custom: v.boolean(),
+  priority: v.pipe(v.number(), v.integer()),
   owner: v.picklist(['SYSTEM', 'MERCHANT']),
   description: v.nullable(v.string()),
   createdAt: v.string(),
 });
+export type RoleResponse = v.InferOutput<typeof RoleResponse>;
 
 export const CreateRoleRequest = v.strictObject({
   name: v.pipe(
@@ -73,6 +84,7 @@ export const CreateRoleRequest = v.strictObject({
     v.minValue(2, 'must be 2 or more (0 and 1 are SUPER_ADMIN and ADMIN)'),
     v.maxValue(1000, 'must be at most 1000'),
   ),
+  custom: v.optional(v.boolean('must be true or false')),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(256)))),
   ...TenantNamed,
 });

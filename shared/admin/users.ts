@@ -192,7 +192,7 @@ export async function listUserActivity(
       .filter((item) => typeof item.ttl !== 'number' || item.ttl > now)
       .map((item) => ({
         id: item.id as string,
-        type: item.type as string,
+        type: item.type as ActivityType,
         at: item.at as string,
         ip: item.ip as string,
         userAgent: item.userAgent as string,

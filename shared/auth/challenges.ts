@@ -5,9 +5,7 @@ import type { Challenge, ChallengeType, PendingProfile } from '../store/challeng
 import { MAX_CODE_ATTEMPTS } from '../store/challenge-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { codeMatches, hashCode, newEmailCode } from './codes.ts';
-
-/** E-mail codes live 10 minutes (CONTRACT.md, Rules); a TOTP step after the first factor, as long. */
-export const CHALLENGE_TTL_MS = 10 * 60_000;
+import { CHALLENGE_TTL_MS } from './lifetimes.ts';
 
 export interface OpenedChallenge {
   challenge: Challenge;

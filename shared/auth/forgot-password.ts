@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
-import { sendOrUndo } from './mail-or-undo.ts';
+import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import type { RequestInfo } from './refresh-token.ts';
 import { withTimeFloor } from './timing.ts';
 
@@ -17,7 +17,7 @@ export async function forgotPassword(deps: Deps, tenant: Merchant, email: string
     const owner = user && MAY_RESET.has(user.status) ? user : null;
     const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });
     if (owner) {
-      await sendOrUndo(deps, tenant, opened.challenge.id, owner.email, {
+      await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, owner.email, {
         kind: 'PASSWORD_RESET_CODE',
         code: opened.code,
       });

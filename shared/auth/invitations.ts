@@ -6,9 +6,7 @@ import { keys, type TenantRef } from '../store/keys.ts';
 import { newUserItems } from '../store/user-repo.ts';
 import { newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
-
-/** An invitation is good for 7 days, once. */
-export const INVITATION_TTL_MS = 7 * 86_400_000;
+import { INVITATION_TTL_MS } from './lifetimes.ts';
 
 export interface Invitation {
   userId: string;
@@ -35,7 +33,9 @@ export async function createInvitation(
   const user = await newUser(deps, tenant, {
     email,
     status: 'INVITED',
-    emailStatus: 'PENDING',
+    // The invitation mail is the validation: VALIDATION_SENT for as long as the invitation is good.
+    emailStatus: 'VALIDATION_SENT',
+    emailValidationExpiresAt: expiresAt,
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
   });

@@ -5,7 +5,7 @@ import type { Merchant } from '../tenancy/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, countFailure } from './login-steps.ts';
-import { sendOrUndo } from './mail-or-undo.ts';
+import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { ARGON2_PARAMS, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { RequestInfo } from './refresh-token.ts';
 import type { LoginRequest } from './schemas.ts';
@@ -88,7 +88,10 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
         email: body.email,
       });
       if (user) {
-        await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'LOGIN_CODE', code: opened.code });
+        await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
+          kind: 'LOGIN_CODE',
+          code: opened.code,
+        });
       }
       return challengeResponse(opened.challenge);
     });

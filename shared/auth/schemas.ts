@@ -40,7 +40,7 @@ export const TokensResponse = v.object({
   accessToken: v.string(),
   refreshToken: v.string(),
   tokenType: v.literal('Bearer'),
-  expiresIn: v.number(),
+  expiresIn: v.pipe(v.number(), v.integer()),
   user: UserResponse,
 });
 

@@ -28,6 +28,7 @@ export async function verifySignup(
   const activation = {
     status: 'ACTIVE' as const,
     emailStatus: 'VALIDATED' as const,
+    emailValidationExpiresAt: null,
     ...(pending
       ? {
           passwordHash: pending.passwordHash,

@@ -6,10 +6,10 @@ import { isTransactionCanceled } from '../store/client.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newUser } from '../users/new-user.ts';
-import { openCodeChallenge } from './challenges.ts';
+import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { findUsableInvitation } from './invitations.ts';
-import { sendOrUndo } from './mail-or-undo.ts';
+import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import type { RequestInfo } from './refresh-token.ts';
@@ -68,12 +68,13 @@ async function acceptInvitation(
               TableName: tableName,
               Key: keys.user(tenant, invitation.userId),
               UpdateExpression:
-                'SET #status = :active, emailStatus = :validated, passwordHash = :hash, firstName = :first, lastName = :last, phone = :phone',
+                'SET #status = :active, emailStatus = :validated, emailValidationExpiresAt = :null, passwordHash = :hash, firstName = :first, lastName = :last, phone = :phone',
               ConditionExpression: '#status = :invited',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':active': 'ACTIVE',
                 ':validated': 'VALIDATED',
+                ':null': null,
                 ':invited': 'INVITED',
                 ':hash': passwordHash,
                 ':first': body.firstName,
@@ -117,44 +118,45 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
 
   const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };
+  const email = body.email;
   const user = await newUser(deps, tenant, {
-    email: body.email,
+    email,
     status: 'INACTIVE',
-    emailStatus: 'PENDING',
+    emailStatus: 'VALIDATION_SENT',
     firstName: body.firstName,
     lastName: body.lastName,
     phone: body.phone ?? null,
     // The password takes effect only when the code is verified (from the challenge), never before.
     passwordHash: null,
   });
-  const created = (await deps.users.create(tenant, user)) === 'CREATED';
-  const owner = created ? user : await deps.users.findByEmail(tenant, body.email);
-  const undoUser = created ? () => deps.users.deleteUnverified(tenant, user) : undefined;
-
-  if (owner && owner.status === 'INACTIVE') {
-    // New, or never verified: a (fresh) code, and the details of this signup applied at verification.
-    const opened = await openCodeChallenge(deps, tenant, {
-      type: 'SIGNUP',
-      userId: owner.id,
-      email: body.email,
-      pending,
-    }).catch(async (error: unknown) => {
-      // A new user whose code cannot be stored is taken back, as when its mail cannot be sent (503, no half-made user).
-      await undoUser?.();
-      throw error;
-    });
-    await sendOrUndo(
-      deps,
-      tenant,
-      opened.challenge.id,
-      body.email,
-      { kind: 'SIGNUP_CODE', code: opened.code },
-      undoUser,
-    );
+  // The details of this signup travel with the code and are applied at verification.
+  const opened = newCodeChallenge(deps, { type: 'SIGNUP', userId: user.id, email, pending });
+  // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
+  const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
+  if ((await deps.users.create(tenant, fresh, [opened.challenge])) === 'CREATED') {
+    // A mail that cannot be sent takes the new user back: the address is free again.
+    const undo = () => deps.users.deleteUnverified(tenant, user);
+    await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);
     return { challengeId: opened.challenge.id };
+  }
+
+  const owner = await deps.users.findByEmail(tenant, email);
+  if (owner?.status === 'INACTIVE') {
+    // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse.
+    const again = newCodeChallenge(deps, { type: 'SIGNUP', userId: owner.id, email, pending });
+    if (await deps.challenges.createForSignup(tenant, { ...again.challenge, userId: owner.id })) {
+      // A mail that cannot be sent takes the mark back: no code went out.
+      const { emailStatus, emailValidationExpiresAt } = owner;
+      const undo = async () => {
+        await deps.users.update(tenant, owner.id, { emailStatus, emailValidationExpiresAt }, 'INACTIVE');
+      };
+      await sendQuietlyOrUndo(deps, tenant, again.challenge.id, email, { kind: 'SIGNUP_CODE', code: again.code }, undo);
+      return { challengeId: again.challenge.id };
+    }
+    // Verified since it was read: it is now an account like any other.
   }
   // Already registered: a decoy challenge and a notice to the owner.
   const decoy = await openCodeChallenge(deps, tenant, { type: 'SIGNUP', userId: null, email: body.email });
-  await sendOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' });
+  await sendQuietlyOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' });
   return { challengeId: decoy.challenge.id };
 }

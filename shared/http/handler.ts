@@ -4,7 +4,7 @@ import type { GenericSchema, InferOutput } from 'valibot';
 import type { Authenticators, Principal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
-import { describeError, jsonLogger } from '../log.ts';
+import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, storeReadingAhead } from '../store/read-ahead.ts';
@@ -134,7 +134,16 @@ function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppErro
     shown = isUnavailable(error) ? fail('UNAVAILABLE', { headers: { 'retry-after': '1' } }) : fail('INTERNAL');
   }
   const { contentType, body } = errorAnswer(shown);
-  respond(request, shown.status, body, { ...shown.headers, 'content-type': contentType });
+  respond(request, shown.status, body, { ...retryAfterOf(shown), ...shown.headers, 'content-type': contentType });
+}
+
+/** Seconds to wait, for a 429 or 503 whose thrower named none: every such answer says when to retry. */
+const DEFAULT_RETRY_AFTER: Partial<Record<number, string>> = { 429: '60', 503: '1' };
+
+function retryAfterOf(error: AppError): Record<string, string> {
+  const seconds = DEFAULT_RETRY_AFTER[error.status];
+  const named = Object.keys(error.headers ?? {}).some((name) => name.toLowerCase() === 'retry-after');
+  return seconds === undefined || named ? {} : { 'retry-after': seconds };
 }
 
 export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
@@ -230,9 +239,11 @@ export function httpHandler(
     const http = event.requestContext?.http;
     const token = state.token;
     // Reads made with the tenant answer the route's first GetItem of each of their keys.
-    const deps = state.readAhead
+    const base = state.readAhead
       ? depsWithStore(state.deps as Deps, storeReadingAhead((state.deps as Deps).store, state.readAhead))
       : state.deps;
+    // What the domain logs names its request, as the errors answered here do.
+    const deps = { ...base, log: withFields(base.log, { requestId: state.requestId }) };
     const result = await (impl as (input: HandlerInput<RouteDef>, deps: ServiceDeps) => unknown)(
       {
         body: state.body,

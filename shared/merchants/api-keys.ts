@@ -49,7 +49,7 @@ export async function createApiKey(
     revokedAt: null,
     createdBy: actorIdOf(principal),
   });
-  return { keyId, key, keyPrefix, label: body.label, createdAt };
+  return { keyId, apiKey: key, keyPrefix, label: body.label, createdAt };
 }
 
 /** DELETE /merchants/{id}/api-keys/{keyId}: deleted, so the next request with it is 401; unknown → 404. */

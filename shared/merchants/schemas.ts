@@ -1,10 +1,12 @@
 import * as v from 'valibot';
 import { DiscoveryResponse, HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
 
-/** MerchantResponse (CONTRACT.md, Resources): discovery's public view plus id, origins and times. */
+/** MerchantResponse (CONTRACT.md, Resources): discovery's public view plus id, first admin, origins and times. */
 export const MerchantResponse = v.object({
   id: v.string(),
   ...DiscoveryResponse.entries,
+  /** The first admin, made with the tenant. */
+  adminUserId: v.string(),
   allowedOrigins: v.array(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),
@@ -36,7 +38,7 @@ export const AllowedOrigins = v.pipe(
 
 /**
  * UpdateMerchantRequest: every field optional; `null` clears the logo and the
- * colours. Anything else (id, app, mid, publicApiKey, subdomain, timestamps) is
+ * colours, and restores the TOTP switches to their default (allowed). Anything else (id, app, mid, publicApiKey, subdomain, timestamps) is
  * refused: they name the tenant and are the operator's, not an admin's, to change.
  */
 export const UpdateMerchantRequest = v.strictObject({
@@ -53,8 +55,9 @@ export const UpdateMerchantRequest = v.strictObject({
   secondaryColor: v.optional(v.nullable(HexColour)),
   loginMode: v.optional(LoginMode),
   signupMode: v.optional(SignupMode),
-  totpAllowed: v.optional(v.boolean('must be true or false')),
-  allowUserDisableTotp: v.optional(v.boolean('must be true or false')),
+  /** `null` restores the default, allowed (the brief's rule is "not false"): answered as `true`. */
+  totpAllowed: v.optional(v.nullable(v.boolean('must be true, false or null'))),
+  allowUserDisableTotp: v.optional(v.nullable(v.boolean('must be true, false or null'))),
   allowedOrigins: v.optional(AllowedOrigins),
 });
 export type UpdateMerchantRequest = v.InferOutput<typeof UpdateMerchantRequest>;
@@ -86,7 +89,8 @@ export const CreateApiKeyRequest = v.strictObject({
 /** The new key, whole: shown this once (only a hash of its secret is stored). */
 export const GenerateApiKeyResponse = v.object({
   keyId: v.string(),
-  key: v.string(),
+  /** The whole key (`sk_key_<id>_<secret>`), for the `X-Api-Key` header. */
+  apiKey: v.string(),
   keyPrefix: v.string(),
   label: v.string(),
   createdAt: v.string(),

@@ -4,11 +4,13 @@ import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-se
 import type { Merchant } from '../tenancy/types.ts';
 import type { MerchantResponse, UpdateMerchantRequest } from './schemas.ts';
 
+const TOTP_SWITCHES = new Set(['totpAllowed', 'allowUserDisableTotp']);
+
 /** How often a change lost to a concurrent one is tried again (on a fresh read) before 409 CONFLICT. */
 const UPDATE_ATTEMPTS = 5;
 
 /** MerchantResponse: the merchant's own fields, named one by one (nothing else of the item leaks). */
-export function toMerchantResponse(merchant: Merchant): MerchantResponse {
+export function toMerchantResponse(merchant: Merchant & { adminUserId: string }): MerchantResponse {
   return {
     id: merchant.id,
     name: merchant.name,
@@ -23,6 +25,7 @@ export function toMerchantResponse(merchant: Merchant): MerchantResponse {
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
+    adminUserId: merchant.adminUserId,
     allowedOrigins: merchant.allowedOrigins ?? [],
     createdAt: merchant.createdAt,
     updatedAt: merchant.updatedAt,
@@ -38,9 +41,20 @@ export function ownMerchant(tenant: Merchant, id: string): Merchant {
   return tenant;
 }
 
+/**
+ * The merchant as answered: a tenant stored before `adminUserId` was kept
+ * gets it found and recorded now, once (CONTRACT.md: every field present).
+ */
+async function answered(deps: Deps, merchant: Merchant): Promise<MerchantResponse> {
+  const adminUserId = merchant.adminUserId ?? (await deps.merchants.recordFirstAdmin(merchant));
+  // A tenant always has a SUPER_ADMIN (the last one cannot be removed), so this is found.
+  if (adminUserId === null) throw new Error('tenant without an admin');
+  return toMerchantResponse({ ...merchant, adminUserId });
+}
+
 /** GET /merchants/me: the tenant as the tenant stage read it (strongly consistent, this request). */
-export function getMyMerchant(tenant: Merchant): MerchantResponse {
-  return toMerchantResponse(tenant);
+export function getMyMerchant(deps: Deps, tenant: Merchant): Promise<MerchantResponse> {
+  return answered(deps, tenant);
 }
 
 /** Later than both now and the previous stamp, so `updatedAt` can serve as the merchant's version. */
@@ -63,16 +77,19 @@ export async function updateMerchant(
 ): Promise<MerchantResponse> {
   let seen = ownMerchant(tenant, id);
   const changes: MerchantChanges = Object.fromEntries(
-    Object.entries(body).filter(([, value]) => value !== undefined),
+    Object.entries(body)
+      .filter(([, value]) => value !== undefined)
+      // The TOTP switches' null is their default, allowed: stored and answered as true.
+      .map(([field, value]) => [field, value === null && TOTP_SWITCHES.has(field) ? true : value]),
   ) as MerchantChanges;
   if (changes.allowedOrigins) changes.allowedOrigins = [...new Set(changes.allowedOrigins)];
-  if (Object.keys(changes).length === 0) return toMerchantResponse(seen);
+  if (Object.keys(changes).length === 0) return answered(deps, seen);
 
   const repo = merchantSettingsRepo(deps.store);
   for (let attempt = 1; ; attempt++) {
     const updatedAt = nextUpdatedAt(deps.clock.now(), seen.updatedAt);
     if ((await repo.update(seen, changes, updatedAt)) === 'UPDATED') {
-      return toMerchantResponse({ ...seen, ...changes, updatedAt });
+      return answered(deps, { ...seen, ...changes, updatedAt });
     }
     // Another change landed since `seen` was read: apply ours over the fresh state.
     const fresh = await deps.merchants.get(seen);

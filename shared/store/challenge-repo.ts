@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
@@ -88,6 +88,42 @@ export function challengeRepo(store: StoreClient) {
   return {
     async create(t: TenantRef, challenge: Challenge): Promise<void> {
       await doc.send(new PutCommand(challengePut(tableName, t, challenge)));
+    },
+
+    /**
+     * Stores a signup's challenge and marks its user VALIDATION_SENT until the
+     * code lapses, in one transaction, while the user is still INACTIVE: the
+     * admin's view never says a code is out that is not. False (nothing
+     * written) when the user is no longer INACTIVE: verified meanwhile.
+     */
+    async createForSignup(t: TenantRef, challenge: Challenge & { userId: string }): Promise<boolean> {
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: challengePut(tableName, t, challenge) },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.user(t, challenge.userId),
+                  UpdateExpression: 'SET emailStatus = :sent, emailValidationExpiresAt = :until',
+                  ConditionExpression: '#status = :inactive',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':sent': 'VALIDATION_SENT',
+                    ':until': challenge.expiresAt,
+                    ':inactive': 'INACTIVE',
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 1)) return false;
+        throw error;
+      }
     },
 
     async get(t: TenantRef, challengeId: string): Promise<Challenge | null> {

@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { StoreClient } from './client.ts';
-import { conditionFailedAt } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, type ItemKey, ReadAhead } from './read-ahead.ts';
 
@@ -19,6 +19,7 @@ const MERCHANT_FIELDS = [
   'signupMode',
   'totpAllowed',
   'allowUserDisableTotp',
+  'adminUserId',
   'allowedOrigins',
   'createdAt',
   'updatedAt',
@@ -31,7 +32,12 @@ export function toMerchant(item: Record<string, unknown>): Merchant {
 }
 
 /** A role held, kept on the user's profile with the role's name and priority (a deleted role's grant stays listed). */
-export function grantOf(role: Role, grantedAt: string, grantedBy = 'system', expiresAt: string | null = null) {
+export function grantOf(
+  role: Pick<Role, 'id' | 'name' | 'priority'>,
+  grantedAt: string,
+  grantedBy = 'system',
+  expiresAt: string | null = null,
+) {
   return { roleId: role.id, name: role.name, priority: role.priority, grantedAt, grantedBy, expiresAt };
 }
 
@@ -81,6 +87,62 @@ export function merchantRepo(store: StoreClient) {
       );
       const item = Items?.[0];
       return item ? toMerchant(item) : null;
+    },
+
+    /**
+     * A tenant stored before `adminUserId` was kept: finds its first admin and
+     * keeps it on the merchant, once. The first admin is the user registered
+     * with the tenant (same instant, same transaction); if that user is gone,
+     * the longest-registered SUPER_ADMIN (there is always one). Reads the
+     * tenant's user index, so it runs once per such tenant, not per request.
+     */
+    async recordFirstAdmin(merchant: Merchant): Promise<string | null> {
+      const t = { app: merchant.app, mid: merchant.mid };
+      const { gsi1pk } = keys.usersOfTenant(t, '');
+      const candidates: { id: string; registeredAt: string; superAdmin: boolean }[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': gsi1pk },
+            ProjectionExpression: 'id, registeredAt, grants',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const grants = Object.values((item.grants ?? {}) as Record<string, { name?: string }>);
+          candidates.push({
+            id: item.id as string,
+            registeredAt: item.registeredAt as string,
+            superAdmin: grants.some((grant) => grant.name === 'SUPER_ADMIN'),
+          });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      const first =
+        candidates.find((user) => user.registeredAt === merchant.createdAt) ??
+        candidates
+          .filter((user) => user.superAdmin)
+          .sort((a, b) => a.registeredAt.localeCompare(b.registeredAt) || a.id.localeCompare(b.id))[0];
+      if (!first) return null;
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.merchant(t),
+            UpdateExpression: 'SET adminUserId = :id',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(adminUserId) OR adminUserId = :null)',
+            ExpressionAttributeValues: { ':id': first.id, ':null': null },
+          }),
+        );
+      } catch (error) {
+        // Recorded meanwhile by a concurrent read: the same answer.
+        if (!isConditionFailure(error)) throw error;
+      }
+      return first.id;
     },
 
     /** CORS preflight carries no tenant headers: is this origin allowed by any tenant? */

@@ -74,6 +74,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
   const spec = parsed.output;
   const now = deps.clock.now().toISOString();
   const subdomain = spec.subdomain ?? subdomainFromName(spec.name);
+  const adminUserId = newId(deps.random, 'usr');
   const merchant: Merchant = {
     id: newId(deps.random, 'mer'),
     app: `app_${deps.random.token(16)}`,
@@ -88,6 +89,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     signupMode: spec.signupMode,
     totpAllowed: spec.totpAllowed,
     allowUserDisableTotp: spec.allowUserDisableTotp,
+    adminUserId,
     allowedOrigins: [...new Set(spec.origins)],
     createdAt: now,
     updatedAt: now,
@@ -97,11 +99,12 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     name: role.name,
     priority: role.priority,
     owner: 'SYSTEM',
+    custom: false,
     createdAt: now,
   }));
   const adminPassword = generatePassword(deps);
   const admin = {
-    id: newId(deps.random, 'usr'),
+    id: adminUserId,
     email: spec.adminEmail,
     passwordHash: await hashPassword(adminPassword),
     status: 'ACTIVE' as const,

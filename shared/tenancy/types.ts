@@ -16,6 +16,12 @@ export interface Merchant {
   signupMode: SignupMode;
   totpAllowed: boolean;
   allowUserDisableTotp: boolean;
+  /**
+   * The first admin, made with the tenant (the tenant CLI's `adminUserId`).
+   * Null only on a tenant stored before it was kept, until its first merchant
+   * read fills it in (merchants.recordFirstAdmin).
+   */
+  adminUserId: string | null;
   /** Browser origins allowed to call the API for this tenant (CORS and CSRF defence). */
   allowedOrigins: string[];
   createdAt: string;
@@ -29,6 +35,8 @@ export interface Role {
   name: string;
   priority: number;
   owner: 'SYSTEM' | 'MERCHANT';
+  /** False on SYSTEM roles; on MERCHANT roles what creation said (default true). */
+  custom: boolean;
   createdAt: string;
 }
 

@@ -13,7 +13,7 @@ export async function defaultGrant(deps: Deps, tenant: TenantRef, now: Date): Pr
   if (!name) throw new Error('tenant has no DEFAULT role');
   const roleId = name.roleId as string;
   return {
-    [roleId]: grantOf({ id: roleId, name: 'DEFAULT', priority: 99, owner: 'SYSTEM', createdAt: '' }, now.toISOString()),
+    [roleId]: grantOf({ id: roleId, name: 'DEFAULT', priority: 99 }, now.toISOString()),
   };
 }
 
@@ -25,7 +25,7 @@ export async function newUser(
   deps: Deps,
   tenant: TenantRef,
   fields: Pick<User, 'email' | 'status' | 'emailStatus'> &
-    Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'passwordHash'>>,
+    Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'passwordHash' | 'emailValidationExpiresAt'>>,
 ): Promise<User> {
   const now = deps.clock.now();
   return {
@@ -34,6 +34,7 @@ export async function newUser(
     lastName: null,
     phone: null,
     passwordHash: null,
+    emailValidationExpiresAt: null,
     ...fields,
     totpEnabled: false,
     totpSecret: null,

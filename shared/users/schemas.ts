@@ -9,12 +9,15 @@ export const Email = v.pipe(
   v.email('must be an e-mail address'),
 );
 
+/** CONTRACT.md, Resources: proven, a code or invitation out and awaiting an answer, or neither. */
+export const EmailStatus = v.picklist(['VALIDATED', 'VALIDATION_SENT', 'UNVALIDATED']);
+
 export const UserStatus = v.picklist(['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT']);
 
 export const UserRoleResponse = v.object({
   roleId: v.string(),
   name: v.string(),
-  priority: v.number(),
+  priority: v.pipe(v.number(), v.integer()),
   expiresAt: v.nullable(v.string()),
 });
 
@@ -22,7 +25,7 @@ export const UserRoleResponse = v.object({
 export const UserResponse = v.object({
   id: v.string(),
   email: v.string(),
-  emailStatus: v.picklist(['VALIDATED', 'PENDING']),
+  emailStatus: EmailStatus,
   firstName: v.nullable(v.string()),
   lastName: v.nullable(v.string()),
   phone: v.nullable(v.string()),

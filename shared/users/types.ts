@@ -1,7 +1,12 @@
 /** Stored statuses. TIMED_OUT is shown, never stored: it is derived from an active lockout. */
 export type StoredUserStatus = 'ACTIVE' | 'INACTIVE' | 'INVITED' | 'DISABLED' | 'COMPROMISED';
 export type UserStatus = StoredUserStatus | 'TIMED_OUT';
-export type EmailStatus = 'VALIDATED' | 'PENDING';
+/**
+ * CONTRACT.md, Resources. Stored: VALIDATED, or VALIDATION_SENT with the instant
+ * its code or invitation lapses (`emailValidationExpiresAt`), or UNVALIDATED
+ * before anything was sent. Shown: VALIDATION_SENT past that instant is UNVALIDATED.
+ */
+export type EmailStatus = 'VALIDATED' | 'VALIDATION_SENT' | 'UNVALIDATED';
 
 /** A role held, denormalised onto the profile with the role's name and priority at grant time. */
 export interface Grant {
@@ -19,6 +24,8 @@ export interface User {
   id: string;
   email: string;
   emailStatus: EmailStatus;
+  /** While VALIDATION_SENT: when the signup code or invitation that went out lapses; else null. */
+  emailValidationExpiresAt: string | null;
   firstName: string | null;
   lastName: string | null;
   phone: string | null;

@@ -1,5 +1,5 @@
 import type { UserResponse } from './schemas.ts';
-import type { Grant, User, UserStatus } from './types.ts';
+import type { EmailStatus, Grant, User, UserStatus } from './types.ts';
 
 export function isGrantActive(grant: Grant, now: Date): boolean {
   return grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime();
@@ -20,12 +20,22 @@ export function displayedStatus(user: Pick<User, 'status' | 'lockedUntil'>, now:
   return user.status;
 }
 
+/** VALIDATION_SENT only while the code or invitation that went out can still be answered. */
+export function displayedEmailStatus(
+  user: Pick<User, 'emailStatus' | 'emailValidationExpiresAt'>,
+  now: Date,
+): EmailStatus {
+  if (user.emailStatus !== 'VALIDATION_SENT') return user.emailStatus;
+  const lapses = user.emailValidationExpiresAt;
+  return lapses !== null && Date.parse(lapses) > now.getTime() ? 'VALIDATION_SENT' : 'UNVALIDATED';
+}
+
 /** The public view of a user: never a hash, a secret or a backup code. */
 export function toUserResponse(user: User, now: Date): UserResponse {
   return {
     id: user.id,
     email: user.email,
-    emailStatus: user.emailStatus,
+    emailStatus: displayedEmailStatus(user, now),
     firstName: user.firstName,
     lastName: user.lastName,
     phone: user.phone,

@@ -18,6 +18,9 @@ export type Answer = { status: number; headers: Headers; body: any };
 export interface RoleResponse {
   id: string;
   name: string;
+  app: string | null;
+  mid: string | null;
+  custom: boolean;
   priority: number;
   owner: 'SYSTEM' | 'MERCHANT';
   description: string | null;

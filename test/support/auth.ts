@@ -89,6 +89,7 @@ export async function aUser(
     id,
     email,
     emailStatus: 'VALIDATED',
+    emailValidationExpiresAt: null,
     firstName: 'Test',
     lastName: 'User',
     phone: null,

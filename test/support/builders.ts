@@ -20,6 +20,7 @@ export function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
     signupMode: 'OPEN',
     totpAllowed: true,
     allowUserDisableTotp: true,
+    adminUserId: `usr_${suffix}`,
     allowedOrigins: ['https://shop.example'],
     createdAt: '2026-11-21T00:00:00.000Z',
     updatedAt: '2026-11-21T00:00:00.000Z',

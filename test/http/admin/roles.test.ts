@@ -56,7 +56,7 @@ async function eventually(probe: () => Promise<Answer>, status: number, ms: numb
 }
 
 describe('GET /roles', () => {
-  it('returns the four SYSTEM roles with id and owner SYSTEM, then the MERCHANT roles', async () => {
+  it('returns the four SYSTEM roles (app and mid null, not custom), then the MERCHANT roles', async () => {
     const admin = await aSuperAdmin();
     const gardener = await aRole(admin, 20, aRoleName('Gardener'));
     const res = await call('GET', '/roles', admin.headers);
@@ -64,6 +64,9 @@ describe('GET /roles', () => {
     const system = (name: string, priority: number) => ({
       id: expect.stringMatching(/^rol_/),
       name,
+      app: null,
+      mid: null,
+      custom: false,
       priority,
       owner: 'SYSTEM',
       description: null,
@@ -72,7 +75,7 @@ describe('GET /roles', () => {
     expect(res.body).toEqual([
       system('SUPER_ADMIN', 0),
       system('ADMIN', 1),
-      { ...gardener, owner: 'MERCHANT' },
+      { ...gardener, app: admin.tenant.app, mid: admin.tenant.mid, custom: true, owner: 'MERCHANT' },
       system('USER', 50),
       system('DEFAULT', 99),
     ]);
@@ -91,7 +94,7 @@ describe('GET /roles', () => {
 });
 
 describe('POST /roles', () => {
-  it('returns 201 with the RoleResponse, owner MERCHANT, which GET /roles then lists', async () => {
+  it('returns 201 with the RoleResponse, owner MERCHANT in its tenant, custom by default, which GET /roles then lists', async () => {
     const admin = await aSuperAdmin();
     const name = aRoleName('Gardener');
     const res = await call('POST', '/roles', admin.headers, { name, priority: 2, description: 'Waters plants' });
@@ -99,12 +102,29 @@ describe('POST /roles', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^rol_/),
       name,
+      app: admin.tenant.app,
+      mid: admin.tenant.mid,
+      custom: true,
       priority: 2,
       owner: 'MERCHANT',
       description: 'Waters plants',
       createdAt: isoTimestamp,
     });
     expect(await listRoles(admin)).toContainEqual(res.body);
+  });
+
+  it.each([true, false])('keeps custom: %j as created', async (custom) => {
+    const admin = await aSuperAdmin();
+    const res = await call('POST', '/roles', admin.headers, { name: aRoleName(), priority: 30, custom });
+    expect(res.status).toBe(201);
+    expect(res.body.custom).toBe(custom);
+    expect((await listRoles(admin)).find((role) => role.id === res.body.id)?.custom).toBe(custom);
+  });
+
+  it.each([null, 'yes', 1])('returns 400 VALIDATION_FAILED for custom %j', async (custom) => {
+    const admin = await aSuperAdmin();
+    expectInvalid(await call('POST', '/roles', admin.headers, { name: aRoleName(), priority: 30, custom }), 'custom');
+    expect(await listRoles(admin)).toHaveLength(4);
   });
 
   it.each([0, 1, -1, 1.5, '5'])('returns 400 VALIDATION_FAILED for priority %j', async (priority) => {
@@ -475,7 +495,7 @@ describe('the last SUPER_ADMIN', () => {
     const admin = await anAdmin(owner);
     const callers: { headers: Record<string, string> }[] = [owner, admin];
     const key = await call('POST', `/merchants/${owner.tenant.id}/api-keys`, owner.headers, { label: 'last' });
-    if (key.status === 201) callers.push({ headers: { ...owner.tenant.headers, 'x-api-key': key.body.key } });
+    if (key.status === 201) callers.push({ headers: { ...owner.tenant.headers, 'x-api-key': key.body.apiKey } });
 
     for (const by of callers) {
       for (const res of [

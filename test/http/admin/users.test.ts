@@ -174,7 +174,8 @@ describe('POST /users/invitations', () => {
       id: userId,
       email,
       status: 'INVITED',
-      emailStatus: 'PENDING',
+      // The invitation went out and is good for 7 days.
+      emailStatus: 'VALIDATION_SENT',
       firstName: 'Ida',
       lastName: null,
     });

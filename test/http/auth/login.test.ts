@@ -3,6 +3,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 
 import { describe, expect, it } from 'vitest';
 import { hashCode } from '#shared/auth/codes.ts';
 import { keys } from '#shared/store/keys.ts';
+import type { LoginMode } from '#shared/tenancy/schemas.ts';
 import type { StoredUserStatus } from '#shared/users/types.ts';
 import {
   aTenantWith,
@@ -364,6 +365,21 @@ describe('POST /auth/login with an e-mail code', () => {
     expectProblem(await login(tenant, { email: user.email, loginMode: 'OTP_EMAIL' }), 403, 'LOGIN_MODE_NOT_ALLOWED');
     expect(await mailsTo(api.stack.sesUrl, user.email)).toEqual([]);
   });
+
+  it.each<[LoginMode, number, string]>([
+    ['PASSWORD', 403, 'LOGIN_MODE_NOT_ALLOWED'],
+    ['OTP_EMAIL', 403, 'LOGIN_MODE_NOT_ALLOWED'],
+    ['PASSWORD_OR_OTP_EMAIL', 400, 'VALIDATION_FAILED'],
+  ])(
+    'judges the mode first for a password with loginMode OTP_EMAIL: in a %s tenant %i %s, and mails nothing',
+    async (loginMode, status, code) => {
+      const tenant = await aTenantWith({ loginMode });
+      const user = await aUser(tenant);
+      const res = await login(tenant, { email: user.email, password: user.password, loginMode: 'OTP_EMAIL' });
+      expectProblem(res, status, code);
+      expect(await mailsTo(api.stack.sesUrl, user.email)).toEqual([]);
+    },
+  );
 
   it("applies a change of the tenant's login mode on the very next request", async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });

@@ -26,7 +26,7 @@ async function aKey(label = 'CI deploy') {
   const admin = await anAdmin();
   const res = await createKey(admin.tenant, admin.headers, label);
   expect(res.status).toBe(201);
-  return { ...admin, created: res.body as { keyId: string; key: string; keyPrefix: string; label: string } };
+  return { ...admin, created: res.body as { keyId: string; apiKey: string; keyPrefix: string; label: string } };
 }
 
 /** Every item in the tenant's own partition (merchant, roles, keys …), as stored. */
@@ -50,12 +50,12 @@ describe('POST /merchants/{id}/api-keys', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       keyId: expect.stringMatching(/^key_[0-9a-hjkmnp-tv-z]{20}$/),
-      key: expect.stringMatching(KEY_FORMAT),
+      apiKey: expect.stringMatching(KEY_FORMAT),
       keyPrefix: expect.any(String),
       label: 'CI deploy',
       createdAt: isoTimestamp,
     });
-    const { keyId, key, keyPrefix } = res.body;
+    const { keyId, apiKey: key, keyPrefix } = res.body;
     const [, idInKey, secret] = KEY_FORMAT.exec(key) ?? [];
     expect(idInKey).toBe(keyId);
     expect(keyPrefix).toBe(key.slice(0, 12));
@@ -94,7 +94,7 @@ describe('POST /merchants/{id}/api-keys', () => {
     const { tenant, headers } = await anAdmin();
     const first = (await createKey(tenant, headers, 'first')).body;
     const second = (await createKey(tenant, headers, 'second')).body;
-    expect(first.key).not.toBe(second.key);
+    expect(first.apiKey).not.toBe(second.apiKey);
     expect(first.keyId).not.toBe(second.keyId);
     expect((await listKeys(tenant, headers)).body.map((k: { label: string }) => k.label)).toEqual(['first', 'second']);
   });
@@ -122,7 +122,7 @@ describe('POST /merchants/{id}/api-keys', () => {
 describe('X-Api-Key', () => {
   it('gives ADMIN access to GET /merchants/me, and the list then shows lastUsedAt', async () => {
     const { tenant, headers, created } = await aKey();
-    const res = await call('GET', '/merchants/me', withKey(tenant, created.key));
+    const res = await call('GET', '/merchants/me', withKey(tenant, created.apiKey));
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(tenant.id);
     const [listed] = (await listKeys(tenant, headers)).body;
@@ -131,7 +131,7 @@ describe('X-Api-Key', () => {
 
   it('may change the merchant, and make, list and revoke keys', async () => {
     const { tenant, created } = await aKey();
-    const keyHeaders = withKey(tenant, created.key);
+    const keyHeaders = withKey(tenant, created.apiKey);
     const patched = await call('PATCH', `/merchants/${tenant.id}`, keyHeaders, { name: 'Set by a key' });
     expect(patched.status).toBe(200);
     expect(patched.body.name).toBe('Set by a key');
@@ -142,27 +142,27 @@ describe('X-Api-Key', () => {
     expect(stored?.createdBy).toBe(`apikey:${created.keyId}`);
     expect((await listKeys(tenant, keyHeaders)).body).toHaveLength(2);
     expect((await revokeKey(tenant, keyHeaders, other.body.keyId)).status).toBe(204);
-    expectProblem(await call('GET', '/merchants/me', withKey(tenant, other.body.key)), 401, 'UNAUTHENTICATED');
+    expectProblem(await call('GET', '/merchants/me', withKey(tenant, other.body.apiKey)), 401, 'UNAUTHENTICATED');
   });
 
   it('is never accepted on /users/me (401 UNAUTHENTICATED)', async () => {
     const { tenant, created } = await aKey();
-    expectProblem(await call('GET', '/users/me', withKey(tenant, created.key)), 401, 'UNAUTHENTICATED');
-    expectProblem(await call('GET', '/users/me/sessions', withKey(tenant, created.key)), 401, 'UNAUTHENTICATED');
+    expectProblem(await call('GET', '/users/me', withKey(tenant, created.apiKey)), 401, 'UNAUTHENTICATED');
+    expectProblem(await call('GET', '/users/me/sessions', withKey(tenant, created.apiKey)), 401, 'UNAUTHENTICATED');
   });
 
   it("answers 401 UNAUTHENTICATED with another tenant's headers", async () => {
     const { tenant, created } = await aKey();
     const other = await aTenantWith();
-    expectProblem(await call('GET', '/merchants/me', withKey(other, created.key)), 401, 'UNAUTHENTICATED');
-    const res = await call('GET', `/merchants/${other.id}/api-keys`, withKey(other, created.key));
+    expectProblem(await call('GET', '/merchants/me', withKey(other, created.apiKey)), 401, 'UNAUTHENTICATED');
+    const res = await call('GET', `/merchants/${other.id}/api-keys`, withKey(other, created.apiKey));
     expectProblem(res, 401, 'UNAUTHENTICATED');
-    expect((await call('GET', '/merchants/me', withKey(tenant, created.key))).status).toBe(200);
+    expect((await call('GET', '/merchants/me', withKey(tenant, created.apiKey))).status).toBe(200);
   });
 
   it('answers 401 UNAUTHENTICATED to a forged key: the right keyId with another secret', async () => {
     const { tenant, created } = await aKey();
-    const secret = created.key.slice(-43);
+    const secret = created.apiKey.slice(-43);
     const forged = [
       `sk_${created.keyId}_${'A'.repeat(43)}`,
       `sk_${created.keyId}_${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`,
@@ -171,7 +171,7 @@ describe('X-Api-Key', () => {
       `sk_${created.keyId}`,
       created.keyId,
       created.keyPrefix,
-      `${created.key.slice(0, -43)}${secret.replace(/./, '#')}`,
+      `${created.apiKey.slice(0, -43)}${secret.replace(/./, '#')}`,
       '',
       'x'.repeat(4000),
     ];
@@ -182,17 +182,17 @@ describe('X-Api-Key', () => {
 
   it('answers 401 UNAUTHENTICATED for a revoked key at once', async () => {
     const { tenant, headers, created } = await aKey();
-    expect((await call('GET', '/merchants/me', withKey(tenant, created.key))).status).toBe(200);
+    expect((await call('GET', '/merchants/me', withKey(tenant, created.apiKey))).status).toBe(200);
     const res = await revokeKey(tenant, headers, created.keyId);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    expectProblem(await call('GET', '/merchants/me', withKey(tenant, created.key)), 401, 'UNAUTHENTICATED');
+    expectProblem(await call('GET', '/merchants/me', withKey(tenant, created.apiKey)), 401, 'UNAUTHENTICATED');
     expect((await listKeys(tenant, headers)).body).toEqual([]);
   });
 
   it('may revoke itself: 204, then 401 from the next request on', async () => {
     const { tenant, created } = await aKey();
-    const keyHeaders = withKey(tenant, created.key);
+    const keyHeaders = withKey(tenant, created.apiKey);
     expect((await revokeKey(tenant, keyHeaders, created.keyId)).status).toBe(204);
     expectProblem(await call('GET', '/merchants/me', keyHeaders), 401, 'UNAUTHENTICATED');
   });
@@ -217,7 +217,7 @@ describe('DELETE /merchants/{id}/api-keys/{keyId}', () => {
     const mine = await anAdmin();
     const theirs = await aKey();
     expectProblem(await revokeKey(mine.tenant, mine.headers, theirs.created.keyId), 404, 'NOT_FOUND');
-    expect((await call('GET', '/merchants/me', withKey(theirs.tenant, theirs.created.key))).status).toBe(200);
+    expect((await call('GET', '/merchants/me', withKey(theirs.tenant, theirs.created.apiKey))).status).toBe(200);
   });
 });
 
@@ -241,6 +241,6 @@ describe('/merchants/{id}/api-keys of another tenant, and without admin authorit
     expectProblem(await revokeKey(tenant, plain.headers, created.keyId), 403, 'FORBIDDEN');
     expectProblem(await listKeys(tenant, tenant.headers), 401, 'UNAUTHENTICATED');
     expectProblem(await revokeKey(tenant, tenant.headers, created.keyId), 401, 'UNAUTHENTICATED');
-    expect((await call('GET', '/merchants/me', withKey(tenant, created.key))).status).toBe(200);
+    expect((await call('GET', '/merchants/me', withKey(tenant, created.apiKey))).status).toBe(200);
   });
 });

@@ -20,6 +20,7 @@ const MERCHANT_FIELDS = [
   'signupMode',
   'totpAllowed',
   'allowUserDisableTotp',
+  'adminUserId',
   'allowedOrigins',
   'createdAt',
   'updatedAt',
@@ -50,6 +51,7 @@ describe('GET /merchants/me', () => {
       signupMode: 'OPEN',
       totpAllowed: true,
       allowUserDisableTotp: true,
+      adminUserId: tenant.adminUserId,
       allowedOrigins: origins,
       createdAt: isoTimestamp,
       updatedAt: isoTimestamp,
@@ -104,6 +106,19 @@ describe('PATCH /merchants/{id}', () => {
     expect(discovered.body[field]).toEqual(value);
   });
 
+  it.each(['totpAllowed', 'allowUserDisableTotp'])(
+    'restores %s to its default (allowed) with null: answered, kept and discovered as true',
+    async (field) => {
+      const { tenant, headers } = await anAdmin();
+      expect((await patch(tenant.id, headers, { [field]: false })).body[field]).toBe(false);
+      const res = await patch(tenant.id, headers, { [field]: null });
+      expect(res.status).toBe(200);
+      expect(res.body[field]).toBe(true);
+      expect((await getMine(headers)).body).toEqual(res.body);
+      expect((await discover(tenant, 'https://shop.example')).body[field]).toBe(true);
+    },
+  );
+
   it('changes several fields at once, trims the name, and clears the logo and colours with null', async () => {
     const { tenant, headers } = await anAdmin();
     const set = await patch(tenant.id, headers, {
@@ -154,7 +169,7 @@ describe('PATCH /merchants/{id}', () => {
     ['loginMode', null],
     ['signupMode', 'CLOSED'],
     ['totpAllowed', 'yes'],
-    ['allowUserDisableTotp', null],
+    ['allowUserDisableTotp', 'no'],
     ['allowedOrigins', 'https://shop.example'],
     ['allowedOrigins', null],
   ])('answers 400 VALIDATION_FAILED naming %s for %j, and changes nothing', async (field, value) => {

@@ -57,8 +57,11 @@ const UNAUTHENT = '401 UNAUTHENTICATED';
 const REVOKED = '401 SESSION_REVOKED';
 const MISMATCH = '403 TENANT_MISMATCH';
 const FORBIDDEN = '403 FORBIDDEN';
+/** The `$default` route: an unmatched method and path is unknown to every caller, whatever its credential. */
+const NOT_FOUND = '404 NOT_FOUND';
 /** The plant store's own error body: `{ error: 401, message }`, application/json. */
 const PLANT_401 = '401 {error,message}';
+const PLANT_404 = '404 {error,message}';
 
 // biome-ignore format: a table reads best aligned
 const identityMatrix: Record<string, Cell[]> = {
@@ -106,6 +109,7 @@ const identityMatrix: Record<string, Cell[]> = {
   deleteRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   assignRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   revokeRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  notFound:                [NOT_FOUND, NOT_FOUND,   NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
 /**
@@ -118,6 +122,7 @@ const plantMatrix: Record<string, Cell[]> = {
   //                        anonymous  otherTenant  plainUser  admin  superAdmin  apiKey     expired    revoked  tampered   algNone    hs256
   createPlant:             [PLANT_401, 200,         200,       200,   200,        PLANT_401, PLANT_401, 200,     PLANT_401, PLANT_401, PLANT_401],
   getPlantsOpenapi:        [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  plantsNotFound:          [PLANT_404, PLANT_404,   PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404],
 };
 
 // ------------------------------------------------------------------ recipes
@@ -356,6 +361,8 @@ const identityRecipes: Record<string, Recipe> = {
       return { method: 'POST', path: '/roles/revoke', body: { userId: id, roleId: merchantRole }, actsOn: id };
     },
   },
+  // The $default route: a known path with a method it does not have (a write, so nothing may change).
+  notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
 
 let plantId = 0;
@@ -366,6 +373,11 @@ const plantRecipes: Record<string, Recipe> = {
     request: () => ({ method: 'POST', path: '/plants', body: { id: ++plantId, name: 'Matrix fern' } }),
   },
   getPlantsOpenapi: { service: 'plants', request: get('/openapi.json') },
+  // The $default route: a known path with a method it does not have.
+  plantsNotFound: {
+    service: 'plants',
+    request: () => ({ method: 'PUT', path: '/plants', body: { id: 1, name: 'No' } }),
+  },
 };
 
 // ------------------------------------------------------------------ fixtures
@@ -455,7 +467,7 @@ beforeAll(async () => {
   shared = { plainUser, admin, superAdmin: owner };
   member = signInOnly;
   expect(key.status, JSON.stringify(key.body)).toBe(201);
-  apiKey = key.body.key;
+  apiKey = key.body.apiKey;
   target = stored.id;
   merchantRole = role.id;
   await grant(a, target, merchantRole);

@@ -142,7 +142,7 @@ beforeAll(async () => {
     // An API key, created by the owner and used.
     const created = await call('POST', `/merchants/${tenant.id}/api-keys`, owner.headers, { label: 'canary' });
     expectOk(created, 201, 'api key');
-    const apiKey = remember('API key', created.body.key);
+    const apiKey = remember('API key', created.body.apiKey);
     const asKey = { ...tenant.headers, 'x-api-key': apiKey };
     expectOk(await call('GET', '/users', asKey), 200, 'api key use');
 

@@ -145,7 +145,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
   const newKey = async () => {
     const res = await call('POST', `/merchants/${tenant.id}/api-keys`, owner.headers, { label: 'isolation' });
     expectStatus(res, 201, `${label}: api key`);
-    return { keyId: res.body.keyId as string, key: res.body.key as string };
+    return { keyId: res.body.keyId as string, key: res.body.apiKey as string };
   };
   const [apiKey, spareKey, gardener] = await Promise.all([newKey(), newKey(), aRole(owner, 10, 'Gardener')]);
   await grant(owner, memberUser.id, gardener.id);
@@ -897,6 +897,7 @@ const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   createPlant: ['id'],
 };
 
+// The $default routes (notFound, plantsNotFound) take no id and read nothing: no path parameter, no recipe.
 const takesIds = (route: RouteDef) =>
   pathParameters(route).length > 0 ||
   bodyAndQueryIdFields(route).length > 0 ||

@@ -204,7 +204,7 @@ describe('PATCH /users/me', () => {
     ['status', 'DISABLED'],
     ['roles', [{ roleId: 'SUPER_ADMIN', name: 'SUPER_ADMIN', priority: 0, expiresAt: null }]],
     ['email', 'someone-else@shop.test'],
-    ['emailStatus', 'PENDING'],
+    ['emailStatus', 'VALIDATION_SENT'],
     ['totpEnabled', true],
   ])(
     'answers 400 VALIDATION_FAILED naming %s, a field the user may not set, and stores nothing',

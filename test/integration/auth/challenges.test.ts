@@ -78,11 +78,13 @@ describe('e-mail code challenges (DynamoDB Local)', () => {
 });
 
 describe('an e-mail-code login whose mail cannot be sent', () => {
-  it('answers 503 UNAVAILABLE and leaves no usable challenge behind', async () => {
+  it('answers the challenge as if sent (no enumeration), logs it, and leaves no usable challenge behind', async () => {
     const base = makeTestDeps();
     const opened: string[] = [];
+    const logged: string[] = [];
     const deps: Deps = {
       ...base,
+      log: { info: () => {}, error: (message) => logged.push(message) },
       mailer: {
         send: async () => {
           throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });
@@ -98,12 +100,13 @@ describe('an e-mail-code login whose mail cannot be sent', () => {
     };
     const tenant = await tenantOf(deps, { loginMode: 'OTP_EMAIL' });
     const user = await aUser(tenant, {}, deps);
-    await expect(
-      login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x' }),
-    ).rejects.toMatchObject({
-      code: 'UNAVAILABLE',
-      status: 503,
+    expect(await login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x' })).toEqual({
+      challengeRequired: true,
+      challengeType: 'OTP_EMAIL',
+      challengeId: opened[0],
+      expiresAt: expect.any(String),
     });
+    expect(logged).toEqual(['mail not sent; answered as sent']);
     expect(opened).toHaveLength(1);
     expect(await deps.challenges.get(tenant, opened[0] ?? '')).toBeNull();
   });

@@ -42,7 +42,7 @@ const admin: UserPrincipal = { kind: 'user', userId: 'usr_admin', sessionId: 'se
 
 async function aStoredKey(deps: Deps, tenant: Merchant = aMerchant()) {
   const created = await createApiKey(deps, tenant, admin, tenant.id, { label: 'integration' });
-  const [, secret] = created.key.split(/^sk_key_[0-9a-z]{20}_/);
+  const [, secret] = created.apiKey.split(/^sk_key_[0-9a-z]{20}_/);
   return { tenant, created, secret: secret as string };
 }
 
@@ -95,7 +95,7 @@ describe('API key storage (DynamoDB Local)', () => {
       ...keys.apiKey(tenant, created.keyId),
       entity: 'API_KEY',
       keyId: created.keyId,
-      keyPrefix: created.key.slice(0, 12),
+      keyPrefix: created.apiKey.slice(0, 12),
       label: 'integration',
       secretHash: crypto.createHash('sha256').update(secret).digest('hex'),
       createdAt: T0.toISOString(),
@@ -105,7 +105,7 @@ describe('API key storage (DynamoDB Local)', () => {
     });
     const raw = JSON.stringify(item);
     expect(raw).not.toContain(secret);
-    expect(raw).not.toContain(created.key);
+    expect(raw).not.toContain(created.apiKey);
     expect(JSON.stringify(await listApiKeys(deps, tenant, tenant.id))).not.toContain(secret);
   });
 
@@ -122,7 +122,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
   it('answers an ADMIN principal for a good key of the tenant', async () => {
     const { deps } = depsAt();
     const { tenant, created } = await aStoredKey(deps);
-    expect(await authenticateApiKey(deps, created.key, tenant)).toEqual({
+    expect(await authenticateApiKey(deps, created.apiKey, tenant)).toEqual({
       kind: 'apiKey',
       keyId: created.keyId,
       authority: 1,
@@ -135,11 +135,11 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
     const other = aMerchant();
     const flipped = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
     expect(await authenticateApiKey(deps, `sk_${created.keyId}_${flipped}`, tenant)).toBeNull();
-    expect(await authenticateApiKey(deps, created.key, other)).toBeNull();
-    expect(await authenticateApiKey(deps, `${created.key}=`, tenant)).toBeNull();
+    expect(await authenticateApiKey(deps, created.apiKey, other)).toBeNull();
+    expect(await authenticateApiKey(deps, `${created.apiKey}=`, tenant)).toBeNull();
     expect(await authenticateApiKey(deps, 'x'.repeat(10_000), tenant)).toBeNull();
     await revokeApiKey(deps, tenant, tenant.id, created.keyId);
-    expect(await authenticateApiKey(deps, created.key, tenant)).toBeNull();
+    expect(await authenticateApiKey(deps, created.apiKey, tenant)).toBeNull();
   });
 
   it('compares the hashes in constant time, for a forged secret and a good one alike', async () => {
@@ -148,7 +148,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
     const spy = vi.mocked(crypto.timingSafeEqual);
     spy.mockClear();
     expect(await authenticateApiKey(deps, `sk_${created.keyId}_${'Z'.repeat(43)}`, tenant)).toBeNull();
-    expect(await authenticateApiKey(deps, created.key, tenant)).not.toBeNull();
+    expect(await authenticateApiKey(deps, created.apiKey, tenant)).not.toBeNull();
     expect(spy).toHaveBeenCalledTimes(2);
     for (const [a, b] of spy.mock.calls) {
       expect([(a as Buffer).length, (b as Buffer).length]).toEqual([32, 32]);
@@ -167,7 +167,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
           ExpressionAttributeValues: { ':h': broken },
         }),
       );
-      expect(await authenticateApiKey(deps, created.key, tenant)).toBeNull();
+      expect(await authenticateApiKey(deps, created.apiKey, tenant)).toBeNull();
     }
     expect(secretHashMatches('a'.repeat(64), 'a'.repeat(64))).toBe(true);
     expect(secretHashMatches('a'.repeat(63), 'a'.repeat(63))).toBe(false);
@@ -179,7 +179,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
     const lastUsed = async () => (await rawItem(deps, tenant, created.keyId))?.lastUsedAt;
     const use = async (ms: number) => {
       at(ms);
-      expect(await authenticateApiKey(deps, created.key, tenant)).not.toBeNull();
+      expect(await authenticateApiKey(deps, created.apiKey, tenant)).not.toBeNull();
       return lastUsed();
     };
     expect(await lastUsed()).toBeNull();
@@ -218,7 +218,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
         } as unknown as Deps['store']['doc'],
       },
     };
-    const principals = await Promise.all([1, 2, 3].map(() => authenticateApiKey(counting, created.key, tenant)));
+    const principals = await Promise.all([1, 2, 3].map(() => authenticateApiKey(counting, created.apiKey, tenant)));
     expect(principals.every((p) => p?.kind === 'apiKey' && p.keyId === created.keyId)).toBe(true);
     // Each request read the key; of the writes sent, the condition let exactly one through.
     expect(sent.filter((name) => name === 'GetCommand')).toHaveLength(3);
@@ -227,7 +227,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
 
     sent.length = 0;
     at(10_000);
-    expect(await authenticateApiKey(counting, created.key, tenant)).not.toBeNull();
+    expect(await authenticateApiKey(counting, created.apiKey, tenant)).not.toBeNull();
     expect(sent).toEqual(['GetCommand']);
   });
 
@@ -260,7 +260,7 @@ describe('authenticateApiKey (DynamoDB Local)', () => {
         } as unknown as Deps['store']['doc'],
       },
     };
-    expect(await authenticateApiKey(failing, created.key, tenant)).toMatchObject({ keyId: created.keyId });
+    expect(await authenticateApiKey(failing, created.apiKey, tenant)).toMatchObject({ keyId: created.keyId });
     expect(errors).toEqual(['api key use not recorded']);
   });
 });

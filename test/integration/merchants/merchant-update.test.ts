@@ -111,7 +111,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
     expect(first.updatedAt).toBe(new Date(frozen.getTime() + 1).toISOString());
     expect(second.updatedAt).toBe(new Date(frozen.getTime() + 2).toISOString());
     const latest = (await deps.merchants.get(tenant)) as Merchant;
-    expect(await updateMerchant(deps, latest, latest.id, {})).toEqual(getMyMerchant(latest));
+    expect(await updateMerchant(deps, latest, latest.id, {})).toEqual(await getMyMerchant(deps, latest));
     expect(await deps.merchants.get(tenant)).toEqual(latest);
   });
 

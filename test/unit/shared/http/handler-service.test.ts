@@ -39,7 +39,7 @@ const caller: TokenPrincipal = {
 };
 
 interface TestDeps {
-  log: { info: () => void; error: (message: string) => void };
+  log: { info: () => void; error: (message: string, fields?: object) => void };
   seen: string[];
 }
 
@@ -72,7 +72,8 @@ describe('httpHandler for a tenant: token route', () => {
     const res = await call(
       route(),
       (input, got) => ({
-        same: got === d,
+        // Its own deps, with a log that names the request (the service's own log underneath).
+        same: got.seen === d.seen && got.log !== d.log,
         auth: input.auth,
         tenant: input.tenant,
         body: input.body,
@@ -89,6 +90,29 @@ describe('httpHandler for a tenant: token route', () => {
       body: { name: 'Fern' },
       raw: '{"name":"Fern"}',
     });
+  });
+
+  it('gives the implementation a log that adds the request id to every line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const d: TestDeps = {
+      seen: [],
+      log: { info: () => undefined, error: (message, fields?: object) => lines.push({ message, ...fields }) },
+    };
+    const event = anEvent({
+      method: 'POST',
+      headers: { ...json, authorization: 'Bearer good' },
+      body: '{"name":"Fern"}',
+    });
+    await call(
+      route(),
+      (_input, got) => {
+        got.log.error('something to say');
+        return {};
+      },
+      event,
+      d,
+    );
+    expect(lines).toEqual([{ message: 'something to say', requestId: event.requestContext.requestId }]);
   });
 
   it('needs no tenant headers, and gives a base64 body to the implementation as text', async () => {

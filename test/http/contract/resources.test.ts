@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, adminApi, anEmail, aRoleName } from '#test/support/admin.ts';
+import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
+import { type ResourceName, violationsOf } from '#test/support/brief-resources.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+/**
+ * A client written from the brief's field tables (test/support/brief-resources.ts,
+ * taken from CONTRACT.md): every route that answers a resource is called, and
+ * every field of every answer is checked against the table: present, of its
+ * type, null only where the brief allows it, and one of its values. A renamed
+ * field, a new value or a field gone fails here. The last test checks that no
+ * documented route with a JSON answer was left out.
+ */
+
+const api = useLocalStack();
+const { call, logIn, bearer } = adminApi(() => api.url);
+const ORIGIN = 'https://shop.example';
+const PASSWORD = 'Monstera-42-leaf';
+
+/** Answers of the documented routes that are not the brief's resources: standards' own documents. */
+const NOT_BRIEF_RESOURCES = new Set([
+  'GET /openapi.json',
+  'GET /.well-known/jwks.json',
+  'GET /.well-known/openid-configuration',
+]);
+
+/** `METHOD /path/template` of every route this file checked. */
+const checked = new Set<string>();
+
+/**
+ * Calls a route and holds its answer to the brief: `shape` says how the body
+ * wraps the resource (the ApiResponse envelope, a list, or the resource itself).
+ */
+async function expectResource(
+  route: string,
+  answer: Answer,
+  status: number,
+  resource: ResourceName,
+  shape: 'itself' | 'list' | 'envelope' = 'itself',
+) {
+  expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(status);
+  const bodies =
+    shape === 'list' ? (answer.body as unknown[]) : shape === 'envelope' ? [envelopeData(answer.body)] : [answer.body];
+  if (shape === 'list') expect(bodies.length, `${route} answers an empty list: nothing to check`).toBeGreaterThan(0);
+  expect(
+    bodies.flatMap((body) => violationsOf(resource, body)),
+    route,
+  ).toEqual([]);
+  checked.add(route);
+}
+
+/** The ApiResponse envelope: `{ success: true, data }`, nothing else. */
+function envelopeData(body: unknown): unknown {
+  expect(Object.keys(body as object).sort()).toEqual(['data', 'success']);
+  expect((body as { success: unknown }).success).toBe(true);
+  return (body as { data: unknown }).data;
+}
+
+let tenant: TestTenant;
+let admin: Awaited<ReturnType<typeof logIn>>;
+let adminHeaders: Record<string, string>;
+beforeAll(async () => {
+  tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL', origins: [ORIGIN] });
+  admin = await logIn(tenant, tenant.adminEmail, tenant.adminPassword);
+  adminHeaders = bearer(tenant, admin.accessToken);
+});
+
+describe('the service answers every brief resource exactly as the brief names it', () => {
+  it('health and discovery', async () => {
+    await expectResource('GET /health', await call('GET', '/health', {}), 200, 'HealthResponse');
+    const discovery = await call('GET', `/auth/discovery?clientId=${tenant.publicApiKey}`, { origin: ORIGIN });
+    await expectResource('GET /auth/discovery', discovery, 200, 'DiscoveryResponse');
+  });
+
+  it('signup, its verification, and the users it makes as an admin sees them', async () => {
+    const email = anEmail('signup');
+    const body = { app: tenant.app, mid: tenant.mid, email, password: PASSWORD, firstName: 'Moss', lastName: 'Stone' };
+    const signup = await call('POST', '/auth/signup', tenant.headers, body);
+    await expectResource('POST /auth/signup', signup, 201, 'ChallengeIdResponse', 'envelope');
+    // Unverified, with its code out: listed VALIDATION_SENT.
+    const users = await call('GET', '/users', adminHeaders);
+    await expectResource('GET /users', users, 200, 'UserResponse', 'list');
+    expect(users.body.find((u: { email: string }) => u.email === email)?.emailStatus).toBe('VALIDATION_SENT');
+
+    const code = await latestCodeTo(api.stack.sesUrl, email);
+    const verified = await call('POST', '/auth/signup/verify', tenant.headers, {
+      challengeId: signup.body.data.challengeId,
+      code,
+    });
+    await expectResource('POST /auth/signup/verify', verified, 200, 'LoginTokens', 'envelope');
+    expect(verified.body.data.user).toMatchObject({ email, status: 'ACTIVE', emailStatus: 'VALIDATED' });
+  });
+
+  it('logins by password, by e-mail code and with TOTP, their second steps, and refresh', async () => {
+    const user = await aUser(tenant);
+    const byPassword = await call('POST', '/auth/login', tenant.headers, {
+      email: user.email,
+      password: user.password,
+    });
+    await expectResource('POST /auth/login', byPassword, 200, 'LoginTokens', 'envelope');
+
+    const byCode = await call('POST', '/auth/login', tenant.headers, { email: user.email, loginMode: 'OTP_EMAIL' });
+    await expectResource('POST /auth/login', byCode, 200, 'LoginChallenge', 'envelope');
+    const code = await latestCodeTo(api.stack.sesUrl, user.email);
+    const verified = await call('POST', '/auth/login/verify', tenant.headers, {
+      challengeId: byCode.body.data.challengeId,
+      code,
+    });
+    await expectResource('POST /auth/login/verify', verified, 200, 'LoginTokens', 'envelope');
+
+    const withTotp = await aUser(tenant, { totp: true });
+    const totpStep = await call('POST', '/auth/login', tenant.headers, {
+      email: withTotp.email,
+      password: withTotp.password,
+    });
+    await expectResource('POST /auth/login', totpStep, 200, 'LoginChallenge', 'envelope');
+    expect(totpStep.body.data.challengeType).toBe('TOTP');
+    const backup = await call('POST', '/auth/login/verify', tenant.headers, {
+      challengeId: totpStep.body.data.challengeId,
+      code: withTotp.backupCodes?.[0],
+    });
+    await expectResource('POST /auth/login/verify', backup, 200, 'LoginTokens', 'envelope');
+
+    const refreshed = await call('POST', '/auth/refresh', tenant.headers, {
+      refreshToken: byPassword.body.data.refreshToken,
+    });
+    await expectResource('POST /auth/refresh', refreshed, 200, 'LoginTokens', 'envelope');
+
+    const forgot = await call('POST', '/auth/forgot-password', tenant.headers, { email: user.email });
+    await expectResource('POST /auth/forgot-password', forgot, 202, 'ChallengeIdResponse');
+  });
+
+  it("a user's own profile, e-mail change, TOTP setup and sessions", async () => {
+    const user = await aUser(tenant);
+    const tokens = await logIn(tenant, user.email, user.password);
+    const headers = bearer(tenant, tokens.accessToken);
+    await expectResource('GET /users/me', await call('GET', '/users/me', headers), 200, 'UserResponse');
+    const patched = await call('PATCH', '/users/me', headers, { phone: '555-0100' });
+    await expectResource('PATCH /users/me', patched, 200, 'UserResponse');
+
+    const newEmail = anEmail('moved');
+    const change = await call('POST', '/users/me/email-change', headers, { newEmail });
+    await expectResource('POST /users/me/email-change', change, 200, 'EmailChangeResponse');
+    const code = await latestCodeTo(api.stack.sesUrl, newEmail);
+    const changed = await call('POST', '/users/me/email-change/verify', headers, {
+      challengeId: change.body.challengeId,
+      code,
+    });
+    await expectResource('POST /users/me/email-change/verify', changed, 200, 'EmailChangeVerifyResponse');
+
+    const totp = await call('POST', '/users/me/totp/init', headers);
+    await expectResource('POST /users/me/totp/init', totp, 200, 'TotpSetupResponse');
+    expect(totp.body.backupCodes).toHaveLength(10);
+
+    const sessions = await call('GET', '/users/me/sessions', headers);
+    await expectResource('GET /users/me/sessions', sessions, 200, 'SessionResponse', 'list');
+  });
+
+  it('user administration: invitation, one user, status, devices, activity', async () => {
+    const email = anEmail('invited');
+    const invited = await call('POST', '/users/invitations', adminHeaders, { email, firstName: 'Ivy' });
+    await expectResource('POST /users/invitations', invited, 201, 'InviteUserResponse');
+    const one = await call('GET', `/users/${invited.body.userId}`, adminHeaders);
+    await expectResource('GET /users/{id}', one, 200, 'UserResponse');
+    expect(one.body).toMatchObject({ status: 'INVITED', emailStatus: 'VALIDATION_SENT', lastName: null });
+
+    const user = await aUser(tenant);
+    await logIn(tenant, user.email, user.password);
+    const disabled = await call('PATCH', `/users/${user.id}/status`, adminHeaders, { status: 'DISABLED' });
+    await expectResource('PATCH /users/{id}/status', disabled, 200, 'UserResponse');
+    const devices = await call('GET', `/users/${user.id}/devices`, adminHeaders);
+    await expectResource('GET /users/{id}/devices', devices, 200, 'DeviceResponse', 'list');
+    const activity = await call('GET', `/users/${user.id}/activity?limit=1`, adminHeaders);
+    await expectResource('GET /users/{id}/activity', activity, 200, 'ActivityPage');
+    expect(activity.body.nextCursor).toEqual(expect.any(String));
+  });
+
+  it('merchant settings and API keys; the key the brief names `apiKey` is the one X-Api-Key takes', async () => {
+    await expectResource(
+      'GET /merchants/me',
+      await call('GET', '/merchants/me', adminHeaders),
+      200,
+      'MerchantResponse',
+    );
+    const patched = await call('PATCH', `/merchants/${tenant.id}`, adminHeaders, {
+      primaryColor: '#1a2b3c',
+      totpAllowed: null,
+    });
+    await expectResource('PATCH /merchants/{id}', patched, 200, 'MerchantResponse');
+    expect(patched.body).toMatchObject({ adminUserId: tenant.adminUserId, totpAllowed: true });
+
+    const created = await call('POST', `/merchants/${tenant.id}/api-keys`, adminHeaders, { label: 'brief client' });
+    await expectResource('POST /merchants/{id}/api-keys', created, 201, 'GenerateApiKeyResponse');
+    const listed = await call('GET', `/merchants/${tenant.id}/api-keys`, adminHeaders);
+    await expectResource('GET /merchants/{id}/api-keys', listed, 200, 'ApiKeyResponse', 'list');
+    const withKey = await call('GET', '/users', { ...tenant.headers, 'x-api-key': created.body.apiKey });
+    await expectResource('GET /users', withKey, 200, 'UserResponse', 'list');
+  });
+
+  it('roles: SYSTEM and MERCHANT, custom as created', async () => {
+    const made = await call('POST', '/roles', adminHeaders, { name: aRoleName(), priority: 20, custom: false });
+    await expectResource('POST /roles', made, 201, 'RoleResponse');
+    expect(made.body).toMatchObject({ app: tenant.app, mid: tenant.mid, custom: false, owner: 'MERCHANT' });
+    const roles = await call('GET', '/roles', adminHeaders);
+    await expectResource('GET /roles', roles, 200, 'RoleResponse', 'list');
+    expect(roles.body.find((r: { name: string }) => r.name === 'ADMIN')).toMatchObject({
+      app: null,
+      mid: null,
+      custom: false,
+      owner: 'SYSTEM',
+    });
+  });
+
+  it('left no documented route with a JSON answer unchecked (runs last)', () => {
+    const document = JSON.parse(readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8'));
+    const answering = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) =>
+          Object.entries(op.responses as Record<string, any>).some(
+            ([status, response]) => /^2\d\d$/.test(status) && response.content?.['application/json'],
+          ),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(answering.length).toBeGreaterThan(20);
+    expect(answering.filter((route) => !NOT_BRIEF_RESOURCES.has(route) && !checked.has(route))).toEqual([]);
+  });
+});
