@@ -19,10 +19,15 @@ export async function sendOrUndo(
   try {
     await deps.mailer.send(tenant, to, message);
   } catch (error) {
-    await deps.challenges.delete(tenant, challengeId);
-    await undo?.();
+    await takeBack(deps, tenant, challengeId, undo);
     throw error;
   }
+}
+
+/** What a mail that never went out leaves: its challenge (whose code nobody has), and `undo`. */
+async function takeBack(deps: Deps, tenant: Merchant, challengeId: string, undo?: () => Promise<void>) {
+  await deps.challenges.delete(tenant, challengeId);
+  await undo?.();
 }
 
 /**
@@ -48,8 +53,7 @@ export async function sendQuietlyOrUndo(
   } catch (error) {
     deps.log.error('mail not sent; answered as sent', { mailKind: message.kind, errorName: errorNameOf(error) });
     try {
-      await deps.challenges.delete(tenant, challengeId);
-      await undo?.();
+      await takeBack(deps, tenant, challengeId, undo);
     } catch (cleanupError) {
       deps.log.error('mail not sent; clean-up failed', {
         mailKind: message.kind,

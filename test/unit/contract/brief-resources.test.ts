@@ -65,7 +65,7 @@ function shapeOf(schema: Json): { types: string[]; values?: unknown[] } {
   if ('const' in s) return { types: [typeof s.const], values: [s.const] };
   if (Array.isArray(s.enum))
     return { types: [...new Set(s.enum.map((e: unknown) => typeof e))].sort() as string[], values: s.enum };
-  return { types: [s.type === 'integer' ? 'integer' : s.type].flat().sort() };
+  return { types: [s.type].flat().sort() };
 }
 
 function expectedShape(field: Field): { types: string[]; values?: unknown[] } {
