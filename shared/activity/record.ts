@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { RECORD_RETENTION_MS, ttlAfter } from '../store/ttl.ts';
 import type { ActivityType } from './types.ts';
 
 export type { ActivityType };
@@ -12,9 +13,6 @@ export interface ActivityContext {
   /** The acting user id, `apikey:<keyId>`, or the user themselves. */
   actorId: string;
 }
-
-/** Activity is kept 400 days (TTL). */
-const RETENTION_SECONDS = 400 * 86_400;
 
 /** The activity item, for a transaction of the change it records. */
 export function activityItem(
@@ -37,7 +35,8 @@ export function activityItem(
     ip: context.ip.slice(0, 64),
     userAgent: context.userAgent.slice(0, 512),
     actorId: context.actorId,
-    ttl: Math.floor(at.getTime() / 1000) + RETENTION_SECONDS,
+    // Kept 400 days.
+    ttl: ttlAfter(at, RECORD_RETENTION_MS),
   };
 }
 

@@ -5,7 +5,7 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { grantOf } from '../store/merchant-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';

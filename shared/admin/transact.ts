@@ -1,22 +1,12 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { onlyConflicted } from '../store/errors.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /** Sends of one admin write transaction when others keep meeting it on its items. */
 const ATTEMPTS = 3;
-
-/** True when DynamoDB cancelled the transaction only because another one was in flight on its items. */
-function onlyConflicted(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const codes = ((error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map(
-    (reason) => reason.Code ?? 'None',
-  );
-  return (
-    codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict')
-  );
-}
 
 /**
  * One admin write transaction. DynamoDB cancels one that meets another

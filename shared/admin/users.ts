@@ -7,8 +7,9 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from '../store/ttl.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
@@ -185,7 +186,7 @@ export async function listUserActivity(
       ...(query.cursor ? { ExclusiveStartKey: decodeCursor(query.cursor, pk) } : {}),
     }),
   );
-  const now = Math.floor(deps.clock.now().getTime() / 1000);
+  const now = ttlNow(deps.clock.now());
   return {
     // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
     items: (page.Items ?? [])
@@ -333,7 +334,7 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
             ip: request.ip,
             userAgent: request.userAgent.slice(0, 512),
             actorId: actorIdOf(principal),
-            ttl: Math.floor(now.getTime() / 1000) + 400 * 86_400,
+            ttl: ttlAfter(now, RECORD_RETENTION_MS),
           },
         },
       },

@@ -1,8 +1,9 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { conditionFailedAt } from '../store/client.ts';
+import { conditionFailedAt } from '../store/errors.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { DAY_MS, ttlAfter } from '../store/ttl.ts';
 import { newUserItems } from '../store/user-repo.ts';
 import { newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
@@ -59,7 +60,7 @@ export async function createInvitation(
                 createdAt: now.toISOString(),
                 expiresAt,
                 usedAt: null,
-                ttl: Math.floor(Date.parse(expiresAt) / 1000) + 86_400,
+                ttl: ttlAfter(expiresAt, DAY_MS),
               },
             },
           },

@@ -1,11 +1,15 @@
 /**
  * How long what the service mails stays answerable (CONTRACT.md, Rules), in
- * one leaf module: the challenges and invitations use these, and so does the
- * read of a user whose `emailStatus` predates VALIDATION_SENT (user-repo).
+ * one leaf module: the challenges, sessions and invitations use these, and so
+ * do the store's TTLs and the read of a user whose `emailStatus` predates
+ * VALIDATION_SENT (user-repo).
  */
 
 /** E-mail codes live 10 minutes; a TOTP step after the first factor, as long. */
 export const CHALLENGE_TTL_MS = 10 * 60_000;
+
+/** Refresh tokens live 7 days from login, whatever the refreshes (CONTRACT.md). */
+export const REFRESH_TOKEN_TTL_MS = 7 * 86_400_000;
 
 /** An invitation is good for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;

@@ -1,7 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/** Refresh tokens live 7 days from login, whatever the refreshes (CONTRACT.md). */
-export const REFRESH_TOKEN_TTL_MS = 7 * 86_400_000;
 /** A rotated token used again within this grace is a lost race, not a theft. */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 

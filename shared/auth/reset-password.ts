@@ -3,7 +3,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { challengeConsumption } from '../store/challenge-repo.ts';
-import { conditionFailedAt } from '../store/client.ts';
+import { conditionFailedAt } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';

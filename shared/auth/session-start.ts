@@ -4,13 +4,14 @@ import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { challengeConsumption } from '../store/challenge-repo.ts';
-import { conditionFailedAt } from '../store/client.ts';
+import { conditionFailedAt } from '../store/errors.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
-import { formatRefreshToken, hashRefreshSecret, REFRESH_TOKEN_TTL_MS, type RequestInfo } from './refresh-token.ts';
+import { REFRESH_TOKEN_TTL_MS } from './lifetimes.ts';
+import { formatRefreshToken, hashRefreshSecret, type RequestInfo } from './refresh-token.ts';
 
 /** What else a login commits with its session: the code that allowed it, used up, and more (see sessionRepo.start). */
 export interface SessionCommit extends SessionStartAlso {

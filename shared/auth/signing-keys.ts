@@ -2,7 +2,8 @@ import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { conditionFailedAt, rootOf, type StoreClient } from '../store/client.ts';
+import { rootOf, type StoreClient } from '../store/client.ts';
+import { conditionFailedAt } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 
 /**

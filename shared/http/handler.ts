@@ -6,6 +6,7 @@ import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, storeReadingAhead } from '../store/read-ahead.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -72,30 +73,6 @@ export function problemAnswer(error: AppError): ErrorAnswer {
 /** Headers on every answer: nothing here is cacheable, and nothing is to be sniffed as another type. */
 const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
-/** SDK errors that mean DynamoDB or SES is overloaded or down: 503, so clients retry. */
-const UNAVAILABLE_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TooManyRequestsException',
-  // A single write that met a transaction in flight on its item: retried as it is, it goes through.
-  'TransactionConflictException',
-]);
-
-/** Why DynamoDB cancels a transaction when trying again is the cure: it was throttled, or met another transaction. */
-const RETRYABLE_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'TransactionConflict']);
-
-function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (UNAVAILABLE_ERRORS.has(error.name)) return true;
-  // DynamoDB throttles a transaction by cancelling it; its reasons tell that from a failed condition.
-  if (error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code !== undefined && RETRYABLE_CANCELLATIONS.has(reason.Code));
-}
-
 function respond(
   request: HttpRequest<ServiceDeps>,
   status: number,
@@ -131,7 +108,7 @@ function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppErro
       operationId: state?.route.operationId,
       ...describeError(error),
     });
-    shown = isUnavailable(error) ? fail('UNAVAILABLE', { headers: { 'retry-after': '1' } }) : fail('INTERNAL');
+    shown = isThrottled(error) ? fail('UNAVAILABLE', { headers: { 'retry-after': '1' } }) : fail('INTERNAL');
   }
   const { contentType, body } = errorAnswer(shown);
   respond(request, shown.status, body, { ...retryAfterOf(shown), ...shown.headers, 'content-type': contentType });

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from '../store/client.ts';
-import { isConditionFailure } from '../store/client.ts';
+import { isConditionFailure } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { Plant } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './client.ts';
+import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 
 /** An admin API key as stored: the secret itself never is, only its SHA-256 (`secretHash`). */

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { conditionFailedAt, isConditionFailure } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { HOUR_MS, ttlAfter } from './ttl.ts';
 
 export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
 
@@ -49,8 +50,6 @@ function toChallenge(item: Record<string, unknown>): Challenge {
   };
 }
 
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-
 /** The write that stores a new challenge: on its own, or in the transaction of what it belongs to (a new user). */
 export function challengePut(tableName: string, t: TenantRef, challenge: Challenge) {
   return {
@@ -60,7 +59,7 @@ export function challengePut(tableName: string, t: TenantRef, challenge: Challen
       entity: 'CHALLENGE',
       ...challenge,
       // DynamoDB removes it some time after expiry; reads check expiresAt themselves.
-      ttl: epochSeconds(challenge.expiresAt) + 3600,
+      ttl: ttlAfter(challenge.expiresAt, HOUR_MS),
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   };

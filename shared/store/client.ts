@@ -40,30 +40,3 @@ export function createStoreClient(config: StoreConfig): StoreClient {
   });
   return { doc, tableName: config.tableName };
 }
-
-/** True for a single write whose ConditionExpression did not hold (an expected "no", not a fault). */
-export function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-/** Cancellation reasons that mean DynamoDB was over capacity: nothing about the items, so not a conflict. */
-const THROTTLED_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
-
-/**
- * True for a transaction cancelled by a condition, or by a conflict with
- * another transaction. Not for one DynamoDB throttled (it says so in the
- * cancellation reasons): that must reach the handler, which answers 503.
- */
-export function isTransactionCanceled(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return !reasons.some((reason) => reason.Code !== undefined && THROTTLED_REASONS.has(reason.Code));
-}
-
-/** True for a transaction cancelled because one of its conditions failed, at the given item index if asked. */
-export function conditionFailedAt(error: unknown, index?: number): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  if (index === undefined) return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
-  return reasons[index]?.Code === 'ConditionalCheckFailed';
-}

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './client.ts';
+import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { HOUR_MS, ttlAfter } from './ttl.ts';
 
 export interface LockoutPolicy {
   maxFailures: number;
@@ -40,7 +41,7 @@ export function guardRepo(store: StoreClient) {
      */
     async recordFailure(t: TenantRef, email: string, now: Date, policy = LOCKOUT): Promise<Date | null> {
       const key = keys.lockout(t, email);
-      const ttl = Math.floor((now.getTime() + policy.windowMs + policy.lockMs) / 1000) + 3600;
+      const ttl = ttlAfter(now, policy.windowMs + policy.lockMs + HOUR_MS);
       const { Attributes } = await doc.send(
         new UpdateCommand({
           TableName: tableName,

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { StoreClient } from './client.ts';
-import { conditionFailedAt, isConditionFailure } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, type ItemKey, ReadAhead } from './read-ahead.ts';
 

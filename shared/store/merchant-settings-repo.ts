@@ -1,6 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant } from '../tenancy/types.ts';
-import { conditionFailedAt, type StoreClient } from './client.ts';
+import type { StoreClient } from './client.ts';
+import { conditionFailedAt, metAnotherTransaction } from './errors.ts';
 import { keys } from './keys.ts';
 
 /** What an admin may change on a merchant (PATCH /merchants/{id}); the rest names the tenant. */
@@ -18,12 +19,6 @@ export type MerchantChanges = Partial<
     | 'allowedOrigins'
   >
 >;
-
-function transactionConflict(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'TransactionConflict');
-}
 
 export type MerchantUpdateOutcome = 'UPDATED' | 'STALE';
 
@@ -78,7 +73,7 @@ export function merchantSettingsRepo(store: StoreClient) {
         return 'UPDATED';
       } catch (error) {
         // Changed since read, or a concurrent transaction on these items: either way, read again and retry.
-        if (conditionFailedAt(error, 0) || transactionConflict(error)) return 'STALE';
+        if (conditionFailedAt(error, 0) || metAnotherTransaction(error)) return 'STALE';
         throw error;
       }
     },

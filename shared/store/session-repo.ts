@@ -5,8 +5,11 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
+import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
+import type { StoreClient } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { DAY_MS, ttlAfter } from './ttl.ts';
 
 export interface Session {
   id: string;
@@ -48,9 +51,6 @@ export function toSession(item: Record<string, unknown>): Session {
   };
 }
 
-/** How long a rotated-out refresh token is remembered, for reuse detection: as long as the session can live. */
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-
 export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -81,7 +81,8 @@ export function sessionRepo(store: StoreClient) {
       activity: Record<string, unknown>,
       also: SessionStartAlso = {},
     ): Promise<void> {
-      const ttl = epochSeconds(session.refreshExpiresAt) + 86_400;
+      // A day past its absolute end: reads check refreshExpiresAt themselves.
+      const ttl = ttlAfter(session.refreshExpiresAt, DAY_MS);
       const profile = Object.entries({ ...also.profile, lastLoginAt: session.createdAt });
       await doc.send(
         new TransactWriteCommand({
@@ -182,7 +183,8 @@ export function sessionRepo(store: StoreClient) {
                     entity: 'USED_REFRESH_TOKEN',
                     sessionId,
                     rotatedAt: now.toISOString(),
-                    ttl: Math.floor(now.getTime() / 1000) + 8 * 86_400,
+                    // Remembered, for reuse detection, as long as the session it came from can live.
+                    ttl: ttlAfter(now, REFRESH_TOKEN_TTL_MS + DAY_MS),
                   },
                 },
               },

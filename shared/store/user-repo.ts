@@ -2,7 +2,8 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { CHALLENGE_TTL_MS, INVITATION_TTL_MS } from '../auth/lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import { type Challenge, challengePut } from './challenge-repo.ts';
-import { conditionFailedAt, isConditionFailure, type StoreClient } from './client.ts';
+import type { StoreClient } from './client.ts';
+import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent } from './read-ahead.ts';
 

@@ -8,7 +8,7 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { challengeConsumption } from '../store/challenge-repo.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { makeDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import type { RouteDef } from '#shared/http/route.ts';
-import { conditionFailedAt, isTransactionCanceled } from '#shared/store/client.ts';
+import { conditionFailedAt, isTransactionCanceled } from '#shared/store/errors.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /**
