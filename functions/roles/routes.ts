@@ -1,14 +1,9 @@
 /** Routes under /roles: SYSTEM and MERCHANT roles and their grants. */
 
 import * as v from 'valibot';
-import {
-  AssignRoleRequest,
-  CreateRoleRequest,
-  IdParams,
-  RevokeRoleRequest,
-  RoleResponse,
-} from '#shared/admin/schemas.ts';
 import type { RouteDef } from '#shared/http/route.ts';
+import { AssignRoleRequest, CreateRoleRequest, RevokeRoleRequest, RoleResponse } from '#shared/roles/schemas.ts';
+import { IdParams } from '#shared/users/admin-schemas.ts';
 import { admin, adminErrors } from '../users/admin-routes.ts';
 
 const roles = { ...admin, tag: 'roles' } as const;

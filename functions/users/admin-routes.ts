@@ -1,6 +1,7 @@
 /** Admin routes under /users: the tenant's users, for ADMIN or SUPER_ADMIN bearers and API keys. */
 
 import * as v from 'valibot';
+import type { RouteDef } from '#shared/http/route.ts';
 import {
   ActivityPage,
   ActivityQuery,
@@ -9,8 +10,7 @@ import {
   InviteUserRequest,
   InviteUserResponse,
   UserStatusRequest,
-} from '#shared/admin/schemas.ts';
-import type { RouteDef } from '#shared/http/route.ts';
+} from '#shared/users/admin-schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
 
 export const admin = { tenant: 'headers', auth: 'admin' } as const;

@@ -2,10 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { describeError } from '../log.ts';
 import { newId, type Random } from '../random.ts';
+import { ADMIN_AUTHORITY } from '../roles/authority.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
-import { ADMIN_AUTHORITY, type Principal } from './principal.ts';
+import type { Principal } from './principal.ts';
 
 /**
  * Admin API keys (`X-Api-Key`), CONTRACT.md Rules: shown once, stored as a

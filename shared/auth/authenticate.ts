@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { effectiveRoles } from '../roles/authority.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
-import { effectiveRoles } from '../users/view.ts';
 import { authenticateApiKey } from './api-keys.ts';
 import type { Authenticators, PendingBearer, Principal } from './principal.ts';
 import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.ts';
+import { effectiveRoles } from '../roles/authority.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
-import { effectiveRoles, toUserResponse } from '../users/view.ts';
+import { toUserResponse } from '../users/view.ts';
 import { issueAccessToken } from './tokens.ts';
 
 export type LoginResult = {

@@ -16,9 +16,6 @@ export interface UserPrincipal {
   user?: User;
 }
 
-/** Authority is the lowest role priority held: SUPER_ADMIN 0, ADMIN 1 (CONTRACT.md, Rules). */
-export const ADMIN_AUTHORITY = 1;
-
 /**
  * The credential checks the auth stage calls. Each answers the principal, or
  * null when the credential is not good for this tenant (or throws an AppError

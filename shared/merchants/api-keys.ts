@@ -1,8 +1,8 @@
-import { actorIdOf } from '../admin/authority.ts';
 import { isApiKeyId, newApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { actorIdOf } from '../roles/authority.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { ApiKeyResponse, GenerateApiKeyResponse } from './schemas.ts';

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
+import type { Grant } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
@@ -31,22 +32,11 @@ export function toMerchant(item: Record<string, unknown>): Merchant {
   return merchant as unknown as Merchant;
 }
 
-/** A role held, kept on the user's profile with the role's name and priority (a deleted role's grant stays listed). */
-export function grantOf(
-  role: Pick<Role, 'id' | 'name' | 'priority'>,
-  grantedAt: string,
-  grantedBy = 'system',
-  expiresAt: string | null = null,
-) {
-  return { roleId: role.id, name: role.name, priority: role.priority, grantedAt, grantedBy, expiresAt };
-}
-
 export interface NewTenant {
   merchant: Merchant;
   roles: Role[];
-  admin: NewUser;
-  /** Role ids the first admin holds. */
-  adminRoleIds: string[];
+  /** The first admin, with the grants it holds (by role id). */
+  admin: NewUser & { grants: Record<string, Grant> };
 }
 
 export type CreateTenantOutcome = { ok: true } | { ok: false; reason: 'SUBDOMAIN_TAKEN' };
@@ -163,7 +153,7 @@ export function merchantRepo(store: StoreClient) {
      * Creates a tenant whole or not at all: merchant, subdomain claim, origin
      * index, SYSTEM roles and the first admin with its grants, in one transaction.
      */
-    async create({ merchant, roles, admin, adminRoleIds }: NewTenant): Promise<CreateTenantOutcome> {
+    async create({ merchant, roles, admin }: NewTenant): Promise<CreateTenantOutcome> {
       const t = { app: merchant.app, mid: merchant.mid };
       const put = (Item: Record<string, unknown>) => ({
         Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
@@ -191,13 +181,6 @@ export function merchantRepo(store: StoreClient) {
           phone: null,
           totpEnabled: false,
           lastLoginAt: null,
-          grants: Object.fromEntries(
-            adminRoleIds.map((roleId) => {
-              const role = roles.find((r) => r.id === roleId);
-              if (!role) throw new Error(`unknown role ${roleId}`);
-              return [roleId, grantOf(role, admin.registeredAt)];
-            }),
-          ),
         }),
         put({ ...keys.userEmail(t, admin.email), entity: 'USER_EMAIL', userId: admin.id }),
       ];

@@ -3,6 +3,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
+import { grantOf } from '../roles/authority.ts';
 import { SYSTEM_ROLES } from '../roles/system-roles.ts';
 import { Email } from '../users/schemas.ts';
 import { LoginMode, Origin, SignupMode } from './schemas.ts';
@@ -111,8 +112,11 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     emailStatus: 'VALIDATED' as const,
     registeredAt: now,
   };
-  const adminRoleIds = roles.filter((r) => r.name === 'SUPER_ADMIN' || r.name === 'DEFAULT').map((r) => r.id);
-  const outcome = await deps.merchants.create({ merchant, roles, admin, adminRoleIds });
+  // The first admin holds SUPER_ADMIN, and DEFAULT as every user does.
+  const grants = Object.fromEntries(
+    roles.filter((r) => r.name === 'SUPER_ADMIN' || r.name === 'DEFAULT').map((r) => [r.id, grantOf(r, now)]),
+  );
+  const outcome = await deps.merchants.create({ merchant, roles, admin: { ...admin, grants } });
   if (!outcome.ok) throw fail('ALREADY_EXISTS', `subdomain "${subdomain}" is taken`);
   return {
     id: merchant.id,

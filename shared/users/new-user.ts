@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
+import { grantOf } from '../roles/authority.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
-import { grantOf } from '../store/merchant-repo.ts';
 import type { Grant, User } from './types.ts';
 
 /** Every new user holds DEFAULT (CONTRACT.md, Rules): the grant for a new profile. */

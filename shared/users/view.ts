@@ -1,19 +1,5 @@
 import type { UserResponse } from './schemas.ts';
-import type { EmailStatus, Grant, User, UserStatus } from './types.ts';
-
-export function isGrantActive(grant: Grant, now: Date): boolean {
-  return grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime();
-}
-
-/** Role names and authority that count now: expired grants have no effect. */
-export function effectiveRoles(user: Pick<User, 'grants'>, now: Date): { names: string[]; authority: number } {
-  const active = Object.values(user.grants ?? {}).filter((grant) => isGrantActive(grant, now));
-  return {
-    names: [...new Set(active.map((grant) => grant.name))].sort(),
-    // No grant at all is no authority: a number above every real priority.
-    authority: active.reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.MAX_SAFE_INTEGER),
-  };
-}
+import type { EmailStatus, User, UserStatus } from './types.ts';
 
 export function displayedStatus(user: Pick<User, 'status' | 'lockedUntil'>, now: Date): UserStatus {
   if (user.status === 'ACTIVE' && user.lockedUntil && Date.parse(user.lockedUntil) > now.getTime()) return 'TIMED_OUT';

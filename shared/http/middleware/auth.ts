@@ -1,4 +1,4 @@
-import { ADMIN_AUTHORITY } from '../../auth/principal.ts';
+import { ADMIN_AUTHORITY } from '../../roles/authority.ts';
 import { fail } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { grantOf } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { NewTenant } from '#shared/store/merchant-repo.ts';
 import { aMerchant } from '#test/support/builders.ts';
@@ -23,8 +24,11 @@ function aNewTenant(overrides: Partial<NewTenant['merchant']> = {}): NewTenant {
       status: 'ACTIVE',
       emailStatus: 'VALIDATED',
       registeredAt: now,
+      grants: {
+        [`rol_a_${merchant.id}`]: grantOf({ id: `rol_a_${merchant.id}`, name: 'SUPER_ADMIN', priority: 0 }, now),
+        [`rol_b_${merchant.id}`]: grantOf({ id: `rol_b_${merchant.id}`, name: 'DEFAULT', priority: 99 }, now),
+      },
     },
-    adminRoleIds: [`rol_a_${merchant.id}`, `rol_b_${merchant.id}`],
   };
 }
 
@@ -84,8 +88,8 @@ describe('merchants (DynamoDB Local)', () => {
       }),
     );
     expect(Items?.map((i) => i.sk)).toEqual(['PROFILE']);
-    expect(Object.keys(Items?.[0]?.grants ?? {}).sort()).toEqual([...tenant.adminRoleIds].sort());
-    expect(Items?.[0]?.grants[tenant.adminRoleIds[0] ?? '']).toMatchObject({ name: 'SUPER_ADMIN', expiresAt: null });
+    expect(Object.keys(Items?.[0]?.grants ?? {}).sort()).toEqual(Object.keys(tenant.admin.grants).sort());
+    expect(Items?.[0]?.grants[`rol_a_${tenant.merchant.id}`]).toMatchObject({ name: 'SUPER_ADMIN', expiresAt: null });
     const { Item: claim } = await deps.store.doc.send(
       new GetCommand({ TableName: deps.store.tableName, Key: keys.userEmail(t, tenant.admin.email) }),
     );

@@ -1,9 +1,10 @@
 import type * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as admin from '#shared/admin/schemas.ts';
 import type * as auth from '#shared/auth/schemas.ts';
 import type * as merchants from '#shared/merchants/schemas.ts';
+import type * as roles from '#shared/roles/schemas.ts';
 import type * as tenancy from '#shared/tenancy/schemas.ts';
+import type * as admin from '#shared/users/admin-schemas.ts';
 import type * as users from '#shared/users/schemas.ts';
 import type * as me from '#shared/users/schemas-me.ts';
 import type * as sdk from '../../../client/src/types.ts';
@@ -35,7 +36,7 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.Activity>().toEqualTypeOf<Answer<typeof admin.ActivityResponse>>();
     expectTypeOf<sdk.ActivityPage>().toEqualTypeOf<Answer<typeof admin.ActivityPage>>();
     expectTypeOf<sdk.InviteUserResponse>().toEqualTypeOf<Answer<typeof admin.InviteUserResponse>>();
-    expectTypeOf<sdk.Role>().toEqualTypeOf<Answer<typeof admin.RoleResponse>>();
+    expectTypeOf<sdk.Role>().toEqualTypeOf<Answer<typeof roles.RoleResponse>>();
     expectTypeOf<sdk.Merchant>().toEqualTypeOf<Answer<typeof merchants.MerchantResponse>>();
     expectTypeOf<sdk.ApiKey>().toEqualTypeOf<Answer<typeof merchants.ApiKeyResponse>>();
     expectTypeOf<sdk.GeneratedApiKey>().toEqualTypeOf<Answer<typeof merchants.GenerateApiKeyResponse>>();
@@ -52,8 +53,8 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.InviteUserRequest>().toExtend<Body<typeof admin.InviteUserRequest>>();
     expectTypeOf<{ status: sdk.SettableUserStatus }>().toExtend<Body<typeof admin.UserStatusRequest>>();
     expectTypeOf<sdk.UpdateMerchantRequest>().toEqualTypeOf<Body<typeof merchants.UpdateMerchantRequest>>();
-    expectTypeOf<sdk.CreateRoleRequest>().toEqualTypeOf<Body<typeof admin.CreateRoleRequest>>();
-    expectTypeOf<sdk.AssignRoleRequest>().toEqualTypeOf<Body<typeof admin.AssignRoleRequest>>();
-    expectTypeOf<sdk.RevokeRoleRequest>().toEqualTypeOf<Body<typeof admin.RevokeRoleRequest>>();
+    expectTypeOf<sdk.CreateRoleRequest>().toEqualTypeOf<Body<typeof roles.CreateRoleRequest>>();
+    expectTypeOf<sdk.AssignRoleRequest>().toEqualTypeOf<Body<typeof roles.AssignRoleRequest>>();
+    expectTypeOf<sdk.RevokeRoleRequest>().toEqualTypeOf<Body<typeof roles.RevokeRoleRequest>>();
   });
 });

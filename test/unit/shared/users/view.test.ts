@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { effectiveRoles } from '#shared/roles/authority.ts';
 import { toUser } from '#shared/store/user-repo.ts';
 import type { User } from '#shared/users/types.ts';
-import { displayedEmailStatus, displayedStatus, effectiveRoles, toUserResponse } from '#shared/users/view.ts';
+import { displayedEmailStatus, displayedStatus, toUserResponse } from '#shared/users/view.ts';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const grant = (name: string, priority: number, expiresAt: string | null = null) => ({

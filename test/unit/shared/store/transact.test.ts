@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { transactAdminWrite } from '#shared/admin/transact.ts';
 import type { Deps } from '#shared/deps.ts';
+import { transactAdminWrite } from '#shared/store/transact.ts';
 
 /**
  * transactAdminWrite: a transaction DynamoDB cancelled only because another

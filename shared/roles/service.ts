@@ -7,19 +7,19 @@ import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
-import { grantOf } from '../store/merchant-repo.ts';
+import { transactAdminWrite } from '../store/transact.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
+import { targetUser } from '../users/admin.ts';
 import {
   actorIdOf,
   assertMayActOnUser,
   assertMayHandleRole,
+  grantOf,
   refusalOfActor,
   SUPER_ADMIN_AUTHORITY,
   superAdminActorCheck,
 } from './authority.ts';
 import type { RoleResponse } from './schemas.ts';
-import { transactAdminWrite } from './transact.ts';
-import { targetUser } from './users.ts';
 
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
 

@@ -2,11 +2,43 @@ import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail } from '../http/errors.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import type { Role } from '../tenancy/types.ts';
 import type { Grant, User } from '../users/types.ts';
-import { effectiveRoles, isGrantActive } from '../users/view.ts';
+
+/**
+ * Authority and role grants (CONTRACT.md, Rules): a caller's authority is the
+ * lowest priority of the roles it holds now; a lower number is more authority.
+ */
 
 /** SUPER_ADMIN's priority: it may act on anyone but itself. */
 export const SUPER_ADMIN_AUTHORITY = 0;
+
+/** ADMIN's priority: what the admin routes need, and what an API key acts with at most. */
+export const ADMIN_AUTHORITY = 1;
+
+export function isGrantActive(grant: Grant, now: Date): boolean {
+  return grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime();
+}
+
+/** Role names and authority that count now: expired grants have no effect. */
+export function effectiveRoles(user: Pick<User, 'grants'>, now: Date): { names: string[]; authority: number } {
+  const active = Object.values(user.grants ?? {}).filter((grant) => isGrantActive(grant, now));
+  return {
+    names: [...new Set(active.map((grant) => grant.name))].sort(),
+    // No grant at all is no authority: a number above every real priority.
+    authority: active.reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** A role held, kept on the user's profile with the role's name and priority (a deleted role's grant stays listed). */
+export function grantOf(
+  role: Pick<Role, 'id' | 'name' | 'priority'>,
+  grantedAt: string,
+  grantedBy = 'system',
+  expiresAt: string | null = null,
+) {
+  return { roleId: role.id, name: role.name, priority: role.priority, grantedAt, grantedBy, expiresAt };
+}
 
 /** Who did it, as activity records say: a user id, or `apikey:<keyId>`. */
 export function actorIdOf(principal: Principal): string {

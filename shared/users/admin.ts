@@ -7,15 +7,15 @@ import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
+import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
 import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
 import { keys } from '../store/keys.ts';
+import { transactAdminWrite } from '../store/transact.ts';
 import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from '../store/ttl.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import type { User } from '../users/types.ts';
-import { toUserResponse } from '../users/view.ts';
-import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from './authority.ts';
-import { transactAdminWrite } from './transact.ts';
+import type { User } from './types.ts';
+import { toUserResponse } from './view.ts';
 
 const USER_ID = /^usr_[0-9a-z]{20}$/;
 

@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actorIdOf, assertMayActOnUser, assertMayHandleRole } from '#shared/admin/authority.ts';
-import { assignRole, createRole, listRoles, revokeRole } from '#shared/admin/roles.ts';
-import { deleteUser, setUserStatus } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import { AppError } from '#shared/http/errors.ts';
-import { grantOf } from '#shared/store/merchant-repo.ts';
+import {
+  actorIdOf,
+  assertMayActOnUser,
+  assertMayHandleRole,
+  effectiveRoles,
+  grantOf,
+} from '#shared/roles/authority.ts';
+import { assignRole, createRole, listRoles, revokeRole } from '#shared/roles/service.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
+import { deleteUser, setUserStatus } from '#shared/users/admin.ts';
 import type { User } from '#shared/users/types.ts';
-import { effectiveRoles } from '#shared/users/view.ts';
 import { aRoleName, aStoredUser, aUserRecord, putUsers } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

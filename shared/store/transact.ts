@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { onlyConflicted } from '../store/errors.ts';
+import { onlyConflicted } from './errors.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 

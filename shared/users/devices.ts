@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { describeDevice } from '../sessions/device.ts';
 import { keys } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { targetUser } from './users.ts';
+import { targetUser } from './admin.ts';
 
 // Its own module: the User-Agent parser (ua-parser-js, ~20 KB) goes only into the bundle that lists devices.
 
