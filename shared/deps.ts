@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
 import { jsonLogger, type Logger } from './log.ts';
-import type { Mailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/message.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { MailMessage } from '../mail/mailer.ts';
+import type { MailMessage } from '../mail/message.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { Authenticators, Principal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/message.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, storeReadingAhead } from '../store/read-ahead.ts';

@@ -1,6 +1,113 @@
-import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Deps } from '../deps.ts';
-import { type Mailer, sesMailer } from './mailer.ts';
+import { fail } from '../http/errors.ts';
+import type { Logger } from '../log.ts';
+import { cleanDisplayText } from './branding.ts';
+import type { Mailer } from './message.ts';
+import { renderMail } from './templates.ts';
+
+export interface SesMailerOptions {
+  /** Where a failed send is logged: error name, HTTP status and SES request id, never the address or the content. */
+  log?: Logger;
+}
+
+const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
+/** RFC 2047: an encoded-word is at most 75 characters; `=?UTF-8?B?` + `?=` leave 63 for base64, 45 bytes. */
+const MAX_ENCODED_WORD_BYTES = 45;
+
+function encodedWords(text: string): string {
+  const words: string[] = [];
+  let chunk = '';
+  for (const char of text) {
+    // Split between code points, never inside one: each word must decode on its own.
+    if (Buffer.byteLength(chunk + char) > MAX_ENCODED_WORD_BYTES) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += char;
+  }
+  if (chunk) words.push(chunk);
+  return words.map((word) => `=?UTF-8?B?${Buffer.from(word, 'utf8').toString('base64')}?=`).join(' ');
+}
+
+/**
+ * `"Display Name" <address>` for the From header (RFC 5322 §3.4). An ASCII
+ * name is a quoted-string with `"` and `\` escaped; any other name is RFC 2047
+ * encoded-words (UTF-8, base64), as SES requires for non-ASCII display names.
+ * Control characters are removed first, so a tenant name cannot inject a header.
+ */
+export function fromHeader(displayName: string, address: string): string {
+  const name = cleanDisplayText(displayName);
+  if (!name) return address;
+  if (ASCII_PRINTABLE.test(name)) return `"${name.replace(/["\\]/g, '\\$&')}" <${address}>`;
+  return `${encodedWords(name)} <${address}>`;
+}
+
+/** One plain address: no display name, list separator or whitespace that could reach another recipient. */
+const SINGLE_ADDRESS = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/;
+
+interface SdkErrorShape {
+  name?: unknown;
+  $metadata?: { httpStatusCode?: unknown; requestId?: unknown };
+}
+
+/**
+ * What may be logged or kept of an SES error. Never its message: SES
+ * messages can repeat the recipient ("Email address is not verified. The
+ * following identities failed the check: …").
+ */
+function sesErrorFields(error: unknown): { errorName: string; httpStatusCode?: number; sesRequestId?: string } {
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as SdkErrorShape;
+  const name = typeof shape.name === 'string' ? shape.name : typeof error;
+  const status = shape.$metadata?.httpStatusCode;
+  const requestId = shape.$metadata?.requestId;
+  return {
+    errorName: name,
+    ...(typeof status === 'number' ? { httpStatusCode: status } : {}),
+    ...(typeof requestId === 'string' ? { sesRequestId: requestId } : {}),
+  };
+}
+
+/**
+ * The mailer over SES v2 (the SES v2 emulator locally). `from` is the bare
+ * sender address (a verified SES identity); each mail shows the tenant's name
+ * as the sender's display name.
+ */
+export function sesMailer(client: SESv2Client, from: string, options: SesMailerOptions = {}): Mailer {
+  return {
+    async send(tenant, to, message) {
+      if (!SINGLE_ADDRESS.test(to)) {
+        // A programming error (the schemas check addresses), so a plain 500; the address stays out of the message.
+        throw new Error(`mail ${message.kind}: the recipient is not one plain address`);
+      }
+      const mail = renderMail(tenant, message);
+      try {
+        await client.send(
+          new SendEmailCommand({
+            FromEmailAddress: fromHeader(tenant.name, from),
+            Destination: { ToAddresses: [to] },
+            Content: {
+              Simple: {
+                Subject: { Data: mail.subject, Charset: 'UTF-8' },
+                Body: {
+                  Text: { Data: mail.text, Charset: 'UTF-8' },
+                  Html: { Data: mail.html, Charset: 'UTF-8' },
+                },
+              },
+            },
+          }),
+        );
+      } catch (error) {
+        const fields = sesErrorFields(error);
+        options.log?.error('mail not sent', { kind: message.kind, tenantId: tenant.id, ...fields });
+        // The cause keeps the error's kind, never its message (see sesErrorFields), nor the code or the address.
+        const cause = new Error(`SES SendEmail failed: ${fields.errorName}`);
+        cause.name = 'MailNotSent';
+        throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' }, cause });
+      }
+    },
+  };
+}
 
 /**
  * The mailer of a function that sends mail, from its deps' configuration:

@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { UserPrincipal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
-import type { MailMessage } from '#shared/mail/mailer.ts';
+import type { MailMessage } from '#shared/mail/message.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { requestEmailChange, verifyEmailChange } from '#shared/users/email-change.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MailMessage } from '#shared/mail/mailer.ts';
-import { brandingOf, CODE_LIFETIME_MINUTES, escapeHtml, renderMail } from '#shared/mail/templates.ts';
+import type { MailMessage } from '#shared/mail/message.ts';
+import { CODE_LIFETIME_MINUTES, renderMail } from '#shared/mail/templates.ts';
 import { aMerchant } from '#test/support/builders.ts';
 
 const CODE_MESSAGES: MailMessage[] = [
@@ -131,21 +131,5 @@ describe('renderMail', () => {
       const mail = renderMail(aMerchant({ logoUrl }), { kind: 'PASSWORD_CHANGED' });
       expect(mail.html, logoUrl).not.toContain('<img');
     }
-  });
-});
-
-describe('brandingOf', () => {
-  it('picks a readable header text colour for light and dark primary colours', () => {
-    expect(brandingOf(aMerchant({ primaryColor: '#ffff00' })).onPrimaryColor).toBe('#18181b');
-    expect(brandingOf(aMerchant({ primaryColor: '#003366' })).onPrimaryColor).toBe('#ffffff');
-    expect(brandingOf(aMerchant({ primaryColor: null })).onPrimaryColor).toBe('#ffffff');
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes the five HTML-significant characters', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
-      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
-    );
   });
 });

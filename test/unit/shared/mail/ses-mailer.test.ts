@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '#shared/http/errors.ts';
 import type { LogFields, Logger } from '#shared/log.ts';
-import { fromHeader, sesMailer } from '#shared/mail/mailer.ts';
+import { fromHeader, sesMailer } from '#shared/mail/ses-mailer.ts';
 import { aMerchant } from '#test/support/builders.ts';
 
 const ses = mockClient(SESv2Client);

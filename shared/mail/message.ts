@@ -1,0 +1,28 @@
+import type { Merchant } from '../tenancy/types.ts';
+
+/** Every mail the service sends. Codes are the 6-digit e-mail codes; they expire in 10 minutes. */
+export type MailMessage =
+  | { kind: 'SIGNUP_CODE'; code: string }
+  | { kind: 'LOGIN_CODE'; code: string }
+  | { kind: 'PASSWORD_RESET_CODE'; code: string }
+  /** Sent instead of a sign-up code when the address already has an account (no enumeration). */
+  | { kind: 'ALREADY_REGISTERED' }
+  /** The body holds the literal `invitationToken=<token>` (../shared/CONTRACT.md, Details). */
+  | { kind: 'INVITATION'; invitationToken: string; inviterName?: string }
+  | { kind: 'PASSWORD_CHANGED' }
+  | { kind: 'PASSWORD_RESET_DONE' }
+  /** Sent to the new address. */
+  | { kind: 'EMAIL_CHANGE_CODE'; code: string }
+  /** Sent to the old address. */
+  | { kind: 'EMAIL_CHANGED'; newEmail: string }
+  | { kind: 'ACCOUNT_LOCKED'; minutes: number };
+
+export type MailKind = MailMessage['kind'];
+
+export interface Mailer {
+  /**
+   * Sends `message` to `to`, branded for `tenant`. Throws 503 UNAVAILABLE
+   * (`Retry-After: 5`) when the mail service fails.
+   */
+  send(tenant: Merchant, to: string, message: MailMessage): Promise<void>;
+}
