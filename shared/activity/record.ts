@@ -1,8 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
-import { keys, type TenantRef } from '../store/keys.ts';
-import { RECORD_RETENTION_MS, ttlAfter } from '../store/ttl.ts';
+import { type Activity, activityRepo } from '../store/activity-repo.ts';
+import type { TenantRef } from '../store/keys.ts';
+import type { TransactItem } from '../store/transact.ts';
 import type { ActivityType } from './types.ts';
 
 export type { ActivityType };
@@ -14,30 +14,33 @@ export interface ActivityContext {
   actorId: string;
 }
 
-/** The activity item, for a transaction of the change it records. */
-export function activityItem(
+/** A new activity of a user, now. */
+export function newActivity(
   deps: Pick<Deps, 'clock' | 'random'>,
+  userId: string,
+  type: ActivityType,
+  context: ActivityContext,
+): Activity {
+  return {
+    id: newId(deps.random, 'act'),
+    userId,
+    type,
+    at: deps.clock.now().toISOString(),
+    ip: context.ip,
+    userAgent: context.userAgent,
+    actorId: context.actorId,
+  };
+}
+
+/** The write of a new activity, for the transaction of the change it records. */
+export function activityItem(
+  deps: Pick<Deps, 'clock' | 'random' | 'store'>,
   t: TenantRef,
   userId: string,
   type: ActivityType,
   context: ActivityContext,
-) {
-  const at = deps.clock.now();
-  const id = newId(deps.random, 'act');
-  return {
-    ...keys.activity(t, userId, at.toISOString(), id),
-    entity: 'ACTIVITY',
-    id,
-    userId,
-    type,
-    at: at.toISOString(),
-    // A user agent is the client's to choose: keep it bounded.
-    ip: context.ip.slice(0, 64),
-    userAgent: context.userAgent.slice(0, 512),
-    actorId: context.actorId,
-    // Kept 400 days.
-    ttl: ttlAfter(at, RECORD_RETENTION_MS),
-  };
+): TransactItem {
+  return activityRepo(deps.store).putItem(t, newActivity(deps, userId, type, context));
 }
 
 /** Records one activity on its own (when no other write goes with it). */
@@ -48,7 +51,5 @@ export async function recordActivity(
   type: ActivityType,
   context: ActivityContext,
 ): Promise<void> {
-  await deps.store.doc.send(
-    new PutCommand({ TableName: deps.store.tableName, Item: activityItem(deps, t, userId, type, context) }),
-  );
+  await activityRepo(deps.store).record(t, newActivity(deps, userId, type, context));
 }

@@ -1,20 +1,10 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { conditionFailedAt } from '../store/errors.ts';
-import { keys, type TenantRef } from '../store/keys.ts';
-import { DAY_MS, ttlAfter } from '../store/ttl.ts';
-import { newUserItems } from '../store/user-repo.ts';
+import { type Invitation, invitationRepo } from '../store/invitation-repo.ts';
+import type { TenantRef } from '../store/keys.ts';
 import { newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
 import { INVITATION_TTL_MS } from './lifetimes.ts';
-
-export interface Invitation {
-  userId: string;
-  email: string;
-  expiresAt: string;
-  usedAt: string | null;
-}
 
 /**
  * Invites a user: an INVITED user with its e-mail claim, and an invitation
@@ -40,36 +30,16 @@ export async function createInvitation(
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
   });
-  const { profile, emailClaim } = newUserItems(tenant, user);
-  const { tableName } = deps.store;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName, Item: emailClaim, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...keys.invitation(tenant, hashToken(invitationToken)),
-                entity: 'INVITATION',
-                userId: user.id,
-                email: user.email,
-                invitedBy: input.invitedBy,
-                createdAt: now.toISOString(),
-                expiresAt,
-                usedAt: null,
-                ttl: ttlAfter(expiresAt, DAY_MS),
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (conditionFailedAt(error, 0)) throw fail('ALREADY_EXISTS', 'a user with this e-mail exists');
-    throw error;
+  const invitation = invitationRepo(deps.store).putItem(tenant, hashToken(invitationToken), {
+    userId: user.id,
+    email: user.email,
+    invitedBy: input.invitedBy,
+    createdAt: now.toISOString(),
+    expiresAt,
+    usedAt: null,
+  });
+  if ((await deps.users.create(tenant, user, [invitation])) === 'EMAIL_TAKEN') {
+    throw fail('ALREADY_EXISTS', 'a user with this e-mail exists');
   }
   return { userId: user.id, invitationToken, expiresAt };
 }
@@ -82,16 +52,8 @@ export async function findUsableInvitation(
   email: string,
 ): Promise<(Invitation & { tokenHash: string }) | null> {
   const tokenHash = hashToken(token);
-  const { Item } = await deps.store.doc.send(
-    new GetCommand({ TableName: deps.store.tableName, Key: keys.invitation(tenant, tokenHash), ConsistentRead: true }),
-  );
-  if (!Item || Item.usedAt || Item.email !== email) return null;
-  if (Date.parse(Item.expiresAt as string) <= deps.clock.now().getTime()) return null;
-  return {
-    tokenHash,
-    userId: Item.userId as string,
-    email: Item.email as string,
-    expiresAt: Item.expiresAt as string,
-    usedAt: null,
-  };
+  const invitation = await invitationRepo(deps.store).get(tenant, tokenHash);
+  if (!invitation || invitation.usedAt || invitation.email !== email) return null;
+  if (Date.parse(invitation.expiresAt) <= deps.clock.now().getTime()) return null;
+  return { ...invitation, tokenHash };
 }

@@ -1,10 +1,7 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { challengeConsumption } from '../store/challenge-repo.ts';
-import { conditionFailedAt } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
+import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
@@ -37,43 +34,17 @@ export async function resetPassword(
   // Every session ends first: that is what a reset is for, whatever follows, and a failure after it
   // leaves the code good for a retry (never a new password with the old sessions still live).
   await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now());
-  const { tableName } = deps.store;
   const now = deps.clock.now();
-  try {
-    // The new password, the lockout cleared, PASSWORD_RESET recorded and the code used up: all or nothing.
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.user(tenant, answered.userId),
-              UpdateExpression: 'SET passwordHash = :hash, lockedUntil = :null',
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':hash': passwordHash, ':null': null, ':active': 'ACTIVE' },
-            },
-          },
-          { Update: challengeConsumption(tableName, tenant, challenge.id, now) },
-          // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
-          { Delete: { TableName: tableName, Key: keys.lockout(tenant, answered.email) } },
-          {
-            Put: {
-              TableName: tableName,
-              Item: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', {
-                ...request,
-                actorId: answered.userId,
-              }),
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    // Not ACTIVE any more, or the code used by a racing reset.
-    if (conditionFailedAt(error)) throw fail('INVALID_CODE');
-    throw error;
-  }
+  // The new password, the lockout cleared, PASSWORD_RESET recorded and the code used up: all or nothing.
+  const failed = await transact(deps.store, {
+    user: deps.users.updateItem(tenant, answered.userId, { passwordHash, lockedUntil: null }, { status: 'ACTIVE' }),
+    code: deps.challenges.consumeItem(tenant, challenge.id, now),
+    // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
+    lockout: deps.guards.clearLockoutItem(tenant, answered.email),
+    activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...request, actorId: answered.userId }),
+  });
+  // Not ACTIVE any more, or the code used by a racing reset.
+  if (failed.size > 0) throw fail('INVALID_CODE');
   // A session started with the old password in between ends too. The reset stands if this fails:
   // the sessions from before it are already revoked, and the code is used up, so a retry could not help.
   await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now()).catch((error: unknown) => {

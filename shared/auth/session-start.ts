@@ -3,7 +3,6 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
-import { challengeConsumption } from '../store/challenge-repo.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -59,10 +58,7 @@ export async function startSession(
     formatRefreshToken(user.id, session.id, secret),
   );
   const { consumes, ...also } = commit;
-  const items = [
-    ...(also.items ?? []),
-    ...(consumes ? [{ Update: challengeConsumption(deps.store.tableName, tenant, consumes, now) }] : []),
-  ];
+  const items = [...(also.items ?? []), ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : [])];
   try {
     await deps.sessions.start(tenant, session, activity, { ...also, items });
   } catch (error) {

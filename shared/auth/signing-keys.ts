@@ -1,10 +1,8 @@
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { rootOf, type StoreClient } from '../store/client.ts';
-import { conditionFailedAt } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
+import { type PublicJwk, type StoredSigningKey, signingKeyRepo } from '../store/signing-key-repo.ts';
 
 /**
  * The ES256 keys that sign access tokens: one issuer for every tenant. Each
@@ -15,24 +13,9 @@ import { keys } from '../store/keys.ts';
 
 export type SigningKeyDeps = Pick<Deps, 'store' | 'vault' | 'clock' | 'random'>;
 
-/** A public key as the JWKS publishes it. */
-export interface PublicJwk {
-  kty: 'EC';
-  crv: 'P-256';
-  x: string;
-  y: string;
-  kid: string;
-  alg: 'ES256';
-  use: 'sig';
-}
+export type { PublicJwk };
 
-interface StoredKey {
-  kid: string;
-  publicJwk: PublicJwk;
-  encryptedPrivateKey: string;
-  createdAt: string;
-  retiredAt: string | null;
-}
+type StoredKey = StoredSigningKey;
 
 /**
  * A retired key stays published this long: well past the 15-minute token
@@ -85,36 +68,6 @@ function newestActive(list: readonly StoredKey[]): StoredKey | undefined {
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.kid.localeCompare(a.kid))[0];
 }
 
-function toStoredKey(item: Record<string, unknown>): StoredKey {
-  return {
-    kid: item.kid as string,
-    publicJwk: item.publicJwk as PublicJwk,
-    encryptedPrivateKey: item.encryptedPrivateKey as string,
-    createdAt: item.createdAt as string,
-    retiredAt: (item.retiredAt as string | null | undefined) ?? null,
-  };
-}
-
-async function queryKeys(store: StoreClient): Promise<StoredKey[]> {
-  const found: StoredKey[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.signingKeysPartition },
-        // A key written a moment ago by another function must be seen.
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push(toStoredKey(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
-}
-
 /** A new key pair: the item to store (private half encrypted) and the private key to sign with. */
 async function newKey(deps: SigningKeyDeps): Promise<{ stored: StoredKey; privateKey: CryptoKey }> {
   const kid = newId(deps.random, 'key');
@@ -141,10 +94,6 @@ async function newKey(deps: SigningKeyDeps): Promise<{ stored: StoredKey; privat
   };
 }
 
-function itemOf(key: StoredKey): Record<string, unknown> {
-  return { ...keys.signingKey(key.kid), entity: 'SIGNING_KEY', ...key };
-}
-
 async function decryptKey(deps: SigningKeyDeps, key: StoredKey): Promise<CryptoKey> {
   const plaintext = await deps.vault.decrypt(key.encryptedPrivateKey, vaultContext(key.kid));
   try {
@@ -168,7 +117,8 @@ export function signingKeys(deps: SigningKeyDeps) {
 
   /** Reads the partition (one read in flight per process). */
   const reload = (): Promise<StoredKey[]> => {
-    cache.loading ??= queryKeys(deps.store)
+    cache.loading ??= signingKeyRepo(deps.store)
+      .list()
       .then((list) => {
         cache.list = { keys: list, loadedAt: now() };
         return list;
@@ -198,13 +148,7 @@ export function signingKeys(deps: SigningKeyDeps) {
       // First use anywhere: whichever function signs first creates the key. The condition only
       // guards against a kid collision; a racing cold start makes its own key, and both are valid.
       created = await newKey(deps);
-      await deps.store.doc.send(
-        new PutCommand({
-          TableName: deps.store.tableName,
-          Item: itemOf(created.stored),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await signingKeyRepo(deps.store).create(created.stored);
       chosen = newestActive(await reload());
       if (!chosen) throw new Error('no signing key after creating one');
     }
@@ -282,36 +226,10 @@ export function signingKeys(deps: SigningKeyDeps) {
       }
       const created = await newKey(deps);
       const retiredAt = deps.clock.now();
-      const ttl = Math.ceil((retiredAt.getTime() + RETIRED_KEY_PUBLISHED_MS) / 1000);
-      const { tableName } = deps.store;
-      const rotation = deps.store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: itemOf(created.stored),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            ...current.map((k) => ({
-              Update: {
-                TableName: tableName,
-                Key: keys.signingKey(k.kid),
-                UpdateExpression: 'SET retiredAt = :retiredAt, #ttl = :ttl',
-                // A concurrent rotation cancels this one whole: nothing is half-rotated.
-                ConditionExpression: 'attribute_exists(pk) AND attribute_type(retiredAt, :null)',
-                ExpressionAttributeNames: { '#ttl': 'ttl' },
-                ExpressionAttributeValues: { ':retiredAt': retiredAt.toISOString(), ':ttl': ttl, ':null': 'NULL' },
-              },
-            })),
-          ],
-        }),
-      );
-      await rotation.catch((error: unknown) => {
-        if (!conditionFailedAt(error)) throw error;
-        throw new Error('another rotation ran at the same time; nothing rotated', { cause: error });
-      });
+      const deleteAfter = new Date(retiredAt.getTime() + RETIRED_KEY_PUBLISHED_MS);
+      if ((await signingKeyRepo(deps.store).rotate(created.stored, current, retiredAt, deleteAfter)) === 'RACED') {
+        throw new Error('another rotation ran at the same time; nothing rotated');
+      }
       cache.active = { kid: created.stored.kid, privateKey: created.privateKey, loadedAt: now() };
       await reload();
       return created.stored.kid;

@@ -43,6 +43,6 @@ export async function verifySignup(
     consumes: challenge.id,
     profile: activation,
     profileStatus: 'INACTIVE',
-    items: [{ Put: { TableName: deps.store.tableName, Item: signedUp } }],
+    items: [signedUp],
   });
 }

@@ -1,9 +1,8 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { isTransactionCanceled } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
+import { invitationRepo } from '../store/invitation-repo.ts';
+import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newUser } from '../users/new-user.ts';
 import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
@@ -47,57 +46,32 @@ async function acceptInvitation(
     ? await findUsableInvitation(deps, tenant, body.invitationToken, body.email)
     : null;
   if (!invitation) throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
-  const now = deps.clock.now().toISOString();
-  const { tableName } = deps.store;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.invitation(tenant, invitation.tokenHash),
-              UpdateExpression: 'SET usedAt = :now',
-              // Single use: of two signups with one token, one gets here.
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt = :null)',
-              ExpressionAttributeValues: { ':now': now, ':null': null },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.user(tenant, invitation.userId),
-              UpdateExpression:
-                'SET #status = :active, emailStatus = :validated, emailValidationExpiresAt = :null, passwordHash = :hash, firstName = :first, lastName = :last, phone = :phone',
-              ConditionExpression: '#status = :invited',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':active': 'ACTIVE',
-                ':validated': 'VALIDATED',
-                ':null': null,
-                ':invited': 'INVITED',
-                ':hash': passwordHash,
-                ':first': body.firstName,
-                ':last': body.lastName,
-                ':phone': body.phone ?? null,
-              },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...request, actorId: invitation.userId }),
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (isTransactionCanceled(error)) {
-      throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
-    }
-    throw error;
-  }
+  const now = deps.clock.now();
+  // The invitation used up, the user made ACTIVE and VALIDATED, SIGNUP recorded: in one transaction.
+  const failed = await transact(
+    deps.store,
+    {
+      invitation: invitationRepo(deps.store).useItem(tenant, invitation.tokenHash, now),
+      user: deps.users.updateItem(
+        tenant,
+        invitation.userId,
+        {
+          status: 'ACTIVE',
+          emailStatus: 'VALIDATED',
+          emailValidationExpiresAt: null,
+          passwordHash,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          phone: body.phone ?? null,
+        },
+        { status: 'INVITED' },
+      ),
+      activity: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...request, actorId: invitation.userId }),
+    },
+    { retryConflicts: true },
+  );
+  // Used by a racing signup, or the user is no longer INVITED.
+  if (failed.size > 0) throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
   return null;
 }
 
@@ -133,7 +107,7 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   const opened = newCodeChallenge(deps, { type: 'SIGNUP', userId: user.id, email, pending });
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
-  if ((await deps.users.create(tenant, fresh, [opened.challenge])) === 'CREATED') {
+  if ((await deps.users.create(tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
     // A mail that cannot be sent takes the new user back: the address is free again.
     const undo = () => deps.users.deleteUnverified(tenant, user);
     await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);

@@ -1,7 +1,9 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail } from '../http/errors.ts';
-import { keys, type TenantRef } from '../store/keys.ts';
+import type { TenantRef } from '../store/keys.ts';
+import type { TransactItem } from '../store/transact.ts';
+import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Role } from '../tenancy/types.ts';
 import type { Grant, User } from '../users/types.ts';
 
@@ -97,26 +99,10 @@ export function superAdminActorCheck(
   principal: Principal,
   target: Pick<User, 'grants'>,
   now: Date,
-) {
+): TransactItem | null {
   if (principal.kind !== 'user') return null;
   const grant = superAdminGrantOf(target, now);
-  if (!grant) return null;
-  return {
-    ConditionCheck: {
-      TableName: deps.store.tableName,
-      Key: keys.user(tenant, principal.userId),
-      ConditionExpression:
-        'attribute_exists(grants.#role) ' +
-        'AND (attribute_not_exists(grants.#role.expiresAt) OR grants.#role.expiresAt = :null OR grants.#role.expiresAt > :now) ' +
-        'AND #status = :active',
-      ExpressionAttributeNames: { '#role': grant.roleId, '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':null': null,
-        ':now': now.toISOString(),
-        ':active': 'ACTIVE',
-      },
-    },
-  };
+  return grant ? userAdminRepo(deps.store).stillHoldsCheck(tenant, principal.userId, grant.roleId, now) : null;
 }
 
 /**

@@ -1,13 +1,13 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
-import { keys, type TenantRef } from '../store/keys.ts';
-import { transactAdminWrite } from '../store/transact.ts';
+import type { TenantRef } from '../store/keys.ts';
+import { roleRepo } from '../store/role-repo.ts';
+import { transact } from '../store/transact.ts';
+import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
 import { targetUser } from '../users/admin.ts';
 import {
@@ -23,32 +23,11 @@ import type { RoleResponse } from './schemas.ts';
 
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
 
-interface StoredRole extends Role {
-  description: string | null;
-}
-
-/**
- * A role as stored. Roles written before `custom` was kept read as the
- * contract's defaults: false on SYSTEM roles, true on MERCHANT ones.
- */
-function toRole(item: Record<string, unknown>): StoredRole {
-  const owner = item.owner as Role['owner'];
-  return {
-    id: item.id as string,
-    name: item.name as string,
-    priority: item.priority as number,
-    owner,
-    custom: owner === 'SYSTEM' ? false : ((item.custom as boolean | undefined) ?? true),
-    description: (item.description as string | null | undefined) ?? null,
-    createdAt: item.createdAt as string,
-  };
-}
-
 /**
  * RoleResponse (CONTRACT.md, Resources): SYSTEM roles are the same in every
  * tenant, so their `app` and `mid` are null; a MERCHANT role names its tenant.
  */
-function toRoleResponse(tenant: TenantRef, role: StoredRole): RoleResponse {
+function toRoleResponse(tenant: TenantRef, role: Role): RoleResponse {
   const own = role.owner === 'MERCHANT';
   return {
     id: role.id,
@@ -70,26 +49,15 @@ export function assertNamesOwnTenant(tenant: TenantRef, body: { app?: string | u
   }
 }
 
-async function findRole(deps: Deps, tenant: TenantRef, roleId: string): Promise<StoredRole | null> {
-  if (!ROLE_ID.test(roleId)) return null;
-  const { Item } = await deps.store.doc.send(
-    new GetCommand({ TableName: deps.store.tableName, Key: keys.role(tenant, roleId), ConsistentRead: true }),
-  );
-  return Item ? toRole(Item) : null;
+/** A role of the tenant; an id that is not a role id names nothing (404, never a 400 that tells ids apart). */
+async function findRole(deps: Deps, tenant: TenantRef, roleId: string): Promise<Role | null> {
+  return ROLE_ID.test(roleId) ? roleRepo(deps.store).get(tenant, roleId) : null;
 }
 
 /** GET /roles: SYSTEM and MERCHANT roles, by priority. */
 export async function listRoles(deps: Deps, tenant: Merchant) {
-  const { Items } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.merchant(tenant).pk, ':prefix': keys.rolePrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (Items ?? [])
-    .map((item) => toRoleResponse(tenant, toRole(item)))
+  return (await roleRepo(deps.store).list(tenant))
+    .map((role) => toRoleResponse(tenant, role))
     .sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
 }
 
@@ -110,7 +78,7 @@ export async function createRole(
   assertNamesOwnTenant(tenant, body);
   assertMayHandleRole(principal, body);
   const now = deps.clock.now().toISOString();
-  const role: StoredRole = {
+  const role: Role = {
     id: newId(deps.random, 'rol'),
     name: body.name,
     priority: body.priority,
@@ -119,33 +87,8 @@ export async function createRole(
     description: body.description ?? null,
     createdAt: now,
   };
-  const { tableName } = deps.store;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...keys.roleName(tenant, role.name), entity: 'ROLE_NAME', roleId: role.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...keys.role(tenant, role.id), entity: 'ROLE', ...role },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (isTransactionCanceled(error)) {
-      throw fail('ALREADY_EXISTS', `a role named ${role.name} exists`);
-    }
-    throw error;
+  if ((await roleRepo(deps.store).create(tenant, role)) === 'NAME_TAKEN') {
+    throw fail('ALREADY_EXISTS', `a role named ${role.name} exists`);
   }
   return toRoleResponse(tenant, role);
 }
@@ -156,28 +99,8 @@ export async function deleteRole(deps: Deps, tenant: Merchant, principal: Princi
   if (!role) throw fail('NOT_FOUND');
   if (role.owner === 'SYSTEM') throw fail('FORBIDDEN', 'SYSTEM roles cannot be deleted');
   assertMayHandleRole(principal, role);
-  const { tableName } = deps.store;
-  await deps.store.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: tableName,
-            Key: keys.role(tenant, role.id),
-            ConditionExpression: 'attribute_exists(pk)',
-          },
-        },
-        {
-          Delete: {
-            TableName: tableName,
-            Key: keys.roleName(tenant, role.name),
-            ConditionExpression: 'roleId = :id',
-            ExpressionAttributeValues: { ':id': role.id },
-          },
-        },
-      ],
-    }),
-  );
+  // Deleted meanwhile by another admin: not found, as a moment later.
+  if ((await roleRepo(deps.store).delete(tenant, role)) === 'GONE') throw fail('NOT_FOUND');
 }
 
 /**
@@ -213,41 +136,18 @@ export async function assignRole(
     });
   }
   const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
-  const { tableName } = deps.store;
-  try {
-    // The grant and its ROLE_ASSIGNED record in one transaction: never a grant nobody can account for.
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.user(tenant, target.id),
-              UpdateExpression: 'SET grants.#role = :grant',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: { '#role': role.id },
-              ExpressionAttributeValues: {
-                ':grant': grantOf(role, now.toISOString(), actorIdOf(principal), expiresAt),
-              },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', {
-                ...request,
-                actorId: actorIdOf(principal),
-              }),
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    // Deleted meanwhile.
-    if (conditionFailedAt(error, 0)) throw fail('NOT_FOUND');
-    throw error;
-  }
+  const actorId = actorIdOf(principal);
+  // The grant and its ROLE_ASSIGNED record in one transaction: never a grant nobody can account for.
+  const failed = await transact(deps.store, {
+    grant: userAdminRepo(deps.store).grantRoleItem(
+      tenant,
+      target.id,
+      grantOf(role, now.toISOString(), actorId, expiresAt),
+    ),
+    activity: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...request, actorId }),
+  });
+  // Deleted meanwhile.
+  if (failed.has('grant')) throw fail('NOT_FOUND');
 }
 
 /**
@@ -271,35 +171,17 @@ export async function revokeRole(
   assertMayActOnUser(principal, target, now);
   // The grant carries its role's priority: a deleted role's grant is judged the same way.
   assertMayHandleRole(principal, grant);
-  const { tableName } = deps.store;
-  const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
-  try {
-    // The revocation and its ROLE_REVOKED record in one transaction.
-    await transactAdminWrite(deps, [
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.user(tenant, target.id),
-          UpdateExpression: 'REMOVE grants.#role',
-          ConditionExpression: 'attribute_exists(grants.#role)',
-          ExpressionAttributeNames: { '#role': body.roleId },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName,
-          Item: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', {
-            ...request,
-            actorId: actorIdOf(principal),
-          }),
-        },
-      },
-      ...(actorCheck ? [actorCheck] : []),
-    ]);
-  } catch (error) {
-    // The actor first: a moment later, its own standing would be judged before the grant is looked up.
-    if (actorCheck && conditionFailedAt(error, 2)) throw await refusalOfActor(deps, tenant, principal);
-    if (conditionFailedAt(error, 0)) throw fail('NOT_FOUND');
-    throw error;
-  }
+  // The revocation and its ROLE_REVOKED record in one transaction; from a SUPER_ADMIN, with its own check.
+  const failed = await transact(
+    deps.store,
+    {
+      grant: userAdminRepo(deps.store).revokeRoleItem(tenant, target.id, body.roleId),
+      activity: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', { ...request, actorId: actorIdOf(principal) }),
+      actor: superAdminActorCheck(deps, tenant, principal, target, now),
+    },
+    { retryConflicts: true },
+  );
+  // The actor first: a moment later, its own standing would be judged before the grant is looked up.
+  if (failed.has('actor')) throw await refusalOfActor(deps, tenant, principal);
+  if (failed.has('grant')) throw fail('NOT_FOUND');
 }

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateComm
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
 export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
@@ -85,6 +86,16 @@ export function challengeConsumption(tableName: string, t: TenantRef, challengeI
 export function challengeRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
+    /** The write that stores a new challenge, for the transaction of what it belongs to (a new user). */
+    putItem(t: TenantRef, challenge: Challenge): TransactItem {
+      return { Put: challengePut(tableName, t, challenge) };
+    },
+
+    /** The write that uses a challenge up, for the transaction of the change its code allows (challengeConsumption). */
+    consumeItem(t: TenantRef, challengeId: string, now: Date): TransactItem {
+      return { Update: challengeConsumption(tableName, t, challengeId, now) };
+    },
+
     async create(t: TenantRef, challenge: Challenge): Promise<void> {
       await doc.send(new PutCommand(challengePut(tableName, t, challenge)));
     },

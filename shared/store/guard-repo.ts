@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
 export interface LockoutPolicy {
@@ -89,6 +90,11 @@ export function guardRepo(store: StoreClient) {
         if (isConditionFailure(error)) return null; // another failure locked it first
         throw error;
       }
+    },
+
+    /** The lockout's clearing, for the transaction of a change that proves the owner (a password reset). */
+    clearLockoutItem(t: TenantRef, email: string): TransactItem {
+      return { Delete: { TableName: tableName, Key: keys.lockout(t, email) } };
     },
 
     /** A successful login clears the count. */

@@ -1,14 +1,9 @@
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import type { TransactItem } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
 export interface Session {
@@ -53,8 +48,6 @@ export function toSession(item: Record<string, unknown>): Session {
 
 export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 /** What commits with a new session (sessionRepo.start). */
 export interface SessionStartAlso {
   /** More profile fields, set with lastLoginAt. */
@@ -75,12 +68,7 @@ export function sessionRepo(store: StoreClient) {
      * (only while the profile has `profileStatus`) and more writes (a
      * challenge used up, an activity) that must commit with the session.
      */
-    async start(
-      t: TenantRef,
-      session: Session,
-      activity: Record<string, unknown>,
-      also: SessionStartAlso = {},
-    ): Promise<void> {
+    async start(t: TenantRef, session: Session, activity: TransactItem, also: SessionStartAlso = {}): Promise<void> {
       // A day past its absolute end: reads check refreshExpiresAt themselves.
       const ttl = ttlAfter(session.refreshExpiresAt, DAY_MS);
       const profile = Object.entries({ ...also.profile, lastLoginAt: session.createdAt });
@@ -127,7 +115,7 @@ export function sessionRepo(store: StoreClient) {
                 },
               },
             },
-            { Put: { TableName: tableName, Item: activity } },
+            activity,
             ...(also.items ?? []),
           ],
         }),

@@ -1,32 +1,62 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { onlyConflicted } from './errors.ts';
+import type { StoreClient } from './client.ts';
+import { cancellationCodes, onlyConflicted } from './errors.ts';
 
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+/** One write of a transaction, as the repos' item builders make them. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Sends of one admin write transaction when others keep meeting it on its items. */
+export interface TransactOptions {
+  /**
+   * Send again, a few times, when DynamoDB cancels it only because another
+   * transaction was in flight on its items (then 409 CONFLICT). Without it,
+   * such a cancellation throws as DynamoDB did (the handler answers 503).
+   */
+  retryConflicts?: boolean;
+}
+
+/** Sends of one transaction when others keep meeting it on its items. */
 const ATTEMPTS = 3;
 
 /**
- * One admin write transaction. DynamoDB cancels one that meets another
- * transaction on its items (TransactionConflict) without judging its
- * conditions; two SUPER_ADMINs acting on each other at once do exactly that.
- * Sent again, the same items and conditions are judged on the state the
- * other one left, which is what the same request a moment later would get;
- * after a few tries, 409 CONFLICT (try again). Cancelled for a condition (the
- * caller tells which from the reasons), or throttled, it throws as DynamoDB did.
+ * Writes the named items in one transaction (a null item is left out: an
+ * optional check). Answers the names of the items whose condition failed:
+ * empty when it committed, so the caller tells its "no"s apart by name
+ * rather than by position. Throttling and other faults throw.
+ *
+ * With `retryConflicts`: DynamoDB cancels a transaction that meets another
+ * one on its items without judging its conditions (two SUPER_ADMINs acting on
+ * each other at once do exactly that). Sent again, the same items and
+ * conditions are judged on the state the other one left, which is what the
+ * same request a moment later would get; after a few tries, 409 CONFLICT.
+ *
+ * @example
+ * const failed = await transact(deps.store, { grant: users.grantRoleItem(…), activity: activity.putItem(…) });
+ * if (failed.has('grant')) throw fail('NOT_FOUND');
  */
-export async function transactAdminWrite(deps: Pick<Deps, 'store'>, items: TransactItems): Promise<void> {
+export async function transact<K extends string>(
+  store: StoreClient,
+  items: Record<K, TransactItem | null>,
+  options: TransactOptions = {},
+): Promise<ReadonlySet<K>> {
+  const named = (Object.entries(items) as [K, TransactItem | null][]).filter(
+    (entry): entry is [K, TransactItem] => entry[1] !== null,
+  );
   for (let attempt = 1; ; attempt++) {
     try {
-      await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items }));
-      return;
+      await store.doc.send(new TransactWriteCommand({ TransactItems: named.map(([, item]) => item) }));
+      return new Set();
     } catch (error) {
-      if (!onlyConflicted(error)) throw error;
-      if (attempt >= ATTEMPTS) throw fail('CONFLICT', 'the user is being changed concurrently; try again');
-      // Jitter, so that two requests that met do not meet again; timing only, nothing secret rides on it.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+      if (options.retryConflicts && onlyConflicted(error)) {
+        if (attempt >= ATTEMPTS) throw fail('CONFLICT', 'the item is being changed concurrently; try again');
+        // Jitter, so that two requests that met do not meet again; timing only, nothing secret rides on it.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+        continue;
+      }
+      const codes = cancellationCodes(error);
+      const failed = named.filter((_, i) => codes?.[i] === 'ConditionalCheckFailed').map(([name]) => name);
+      if (failed.length === 0) throw error;
+      return new Set(failed);
     }
   }
 }

@@ -1,11 +1,11 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHALLENGE_TTL_MS, INVITATION_TTL_MS } from '../auth/lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
-import { type Challenge, challengePut } from './challenge-repo.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent } from './read-ahead.ts';
+import type { TransactItem } from './transact.ts';
 
 /**
  * Profiles written before VALIDATION_SENT say `PENDING` and keep no lapse
@@ -53,6 +53,48 @@ export function toUser(item: Record<string, unknown>): User {
 
 const BACKUP_CODE_FIELDS = new Set(['backupCodes', 'totpPendingBackupCodes']);
 
+/** Profile fields a change may set (grants change one by one: grantRoleItem, revokeRoleItem). */
+export type ProfileFields = Partial<Omit<User, 'id' | 'grants'>>;
+/** Fields a change expects to find as read. */
+export type ProfileExpectation = Partial<Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status'>>;
+
+/** An UpdateItem of the profile: `fields` set, while the user exists and `when` holds. */
+function profileUpdate(
+  tableName: string,
+  t: TenantRef,
+  userId: string,
+  fields: ProfileFields,
+  when: ProfileExpectation,
+) {
+  const entries = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(
+      ([field, value]) => [field, BACKUP_CODE_FIELDS.has(field) ? backupCodeMap(value as string[]) : value] as const,
+    );
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = entries.map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  Object.entries(when).forEach(([field, value], i) => {
+    names[`#c${i}`] = field;
+    values[`:c${i}`] = value;
+    conditions.push(`#c${i} = :c${i}`);
+  });
+  return {
+    TableName: tableName,
+    Key: keys.user(t, userId),
+    // An empty change still checks the conditions (and users.update reads the user back).
+    UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #entity = #entity',
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#entity': 'entity' },
+    ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+  };
+}
+
 /**
  * Backup code hashes are stored as a map (hash → true), so that one is used
  * up by name: two different codes used at once both work, one code twice does not.
@@ -96,12 +138,12 @@ export function userRepo(store: StoreClient) {
     },
 
     /**
-     * Creates a user with its e-mail claim (and, for a signup, the challenge
-     * whose code verifies it) in one transaction. The claim's condition is the
+     * Creates a user with its e-mail claim (and `also`: a signup's challenge,
+     * an invitation) in one transaction. The claim's condition is the
      * uniqueness guarantee: of two signups with one e-mail, exactly one
      * creates the user.
      */
-    async create(t: TenantRef, user: User, challenges: readonly Challenge[] = []): Promise<'CREATED' | 'EMAIL_TAKEN'> {
+    async create(t: TenantRef, user: User, also: readonly TransactItem[] = []): Promise<'CREATED' | 'EMAIL_TAKEN'> {
       const { profile, emailClaim } = newUserItems(t, user);
       try {
         await doc.send(
@@ -109,7 +151,7 @@ export function userRepo(store: StoreClient) {
             TransactItems: [
               { Put: { TableName: tableName, Item: emailClaim, ConditionExpression: 'attribute_not_exists(pk)' } },
               { Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' } },
-              ...challenges.map((challenge) => ({ Put: challengePut(tableName, t, challenge) })),
+              ...also,
             ],
           }),
         );
@@ -156,40 +198,17 @@ export function userRepo(store: StoreClient) {
     async update(
       t: TenantRef,
       userId: string,
-      fields: Partial<Omit<User, 'id' | 'grants'>>,
+      fields: ProfileFields,
       expectStatus?: StoredUserStatus,
-      when: Partial<Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret'>> = {},
+      when: ProfileExpectation = {},
     ): Promise<User | null> {
-      const entries = Object.entries(fields)
-        .filter(([, value]) => value !== undefined)
-        .map(
-          ([field, value]) =>
-            [field, BACKUP_CODE_FIELDS.has(field) ? backupCodeMap(value as string[]) : value] as const,
-        );
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      const sets = entries.map(([field, value], i) => {
-        names[`#f${i}`] = field;
-        values[`:v${i}`] = value;
-        return `#f${i} = :v${i}`;
-      });
-      const conditions = ['attribute_exists(pk)'];
-      const expected = { ...when, ...(expectStatus ? { status: expectStatus } : {}) };
-      Object.entries(expected).forEach(([field, value], i) => {
-        names[`#c${i}`] = field;
-        values[`:c${i}`] = value;
-        conditions.push(`#c${i} = :c${i}`);
-      });
       try {
         const { Attributes } = await doc.send(
           new UpdateCommand({
-            TableName: tableName,
-            Key: keys.user(t, userId),
-            // An empty change still checks the conditions and reads the user back.
-            UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #entity = #entity',
-            ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#entity': 'entity' },
-            ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+            ...profileUpdate(tableName, t, userId, fields, {
+              ...when,
+              ...(expectStatus ? { status: expectStatus } : {}),
+            }),
             ReturnValues: 'ALL_NEW',
           }),
         );
@@ -198,6 +217,34 @@ export function userRepo(store: StoreClient) {
         if (isConditionFailure(error)) return null;
         throw error;
       }
+    },
+
+    /** The write of users.update, for the transaction of a change it belongs to (its condition named by the caller). */
+    updateItem(t: TenantRef, userId: string, fields: ProfileFields, when: ProfileExpectation = {}): TransactItem {
+      return { Update: profileUpdate(tableName, t, userId, fields, when) };
+    },
+
+    /** The claim of an address for a user, while nobody holds it (addresses are unique per tenant). */
+    claimEmailItem(t: TenantRef, email: string, userId: string): TransactItem {
+      return {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.userEmail(t, email), entity: 'USER_EMAIL', userId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    },
+
+    /** The release of an address's claim, while it is this user's. */
+    releaseEmailItem(t: TenantRef, email: string, userId: string): TransactItem {
+      return {
+        Delete: {
+          TableName: tableName,
+          Key: keys.userEmail(t, email),
+          ConditionExpression: 'userId = :me',
+          ExpressionAttributeValues: { ':me': userId },
+        },
+      };
     },
 
     /**
@@ -243,7 +290,6 @@ export function userRepo(store: StoreClient) {
       }
     },
 
-    /** A user and one of their sessions in one round trip (the bearer check). */
     /**
      * The bearer check's read: the user and the session (and, when asked, the
      * tenant's merchant) in one strongly consistent BatchGetItem.

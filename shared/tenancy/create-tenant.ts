@@ -101,6 +101,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     priority: role.priority,
     owner: 'SYSTEM',
     custom: false,
+    description: null,
     createdAt: now,
   }));
   const adminPassword = generatePassword(deps);

@@ -37,6 +37,7 @@ export interface Role {
   owner: 'SYSTEM' | 'MERCHANT';
   /** False on SYSTEM roles; on MERCHANT roles what creation said (default true). */
   custom: boolean;
+  description: string | null;
   createdAt: string;
 }
 

@@ -1,4 +1,3 @@
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
@@ -8,11 +7,10 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
-import { transactAdminWrite } from '../store/transact.ts';
-import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from '../store/ttl.ts';
-import { toUser } from '../store/user-repo.ts';
+import { activityRepo } from '../store/activity-repo.ts';
+import { invitationRepo } from '../store/invitation-repo.ts';
+import { transact } from '../store/transact.ts';
+import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from './types.ts';
 import { toUserResponse } from './view.ts';
@@ -33,23 +31,7 @@ export async function targetUser(deps: Deps, tenant: Merchant, id: string): Prom
  */
 export async function listUsers(deps: Deps, tenant: Merchant) {
   const now = deps.clock.now();
-  const { gsi1pk } = keys.usersOfTenant(tenant, 'usr_00000000000000000000');
-  const users = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) users.push(toUserResponse(toUser(item), now));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return users;
+  return (await userAdminRepo(deps.store).listAll(tenant)).map((user) => toUserResponse(user, now));
 }
 
 export async function getUser(deps: Deps, tenant: Merchant, id: string) {
@@ -102,26 +84,14 @@ async function setStatusCheckingActor(
   status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED',
   actorCheck: NonNullable<ReturnType<typeof superAdminActorCheck>>,
 ): Promise<User | null> {
-  try {
-    await transactAdminWrite(deps, [
-      {
-        Update: {
-          TableName: deps.store.tableName,
-          Key: keys.user(tenant, target.id),
-          UpdateExpression: 'SET #status = :status',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :seen',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':seen': target.status },
-        },
-      },
-      actorCheck,
-    ]);
-  } catch (error) {
-    // The actor first: a moment later, its own standing would be judged before the target is looked at.
-    if (conditionFailedAt(error, 1)) throw await refusalOfActor(deps, tenant, principal);
-    if (conditionFailedAt(error, 0)) return null;
-    throw error;
-  }
+  const failed = await transact(
+    deps.store,
+    { status: userAdminRepo(deps.store).setStatusItem(tenant, target.id, status, target.status), actor: actorCheck },
+    { retryConflicts: true },
+  );
+  // The actor first: a moment later, its own standing would be judged before the target is looked at.
+  if (failed.has('actor')) throw await refusalOfActor(deps, tenant, principal);
+  if (failed.has('status')) return null;
   // Only the status was written, on the user as read.
   return { ...target, status };
 }
@@ -146,19 +116,19 @@ export async function resetUserTotp(
   await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...request, actorId: actorIdOf(principal) });
 }
 
-/** An opaque cursor: the last key of a page, bound to the partition it came from. */
-function encodeCursor(key: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify({ sk: key.sk }), 'utf8').toString('base64url');
+/** An opaque cursor: the sort key of the last activity of a page (the partition never travels). */
+function encodeCursor(after: string): string {
+  return Buffer.from(JSON.stringify({ sk: after }), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string, pk: string): Record<string, unknown> {
+function decodeCursor(cursor: string): string {
   try {
     const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
     // Only an activity key's shape is taken: `<ISO time>#act_<id>`.
-    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/.test(sk))
+    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/.test(sk)) {
       throw new Error('bad cursor');
-    // Only the sort key travels; the partition is always the caller's target's, so a cursor cannot reach elsewhere.
-    return { pk, sk };
+    }
+    return sk;
   } catch {
     throw fail('VALIDATION_FAILED', {
       detail: 'cursor: is not valid',
@@ -175,32 +145,10 @@ export async function listUserActivity(
   query: { limit?: number | undefined; cursor?: string | undefined },
 ) {
   const target = await targetUser(deps, tenant, id);
-  const pk = keys.activityPartition(tenant, target.id);
-  const page = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ScanIndexForward: false,
-      Limit: query.limit ?? 50,
-      ...(query.cursor ? { ExclusiveStartKey: decodeCursor(query.cursor, pk) } : {}),
-    }),
-  );
-  const now = ttlNow(deps.clock.now());
-  return {
-    // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
-    items: (page.Items ?? [])
-      .filter((item) => typeof item.ttl !== 'number' || item.ttl > now)
-      .map((item) => ({
-        id: item.id as string,
-        type: item.type as ActivityType,
-        at: item.at as string,
-        ip: item.ip as string,
-        userAgent: item.userAgent as string,
-        actorId: item.actorId as string,
-      })),
-    nextCursor: page.LastEvaluatedKey ? encodeCursor(page.LastEvaluatedKey) : null,
-  };
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  // Only the sort key comes from the cursor: the partition is always the target's, so a cursor cannot reach elsewhere.
+  const page = await activityRepo(deps.store).page(tenant, target.id, query.limit ?? 50, after, deps.clock.now());
+  return { items: page.items, nextCursor: page.after ? encodeCursor(page.after) : null };
 }
 
 /** POST /users/invitations: an INVITED user and an invitation mail carrying `invitationToken=<token>`. */
@@ -220,75 +168,14 @@ export async function inviteUser(
     await deps.mailer.send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken });
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
-    await deleteUserItems(deps, tenant, invitation.userId, body.email, [
-      keys.invitation(tenant, hashToken(invitation.invitationToken)),
-    ]);
+    await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);
+    await transact(deps.store, {
+      ...userAdminRepo(deps.store).claimAndLockoutDeletion(tenant, { id: invitation.userId, email: body.email }),
+      invitation: invitationRepo(deps.store).deleteItem(tenant, hashToken(invitation.invitationToken)),
+    });
     throw error;
   }
   return { userId: invitation.userId, status: 'INVITED' as const };
-}
-
-/** Every item of a user, and `alsoKeys` (an invitation). */
-async function deleteUserItems(
-  deps: Deps,
-  tenant: Merchant,
-  userId: string,
-  email: string,
-  alsoKeys: { pk: string; sk: string }[] = [],
-): Promise<void> {
-  await deleteUserPartitions(deps, tenant, userId);
-  await deps.store.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: emailClaimDelete(deps, tenant, userId, email) },
-        { Delete: { TableName: deps.store.tableName, Key: keys.lockout(tenant, email) } },
-        ...alsoKeys.map((Key) => ({ Delete: { TableName: deps.store.tableName, Key } })),
-      ],
-    }),
-  );
-}
-
-/** The e-mail claim's delete, if the claim is still the user's. */
-function emailClaimDelete(deps: Deps, tenant: Merchant, userId: string, email: string) {
-  return {
-    TableName: deps.store.tableName,
-    Key: keys.userEmail(tenant, email),
-    ConditionExpression: 'attribute_not_exists(pk) OR userId = :id',
-    ExpressionAttributeValues: { ':id': userId },
-  };
-}
-
-/** Every item of the user's own partitions (profile, sessions, devices, used refresh tokens; activity). */
-async function deleteUserPartitions(deps: Deps, tenant: Merchant, userId: string): Promise<void> {
-  const { doc, tableName } = deps.store;
-  const partitions = [keys.userPartition(tenant, userId), keys.activityPartition(tenant, userId)];
-  for (const pk of partitions) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      const items = page.Items ?? [];
-      for (let i = 0; i < items.length; i += 25) {
-        let pending: Record<string, unknown>[] | undefined = items
-          .slice(i, i + 25)
-          .map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
-        // BatchWrite may leave some undone under load: retry those.
-        for (let attempt = 0; pending && pending.length > 0 && attempt < 5; attempt++) {
-          const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-          pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-        }
-        if (pending && pending.length > 0) throw new Error('user items left after retries');
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-  }
 }
 
 /**
@@ -305,52 +192,33 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
   const target = await targetUser(deps, tenant, id);
   const now = deps.clock.now();
   assertMayActOnUser(principal, target, now);
-  const auditId = newId(deps.random, 'aud');
-  const { tableName } = deps.store;
-  const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
-  try {
-    await transactAdminWrite(deps, [
-      {
-        Delete: {
-          TableName: tableName,
-          Key: keys.user(tenant, target.id),
-          // The address read is still the user's, so the claim deleted below is theirs.
-          ConditionExpression: 'attribute_exists(pk) AND email = :email',
-          ExpressionAttributeValues: { ':email': target.email },
-        },
-      },
-      { Delete: emailClaimDelete(deps, tenant, target.id, target.email) },
-      { Delete: { TableName: tableName, Key: keys.lockout(tenant, target.email) } },
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...keys.audit(tenant, now.toISOString(), auditId),
-            entity: 'AUDIT',
-            id: auditId,
-            type: 'USER_DELETED',
-            subjectId: target.id,
-            at: now.toISOString(),
-            ip: request.ip,
-            userAgent: request.userAgent.slice(0, 512),
-            actorId: actorIdOf(principal),
-            ttl: ttlAfter(now, RECORD_RETENTION_MS),
-          },
-        },
-      },
+  const failed = await transact(
+    deps.store,
+    {
+      ...userAdminRepo(deps.store).deletionItems(tenant, target),
+      audit: activityRepo(deps.store).auditItem(tenant, {
+        id: newId(deps.random, 'aud'),
+        type: 'USER_DELETED',
+        subjectId: target.id,
+        at: now.toISOString(),
+        ip: request.ip,
+        userAgent: request.userAgent,
+        actorId: actorIdOf(principal),
+      }),
       // Of two SUPER_ADMINs deleting each other at once, the second is refused.
-      ...(actorCheck ? [actorCheck] : []),
-    ]);
-  } catch (error) {
-    // The actor first: a moment later, its own standing would be judged before the target is looked at.
-    if (actorCheck && conditionFailedAt(error, 4)) throw await refusalOfActor(deps, tenant, principal);
-    if (isTransactionCanceled(error)) throw fail('CONFLICT', 'the user changed meanwhile; try again');
-    throw error;
-  }
-  await deleteUserPartitions(deps, tenant, target.id).catch((error: unknown) => {
-    deps.log.error('user deleted; clean-up of their items incomplete', {
-      userId: target.id,
-      errorName: error instanceof Error ? error.name : typeof error,
+      actor: superAdminActorCheck(deps, tenant, principal, target, now),
+    },
+    { retryConflicts: true },
+  );
+  // The actor first: a moment later, its own standing would be judged before the target is looked at.
+  if (failed.has('actor')) throw await refusalOfActor(deps, tenant, principal);
+  if (failed.size > 0) throw fail('CONFLICT', 'the user changed meanwhile; try again');
+  await userAdminRepo(deps.store)
+    .deletePartitions(tenant, target.id)
+    .catch((error: unknown) => {
+      deps.log.error('user deleted; clean-up of their items incomplete', {
+        userId: target.id,
+        errorName: error instanceof Error ? error.name : typeof error,
+      });
     });
-  });
 }

@@ -1,7 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { describeDevice } from '../sessions/device.ts';
-import { keys } from '../store/keys.ts';
+import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { targetUser } from './admin.ts';
 
@@ -10,23 +9,16 @@ import { targetUser } from './admin.ts';
 /** GET /users/{id}/devices */
 export async function listUserDevices(deps: Deps, tenant: Merchant, id: string) {
   const target = await targetUser(deps, tenant, id);
-  const { Items } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, target.id), ':prefix': keys.devicePrefix },
-    }),
-  );
-  return (Items ?? [])
-    .map((item) => {
-      const device = describeDevice((item.userAgent as string | undefined) ?? '');
+  return (await userAdminRepo(deps.store).devices(tenant, target.id))
+    .map((stored) => {
+      const device = describeDevice(stored.userAgent);
       return {
-        fingerprint: item.fingerprint as string,
+        fingerprint: stored.fingerprint,
         os: device.os,
         browser: device.browser,
-        firstSeenAt: item.firstSeenAt as string,
-        lastSeenAt: item.lastSeenAt as string,
-        seenCount: item.seenCount as number,
+        firstSeenAt: stored.firstSeenAt,
+        lastSeenAt: stored.lastSeenAt,
+        seenCount: stored.seenCount,
       };
     })
     .sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));

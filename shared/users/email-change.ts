@@ -1,4 +1,3 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { activityItem } from '../activity/record.ts';
 import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
 import { enforceRateLimit } from '../auth/guards.ts';
@@ -7,9 +6,7 @@ import type { UserPrincipal } from '../auth/principal.ts';
 import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { challengeConsumption } from '../store/challenge-repo.ts';
-import { conditionFailedAt, isTransactionCanceled } from '../store/errors.ts';
-import { keys } from '../store/keys.ts';
+import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
 
@@ -64,58 +61,29 @@ export async function verifyEmailChange(
   const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const oldEmail = answered.email;
   const newEmail = challenge.newEmail;
-  const { tableName } = deps.store;
   const now = deps.clock.now();
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...keys.userEmail(tenant, newEmail), entity: 'USER_EMAIL', userId: principal.userId },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Delete: {
-              TableName: tableName,
-              Key: keys.userEmail(tenant, oldEmail),
-              ConditionExpression: 'userId = :me',
-              ExpressionAttributeValues: { ':me': principal.userId },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.user(tenant, principal.userId),
-              UpdateExpression: 'SET email = :new, emailStatus = :validated',
-              ConditionExpression: 'email = :old',
-              ExpressionAttributeValues: { ':new': newEmail, ':old': oldEmail, ':validated': 'VALIDATED' },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', {
-                ...request,
-                actorId: principal.userId,
-              }),
-            },
-          },
-          // The code is used up with the change, so a change that fails leaves it good for a retry.
-          { Update: challengeConsumption(tableName, tenant, challenge.id, now) },
-        ],
-      }),
-    );
-  } catch (error) {
-    // Of two answers racing with one code, one changes the address; the other finds the code used.
-    if (conditionFailedAt(error, 4)) throw fail('INVALID_CODE');
-    if (isTransactionCanceled(error)) {
-      throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
-    }
-    throw error;
-  }
+  // The new address claimed (unique per tenant: of two users racing for it, one gets it), the old one
+  // released, the profile moved while its address is still the old one, recorded, and the code used up
+  // with the change, so a change that fails leaves it good for a retry.
+  const failed = await transact(
+    deps.store,
+    {
+      claim: deps.users.claimEmailItem(tenant, newEmail, principal.userId),
+      release: deps.users.releaseEmailItem(tenant, oldEmail, principal.userId),
+      user: deps.users.updateItem(
+        tenant,
+        principal.userId,
+        { email: newEmail, emailStatus: 'VALIDATED' },
+        { email: oldEmail },
+      ),
+      activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...request, actorId: principal.userId }),
+      code: deps.challenges.consumeItem(tenant, challenge.id, now),
+    },
+    { retryConflicts: true },
+  );
+  // Of two answers racing with one code, one changes the address; the other finds the code used.
+  if (failed.has('code')) throw fail('INVALID_CODE');
+  if (failed.size > 0) throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
   // The old address hears of it: if this was not its owner, they know at once.
   await deps.mailer.send(tenant, oldEmail, { kind: 'EMAIL_CHANGED', newEmail }).catch((error: unknown) => {
     deps.log.error('e-mail change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });

@@ -1,17 +1,14 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { grantOf } from '../roles/authority.ts';
-import { keys, type TenantRef } from '../store/keys.ts';
+import type { TenantRef } from '../store/keys.ts';
+import { roleRepo } from '../store/role-repo.ts';
 import type { Grant, User } from './types.ts';
 
 /** Every new user holds DEFAULT (CONTRACT.md, Rules): the grant for a new profile. */
 export async function defaultGrant(deps: Deps, tenant: TenantRef, now: Date): Promise<Record<string, Grant>> {
-  const { Item: name } = await deps.store.doc.send(
-    new GetCommand({ TableName: deps.store.tableName, Key: keys.roleName(tenant, 'DEFAULT') }),
-  );
-  if (!name) throw new Error('tenant has no DEFAULT role');
-  const roleId = name.roleId as string;
+  const roleId = await roleRepo(deps.store).idByName(tenant, 'DEFAULT');
+  if (!roleId) throw new Error('tenant has no DEFAULT role');
   return {
     [roleId]: grantOf({ id: roleId, name: 'DEFAULT', priority: 99 }, now.toISOString()),
   };

@@ -7,7 +7,7 @@ import { signup } from '#shared/auth/signup.ts';
 import { verifySignup } from '#shared/auth/signup-verify.ts';
 import type { Deps } from '#shared/deps.ts';
 import { fail } from '#shared/http/errors.ts';
-import type { MailMessage } from '#shared/mail/mailer.ts';
+import type { MailMessage } from '#shared/mail/message.ts';
 import type { Challenge } from '#shared/store/challenge-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
@@ -48,6 +48,11 @@ function depsWith(mail: 'failing' | 'working') {
         challenges.push(challenge);
         return base.challenges.create(t, challenge);
       },
+      // A new user's challenge is written in the transaction that makes the user.
+      putItem: (t, challenge) => {
+        challenges.push(challenge);
+        return base.challenges.putItem(t, challenge);
+      },
       createForSignup: async (t, challenge) => {
         challenges.push(challenge);
         return base.challenges.createForSignup(t, challenge);
@@ -55,10 +60,9 @@ function depsWith(mail: 'failing' | 'working') {
     },
     users: {
       ...base.users,
-      create: async (t, user, withChallenges) => {
+      create: async (t, user, also) => {
         users.push(user);
-        challenges.push(...(withChallenges ?? []));
-        return base.users.create(t, user, withChallenges);
+        return base.users.create(t, user, also);
       },
     },
   };

@@ -14,8 +14,24 @@ function aNewTenant(overrides: Partial<NewTenant['merchant']> = {}): NewTenant {
   return {
     merchant,
     roles: [
-      { id: `rol_a_${merchant.id}`, name: 'SUPER_ADMIN', priority: 0, owner: 'SYSTEM', custom: false, createdAt: now },
-      { id: `rol_b_${merchant.id}`, name: 'DEFAULT', priority: 99, owner: 'SYSTEM', custom: false, createdAt: now },
+      {
+        id: `rol_a_${merchant.id}`,
+        name: 'SUPER_ADMIN',
+        priority: 0,
+        owner: 'SYSTEM',
+        custom: false,
+        description: null,
+        createdAt: now,
+      },
+      {
+        id: `rol_b_${merchant.id}`,
+        name: 'DEFAULT',
+        priority: 99,
+        owner: 'SYSTEM',
+        custom: false,
+        description: null,
+        createdAt: now,
+      },
     ],
     admin: {
       id: `usr_${merchant.id}`,

@@ -4,7 +4,7 @@ import { createInvitation } from '#shared/auth/invitations.ts';
 import { signup } from '#shared/auth/signup.ts';
 import { verifySignup } from '#shared/auth/signup-verify.ts';
 import type { Deps } from '#shared/deps.ts';
-import type { MailMessage } from '#shared/mail/mailer.ts';
+import type { MailMessage } from '#shared/mail/message.ts';
 import { cryptoRandom, newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/principal.ts';
-import type { Deps } from '#shared/deps.ts';
+import { type Deps, depsWithStore } from '#shared/deps.ts';
 import { grantOf } from '#shared/roles/authority.ts';
 import { createRole } from '#shared/roles/service.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
@@ -20,7 +20,8 @@ function countingQueries(deps: Deps) {
     if (command instanceof QueryCommand) counter.queries++;
     return doc.send(command as never);
   }) as typeof doc.send;
-  return { deps: { ...deps, store: { ...deps.store, doc: { send } as unknown as typeof doc } }, counter };
+  // The repositories are rebuilt on the counting client, as depsWithStore does for a request's store.
+  return { deps: depsWithStore(deps, { ...deps.store, doc: { send } as unknown as typeof doc }), counter };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

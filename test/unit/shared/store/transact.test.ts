@@ -1,13 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import type { Deps } from '#shared/deps.ts';
-import { transactAdminWrite } from '#shared/store/transact.ts';
+import type { StoreClient } from '#shared/store/client.ts';
+import { transact } from '#shared/store/transact.ts';
 
 /**
- * transactAdminWrite: a transaction DynamoDB cancelled only because another
- * was in flight on its items is sent again (DynamoDB Local serialises
- * transactions, so this is driven with a fake client); a failed condition or
- * throttling is left to the caller and the handler.
+ * transact: a transaction DynamoDB cancelled only because another was in
+ * flight on its items is sent again when asked (DynamoDB Local serialises
+ * transactions, so this is driven with a fake client); a failed condition
+ * comes back by the item's name; throttling is left to the handler.
  */
 
 const cancelled = (...codes: string[]) =>
@@ -24,35 +24,56 @@ function storeAnswering(...answers: (Error | 'ok')[]) {
     if (answer instanceof Error) throw answer;
     return {};
   });
-  return { send, deps: { store: { doc: { send }, tableName: 'unit-test' } } as unknown as Pick<Deps, 'store'> };
+  return { send, store: { doc: { send }, tableName: 'unit-test' } as unknown as StoreClient };
 }
 
-const items = [{ ConditionCheck: { TableName: 'unit-test', Key: { pk: 'p', sk: 's' }, ConditionExpression: 'x' } }];
+const check = (pk: string) => ({
+  ConditionCheck: { TableName: 'unit-test', Key: { pk, sk: 's' }, ConditionExpression: 'x' },
+});
+const items = { first: check('a'), second: check('b') };
 
-describe('transactAdminWrite', () => {
+describe('transact', () => {
   it('sends the same transaction again after a TransactionConflict, and succeeds', async () => {
-    const { send, deps } = storeAnswering(cancelled('None', 'TransactionConflict'), 'ok');
-    await expect(transactAdminWrite(deps, items)).resolves.toBeUndefined();
+    const { send, store } = storeAnswering(cancelled('None', 'TransactionConflict'), 'ok');
+    expect(await transact(store, items, { retryConflicts: true })).toEqual(new Set());
     expect(send).toHaveBeenCalledTimes(2);
   });
 
   it('answers 409 CONFLICT after three sends that all met another transaction', async () => {
-    const { send, deps } = storeAnswering(
+    const { send, store } = storeAnswering(
       cancelled('TransactionConflict', 'None'),
       cancelled('None', 'TransactionConflict'),
       cancelled('TransactionConflict', 'TransactionConflict'),
     );
-    await expect(transactAdminWrite(deps, items)).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    await expect(transact(store, items, { retryConflicts: true })).rejects.toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+    });
     expect(send).toHaveBeenCalledTimes(3);
   });
 
   it.each([
     ['a failed condition', cancelled('None', 'ConditionalCheckFailed')],
     ['a failed condition beside a conflict', cancelled('TransactionConflict', 'ConditionalCheckFailed')],
-    ['throttling', cancelled('ThrottlingError', 'None')],
-  ])('throws %s as DynamoDB did, without sending again', async (_, error) => {
-    const { send, deps } = storeAnswering(error);
-    await expect(transactAdminWrite(deps, items)).rejects.toBe(error);
+  ])('names the item of %s, without sending again', async (_, error) => {
+    const { send, store } = storeAnswering(error);
+    expect(await transact(store, items, { retryConflicts: true })).toEqual(new Set(['second']));
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('names items by their place among those sent: a null item is left out', async () => {
+    const { send, store } = storeAnswering(cancelled('None', 'ConditionalCheckFailed'));
+    expect(await transact(store, { first: check('a'), skipped: null, third: check('c') })).toEqual(new Set(['third']));
+    const [command] = send.mock.calls[0] as unknown as [{ input: { TransactItems: unknown[] } }];
+    expect(command.input.TransactItems).toHaveLength(2);
+  });
+
+  it.each([
+    ['throttling', cancelled('ThrottlingError', 'None'), { retryConflicts: true }],
+    ['a conflict, when not asked to retry', cancelled('None', 'TransactionConflict'), {}],
+  ])('throws %s as DynamoDB did, without sending again', async (_, error, options) => {
+    const { send, store } = storeAnswering(error);
+    await expect(transact(store, items, options)).rejects.toBe(error);
     expect(send).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,119 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { ActivityType } from '../activity/types.ts';
+import type { StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+import type { TransactItem } from './transact.ts';
+import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from './ttl.ts';
+
+/** One thing that happened to a user (ActivityResponse, as stored). */
+export interface Activity {
+  id: string;
+  userId: string;
+  type: ActivityType;
+  at: string;
+  ip: string;
+  userAgent: string;
+  /** The acting user id, or `apikey:<keyId>`. */
+  actorId: string;
+}
+
+/** A page of a user's activity, newest first; `after` is the sort key of the last one, for the next page. */
+export interface ActivityPage {
+  items: Omit<Activity, 'userId'>[];
+  after: string | null;
+}
+
+function activityPut(tableName: string, t: TenantRef, activity: Activity) {
+  return {
+    TableName: tableName,
+    Item: {
+      ...keys.activity(t, activity.userId, activity.at, activity.id),
+      entity: 'ACTIVITY',
+      ...activity,
+      // A user agent is the client's to choose: keep it bounded.
+      ip: activity.ip.slice(0, 64),
+      userAgent: activity.userAgent.slice(0, 512),
+      // Kept 400 days.
+      ttl: ttlAfter(activity.at, RECORD_RETENTION_MS),
+    },
+  };
+}
+
+/** A tenant-level record that outlives its subject (USER_DELETED), in the tenant's audit partition. */
+export interface Audit {
+  id: string;
+  type: 'USER_DELETED';
+  subjectId: string;
+  at: string;
+  ip: string;
+  userAgent: string;
+  actorId: string;
+}
+
+export function activityRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    /** The write of an activity, for the transaction of the change it records. */
+    putItem(t: TenantRef, activity: Activity): TransactItem {
+      return { Put: activityPut(tableName, t, activity) };
+    },
+
+    /** The write of an audit record, for the transaction of what it records. */
+    auditItem(t: TenantRef, audit: Audit): TransactItem {
+      return {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.audit(t, audit.at, audit.id),
+            entity: 'AUDIT',
+            ...audit,
+            userAgent: audit.userAgent.slice(0, 512),
+            // Kept 400 days.
+            ttl: ttlAfter(audit.at, RECORD_RETENTION_MS),
+          },
+        },
+      };
+    },
+
+    /** Records one activity on its own (when no other write goes with it). */
+    async record(t: TenantRef, activity: Activity): Promise<void> {
+      await doc.send(new PutCommand(activityPut(tableName, t, activity)));
+    },
+
+    /**
+     * A user's activity, newest first, `limit` at a time, after the sort key
+     * `after` (taken from a cursor: only the sort key travels, the partition
+     * is always this user's, so a cursor cannot reach elsewhere).
+     */
+    async page(t: TenantRef, userId: string, limit: number, after: string | null, now: Date): Promise<ActivityPage> {
+      const pk = keys.activityPartition(t, userId);
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+        }),
+      );
+      const live = ttlNow(now);
+      return {
+        // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
+        items: (page.Items ?? [])
+          .filter((item) => typeof item.ttl !== 'number' || item.ttl > live)
+          .map((item) => ({
+            id: item.id as string,
+            type: item.type as ActivityType,
+            at: item.at as string,
+            ip: item.ip as string,
+            userAgent: item.userAgent as string,
+            actorId: item.actorId as string,
+          })),
+        after: (page.LastEvaluatedKey?.sk as string | undefined) ?? null,
+      };
+    },
+  };
+}
+
+export type ActivityRepo = ReturnType<typeof activityRepo>;

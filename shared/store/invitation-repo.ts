@@ -1,0 +1,69 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from './client.ts';
+import { keys, type TenantRef } from './keys.ts';
+import type { TransactItem } from './transact.ts';
+import { DAY_MS, ttlAfter } from './ttl.ts';
+
+/** An invitation, found by the SHA-256 of its token (the token itself is never stored). */
+export interface Invitation {
+  userId: string;
+  email: string;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export function invitationRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    async get(t: TenantRef, tokenHash: string): Promise<Invitation | null> {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: tableName, Key: keys.invitation(t, tokenHash), ConsistentRead: true }),
+      );
+      if (!Item) return null;
+      return {
+        userId: Item.userId as string,
+        email: Item.email as string,
+        invitedBy: Item.invitedBy as string,
+        createdAt: Item.createdAt as string,
+        expiresAt: Item.expiresAt as string,
+        usedAt: (Item.usedAt as string | null | undefined) ?? null,
+      };
+    },
+
+    /** The write of a new invitation, for the transaction that makes its INVITED user. */
+    putItem(t: TenantRef, tokenHash: string, invitation: Invitation): TransactItem {
+      return {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.invitation(t, tokenHash),
+            entity: 'INVITATION',
+            ...invitation,
+            ttl: ttlAfter(invitation.expiresAt, DAY_MS),
+          },
+        },
+      };
+    },
+
+    /** The write that uses an invitation up: single use is the condition's job (of two signups with one token, one gets it). */
+    useItem(t: TenantRef, tokenHash: string, now: Date): TransactItem {
+      return {
+        Update: {
+          TableName: tableName,
+          Key: keys.invitation(t, tokenHash),
+          UpdateExpression: 'SET usedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt = :null)',
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
+        },
+      };
+    },
+
+    deleteItem(t: TenantRef, tokenHash: string): TransactItem {
+      return { Delete: { TableName: tableName, Key: keys.invitation(t, tokenHash) } };
+    },
+  };
+}
+
+export type InvitationRepo = ReturnType<typeof invitationRepo>;

@@ -1,0 +1,110 @@
+import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from './client.ts';
+import { conditionFailedAt } from './errors.ts';
+import { keys } from './keys.ts';
+
+/** A public key as the JWKS publishes it. */
+export interface PublicJwk {
+  kty: 'EC';
+  crv: 'P-256';
+  x: string;
+  y: string;
+  kid: string;
+  alg: 'ES256';
+  use: 'sig';
+}
+
+/** A token-signing key as stored: its private half only encrypted by the key vault. */
+export interface StoredSigningKey {
+  kid: string;
+  publicJwk: PublicJwk;
+  encryptedPrivateKey: string;
+  createdAt: string;
+  retiredAt: string | null;
+}
+
+function toStoredKey(item: Record<string, unknown>): StoredSigningKey {
+  return {
+    kid: item.kid as string,
+    publicJwk: item.publicJwk as PublicJwk,
+    encryptedPrivateKey: item.encryptedPrivateKey as string,
+    createdAt: item.createdAt as string,
+    retiredAt: (item.retiredAt as string | null | undefined) ?? null,
+  };
+}
+
+function itemOf(key: StoredSigningKey): Record<string, unknown> {
+  return { ...keys.signingKey(key.kid), entity: 'SIGNING_KEY', ...key };
+}
+
+/** The signing keys of the `KEYS` partition (one issuer for every tenant). */
+export function signingKeyRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    async list(): Promise<StoredSigningKey[]> {
+      const found: StoredSigningKey[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.signingKeysPartition },
+            // A key written a moment ago by another function must be seen.
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of page.Items ?? []) found.push(toStoredKey(item));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return found;
+    },
+
+    /** Stores a new key; the condition only guards against a kid collision. */
+    async create(key: StoredSigningKey): Promise<void> {
+      await doc.send(
+        new PutCommand({ TableName: tableName, Item: itemOf(key), ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+    },
+
+    /**
+     * Stores `created` and retires every key of `current`, in one transaction;
+     * a retired key may be deleted by DynamoDB from `deleteAfter` on. RACED
+     * (nothing written) when another rotation retired one of them first.
+     */
+    async rotate(
+      created: StoredSigningKey,
+      current: readonly StoredSigningKey[],
+      retiredAt: Date,
+      deleteAfter: Date,
+    ): Promise<'ROTATED' | 'RACED'> {
+      // Rounded up: never deleted while it may still be published.
+      const ttl = Math.ceil(deleteAfter.getTime() / 1000);
+      try {
+        await doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName, Item: itemOf(created), ConditionExpression: 'attribute_not_exists(pk)' } },
+              ...current.map((k) => ({
+                Update: {
+                  TableName: tableName,
+                  Key: keys.signingKey(k.kid),
+                  UpdateExpression: 'SET retiredAt = :retiredAt, #ttl = :ttl',
+                  // A concurrent rotation cancels this one whole: nothing is half-rotated.
+                  ConditionExpression: 'attribute_exists(pk) AND attribute_type(retiredAt, :null)',
+                  ExpressionAttributeNames: { '#ttl': 'ttl' },
+                  ExpressionAttributeValues: { ':retiredAt': retiredAt.toISOString(), ':ttl': ttl, ':null': 'NULL' },
+                },
+              })),
+            ],
+          }),
+        );
+        return 'ROTATED';
+      } catch (error) {
+        if (conditionFailedAt(error)) return 'RACED';
+        throw error;
+      }
+    },
+  };
+}
