@@ -119,29 +119,6 @@ export async function checkCodeChallenge(
   return { ...challenge, userId: challenge.userId };
 }
 
-/** Checks an e-mail code (see checkCodeChallenge) and uses the challenge up on its own. */
-export async function answerCodeChallenge(
-  deps: Deps,
-  tenant: TenantRef,
-  challenge: Challenge,
-  code: string,
-  onWrong?: () => Promise<void>,
-): Promise<Challenge & { userId: string }> {
-  return consume(deps, tenant, await checkCodeChallenge(deps, tenant, challenge, code, onWrong));
-}
-
-/** Uses a challenge up: of two racing answers, one wins and the other gets INVALID_CODE. */
-export async function consume(
-  deps: Deps,
-  tenant: TenantRef,
-  challenge: Challenge,
-): Promise<Challenge & { userId: string }> {
-  if (challenge.userId === null || !(await deps.challenges.consume(tenant, challenge.id, deps.clock.now()))) {
-    throw fail('INVALID_CODE');
-  }
-  return { ...challenge, userId: challenge.userId };
-}
-
 /** What the client sees when another step is needed. */
 export function challengeResponse(challenge: Challenge) {
   return {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** A rotated token used again within this grace is a lost race, not a theft. */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
@@ -24,10 +24,4 @@ export function parseRefreshToken(token: string): { userId: string; sessionId: s
 
 export function hashRefreshSecret(secret: string): string {
   return createHash('sha256').update(`refresh:${secret}`).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -4,16 +4,15 @@ import type { Deps } from '#shared/deps.ts';
 import { newUserItems } from '#shared/store/user-repo.ts';
 import { newUser } from '#shared/users/new-user.ts';
 import type { User } from '#shared/users/types.ts';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from './auth.ts';
+import { aTenantWith, aUser, type TestTenant, type TestUser } from './auth.ts';
 import { makeTestDeps } from './deps.ts';
+import { identityApi } from './http.ts';
 
 /**
  * Helpers for the administration tests: principals of each kind (SUPER_ADMIN,
  * ADMIN, plain user), role look-ups, and users written straight to the store
  * for tests that need many, or need targets that never sign in (no argon2).
  */
-
-export type Answer = { status: number; headers: Headers; body: any };
 
 export interface RoleResponse {
   id: string;
@@ -47,8 +46,6 @@ export const anEmail = (label = 'user') => `${unique(label)}@shop.test`;
 /** A role name: letters, digits, `_` and `-`, starting with a letter. */
 export const aRoleName = (label = 'Role') => `${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
 
-export const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-
 export const USER_RESPONSE_FIELDS = [
   'id',
   'email',
@@ -63,39 +60,10 @@ export const USER_RESPONSE_FIELDS = [
   'lastLoginAt',
 ].sort();
 
-export function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
-
-/** A 400 VALIDATION_FAILED whose `errors[]` names `path`. */
-export function expectInvalid(res: Answer, path: string) {
-  expectProblem(res, 400, 'VALIDATION_FAILED');
-  expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
-}
-
-/** The black-box admin API of one local stack. */
+/** The black-box admin API of one local stack: the identity API's requests, and principals, roles and users. */
 export function adminApi(baseUrl: () => string) {
-  async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-    const res = await fetch(`${baseUrl()}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  }
-
-  const login = (tenant: TestTenant, email: string, password: string, extra: Record<string, string> = {}) =>
-    post(`${baseUrl()}/auth/login`, { email, password }, { ...tenant.headers, ...extra });
-
-  async function logIn(tenant: TestTenant, email: string, password: string, extra: Record<string, string> = {}) {
-    const res = await login(tenant, email, password, extra);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data as { accessToken: string; refreshToken: string; user: { id: string } };
-  }
-
-  const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
+  const identity = identityApi(baseUrl);
+  const { call, logIn, bearer } = identity;
 
   /** A fresh tenant and its first admin (SUPER_ADMIN), signed in. */
   async function aSuperAdmin(options: Parameters<typeof aTenantWith>[0] = {}): Promise<AdminTenant> {
@@ -176,10 +144,7 @@ export function adminApi(baseUrl: () => string) {
   }
 
   return {
-    call,
-    login,
-    logIn,
-    bearer,
+    ...identity,
     aSuperAdmin,
     aSignedInUser,
     anAdmin,

@@ -133,10 +133,3 @@ export async function latestCodeTo(sesUrl: string, to: string): Promise<string> 
   if (!code) throw new Error(`no code mailed to ${to} (${mails.length} mails)`);
   return code;
 }
-
-/** POST a JSON body and read the answer (status, headers, parsed body). */
-export async function post(url: string, body: unknown, headers: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as any) : undefined };
-}

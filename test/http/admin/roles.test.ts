@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AdminTenant,
-  type Answer,
-  adminApi,
-  aRoleName,
-  aStoredUser,
-  expectInvalid,
-  expectProblem,
-  isoTimestamp,
-} from '#test/support/admin.ts';
+import { type AdminTenant, adminApi, aRoleName, aStoredUser } from '#test/support/admin.ts';
 import { aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, expectInvalid, expectProblem, isoTimestamp } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();

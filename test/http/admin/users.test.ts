@@ -1,17 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
-import {
-  adminApi,
-  anEmail,
-  aStoredUser,
-  expectInvalid,
-  expectProblem,
-  isoTimestamp,
-  USER_RESPONSE_FIELDS,
-} from '#test/support/admin.ts';
-import { aTenantWith, aUser, latestCodeTo, mailsTo, post, type TestTenant } from '#test/support/auth.ts';
+import { adminApi, anEmail, aStoredUser, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { expectInvalid, expectProblem, isoTimestamp, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
 import { toUserResponse } from '#shared/users/view.ts';
-import { aTenantWith, aUser, latestCodeTo, post, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, expectProblem, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -19,13 +20,6 @@ function login(tenant: TestTenant, body: Record<string, unknown>) {
 
 function verify(tenant: TestTenant, challengeId: string, code: string) {
   return post(`${api.url}/auth/login/verify`, { challengeId, code }, { ...tenant.headers, 'user-agent': USER_AGENT });
-}
-
-type Answer = Awaited<ReturnType<typeof post>>;
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
 }
 
 /** 429 TOO_MANY_ATTEMPTS with a Retry-After in whole seconds, within the 15-minute lock. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
-import { aTenantWith, aUser, latestCodeTo, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { type Answer, expectProblem, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -13,13 +14,6 @@ function login(tenant: TestTenant, body: Record<string, unknown>) {
 
 function verify(tenant: TestTenant, challengeId: string, code: string) {
   return post(`${api.url}/auth/login/verify`, { challengeId, code }, tenant.headers);
-}
-
-type Answer = Awaited<ReturnType<typeof post>>;
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
 }
 
 function expectTokens(res: Answer, userId: string) {

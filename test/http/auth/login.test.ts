@@ -5,16 +5,9 @@ import { hashCode } from '#shared/auth/codes.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { LoginMode } from '#shared/tenancy/schemas.ts';
 import type { StoredUserStatus } from '#shared/users/types.ts';
-import {
-  aTenantWith,
-  aUser,
-  latestCodeTo,
-  mailsTo,
-  post,
-  setLoginPolicy,
-  type TestTenant,
-} from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, setLoginPolicy, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, expectProblem, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -29,13 +22,6 @@ function login(tenant: TestTenant, body: Record<string, unknown>, userAgent = SA
 
 function verify(tenant: TestTenant, challengeId: string, code: string) {
   return post(`${api.url}/auth/login/verify`, { challengeId, code }, { ...tenant.headers, 'user-agent': SAFARI });
-}
-
-type Answer = Awaited<ReturnType<typeof post>>;
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
 }
 
 function expectTokens(res: Answer, userId: string) {

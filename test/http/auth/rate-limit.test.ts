@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, aUser, post, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { type Answer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const LIMIT = 3;
@@ -7,8 +8,6 @@ const api = useLocalStack({ authRateLimitPerMinute: LIMIT });
 
 let counter = 0;
 const anEmail = (name = 'ivy') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
-
-type Answer = Awaited<ReturnType<typeof post>>;
 
 const signup = (tenant: TestTenant) =>
   post(

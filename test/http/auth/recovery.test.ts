@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, aUser, latestCodeTo, mailsTo, post, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
+import { expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
+const { call, login } = identityApi(() => api.url);
 
 let counter = 0;
 const anEmail = (name = 'fern') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
@@ -12,27 +14,17 @@ const forgot = (tenant: TestTenant, email: string) =>
   post(`${api.url}/auth/forgot-password`, { email }, tenant.headers);
 const reset = (tenant: TestTenant, challengeId: string, code: string, newPassword = NEW_PASSWORD) =>
   post(`${api.url}/auth/reset-password`, { challengeId, code, newPassword }, tenant.headers);
-const login = (tenant: TestTenant, email: string, password: string) =>
-  post(`${api.url}/auth/login`, { email, password }, tenant.headers);
 const refresh = (tenant: TestTenant, refreshToken: string) =>
   post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
 
-async function logout(tenant: TestTenant, accessToken: string) {
-  const res = await fetch(`${api.url}/auth/logout`, {
-    method: 'DELETE',
-    headers: { 'x-app-id': tenant.app, 'x-mid-key': tenant.mid, authorization: `Bearer ${accessToken}` },
+const logout = (tenant: TestTenant, accessToken: string) =>
+  call('DELETE', '/auth/logout', {
+    'x-app-id': tenant.app,
+    'x-mid-key': tenant.mid,
+    authorization: `Bearer ${accessToken}`,
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as any) : undefined };
-}
 
 const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
-
-function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  expect(res.body.code).toBe(code);
-}
 
 /** An ACTIVE user who asked for a reset: the challenge and the mailed code. */
 async function aResetRequest() {

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { hashCode, hashToken } from '#shared/auth/codes.ts';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, latestCodeTo, mailsTo, post, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
+const { login } = identityApi(() => api.url);
 const deps = makeTestDeps();
 
 let counter = 0;
@@ -23,17 +25,9 @@ const signup = (tenant: TestTenant, body: Record<string, unknown>, headers = ten
   post(`${api.url}/auth/signup`, body, headers);
 const verify = (tenant: TestTenant, challengeId: string, code: string) =>
   post(`${api.url}/auth/signup/verify`, { challengeId, code }, tenant.headers);
-const login = (tenant: TestTenant, email: string, password: string) =>
-  post(`${api.url}/auth/login`, { email, password }, tenant.headers);
 
 /** Any 6-digit code other than `code`. */
 const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
-
-function expectProblem(res: Awaited<ReturnType<typeof post>>, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-  expect(res.body.code).toBe(code);
-}
 
 /** Signs up with a new e-mail and returns the challenge and the mailed code. */
 async function startSignup(tenant: TestTenant, fields: Record<string, unknown> = {}) {

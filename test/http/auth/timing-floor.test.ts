@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, aUser, post } from '#test/support/auth.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const FLOOR_MS = 300;

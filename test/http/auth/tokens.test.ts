@@ -2,36 +2,26 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
-
-async function logIn(tenant: TestTenant, user: TestUser) {
-  const res = await post(`${api.url}/auth/login`, { email: user.email, password: user.password }, tenant.headers);
-  expect(res.status).toBe(200);
-  return res.body.data as { accessToken: string; refreshToken: string };
-}
+const { call, logIn } = identityApi(() => api.url);
 
 const refresh = (tenant: TestTenant, refreshToken: string) =>
   post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
 
-async function logout(headers: Record<string, string>, accessToken?: string) {
-  const res = await fetch(`${api.url}/auth/logout`, {
-    method: 'DELETE',
-    headers: accessToken ? { ...headers, authorization: `Bearer ${accessToken}` } : headers,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const logout = (headers: Record<string, string>, accessToken?: string) =>
+  call('DELETE', '/auth/logout', accessToken ? { ...headers, authorization: `Bearer ${accessToken}` } : headers);
 
 describe('POST /auth/refresh', () => {
   it('rotates the refresh token and returns new tokens with the user', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const first = await logIn(tenant, user);
+    const first = await logIn(tenant, user.email, user.password);
     const res = await refresh(tenant, first.refreshToken);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -48,7 +38,7 @@ describe('POST /auth/refresh', () => {
   it('answers 401 REFRESH_TOKEN_INVALID to a token just rotated (within the grace) and keeps the session', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const first = await logIn(tenant, user);
+    const first = await logIn(tenant, user.email, user.password);
     const rotated = await refresh(tenant, first.refreshToken);
     const replay = await refresh(tenant, first.refreshToken);
     expect(replay.status).toBe(401);
@@ -61,7 +51,7 @@ describe('POST /auth/refresh', () => {
     const tenant = await aTenantWith();
     const other = await aTenantWith();
     const user = await aUser(tenant);
-    const { refreshToken } = await logIn(tenant, user);
+    const { refreshToken } = await logIn(tenant, user.email, user.password);
     const forged = refreshToken.replace(/.{5}$/, 'AAAAA');
     for (const token of ['nonsense', forged, `${refreshToken}x`]) {
       const res = await refresh(tenant, token);
@@ -76,7 +66,7 @@ describe('POST /auth/refresh', () => {
   it('stores the refresh token only as a hash', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { refreshToken } = await logIn(tenant, user);
+    const { refreshToken } = await logIn(tenant, user.email, user.password);
     const { Items } = await deps.store.doc.send(
       new QueryCommand({
         TableName: deps.store.tableName,
@@ -94,7 +84,7 @@ describe('DELETE /auth/logout', () => {
   it('answers 204 and ends the session at once: its access and refresh tokens stop working', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken, refreshToken } = await logIn(tenant, user);
+    const { accessToken, refreshToken } = await logIn(tenant, user.email, user.password);
     const res = await logout(tenant.headers, accessToken);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
@@ -107,8 +97,8 @@ describe('DELETE /auth/logout', () => {
   it("leaves the user's other sessions alone", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const phone = await logIn(tenant, user);
-    const laptop = await logIn(tenant, user);
+    const phone = await logIn(tenant, user.email, user.password);
+    const laptop = await logIn(tenant, user.email, user.password);
     expect((await logout(tenant.headers, phone.accessToken)).status).toBe(204);
     expect((await logout(tenant.headers, laptop.accessToken)).status).toBe(204);
   });
@@ -116,7 +106,7 @@ describe('DELETE /auth/logout', () => {
   it('records LOGOUT in the activity', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     await logout(tenant.headers, accessToken);
     const { Items } = await deps.store.doc.send(
       new QueryCommand({
@@ -147,7 +137,7 @@ describe('the bearer check', () => {
   it('refuses an unsigned token (alg none) that claims a real session', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     const claims = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString());
     const unsigned = new UnsecuredJWT(claims).encode();
     const res = await logout(tenant.headers, unsigned);
@@ -158,7 +148,7 @@ describe('the bearer check', () => {
     const tenant = await aTenantWith();
     const other = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     const res = await logout(other.headers, accessToken);
     expect([res.status, res.body.code]).toEqual([403, 'TENANT_MISMATCH']);
     // Nothing happened to the session in its own tenant.
@@ -168,7 +158,7 @@ describe('the bearer check', () => {
   it('answers 401 SESSION_REVOKED once the user is disabled', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     await deps.users.update(tenant, user.id, { status: 'DISABLED' });
     const res = await logout(tenant.headers, accessToken);
     expect([res.status, res.body.code]).toEqual([401, 'SESSION_REVOKED']);

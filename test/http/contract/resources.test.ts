@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, adminApi, anEmail, aRoleName } from '#test/support/admin.ts';
+import { adminApi, anEmail, aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { type ResourceName, violationsOf } from '#test/support/brief-resources.ts';
+import type { Answer } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { expectInvalid, expectProblem, isoTimestamp } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
-import { expectInvalid, expectProblem, isoTimestamp, merchantsApi } from './helpers.ts';
+import { merchantsApi } from './helpers.ts';
 
 const api = useLocalStack();
 const { call, anAdmin, aPlainUser } = merchantsApi(() => api.url);

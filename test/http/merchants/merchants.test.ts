@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, post } from '#test/support/auth.ts';
+import { aTenantWith } from '#test/support/auth.ts';
+import { bearer, expectInvalid, expectProblem, isoTimestamp, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
-import { aUniqueOrigin, expectInvalid, expectProblem, isoTimestamp, merchantsApi } from './helpers.ts';
+import { aUniqueOrigin, merchantsApi } from './helpers.ts';
 
 const api = useLocalStack();
 const { call, anAdmin, aPlainUser, discover } = merchantsApi(() => api.url);
@@ -77,7 +78,7 @@ describe('GET /merchants/me', () => {
     const { token } = await anAdmin();
     const other = await aTenantWith();
     expectProblem(await getMine({ authorization: `Bearer ${token}` }), 400, 'TENANT_REQUIRED');
-    expectProblem(await getMine({ ...other.headers, authorization: `Bearer ${token}` }), 403, 'TENANT_MISMATCH');
+    expectProblem(await getMine(bearer(other, token)), 403, 'TENANT_MISMATCH');
   });
 });
 

@@ -1,6 +1,7 @@
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { bearer } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { claimsOf, expectPlantError, plantsApi, storedPlants } from './helpers.ts';
 
@@ -86,7 +87,7 @@ describe('POST /plants', () => {
   it('lets two users of one tenant share its plants: the second one cannot take an id the first took', async () => {
     const { tenant, token } = await aSignedInUser();
     const colleague = await aUser(tenant);
-    const colleagueToken = await plants.logIn(tenant, colleague.email, colleague.password);
+    const { accessToken: colleagueToken } = await plants.logIn(tenant, colleague.email, colleague.password);
     const id = anId();
     expect((await createPlant({ id, name: 'Ivy' }, token)).status).toBe(200);
     expectPlantError(await createPlant({ id, name: 'Ivy again' }, colleagueToken), 400);
@@ -205,11 +206,11 @@ describe('POST /plants: the bearer (401 { error, message } with WWW-Authenticate
     const { tenant, token } = await aSignedInUser();
     const logout = await fetch(`${api.url}/auth/logout`, {
       method: 'DELETE',
-      headers: { ...tenant.headers, authorization: `Bearer ${token}` },
+      headers: bearer(tenant, token),
     });
     expect(logout.status).toBe(204);
     // The identity service refuses it at once ...
-    const me = await fetch(`${api.url}/users/me`, { headers: { ...tenant.headers, authorization: `Bearer ${token}` } });
+    const me = await fetch(`${api.url}/users/me`, { headers: bearer(tenant, token) });
     expect(me.status).toBe(401);
     // ... the plant store, which checks signature, iss and exp only, until exp.
     const res = await createPlant({ id: anId(), name: 'Still here' }, token);

@@ -2,46 +2,41 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type JWTPayload, SignJWT } from 'jose';
 import { expect } from 'vitest';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
-import { aTenantWith, aUser, post, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, call, identityApi } from '#test/support/http.ts';
 
 /** Helpers shared by the plant store's black-box tests (a plain module: vitest runs only *.test.ts). */
-
-export type Answer = { status: number; headers: Headers; text: string; body: any };
 
 const deps = makeTestDeps();
 
 export function plantsApi(api: { readonly url: string; readonly plantsUrl: string }) {
+  const { logIn } = identityApi(() => api.url);
+
   /** POST /plants with a JSON text as given (so that number literals reach the server verbatim). */
-  async function createPlant(
+  function createPlant(
     body: unknown,
     token: string | undefined,
     headers: Record<string, string> = {},
   ): Promise<Answer> {
-    const res = await fetch(`${api.plantsUrl}/plants`, {
-      method: 'POST',
-      headers: {
+    return call(
+      api.plantsUrl,
+      'POST',
+      '/plants',
+      {
         'content-type': 'application/json',
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
         ...headers,
       },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
-  }
-
-  async function logIn(tenant: TestTenant, email: string, password: string) {
-    const res = await post(`${api.url}/auth/login`, { email, password }, tenant.headers);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data.accessToken as string;
+      body,
+    );
   }
 
   /** A fresh tenant and one of its users (DEFAULT role), logged in through the identity service. */
   async function aSignedInUser() {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user.email, user.password);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     return { tenant, user, token };
   }
 

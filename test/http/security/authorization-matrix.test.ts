@@ -6,8 +6,9 @@ import { issueAccessToken } from '#shared/auth/tokens.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { storedPlants } from '#test/http/plants/helpers.ts';
 import { adminApi, anEmail, aRoleName, aStoredUser } from '#test/support/admin.ts';
-import { aUser, latestCodeTo, post, type TestTenant } from '#test/support/auth.ts';
+import { aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, bearer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
@@ -27,7 +28,7 @@ import { useLocalStack } from '#test/support/server.ts';
  * tenant can read, nor store a plant.
  *
  * Authority rules beyond these columns (another tenant's ids in paths and
- * bodies) are in test/http/admin/authorization-matrix.test.ts.
+ * bodies) are in test/http/admin/cross-tenant-ids.test.ts.
  */
 
 const api = useLocalStack();
@@ -267,7 +268,7 @@ const identityRecipes: Record<string, Recipe> = {
     fresh: 'user',
     request: async (as) => {
       const newEmail = anEmail('new');
-      const started = await call('POST', '/users/me/email-change', bearer(as.token), { newEmail });
+      const started = await call('POST', '/users/me/email-change', bearer(tenant, as.token), { newEmail });
       expect(started.status, JSON.stringify(started.body)).toBe(200);
       const code = await latestCodeTo(api.stack.sesUrl, newEmail);
       return {
@@ -281,7 +282,7 @@ const identityRecipes: Record<string, Recipe> = {
   verifyTotp: {
     fresh: 'user',
     request: async (as) => {
-      const started = await call('POST', '/users/me/totp/init', bearer(as.token));
+      const started = await call('POST', '/users/me/totp/init', bearer(tenant, as.token));
       expect(started.status, JSON.stringify(started.body)).toBe(200);
       const secret = new URL(started.body.qrUri).searchParams.get('secret') ?? '';
       return { method: 'POST', path: '/users/me/totp/verify', body: { code: totpCodeAt(secret, new Date()) } };
@@ -314,7 +315,9 @@ const identityRecipes: Record<string, Recipe> = {
   },
   revokeApiKey: {
     request: async () => {
-      const created = await call('POST', `/merchants/${tenant.id}/api-keys`, bearer(owner.token), { label: 'doomed' });
+      const created = await call('POST', `/merchants/${tenant.id}/api-keys`, bearer(tenant, owner.token), {
+        label: 'doomed',
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       return { method: 'DELETE', path: `/merchants/${tenant.id}/api-keys/${created.body.keyId}` };
     },
@@ -404,11 +407,7 @@ type UserColumn = 'plainUser' | 'admin' | 'superAdmin';
 const USER_COLUMNS: readonly Column[] = ['plainUser', 'admin', 'superAdmin'];
 const isUserColumn = (column: Column): column is UserColumn => USER_COLUMNS.includes(column);
 
-const bearer = (token: string, headers: Record<string, string> = tenant.headers) => ({
-  ...headers,
-  authorization: `Bearer ${token}`,
-});
-const ownerCaller = () => ({ headers: bearer(owner.token) });
+const ownerCaller = () => ({ headers: bearer(tenant, owner.token) });
 
 /** Password login, and the TOTP step with a backup code when the account has TOTP on. */
 async function signIn(email: string, password: string, backupCode?: string) {
@@ -473,7 +472,7 @@ beforeAll(async () => {
   await grant(a, target, merchantRole);
 
   // The owner's second session, logged out: its token is unexpired and well signed.
-  const logout = await call('DELETE', '/auth/logout', bearer(secondSession.accessToken));
+  const logout = await call('DELETE', '/auth/logout', bearer(tenant, secondSession.accessToken));
   expect(logout.status, JSON.stringify(logout.body)).toBe(204);
 
   // A token of the owner's live session with one claim changed and its signature kept.
@@ -509,13 +508,6 @@ beforeAll(async () => {
 });
 
 // ------------------------------------------------------------------ running a row
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
 
 async function send(recipe: Recipe, request: Request, credential: Record<string, string>): Promise<Answer> {
   const base = recipe.service === 'plants' ? api.plantsUrl : api.url;
@@ -586,7 +578,7 @@ async function snapshot(recipe: Recipe, request: Request) {
     [otherOwner, otherTenant, '/merchants/me'],
     [otherOwner, otherTenant, `/merchants/${otherTenant.id}/api-keys`],
   ];
-  const answers = await Promise.all(reads.map(([by, t, path]) => call('GET', path, bearer(by.token, t.headers))));
+  const answers = await Promise.all(reads.map(([by, t, path]) => call('GET', path, bearer(t, by.token))));
   return answers.map((res, i) => ({ read: reads[i]?.[2], status: res.status, body: res.body }));
 }
 
@@ -661,7 +653,7 @@ describe('the matrix', () => {
   it('uses broken tokens that differ from good ones only in what breaks them: one made the same way now is admitted', async () => {
     const plant = { method: 'POST', path: '/plants', body: { id: ++plantId, name: 'Check' } };
     const [me, planted] = await Promise.all([
-      call('GET', '/users/me', bearer(freshlyCrafted)),
+      call('GET', '/users/me', bearer(tenant, freshlyCrafted)),
       send({ service: 'plants', request: () => plant }, plant, { authorization: `Bearer ${freshlyCrafted}` }),
     ]);
     expect(me.status, JSON.stringify(me.body)).toBe(200);

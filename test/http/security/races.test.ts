@@ -2,9 +2,10 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
-import { type AdminTenant, type Answer, adminApi, anEmail, aStoredUser, expectProblem } from '#test/support/admin.ts';
+import { type AdminTenant, adminApi, anEmail, aStoredUser } from '#test/support/admin.ts';
 import { aUser, latestCodeTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { jsonLogger } from '#shared/log.ts';
 import { keys } from '#shared/store/keys.ts';
-import { type AdminTenant, type Answer, adminApi, anEmail } from '#test/support/admin.ts';
+import { type AdminTenant, adminApi, anEmail } from '#test/support/admin.ts';
 import { latestCodeTo } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, bearer } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
@@ -97,7 +98,7 @@ beforeAll(async () => {
     expectOk(refreshed, 200, 'refresh');
     const accessToken = remember('refreshed access token', refreshed.body.data.accessToken);
     remember('refreshed refresh token', refreshed.body.data.refreshToken);
-    const asUser = { ...tenant.headers, authorization: `Bearer ${accessToken}` };
+    const asUser = bearer(tenant, accessToken);
 
     // TOTP enrolment: its secret and backup codes.
     const init = await call('POST', '/users/me/totp/init', asUser);
@@ -148,8 +149,8 @@ beforeAll(async () => {
 
     // The reads where none of it belongs.
     const paths: [string, Record<string, string>][] = [
-      ['/users/me', { ...tenant.headers, authorization: `Bearer ${lastAccess}` }],
-      ['/users/me/sessions', { ...tenant.headers, authorization: `Bearer ${lastAccess}` }],
+      ['/users/me', bearer(tenant, lastAccess)],
+      ['/users/me/sessions', bearer(tenant, lastAccess)],
       ['/users', asKey],
       [`/users/${userId}`, asKey],
       [`/users/${userId}/activity?limit=100`, asKey],

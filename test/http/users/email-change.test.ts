@@ -2,33 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, latestCodeTo, mailsTo, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { bearer, expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
-
-type Answer = Awaited<ReturnType<typeof post>>;
+const { call, login, logIn } = identityApi(() => api.url);
 
 /** An address no other test uses (and that no other address contains, for `mailsTo`). */
 const freshAddress = (domain = 'elsewhere.test') => `moved-${randomUUID()}@${domain}`;
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
-
-const login = (tenant: TestTenant, email: string, password: string) =>
-  post(`${api.url}/auth/login`, { email, password }, tenant.headers);
-
-async function logIn(tenant: TestTenant, user: TestUser): Promise<string> {
-  const res = await login(tenant, user.email, user.password);
-  expect(res.status).toBe(200);
-  return res.body.data.accessToken as string;
-}
-
-const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
 
 const requestChange = (tenant: TestTenant, token: string, newEmail: string) =>
   post(`${api.url}/users/me/email-change`, { newEmail }, bearer(tenant, token));
@@ -37,9 +21,9 @@ const verifyChange = (tenant: TestTenant, token: string, challengeId: string, co
   post(`${api.url}/users/me/email-change/verify`, { challengeId, code }, bearer(tenant, token));
 
 async function getMe(tenant: TestTenant, token: string) {
-  const res = await fetch(`${api.url}/users/me`, { headers: bearer(tenant, token) });
+  const res = await call('GET', '/users/me', bearer(tenant, token));
   expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; email: string; emailStatus: string };
+  return res.body as { id: string; email: string; emailStatus: string };
 }
 
 /** Asks for a change to `newEmail` and reads the code mailed to it. */
@@ -67,7 +51,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('mails the code to the new address only, and the code moves the account to it', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const newEmail = freshAddress();
     const mailsToOldBefore = (await mailsTo(api.stack.sesUrl, user.email)).length;
 
@@ -84,7 +68,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('lets the user log in with the new address and no longer with the old one', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const newEmail = freshAddress();
     const { challengeId, code } = await startChange(tenant, token, newEmail);
     expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
@@ -98,7 +82,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('sends the old address a notice naming the new one, and records EMAIL_CHANGE', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const newEmail = freshAddress();
     const { challengeId, code } = await startChange(tenant, token, newEmail);
     expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
@@ -112,7 +96,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('trims and lower-cases the new address', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const newEmail = freshAddress();
     const res = await requestChange(tenant, token, `  ${newEmail.toUpperCase()} `);
     expect(res.status).toBe(200);
@@ -125,7 +109,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('returns 401 INVALID_CODE for a wrong code, and the right code still works', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const newEmail = freshAddress();
     const { challengeId, code } = await startChange(tenant, token, newEmail);
     expectProblem(await verifyChange(tenant, token, challengeId, otherCode(code)), 401, 'INVALID_CODE');
@@ -136,7 +120,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('accepts the code once: the same code again returns 401 INVALID_CODE', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { challengeId, code } = await startChange(tenant, token, freshAddress());
     expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
     expectProblem(await verifyChange(tenant, token, challengeId, code), 401, 'INVALID_CODE');
@@ -145,7 +129,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('kills the challenge after 5 wrong codes: the right code then returns 401 INVALID_CODE', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { challengeId, code } = await startChange(tenant, token, freshAddress());
     for (let i = 0; i < 5; i++) {
       expectProblem(await verifyChange(tenant, token, challengeId, otherCode(code)), 401, 'INVALID_CODE');
@@ -158,8 +142,8 @@ describe('POST /users/me/email-change and /verify', () => {
     const tenant = await aTenantWith();
     const me = await aUser(tenant);
     const other = await aUser(tenant);
-    const myToken = await logIn(tenant, me);
-    const otherToken = await logIn(tenant, other);
+    const { accessToken: myToken } = await logIn(tenant, me.email, me.password);
+    const { accessToken: otherToken } = await logIn(tenant, other.email, other.password);
     const newEmail = freshAddress();
     const { challengeId, code } = await startChange(tenant, otherToken, newEmail);
 
@@ -175,7 +159,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('returns 400 VALIDATION_FAILED naming newEmail for my own current address (in any case)', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     for (const same of [user.email, ` ${user.email.toUpperCase()} `]) {
       const res = await requestChange(tenant, token, same);
       expectProblem(res, 400, 'VALIDATION_FAILED');
@@ -186,7 +170,7 @@ describe('POST /users/me/email-change and /verify', () => {
   it('returns 400 VALIDATION_FAILED naming newEmail for an invalid address, and mails nothing', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     for (const bad of ['not-an-email', '', `${'a'.repeat(250)}@x.test`]) {
       const res = await requestChange(tenant, token, bad);
       expectProblem(res, 400, 'VALIDATION_FAILED');
@@ -199,7 +183,7 @@ describe('POST /users/me/email-change and /verify', () => {
     const tenant = await aTenantWith();
     const me = await aUser(tenant);
     const other = await aUser(tenant, { email: freshAddress('shop.test') });
-    const token = await logIn(tenant, me);
+    const { accessToken: token } = await logIn(tenant, me.email, me.password);
 
     const started = await requestChange(tenant, token, other.email);
     expect(started.status).toBe(200);
@@ -221,7 +205,7 @@ describe('POST /users/me/email-change and /verify', () => {
     const newEmail = freshAddress();
     const stranger = await aUser(elsewhere, { email: newEmail });
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { challengeId, code } = await startChange(tenant, token, newEmail);
     expect((await verifyChange(tenant, token, challengeId, code)).status).toBe(200);
 

@@ -1,46 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { bearer, expectInvalid, expectProblem, identityApi, isoTimestamp } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
+const { call, logIn } = identityApi(() => api.url);
 
-type Answer = { status: number; headers: Headers; body: any };
-
-async function logIn(tenant: TestTenant, user: TestUser): Promise<string> {
-  const res = await post(`${api.url}/auth/login`, { email: user.email, password: user.password }, tenant.headers);
-  expect(res.status).toBe(200);
-  return res.body.data.accessToken;
-}
-
-async function call(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const res = await fetch(`${api.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
-
-const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
 const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', bearer(tenant, token));
 const patchMe = (tenant: TestTenant, token: string, body: unknown) =>
-  call('PATCH', '/users/me', bearer(tenant, token), typeof body === 'string' ? body : JSON.stringify(body));
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
-
-/** A 400 VALIDATION_FAILED whose `errors[]` names `path`. */
-function expectInvalid(res: Answer, path: string) {
-  expectProblem(res, 400, 'VALIDATION_FAILED');
-  expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
-}
-
-const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  call('PATCH', '/users/me', bearer(tenant, token), body);
 
 /** A tenant, a user in it, and that user's access token. */
 async function signedIn() {
   const tenant = await aTenantWith();
   const user = await aUser(tenant);
-  return { tenant, user, token: await logIn(tenant, user) };
+  return { tenant, user, token: (await logIn(tenant, user.email, user.password)).accessToken };
 }
 
 describe('GET /users/me', () => {

@@ -2,29 +2,16 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, mailsTo, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, mailsTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { bearer, expectProblem, identityApi, post, type Tokens } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
+const { call, login, logIn } = identityApi(() => api.url);
 
 const STEP_MS = 30_000;
-
-type Answer = { status: number; headers: Headers; body: any };
-interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-}
-
-const login = (tenant: TestTenant, email: string, password: string) =>
-  post(`${api.url}/auth/login`, { email, password }, tenant.headers);
-
-async function logIn(tenant: TestTenant, user: TestUser): Promise<Tokens> {
-  const res = await login(tenant, user.email, user.password);
-  expect(res.status).toBe(200);
-  return res.body.data;
-}
 
 /** A password login of a TOTP user, finished with the code of the current step. */
 async function logInWithTotp(tenant: TestTenant, user: TestUser & { totpSecret: string }): Promise<Tokens> {
@@ -40,24 +27,13 @@ async function logInWithTotp(tenant: TestTenant, user: TestUser & { totpSecret: 
   return res.body.data;
 }
 
-const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
-
 const changePassword = (tenant: TestTenant, token: string, body: Record<string, unknown>) =>
   post(`${api.url}/users/me/password`, body, bearer(tenant, token));
 
-async function getMe(tenant: TestTenant, token: string): Promise<Answer> {
-  const res = await fetch(`${api.url}/users/me`, { headers: bearer(tenant, token) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', bearer(tenant, token));
 
 const refresh = (tenant: TestTenant, refreshToken: string) =>
   post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
 
 async function activityTypes(tenant: TestTenant, userId: string): Promise<string[]> {
   const { Items = [] } = await deps.store.doc.send(
@@ -96,7 +72,7 @@ describe('POST /users/me/password', () => {
   it('answers 204; the new password logs in and the old one no longer does', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     const res = await changePassword(tenant, accessToken, {
       currentPassword: user.password,
       newPassword: NEW_PASSWORD,
@@ -109,9 +85,9 @@ describe('POST /users/me/password', () => {
   it('keeps the current session and revokes every other session of the user at once', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const here = await logIn(tenant, user);
-    const phone = await logIn(tenant, user);
-    const laptop = await logIn(tenant, user);
+    const here = await logIn(tenant, user.email, user.password);
+    const phone = await logIn(tenant, user.email, user.password);
+    const laptop = await logIn(tenant, user.email, user.password);
     const res = await changePassword(tenant, here.accessToken, {
       currentPassword: user.password,
       newPassword: NEW_PASSWORD,
@@ -130,7 +106,7 @@ describe('POST /users/me/password', () => {
   it('records a PASSWORD_CHANGE activity by the user', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     await changePassword(tenant, accessToken, { currentPassword: user.password, newPassword: NEW_PASSWORD });
     const { Items = [] } = await deps.store.doc.send(
       new QueryCommand({
@@ -148,7 +124,7 @@ describe('POST /users/me/password', () => {
   it("mails a notice to the user's address", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logIn(tenant, user.email, user.password);
     expect(await mailsTo(api.stack.sesUrl, user.email)).toEqual([]);
     await changePassword(tenant, accessToken, { currentPassword: user.password, newPassword: NEW_PASSWORD });
     const mails = await mailsTo(api.stack.sesUrl, user.email);
@@ -160,8 +136,8 @@ describe('POST /users/me/password', () => {
   it('answers 401 INVALID_CREDENTIALS to a wrong currentPassword and changes nothing', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const here = await logIn(tenant, user);
-    const other = await logIn(tenant, user);
+    const here = await logIn(tenant, user.email, user.password);
+    const other = await logIn(tenant, user.email, user.password);
     const res = await changePassword(tenant, here.accessToken, {
       currentPassword: 'Not-my-password-1',
       newPassword: NEW_PASSWORD,
@@ -184,7 +160,7 @@ describe('POST /users/me/password', () => {
     async (_, newPassword) => {
       const tenant = await aTenantWith();
       const user = await aUser(tenant);
-      const { accessToken } = await logIn(tenant, user);
+      const { accessToken } = await logIn(tenant, user.email, user.password);
       const res = await changePassword(tenant, accessToken, { currentPassword: user.password, newPassword });
       expectProblem(res, 400, 'VALIDATION_FAILED');
       expect(res.body.errors).toEqual([expect.objectContaining({ path: 'newPassword' })]);
@@ -197,7 +173,7 @@ describe('POST /users/me/password', () => {
     async (newPassword) => {
       const tenant = await aTenantWith();
       const user = await aUser(tenant);
-      const { accessToken } = await logIn(tenant, user);
+      const { accessToken } = await logIn(tenant, user.email, user.password);
       const res = await changePassword(tenant, accessToken, { currentPassword: user.password, newPassword });
       expectProblem(res, 400, 'PASSWORD_TOO_COMMON');
       expect(res.body.errors).toEqual([expect.objectContaining({ path: 'newPassword' })]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { bearer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -13,7 +14,7 @@ async function signedIn(tenant: TestTenant, user: TestUser) {
     tenant.headers,
   );
   expect(second.status).toBe(200);
-  return { ...tenant.headers, authorization: `Bearer ${second.body.data.accessToken}` };
+  return bearer(tenant, second.body.data.accessToken);
 }
 
 /** A six-digit code that is none of the three the window accepts now. */

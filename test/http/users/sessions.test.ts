@@ -1,55 +1,31 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { bearer, expectProblem, identityApi, isoTimestamp, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
+const { call, logIn } = identityApi(() => api.url);
 
 const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-type Answer = { status: number; headers: Headers; body: any };
-interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-}
+/** A password login from a device: every session of this file has a User-Agent, Chrome on Windows unless told. */
+const logInFrom = (tenant: TestTenant, user: TestUser, userAgent = CHROME_ON_WINDOWS) =>
+  logIn(tenant, user.email, user.password, { 'user-agent': userAgent });
 
-async function logIn(tenant: TestTenant, user: TestUser, userAgent = CHROME_ON_WINDOWS): Promise<Tokens> {
-  const res = await post(
-    `${api.url}/auth/login`,
-    { email: user.email, password: user.password },
-    { ...tenant.headers, 'user-agent': userAgent },
-  );
-  expect(res.status).toBe(200);
-  return res.body.data;
-}
-
-async function call(method: string, path: string, tenant: TestTenant, token: string): Promise<Answer> {
-  const res = await fetch(`${api.url}${path}`, {
-    method,
-    headers: { ...tenant.headers, authorization: `Bearer ${token}` },
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
-
-const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', tenant, token);
-const listSessions = (tenant: TestTenant, token: string) => call('GET', '/users/me/sessions', tenant, token);
+const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', bearer(tenant, token));
+const listSessions = (tenant: TestTenant, token: string) => call('GET', '/users/me/sessions', bearer(tenant, token));
 const revokeSession = (tenant: TestTenant, token: string, sessionId: string) =>
-  call('DELETE', `/users/me/sessions/${encodeURIComponent(sessionId)}`, tenant, token);
-const revokeAll = (tenant: TestTenant, token: string) => call('POST', '/sessions/revoke-all', tenant, token);
+  call('DELETE', `/users/me/sessions/${encodeURIComponent(sessionId)}`, bearer(tenant, token));
+const revokeAll = (tenant: TestTenant, token: string) => call('POST', '/sessions/revoke-all', bearer(tenant, token));
 const refresh = (tenant: TestTenant, refreshToken: string) =>
   post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
 
 /** The id of the session a token belongs to, as the session list shows it. */
 async function currentSessionId(tenant: TestTenant, token: string): Promise<string> {
@@ -72,15 +48,14 @@ async function itemsOf(pk: string, prefix?: string) {
   return Items;
 }
 
-const isoTimestamp = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 const localIp = expect.stringMatching(/^(127\.0\.0\.1|::1)$/);
 
 describe('GET /users/me/sessions', () => {
   it("lists the caller's live sessions with device names, marking only the caller's as current", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const desktop = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
 
     const res = await listSessions(tenant, desktop.accessToken);
     expect(res.status).toBe(200);
@@ -130,7 +105,7 @@ describe('GET /users/me/sessions', () => {
   it('shows browser and os as null for a client that is not a known browser', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user, 'curl/8.5.0');
+    const { accessToken } = await logInFrom(tenant, user, 'curl/8.5.0');
     const res = await listSessions(tenant, accessToken);
     expect(res.body).toEqual([expect.objectContaining({ current: true, browser: null, os: null })]);
     expect(res.body[0]).toHaveProperty('browser', null);
@@ -140,8 +115,8 @@ describe('GET /users/me/sessions', () => {
   it('leaves out a revoked session', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const desktop = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
     const phoneSession = await currentSessionId(tenant, phone.accessToken);
     expect((await revokeSession(tenant, desktop.accessToken, phoneSession)).status).toBe(204);
     const res = await listSessions(tenant, desktop.accessToken);
@@ -152,9 +127,9 @@ describe('GET /users/me/sessions', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const other = await aUser(tenant);
-    const mine = await logIn(tenant, user);
-    await logIn(tenant, other);
-    await logIn(tenant, other);
+    const mine = await logInFrom(tenant, user);
+    await logInFrom(tenant, other);
+    await logInFrom(tenant, other);
     expect((await listSessions(tenant, mine.accessToken)).body).toHaveLength(1);
   });
 });
@@ -163,8 +138,8 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
   it("answers 204 and ends that session at once: its access and refresh tokens stop working, the caller's goes on", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const desktop = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
     const phoneSession = await currentSessionId(tenant, phone.accessToken);
 
     const res = await revokeSession(tenant, desktop.accessToken, phoneSession);
@@ -180,8 +155,8 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
   it('records a SESSION_REVOKED activity by the user', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const desktop = await logIn(tenant, user, CHROME_ON_WINDOWS);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const desktop = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
     await revokeSession(tenant, desktop.accessToken, await currentSessionId(tenant, phone.accessToken));
     const activity = await itemsOf(keys.activityPartition(tenant, user.id));
     expect(activity.filter((item) => item.type === 'SESSION_REVOKED')).toEqual([
@@ -198,7 +173,7 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
   ])('answers 404 NOT_FOUND to %s', async (_, sessionId) => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logInFrom(tenant, user);
     expectProblem(await revokeSession(tenant, accessToken, sessionId), 404, 'NOT_FOUND');
     expect((await getMe(tenant, accessToken)).status).toBe(200);
   });
@@ -207,8 +182,8 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const other = await aUser(tenant);
-    const mine = await logIn(tenant, user);
-    const theirs = await logIn(tenant, other);
+    const mine = await logInFrom(tenant, user);
+    const theirs = await logInFrom(tenant, other);
     const theirSession = await currentSessionId(tenant, theirs.accessToken);
 
     expectProblem(await revokeSession(tenant, mine.accessToken, theirSession), 404, 'NOT_FOUND');
@@ -222,7 +197,7 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
   it("ends the caller's own session when given its id", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken, refreshToken } = await logIn(tenant, user);
+    const { accessToken, refreshToken } = await logInFrom(tenant, user);
     expect((await revokeSession(tenant, accessToken, await currentSessionId(tenant, accessToken))).status).toBe(204);
     expectProblem(await getMe(tenant, accessToken), 401, 'SESSION_REVOKED');
     expectProblem(await refresh(tenant, refreshToken), 401, 'REFRESH_TOKEN_INVALID');
@@ -231,8 +206,8 @@ describe('DELETE /users/me/sessions/{sessionId}', () => {
   it('answers 404 NOT_FOUND to a session already revoked', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const desktop = await logIn(tenant, user);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
+    const desktop = await logInFrom(tenant, user);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
     const phoneSession = await currentSessionId(tenant, phone.accessToken);
     expect((await revokeSession(tenant, desktop.accessToken, phoneSession)).status).toBe(204);
     expectProblem(await revokeSession(tenant, desktop.accessToken, phoneSession), 404, 'NOT_FOUND');
@@ -243,9 +218,9 @@ describe('POST /sessions/revoke-all', () => {
   it('answers 204 and ends every session of the caller, this one too: access and refresh tokens die', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const here = await logIn(tenant, user, CHROME_ON_WINDOWS);
-    const phone = await logIn(tenant, user, SAFARI_ON_IPHONE);
-    const laptop = await logIn(tenant, user, CHROME_ON_WINDOWS);
+    const here = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    const phone = await logInFrom(tenant, user, SAFARI_ON_IPHONE);
+    const laptop = await logInFrom(tenant, user, CHROME_ON_WINDOWS);
 
     const res = await revokeAll(tenant, here.accessToken);
     expect(res.status).toBe(204);
@@ -256,7 +231,7 @@ describe('POST /sessions/revoke-all', () => {
       expectProblem(await refresh(tenant, session.refreshToken), 401, 'REFRESH_TOKEN_INVALID');
     }
     // The user can still sign in again afterwards.
-    const again = await logIn(tenant, user);
+    const again = await logInFrom(tenant, user);
     expect((await listSessions(tenant, again.accessToken)).body).toHaveLength(1);
   });
 
@@ -264,8 +239,8 @@ describe('POST /sessions/revoke-all', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const other = await aUser(tenant);
-    const mine = await logIn(tenant, user);
-    const theirs = await logIn(tenant, other);
+    const mine = await logInFrom(tenant, user);
+    const theirs = await logInFrom(tenant, other);
     expect((await revokeAll(tenant, mine.accessToken)).status).toBe(204);
     expect((await getMe(tenant, theirs.accessToken)).status).toBe(200);
   });
@@ -273,7 +248,7 @@ describe('POST /sessions/revoke-all', () => {
   it('records a SESSION_REVOKED activity', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const { accessToken } = await logIn(tenant, user);
+    const { accessToken } = await logInFrom(tenant, user);
     await revokeAll(tenant, accessToken);
     const activity = await itemsOf(keys.activityPartition(tenant, user.id));
     expect(activity.map((item) => item.type)).toContain('SESSION_REVOKED');
@@ -285,13 +260,13 @@ describe('device records', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const partition = keys.userPartition(tenant, user.id);
-    await logIn(tenant, user, CHROME_ON_WINDOWS);
-    await logIn(tenant, user, CHROME_ON_WINDOWS);
+    await logInFrom(tenant, user, CHROME_ON_WINDOWS);
+    await logInFrom(tenant, user, CHROME_ON_WINDOWS);
     expect(await itemsOf(partition, 'DEVICE#')).toEqual([
       expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 2 }),
     ]);
 
-    await logIn(tenant, user, SAFARI_ON_IPHONE);
+    await logInFrom(tenant, user, SAFARI_ON_IPHONE);
     const devices = await itemsOf(partition, 'DEVICE#');
     expect(devices).toHaveLength(2);
     expect(devices).toEqual(

@@ -2,43 +2,24 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
-import { aTenantWith, aUser, post, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, bearer, expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
+const { call, login: passwordLogin, logIn } = identityApi(() => api.url);
 
 const STEP_MS = 30_000;
 
-type Answer = Awaited<ReturnType<typeof post>>;
-
-function expectProblem(res: Answer, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers.get('content-type')).toBe('application/problem+json');
-}
-
-const bearer = (tenant: TestTenant, token: string) => ({ ...tenant.headers, authorization: `Bearer ${token}` });
-
-const passwordLogin = (tenant: TestTenant, user: TestUser) =>
-  post(`${api.url}/auth/login`, { email: user.email, password: user.password }, tenant.headers);
-
-async function logIn(tenant: TestTenant, user: TestUser): Promise<string> {
-  const res = await passwordLogin(tenant, user);
-  expect(res.status).toBe(200);
-  expect(res.body.data.accessToken).toEqual(expect.any(String));
-  return res.body.data.accessToken as string;
-}
-
 /** POST /users/me/totp/init carries no body. */
-async function init(tenant: TestTenant, token: string): Promise<Answer> {
-  const res = await fetch(`${api.url}/users/me/totp/init`, {
-    method: 'POST',
-    headers: { 'x-app-id': tenant.app, 'x-mid-key': tenant.mid, authorization: `Bearer ${token}` },
+const init = (tenant: TestTenant, token: string): Promise<Answer> =>
+  call('POST', '/users/me/totp/init', {
+    'x-app-id': tenant.app,
+    'x-mid-key': tenant.mid,
+    authorization: `Bearer ${token}`,
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
 
 const verify = (tenant: TestTenant, token: string, code: string) =>
   post(`${api.url}/users/me/totp/verify`, { code }, bearer(tenant, token));
@@ -47,9 +28,9 @@ const disable = (tenant: TestTenant, token: string, code: string) =>
   post(`${api.url}/users/me/totp/disable`, { code }, bearer(tenant, token));
 
 async function getMe(tenant: TestTenant, token: string) {
-  const res = await fetch(`${api.url}/users/me`, { headers: bearer(tenant, token) });
+  const res = await call('GET', '/users/me', bearer(tenant, token));
   expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; email: string; totpEnabled: boolean };
+  return res.body as { id: string; email: string; totpEnabled: boolean };
 }
 
 /** Starts enrolment and reads the secret back out of the otpauth:// URI, as an authenticator app does. */
@@ -78,7 +59,7 @@ function wrongCodeFor(secret: string): string {
 /** A user with TOTP turned on through the API; `used` is the code that turned it on. */
 async function enrolled(tenant: TestTenant) {
   const user = await aUser(tenant);
-  const token = await logIn(tenant, user);
+  const { accessToken: token } = await logIn(tenant, user.email, user.password);
   const { secret, backupCodes } = await startEnrolment(tenant, token);
   const used = codeNow(secret);
   expect((await verify(tenant, token, used)).status).toBe(204);
@@ -120,7 +101,7 @@ describe('POST /users/me/totp/init', () => {
   it("answers an otpauth:// URI (issuer = the tenant's name, label with the e-mail, base32 secret) and 10 distinct backup codes", async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const res = await init(tenant, token);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['backupCodes', 'qrUri']);
@@ -141,10 +122,10 @@ describe('POST /users/me/totp/init', () => {
   it('does not turn TOTP on yet: totpEnabled stays false and a password login still gives tokens', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     await startEnrolment(tenant, token);
     expect((await getMe(tenant, token)).totpEnabled).toBe(false);
-    const login = await passwordLogin(tenant, user);
+    const login = await passwordLogin(tenant, user.email, user.password);
     expect(login.status).toBe(200);
     expect(login.body.data).toMatchObject({ accessToken: expect.any(String), user: { totpEnabled: false } });
     expect(login.body.data).not.toHaveProperty('challengeRequired');
@@ -159,7 +140,7 @@ describe('POST /users/me/totp/init', () => {
   it('returns 403 TOTP_NOT_ALLOWED in a tenant that does not allow TOTP', async () => {
     const tenant = await aTenantWith({ totpAllowed: false });
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     expectProblem(await init(tenant, token), 403, 'TOTP_NOT_ALLOWED');
     expect((await getMe(tenant, token)).totpEnabled).toBe(false);
   });
@@ -167,7 +148,7 @@ describe('POST /users/me/totp/init', () => {
   it('replaces the pending secret and backup codes when called again before verify', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const first = await startEnrolment(tenant, token);
     const second = await startEnrolment(tenant, token);
     expect(second.secret).not.toBe(first.secret);
@@ -186,7 +167,7 @@ describe('POST /users/me/totp/init', () => {
   it('stores neither the secret nor a backup code in clear on the profile', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { secret, backupCodes } = await startEnrolment(tenant, token);
     const profile = async () => {
       const { Item } = await deps.store.doc.send(
@@ -211,14 +192,14 @@ describe('POST /users/me/totp/verify', () => {
   it('turns TOTP on with a code of the new secret: 204, totpEnabled, a TOTP challenge at login, TOTP_ENABLED', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { secret } = await startEnrolment(tenant, token);
 
     const res = await verify(tenant, token, codeNow(secret));
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect((await getMe(tenant, token)).totpEnabled).toBe(true);
-    const login = await passwordLogin(tenant, user);
+    const login = await passwordLogin(tenant, user.email, user.password);
     expect(login.status).toBe(200);
     expect(login.body.data).toEqual({
       challengeRequired: true,
@@ -232,11 +213,11 @@ describe('POST /users/me/totp/verify', () => {
   it('returns 401 INVALID_CODE for a wrong code, and TOTP stays off', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     const { secret } = await startEnrolment(tenant, token);
     expectProblem(await verify(tenant, token, wrongCodeFor(secret)), 401, 'INVALID_CODE');
     expect((await getMe(tenant, token)).totpEnabled).toBe(false);
-    expect((await passwordLogin(tenant, user)).body.data.accessToken).toEqual(expect.any(String));
+    expect((await passwordLogin(tenant, user.email, user.password)).body.data.accessToken).toEqual(expect.any(String));
     expect(await activityTypes(tenant, user.id)).not.toContain('TOTP_ENABLED');
   });
 
@@ -249,7 +230,7 @@ describe('POST /users/me/totp/verify', () => {
   it('returns 409 CONFLICT without a pending enrolment (init first)', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     expectProblem(await verify(tenant, token, '123456'), 409, 'CONFLICT');
   });
 
@@ -260,7 +241,7 @@ describe('POST /users/me/totp/verify', () => {
     expectProblem(await disable(tenant, token, used), 401, 'INVALID_CODE');
     expect((await getMe(tenant, token)).totpEnabled).toBe(true);
 
-    const login = await passwordLogin(tenant, user);
+    const login = await passwordLogin(tenant, user.email, user.password);
     expect(login.body.data.challengeType).toBe('TOTP');
     const res = await post(
       `${api.url}/auth/login/verify`,
@@ -282,7 +263,7 @@ describe('POST /users/me/totp/disable', () => {
     expect(res.body).toBeUndefined();
     expect((await getMe(tenant, token)).totpEnabled).toBe(false);
     expect(await activityTypes(tenant, user.id)).toContain('TOTP_DISABLED');
-    const login = await passwordLogin(tenant, user);
+    const login = await passwordLogin(tenant, user.email, user.password);
     expect(login.status).toBe(200);
     expect(login.body.data).toMatchObject({ accessToken: expect.any(String), user: { totpEnabled: false } });
   });
@@ -305,7 +286,7 @@ describe('POST /users/me/totp/disable', () => {
   it('returns 409 CONFLICT when TOTP is off', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const token = await logIn(tenant, user);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
     expectProblem(await disable(tenant, token, '123456'), 409, 'CONFLICT');
   });
 
@@ -315,6 +296,6 @@ describe('POST /users/me/totp/disable', () => {
     await setAllowUserDisableTotp(tenant, false);
     expectProblem(await disable(tenant, token, codeNext(secret)), 403, 'TOTP_REMOVAL_NOT_ALLOWED');
     expect((await getMe(tenant, token)).totpEnabled).toBe(true);
-    expect((await passwordLogin(tenant, user)).body.data.challengeType).toBe('TOTP');
+    expect((await passwordLogin(tenant, user.email, user.password)).body.data.challengeType).toBe('TOTP');
   });
 });

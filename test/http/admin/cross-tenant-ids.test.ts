@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
-import {
-  type AdminTenant,
-  type Answer,
-  adminApi,
-  aStoredUser,
-  expectProblem,
-  type RoleResponse,
-} from '#test/support/admin.ts';
+import { type AdminTenant, adminApi, aStoredUser, type RoleResponse } from '#test/support/admin.ts';
+import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
@@ -150,7 +144,7 @@ const changesNothing = (route: RouteDef) => (isMutating(route) ? ', and changes 
 describe('the admin routes of the route list', () => {
   it('each have a recipe here (where they take ids)', () => {
     const missing = adminRoutes.map((route) => route.operationId).filter((id) => !(id in recipes));
-    expect(missing, 'admin routes without a recipe in test/http/admin/authorization-matrix.test.ts').toEqual([]);
+    expect(missing, 'admin routes without a recipe in test/http/admin/cross-tenant-ids.test.ts').toEqual([]);
   });
 
   it("include every contract row marked A, none left at 'bearer' or 'none'", () => {

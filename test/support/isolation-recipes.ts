@@ -1,0 +1,605 @@
+import { expect } from 'vitest';
+import { plantRouteList } from '#functions/plants/routes.ts';
+import { identityRouteList } from '#functions/routes.ts';
+import { totpCodeAt } from '#shared/auth/totp.ts';
+import type { RouteDef } from '#shared/http/route.ts';
+import { keys } from '#shared/store/keys.ts';
+import { adminApi, aRoleName, aStoredUser } from './admin.ts';
+import { type Answer, expectProblem } from './http.ts';
+import { A, api, B, EMAIL, expectStatus, NEW_PASSWORD, ORIGIN, sessionOf, type World } from './isolation-world.ts';
+
+/**
+ * The requests of the tenant isolation suite (test/http/security/tenant-isolation.test.ts):
+ * for every route that takes an id, by operationId, A's callers that the
+ * route admits, the requests naming B's ids and look-alikes, what they must
+ * get, and a request with A's own id of the same shape; then which routes take
+ * ids (path parameters, and id fields found by walking the request schemas).
+ */
+
+const { call, aRole, grant } = adminApi(() => api.url);
+
+// ---------------------------------------------------------------- requests
+
+export type CallerKind = 'SUPER_ADMIN' | 'API key' | 'member' | 'anonymous' | 'browser' | 'member (plant store)';
+
+export const CALLER_NAMES: Record<CallerKind, string> = {
+  SUPER_ADMIN: "A's SUPER_ADMIN",
+  'API key': "A's admin API key",
+  member: "A's signed-in member (self-service)",
+  anonymous: "A's tenant headers (public route)",
+  browser: 'a browser of the shared origin (no tenant headers)',
+  'member (plant store)': "A's member's access token at the plant store",
+};
+
+export function headersOf(kind: CallerKind, world: World): Record<string, string> {
+  switch (kind) {
+    case 'SUPER_ADMIN':
+      return world.owner.headers;
+    case 'API key':
+      return { ...world.tenant.headers, 'x-api-key': world.apiKey.key };
+    case 'member':
+      return world.member.headers;
+    case 'anonymous':
+      return world.tenant.headers;
+    case 'browser':
+      return { origin: ORIGIN, 'access-control-request-method': 'DELETE' };
+    case 'member (plant store)':
+      return { 'content-type': 'application/json', authorization: `Bearer ${world.member.token}` };
+  }
+}
+
+const plantOperations = new Set(plantRouteList.map((route) => route.operationId));
+
+export async function send(route: RouteDef, shape: Shape, headers: Record<string, string>): Promise<Answer> {
+  const base = plantOperations.has(route.operationId) ? api.plantsUrl : api.url;
+  const res = await fetch(`${base}${shape.path}`, {
+    method: route.method,
+    headers,
+    ...(shape.body === undefined ? {} : { body: JSON.stringify(shape.body) }),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: kept as text, for the message.
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** A request: its path (with the query) and body. */
+export interface Shape {
+  path: string;
+  body?: unknown;
+}
+
+/** What an answer must be; `check` throws (an `expect`) otherwise. */
+export interface Expectation {
+  says: string;
+  check(res: Answer): void | Promise<void>;
+}
+
+export interface Variant extends Shape {
+  name: string;
+  /** When this request must get something else than the recipe's `refusal`. */
+  expect?: Expectation;
+}
+
+export interface Recipe {
+  /** A's strongest callers that the route admits with A's own ids. */
+  callers: CallerKind[];
+  /** What B's ids and the look-alikes must get. */
+  refusal: Expectation;
+  /** The requests with B's ids and look-alikes. */
+  foreign: () => Variant[];
+  /** One after another (they build on each other), not all at once. */
+  sequential?: boolean;
+  /** A request with A's own ids of the same shape, made fresh for the caller. */
+  own: () => Shape | Promise<Shape>;
+  /** The status that admits it. */
+  admitted: number;
+}
+
+const problem = (status: number, code: string): Expectation => ({
+  says: `${status} ${code}`,
+  check: (res) => expectProblem(res, status, code),
+});
+const NOT_FOUND = problem(404, 'NOT_FOUND');
+const TENANT_MISMATCH = problem(403, 'TENANT_MISMATCH');
+const INVALID_CODE = problem(401, 'INVALID_CODE');
+
+const enc = encodeURIComponent;
+const changeLast = (id: string) => `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+
+/** B's id, and ids made to resemble B's or A's id of the same kind (`newId`: a type prefix, `_`, 20 base32 characters). */
+function lookalikes(b: string, a: string): { name: string; value: string }[] {
+  const half = Math.floor(a.length / 2);
+  return [
+    { name: "B's id", value: b },
+    { name: "B's id in upper case", value: b.toUpperCase() },
+    { name: "B's id with its last character changed", value: changeLast(b) },
+    { name: "A's id with its last character changed", value: changeLast(a) },
+    { name: "A's id in upper case", value: a.toUpperCase() },
+    { name: "B's id behind A's prefix (A's first half, B's second)", value: a.slice(0, half) + b.slice(half) },
+    { name: "B's id within spaces", value: ` ${b} ` },
+  ];
+}
+
+/** `app` and `mid` in a body naming B, wholly or in part, or A's in another case. */
+function tenantNamings(): { name: string; value: { app: string; mid: string } }[] {
+  return [
+    { name: "B's app and mid", value: { app: B.tenant.app, mid: B.tenant.mid } },
+    { name: "A's app with B's mid", value: { app: A.tenant.app, mid: B.tenant.mid } },
+    { name: "B's app with A's mid", value: { app: B.tenant.app, mid: A.tenant.mid } },
+    { name: "A's app in upper case", value: { app: A.tenant.app.toUpperCase(), mid: A.tenant.mid } },
+  ];
+}
+
+const ADMINS: CallerKind[] = ['SUPER_ADMIN', 'API key'];
+
+/** Other users of B, beyond the member whose id the look-alikes are made from. */
+const otherUsersOfB = () => [
+  { name: "B's SUPER_ADMIN's id", value: B.owner.userId },
+  { name: "B's TOTP user's id", value: B.totpUser.id },
+  { name: "B's invited user's id", value: B.invitation.userId },
+];
+
+/** A `/users/{id}…` admin route: B's users and look-alikes of the member's id are 404. */
+function onUser(suffix: string, own: () => string | Promise<string>, admitted: number, body?: unknown): Recipe {
+  return {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () =>
+      [...lookalikes(B.member.userId, A.member.userId), ...otherUsersOfB()].map((v) => ({
+        name: v.name,
+        path: `/users/${enc(v.value)}${suffix}`,
+        body,
+      })),
+    own: async () => ({ path: `/users/${await own()}${suffix}`, body }),
+    admitted,
+  };
+}
+
+/** A `/merchants/{id}…` route: B's merchant id and look-alikes are 404. */
+function onMerchant(suffix: string, admitted: number, body?: () => unknown): Recipe {
+  return {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.tenant.id, A.tenant.id).map((v) => ({
+        name: v.name,
+        path: `/merchants/${enc(v.value)}${suffix}`,
+        body: body?.(),
+      })),
+    own: () => ({ path: `/merchants/${A.tenant.id}${suffix}`, body: body?.() }),
+    admitted,
+  };
+}
+
+const freshUserOfA = async () => (await aStoredUser(A.tenant)).id;
+
+/** The activity of A's member may be paged with B's cursor: the cursor is a position, never a partition. */
+const onlyActivityOfA: Expectation = {
+  says: "200 with A's member's activity only",
+  check: (res) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ids = (res.body.items as { id: string }[]).map((item) => item.id);
+    expect(
+      ids.filter((id) => B.memberActivityIds.includes(id)),
+      "B's records",
+    ).toEqual([]);
+    expect(
+      ids.filter((id) => !A.memberActivityIds.includes(id)),
+      "records not of A's member",
+    ).toEqual([]);
+  },
+};
+
+/** Challenge answers: B's challenges with B's own (right) codes, and look-alikes, through A. */
+function challengeVariants(mine: keyof World['challenges'], extra: Partial<Record<string, unknown>> = {}): Variant[] {
+  const b = B.challenges[mine];
+  const a = A.challenges[mine];
+  const code = 'code' in b ? b.code : totpCodeAt(B.totpUser.totpSecret ?? '', new Date());
+  const others = (Object.keys(B.challenges) as (keyof World['challenges'])[])
+    .filter((kind) => kind !== mine)
+    .map((kind) => {
+      const other = B.challenges[kind];
+      return {
+        name: `B's ${kind} challenge with its code`,
+        body: {
+          challengeId: other.id,
+          code: 'code' in other ? other.code : totpCodeAt(B.totpUser.totpSecret ?? '', new Date()),
+        },
+      };
+    });
+  return [
+    ...lookalikes(b.id, a.id).map((v) => ({ name: `${v.name} with B's code`, body: { challengeId: v.value, code } })),
+    ...others,
+  ].map((v) => ({ ...v, path: '', body: { ...v.body, ...extra } }));
+}
+
+const atPath = (path: string, variants: Variant[]) => variants.map((v) => ({ ...v, path }));
+
+/**
+ * One recipe per route that takes an id, by operationId. A route with a path
+ * parameter, or an id field in its request schemas, and no recipe here fails
+ * the first test.
+ */
+export const recipes: Record<string, Recipe> = {
+  // --- CORS preflight: reads no tenant data, whatever the path names.
+  preflight: {
+    callers: ['browser'],
+    refusal: {
+      says: '204 with an empty body',
+      check: async (res) => {
+        expect(res.status).toBe(204);
+        expect(res.body).toBeUndefined();
+      },
+    },
+    foreign: () => [
+      { name: "B's user", path: `/users/${B.member.userId}` },
+      { name: "B's API key", path: `/merchants/${B.tenant.id}/api-keys/${B.apiKey.keyId}` },
+      { name: "B's session", path: `/users/me/sessions/${B.member.spareSessionId}` },
+      { name: "B's role", path: `/roles/${B.roles.gardener.id}` },
+    ],
+    own: () => ({ path: `/users/${A.member.userId}` }),
+    admitted: 204,
+  },
+
+  // --- discovery: `clientId` picks the tenant by design (public configuration); look-alikes pick none.
+  discovery: {
+    callers: ['browser'],
+    refusal: problem(404, 'TENANT_NOT_FOUND'),
+    foreign: () => [
+      {
+        name: "B's public client key (public by design: B's configuration, as B's own browsers get it)",
+        path: `/auth/discovery?clientId=${enc(B.tenant.publicApiKey)}&slug=${A.tenant.subdomain}`,
+        expect: {
+          says: "200 with B's public configuration",
+          check: (res) => {
+            expect(res.status).toBe(200);
+            expect({ app: res.body.app, mid: res.body.mid }).toEqual({ app: B.tenant.app, mid: B.tenant.mid });
+          },
+        },
+      },
+      ...lookalikes(B.tenant.publicApiKey, A.tenant.publicApiKey)
+        .filter((v) => v.name !== "B's id" && v.name !== "B's id within spaces")
+        .map((v) => ({ name: v.name, path: `/auth/discovery?clientId=${enc(v.value)}` })),
+    ],
+    own: () => ({ path: `/auth/discovery?clientId=${enc(A.tenant.publicApiKey)}` }),
+    admitted: 200,
+  },
+
+  // --- public routes that take B's tokens and challenges.
+  signup: {
+    callers: ['anonymous'],
+    refusal: problem(403, 'SIGNUP_NOT_ALLOWED'),
+    foreign: () => {
+      const body = (over: Record<string, unknown>) => ({
+        app: A.tenant.app,
+        mid: A.tenant.mid,
+        email: EMAIL.invited,
+        password: NEW_PASSWORD,
+        firstName: 'Invited',
+        lastName: 'Isolation',
+        ...over,
+      });
+      return [
+        ...lookalikes(B.invitation.token, A.invitation.token).map((v) => ({
+          name: `invitationToken: ${v.name}`,
+          path: '/auth/signup',
+          body: body({ invitationToken: v.value }),
+        })),
+        ...tenantNamings().map((v) => ({
+          name: v.name,
+          path: '/auth/signup',
+          body: body({ ...v.value, invitationToken: A.invitation.token }),
+          expect: TENANT_MISMATCH,
+        })),
+      ];
+    },
+    own: () => ({
+      path: '/auth/signup',
+      body: {
+        app: A.tenant.app,
+        mid: A.tenant.mid,
+        email: EMAIL.invited,
+        password: NEW_PASSWORD,
+        firstName: 'Invited',
+        lastName: 'Isolation',
+        invitationToken: A.invitation.token,
+      },
+    }),
+    admitted: 201,
+  },
+  signupVerify: {
+    callers: ['anonymous'],
+    refusal: INVALID_CODE,
+    foreign: () => atPath('/auth/signup/verify', challengeVariants('signup')),
+    own: () => ({
+      path: '/auth/signup/verify',
+      body: { challengeId: A.challenges.signup.id, code: A.challenges.signup.code },
+    }),
+    admitted: 200,
+  },
+  loginVerify: {
+    callers: ['anonymous'],
+    refusal: INVALID_CODE,
+    foreign: () => [
+      ...atPath('/auth/login/verify', challengeVariants('loginOtp')),
+      ...atPath('/auth/login/verify', challengeVariants('loginTotp')).filter((v) => v.name.startsWith("B's id ")),
+    ],
+    own: () => ({
+      path: '/auth/login/verify',
+      body: { challengeId: A.challenges.loginTotp.id, code: totpCodeAt(A.totpUser.totpSecret ?? '', new Date()) },
+    }),
+    admitted: 200,
+  },
+  resetPassword: {
+    callers: ['anonymous'],
+    refusal: INVALID_CODE,
+    foreign: () => atPath('/auth/reset-password', challengeVariants('reset', { newPassword: NEW_PASSWORD })),
+    own: () => ({
+      path: '/auth/reset-password',
+      body: { challengeId: A.challenges.reset.id, code: A.challenges.reset.code, newPassword: NEW_PASSWORD },
+    }),
+    admitted: 204,
+  },
+  refresh: {
+    callers: ['anonymous'],
+    refusal: problem(401, 'REFRESH_TOKEN_INVALID'),
+    foreign: () => {
+      const [, bUser, bSession, bSecret] = B.member.refreshToken.split('.');
+      const [, aUser, aSession, aSecret] = A.member.refreshToken.split('.');
+      return [
+        { name: "B's refresh token", token: B.member.refreshToken },
+        {
+          name: "B's refresh token already rotated out (a replay: still not REUSED, and B's session lives)",
+          token: B.member.rotatedRefreshToken,
+        },
+        { name: "B's token in upper case", token: B.member.refreshToken.toUpperCase() },
+        { name: "B's token with its last character changed", token: changeLast(B.member.refreshToken) },
+        { name: "A's user and session with B's secret", token: `rt1.${aUser}.${aSession}.${bSecret}` },
+        { name: "B's user and session with A's secret", token: `rt1.${bUser}.${bSession}.${aSecret}` },
+        { name: "A's user with B's session and secret", token: `rt1.${aUser}.${bSession}.${bSecret}` },
+        { name: "B's user with A's session and secret", token: `rt1.${bUser}.${aSession}.${aSecret}` },
+      ].map((v) => ({ name: v.name, path: '/auth/refresh', body: { refreshToken: v.token } }));
+    },
+    own: () => ({ path: '/auth/refresh', body: { refreshToken: A.member.refreshToken } }),
+    admitted: 200,
+  },
+
+  // --- self-service (bearer) routes.
+  verifyEmailChange: {
+    callers: ['member'],
+    refusal: INVALID_CODE,
+    foreign: () =>
+      atPath(
+        '/users/me/email-change/verify',
+        // This route takes 6-digit codes only: B's TOTP challenge is answered with its TOTP code, also 6 digits.
+        challengeVariants('emailChange'),
+      ),
+    own: () => ({
+      path: '/users/me/email-change/verify',
+      body: { challengeId: A.challenges.emailChange.id, code: A.challenges.emailChange.code },
+    }),
+    admitted: 200,
+  },
+  revokeMySession: {
+    callers: ['member'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      [
+        ...lookalikes(B.member.spareSessionId, A.member.spareSessionId),
+        { name: "B's member's current session", value: B.member.sessionId },
+        { name: "B's member's refreshed session", value: sessionOf(B.member.refreshToken) },
+      ].map((v) => ({ name: v.name, path: `/users/me/sessions/${enc(v.value)}` })),
+    own: () => ({ path: `/users/me/sessions/${A.member.spareSessionId}` }),
+    admitted: 204,
+  },
+
+  // --- admin routes on users.
+  getUser: onUser('', () => A.member.userId, 200),
+  deleteUser: onUser('', freshUserOfA, 204),
+  setUserStatus: onUser('/status', freshUserOfA, 200, { status: 'DISABLED' }),
+  resetUserTotp: onUser('/totp', freshUserOfA, 204),
+  listUserDevices: onUser('/devices', () => A.member.userId, 200),
+  listUserActivity: (() => {
+    const base = onUser('/activity', () => A.member.userId, 200);
+    return {
+      ...base,
+      foreign: () => [
+        ...base.foreign(),
+        {
+          name: "A's member with a cursor from B's member's activity",
+          path: `/users/${A.member.userId}/activity?limit=100&cursor=${enc(B.activityCursor)}`,
+          expect: onlyActivityOfA,
+        },
+        {
+          name: "A's member with a cursor that names B's activity partition",
+          path: `/users/${A.member.userId}/activity?limit=100&cursor=${enc(
+            Buffer.from(
+              JSON.stringify({
+                pk: keys.activityPartition(B.tenant, B.member.userId),
+                sk: JSON.parse(Buffer.from(B.activityCursor, 'base64url').toString('utf8')).sk,
+              }),
+            ).toString('base64url'),
+          )}`,
+          expect: onlyActivityOfA,
+        },
+      ],
+    };
+  })(),
+
+  // --- merchants and API keys.
+  updateMerchant: onMerchant('', 200, () => ({ primaryColor: '#2e7d32' })),
+  listApiKeys: onMerchant('/api-keys', 200),
+  createApiKey: onMerchant('/api-keys', 201, () => ({ label: 'isolation' })),
+  revokeApiKey: {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () => [
+      ...lookalikes(B.tenant.id, A.tenant.id).map((v) => ({
+        name: `merchant: ${v.name}, key: A's spare key`,
+        path: `/merchants/${enc(v.value)}/api-keys/${A.spareKey.keyId}`,
+      })),
+      ...lookalikes(B.apiKey.keyId, A.spareKey.keyId).map((v) => ({
+        name: `merchant: A's, key: ${v.name}`,
+        path: `/merchants/${A.tenant.id}/api-keys/${enc(v.value)}`,
+      })),
+      { name: "B's merchant and B's key", path: `/merchants/${B.tenant.id}/api-keys/${B.apiKey.keyId}` },
+    ],
+    own: async () => {
+      const res = await call('POST', `/merchants/${A.tenant.id}/api-keys`, A.owner.headers, { label: 'to revoke' });
+      expectStatus(res, 201, 'A: api key to revoke');
+      return { path: `/merchants/${A.tenant.id}/api-keys/${res.body.keyId}` };
+    },
+    admitted: 204,
+  },
+
+  // --- roles and grants.
+  createRole: {
+    callers: ADMINS,
+    refusal: TENANT_MISMATCH,
+    foreign: () =>
+      tenantNamings().map((v) => ({
+        name: v.name,
+        path: '/roles',
+        body: { name: aRoleName('Iso'), priority: 10, ...v.value },
+      })),
+    own: () => ({
+      path: '/roles',
+      body: { name: aRoleName('Iso'), priority: 10, app: A.tenant.app, mid: A.tenant.mid },
+    }),
+    admitted: 201,
+  },
+  deleteRole: {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () =>
+      [
+        ...lookalikes(B.roles.gardener.id, A.roles.gardener.id),
+        { name: "B's SUPER_ADMIN role", value: B.roles.superAdmin.id },
+        { name: "B's ADMIN role", value: B.roles.admin.id },
+      ].map((v) => ({ name: v.name, path: `/roles/${enc(v.value)}` })),
+    own: async () => ({ path: `/roles/${(await aRole(A.owner, 10)).id}` }),
+    admitted: 204,
+  },
+  assignRole: grantRecipe('/roles/assign', async () => ({
+    userId: await freshUserOfA(),
+    roleId: A.roles.gardener.id,
+  })),
+  revokeRole: grantRecipe('/roles/revoke', async () => {
+    const userId = await freshUserOfA();
+    await grant(A.owner, userId, A.roles.gardener.id);
+    return { userId, roleId: A.roles.gardener.id };
+  }),
+
+  // --- the plant store: ids are per tenant, so B's plant id is free in A, and B's plant is untouched.
+  createPlant: {
+    callers: ['member (plant store)'],
+    refusal: {
+      says: "200 with A's own plant (ids are per tenant)",
+      check: (res) => {
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toEqual({ id: B.plant.id, name: 'A takes B id' });
+      },
+    },
+    sequential: true,
+    foreign: () => [
+      { name: "B's plant id", path: '/plants', body: { id: B.plant.id, name: 'A takes B id' } },
+      {
+        name: "B's plant id again (now A's: the id is checked within A only)",
+        path: '/plants',
+        body: { id: B.plant.id, name: 'A takes B id' },
+        expect: {
+          says: '400 (duplicate in A)',
+          check: (res) => {
+            expect(res.status, JSON.stringify(res.body)).toBe(400);
+            expect(res.body.error).toBe(400);
+          },
+        },
+      },
+    ],
+    own: () => ({ path: '/plants', body: { id: 7_000_100 + Math.floor(Math.random() * 1_000_000), name: 'A own' } }),
+    admitted: 200,
+  },
+};
+
+/** POST /roles/assign and /roles/revoke: B's user or role (and look-alikes) are 404; B's app or mid is 403. */
+function grantRecipe(path: string, own: () => Promise<{ userId: string; roleId: string }>): Recipe {
+  return {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () => [
+      ...lookalikes(B.member.userId, A.member.userId).map((v) => ({
+        name: `userId: ${v.name}`,
+        path,
+        body: { userId: v.value, roleId: A.roles.gardener.id },
+      })),
+      ...lookalikes(B.roles.gardener.id, A.roles.gardener.id).map((v) => ({
+        name: `roleId: ${v.name}`,
+        path,
+        body: { userId: A.member.userId, roleId: v.value },
+      })),
+      { name: "roleId: B's SUPER_ADMIN role", path, body: { userId: A.member.userId, roleId: B.roles.superAdmin.id } },
+      { name: "B's user and B's role", path, body: { userId: B.member.userId, roleId: B.roles.gardener.id } },
+      ...tenantNamings().map((v) => ({
+        name: v.name,
+        path,
+        body: { userId: A.member.userId, roleId: A.roles.gardener.id, ...v.value },
+        expect: TENANT_MISMATCH,
+      })),
+    ],
+    own: async () => ({ path, body: await own() }),
+    admitted: 204,
+  };
+}
+
+// ---------------------------------------------------------------- which routes take ids
+
+export const allRoutes: readonly RouteDef[] = [...identityRouteList, ...plantRouteList];
+
+/** A field that names something stored: an id, a token, a cursor, or the tenant (`app`, `mid`). */
+const ID_FIELD = /^(id|app|mid|cursor|[a-z]+Id|[a-z]*Token)$/;
+
+/** The field names of a valibot schema, through objects, pipes, optionals, unions and arrays. */
+function fieldNames(schema: unknown, out = new Set<string>()): Set<string> {
+  if (!schema || typeof schema !== 'object') return out;
+  const s = schema as { entries?: Record<string, unknown>; wrapped?: unknown; options?: unknown; item?: unknown };
+  for (const [name, entry] of Object.entries(s.entries ?? {})) {
+    out.add(name);
+    fieldNames(entry, out);
+  }
+  fieldNames(s.wrapped, out);
+  if (Array.isArray(s.options)) for (const option of s.options) fieldNames(option, out);
+  fieldNames(s.item, out);
+  return out;
+}
+
+/** The id fields of a route's body and query (its path parameters are read from the path). */
+export const bodyAndQueryIdFields = (route: RouteDef) =>
+  [...fieldNames(route.body), ...fieldNames(route.query)].filter((name) => ID_FIELD.test(name)).sort();
+const pathParameters = (route: RouteDef) => [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+/** The body and query id fields, listed by hand: the scan must find exactly these (a new one fails the test). */
+export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
+  discovery: ['clientId'],
+  signup: ['app', 'invitationToken', 'mid'],
+  signupVerify: ['challengeId'],
+  loginVerify: ['challengeId'],
+  refresh: ['refreshToken'],
+  resetPassword: ['challengeId'],
+  verifyEmailChange: ['challengeId'],
+  listUserActivity: ['cursor'],
+  createRole: ['app', 'mid'],
+  assignRole: ['app', 'mid', 'roleId', 'userId'],
+  revokeRole: ['app', 'mid', 'roleId', 'userId'],
+  createPlant: ['id'],
+};
+
+// The $default routes (notFound, plantsNotFound) take no id and read nothing: no path parameter, no recipe.
+export const takesIds = (route: RouteDef) =>
+  pathParameters(route).length > 0 ||
+  bodyAndQueryIdFields(route).length > 0 ||
+  Object.hasOwn(ID_FIELDS_BY_HAND, route.operationId);
