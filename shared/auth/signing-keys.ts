@@ -236,5 +236,3 @@ export function signingKeys(deps: SigningKeyDeps) {
     },
   };
 }
-
-export type SigningKeys = ReturnType<typeof signingKeys>;

@@ -17,8 +17,6 @@ export type MailMessage =
   | { kind: 'EMAIL_CHANGED'; newEmail: string }
   | { kind: 'ACCOUNT_LOCKED'; minutes: number };
 
-export type MailKind = MailMessage['kind'];
-
 export interface Mailer {
   /**
    * Sends `message` to `to`, branded for `tenant`. Throws 503 UNAVAILABLE

@@ -115,5 +115,3 @@ export function activityRepo(store: StoreClient) {
     },
   };
 }
-
-export type ActivityRepo = ReturnType<typeof activityRepo>;

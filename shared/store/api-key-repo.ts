@@ -122,5 +122,3 @@ export function apiKeyRepo(store: StoreClient) {
     },
   };
 }
-
-export type ApiKeyRepo = ReturnType<typeof apiKeyRepo>;

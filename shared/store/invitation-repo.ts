@@ -65,5 +65,3 @@ export function invitationRepo(store: StoreClient) {
     },
   };
 }
-
-export type InvitationRepo = ReturnType<typeof invitationRepo>;

@@ -195,5 +195,3 @@ export function merchantRepo(store: StoreClient) {
     },
   };
 }
-
-export type MerchantRepo = ReturnType<typeof merchantRepo>;

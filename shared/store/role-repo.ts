@@ -95,5 +95,3 @@ export function roleRepo(store: StoreClient) {
     },
   };
 }
-
-export type RoleRepo = ReturnType<typeof roleRepo>;

@@ -13,8 +13,6 @@ export const TABLE = {
   ],
 } as const;
 
-export type IndexName = (typeof TABLE.indexes)[number]['name'];
-
 /** The CreateTable input for the local stack and tests (on-demand, like the deployed table). */
 export function createTableInput(tableName: string) {
   const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);

@@ -2,6 +2,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import type { Device } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
 import { toUser } from './user-repo.ts';
 
@@ -10,15 +11,6 @@ import { toUser } from './user-repo.ts';
  * tenant-wide lists, grants, status changes, deletion, devices. Apart from
  * user-repo.ts so that only the bundles that administer users carry it.
  */
-
-/** A device a user signed in from (DEVICE item). */
-export interface StoredDevice {
-  fingerprint: string;
-  userAgent: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  seenCount: number;
-}
 
 export function userAdminRepo(store: StoreClient) {
   const { doc, tableName } = store;
@@ -173,7 +165,7 @@ export function userAdminRepo(store: StoreClient) {
     },
 
     /** The devices a user signed in from, with the latest User-Agent of each. */
-    async devices(t: TenantRef, userId: string): Promise<StoredDevice[]> {
+    async devices(t: TenantRef, userId: string): Promise<Device[]> {
       const { Items } = await doc.send(
         new QueryCommand({
           TableName: tableName,
