@@ -13,7 +13,7 @@ import {
   TokensEnvelope,
   TokensResponse,
 } from '#shared/auth/schemas.ts';
-import type { RouteDef } from '#shared/http/route.ts';
+import { BEARER_ERRORS, bearerRoute, type RouteDef } from '#shared/http/route.ts';
 import { DiscoveryQuery, DiscoveryResponse } from '#shared/tenancy/schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
 
@@ -127,16 +127,14 @@ export const authRoutes = {
     kms: true,
   },
   logout: {
+    ...bearerRoute({ tag: 'auth' }),
     operationId: 'logout',
     method: 'DELETE',
     path: '/auth/logout',
     entry: 'functions/auth/logout.ts',
     summary: 'End the current session at once',
-    tag: 'auth',
-    tenant: 'headers',
-    auth: 'bearer',
     status: 204,
-    errors: ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH'],
+    errors: BEARER_ERRORS,
     table: ['UpdateItem', 'PutItem'],
   },
   forgotPassword: {

@@ -1,6 +1,6 @@
 /** Routes under /merchants: the caller's tenant, its policy and its admin API keys. */
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/http/route.ts';
+import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
 import {
   ApiKeyIdParams,
   ApiKeyResponse,
@@ -11,12 +11,9 @@ import {
   UpdateMerchantRequest,
 } from '#shared/merchants/schemas.ts';
 
-const admin = { tag: 'merchants', tenant: 'headers', auth: 'admin' } as const;
-const common = ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH', 'FORBIDDEN'] as const;
-
 export const merchantRoutes = {
   getMyMerchant: {
-    ...admin,
+    ...adminRoute({ tag: 'merchants' }),
     operationId: 'getMyMerchant',
     method: 'GET',
     path: '/merchants/me',
@@ -24,11 +21,11 @@ export const merchantRoutes = {
     summary: "The caller's merchant: branding, login and signup policy, allowed origins",
     status: 200,
     response: MerchantResponse,
-    errors: common,
+    errors: ADMIN_ERRORS,
     table: [],
   },
   updateMerchant: {
-    ...admin,
+    ...adminRoute({ tag: 'merchants' }),
     operationId: 'updateMerchant',
     method: 'PATCH',
     path: '/merchants/{id}',
@@ -38,12 +35,12 @@ export const merchantRoutes = {
     params: MerchantIdParams,
     body: UpdateMerchantRequest,
     response: MerchantResponse,
-    errors: [...common, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
     // One transaction: the merchant (Update) with the ORIGIN index items (Put, Delete).
     table: ['UpdateItem', 'PutItem', 'DeleteItem'],
   },
   listApiKeys: {
-    ...admin,
+    ...adminRoute({ tag: 'merchants' }),
     operationId: 'listApiKeys',
     method: 'GET',
     path: '/merchants/{id}/api-keys',
@@ -52,11 +49,11 @@ export const merchantRoutes = {
     status: 200,
     params: MerchantIdParams,
     response: v.array(ApiKeyResponse),
-    errors: [...common, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['Query'],
   },
   createApiKey: {
-    ...admin,
+    ...adminRoute({ tag: 'merchants' }),
     operationId: 'createApiKey',
     method: 'POST',
     path: '/merchants/{id}/api-keys',
@@ -66,11 +63,11 @@ export const merchantRoutes = {
     params: MerchantIdParams,
     body: CreateApiKeyRequest,
     response: GenerateApiKeyResponse,
-    errors: [...common, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['PutItem'],
   },
   revokeApiKey: {
-    ...admin,
+    ...adminRoute({ tag: 'merchants' }),
     operationId: 'revokeApiKey',
     method: 'DELETE',
     path: '/merchants/{id}/api-keys/{keyId}',
@@ -78,7 +75,7 @@ export const merchantRoutes = {
     summary: 'Revoke an admin API key at once (a key may revoke itself)',
     status: 204,
     params: ApiKeyIdParams,
-    errors: [...common, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['DeleteItem'],
   },
 } as const satisfies Record<string, RouteDef>;

@@ -1,16 +1,13 @@
 /** Routes under /roles: SYSTEM and MERCHANT roles and their grants. */
 
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/http/route.ts';
+import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
 import { AssignRoleRequest, CreateRoleRequest, RevokeRoleRequest, RoleResponse } from '#shared/roles/schemas.ts';
 import { IdParams } from '#shared/users/admin-schemas.ts';
-import { admin, adminErrors } from '../users/admin-routes.ts';
-
-const roles = { ...admin, tag: 'roles' } as const;
 
 export const roleRoutes = {
   listRoles: {
-    ...roles,
+    ...adminRoute({ tag: 'roles' }),
     operationId: 'listRoles',
     method: 'GET',
     path: '/roles',
@@ -18,11 +15,11 @@ export const roleRoutes = {
     summary: 'SYSTEM and MERCHANT roles',
     status: 200,
     response: v.array(RoleResponse),
-    errors: adminErrors,
+    errors: ADMIN_ERRORS,
     table: [],
   },
   createRole: {
-    ...roles,
+    ...adminRoute({ tag: 'roles' }),
     operationId: 'createRole',
     method: 'POST',
     path: '/roles',
@@ -31,11 +28,11 @@ export const roleRoutes = {
     status: 201,
     body: CreateRoleRequest,
     response: RoleResponse,
-    errors: [...adminErrors, 'ALREADY_EXISTS'],
+    errors: [...ADMIN_ERRORS, 'ALREADY_EXISTS'],
     table: ['PutItem'],
   },
   deleteRole: {
-    ...roles,
+    ...adminRoute({ tag: 'roles' }),
     operationId: 'deleteRole',
     method: 'DELETE',
     path: '/roles/{id}',
@@ -43,11 +40,11 @@ export const roleRoutes = {
     summary: 'Delete a MERCHANT role; its grants stay',
     status: 204,
     params: IdParams,
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem', 'DeleteItem'],
   },
   assignRole: {
-    ...roles,
+    ...adminRoute({ tag: 'roles' }),
     operationId: 'assignRole',
     method: 'POST',
     path: '/roles/assign',
@@ -55,11 +52,11 @@ export const roleRoutes = {
     summary: 'Give a user a role, until expiresAt if given',
     status: 204,
     body: AssignRoleRequest,
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['UpdateItem', 'PutItem'],
   },
   revokeRole: {
-    ...roles,
+    ...adminRoute({ tag: 'roles' }),
     operationId: 'revokeRole',
     method: 'POST',
     path: '/roles/revoke',
@@ -67,7 +64,7 @@ export const roleRoutes = {
     summary: 'Take a role back from a user',
     status: 204,
     body: RevokeRoleRequest,
-    errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: taking SUPER_ADMIN's grant checks the actor in the same transaction.
     table: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
   },

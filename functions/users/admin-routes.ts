@@ -1,7 +1,7 @@
 /** Admin routes under /users: the tenant's users, for ADMIN or SUPER_ADMIN bearers and API keys. */
 
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/http/route.ts';
+import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
 import {
   ActivityPage,
   ActivityQuery,
@@ -13,13 +13,9 @@ import {
 } from '#shared/users/admin-schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
 
-export const admin = { tenant: 'headers', auth: 'admin' } as const;
-export const adminErrors = ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH', 'FORBIDDEN'] as const;
-
 export const adminUserRoutes = {
   listUsers: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'listUsers',
     method: 'GET',
     path: '/users',
@@ -27,12 +23,11 @@ export const adminUserRoutes = {
     summary: 'Every user of the tenant',
     status: 200,
     response: v.array(UserResponse),
-    errors: adminErrors,
+    errors: ADMIN_ERRORS,
     table: ['Query'],
   },
   inviteUser: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'inviteUser',
     method: 'POST',
     path: '/users/invitations',
@@ -41,13 +36,12 @@ export const adminUserRoutes = {
     status: 201,
     body: InviteUserRequest,
     response: InviteUserResponse,
-    errors: [...adminErrors, 'ALREADY_EXISTS', 'UNAVAILABLE'],
+    errors: [...ADMIN_ERRORS, 'ALREADY_EXISTS', 'UNAVAILABLE'],
     table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
     ses: true,
   },
   getUser: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'getUser',
     method: 'GET',
     path: '/users/{id}',
@@ -56,12 +50,11 @@ export const adminUserRoutes = {
     status: 200,
     params: IdParams,
     response: UserResponse,
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem'],
   },
   deleteUser: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'deleteUser',
     method: 'DELETE',
     path: '/users/{id}',
@@ -69,13 +62,12 @@ export const adminUserRoutes = {
     summary: 'Delete a user and every item of theirs (an audit record stays)',
     status: 204,
     params: IdParams,
-    errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: deleting a SUPER_ADMIN checks the actor in the same transaction.
     table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem', 'ConditionCheckItem'],
   },
   setUserStatus: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'setUserStatus',
     method: 'PATCH',
     path: '/users/{id}/status',
@@ -85,13 +77,12 @@ export const adminUserRoutes = {
     params: IdParams,
     body: UserStatusRequest,
     response: UserResponse,
-    errors: [...adminErrors, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: disabling or flagging a SUPER_ADMIN checks the actor in the same transaction.
     table: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'ConditionCheckItem'],
   },
   resetUserTotp: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'resetUserTotp',
     method: 'DELETE',
     path: '/users/{id}/totp',
@@ -99,12 +90,11 @@ export const adminUserRoutes = {
     summary: "Turn a user's TOTP off",
     status: 204,
     params: IdParams,
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   listUserDevices: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'listUserDevices',
     method: 'GET',
     path: '/users/{id}/devices',
@@ -113,12 +103,11 @@ export const adminUserRoutes = {
     status: 200,
     params: IdParams,
     response: v.array(DeviceResponse),
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem', 'Query'],
   },
   listUserActivity: {
-    ...admin,
-    tag: 'admin-users',
+    ...adminRoute({ tag: 'admin-users' }),
     operationId: 'listUserActivity',
     method: 'GET',
     path: '/users/{id}/activity',
@@ -128,7 +117,7 @@ export const adminUserRoutes = {
     params: IdParams,
     query: ActivityQuery,
     response: ActivityPage,
-    errors: [...adminErrors, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem', 'Query'],
   },
 } as const satisfies Record<string, RouteDef>;

@@ -1,7 +1,7 @@
 /** Routes under /users/me: the signed-in user's own account. */
 
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/http/route.ts';
+import { BEARER_ERRORS, bearerRoute, type RouteDef } from '#shared/http/route.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
 import {
   ChangePasswordRequest,
@@ -15,12 +15,9 @@ import {
   UpdateUserRequest,
 } from '#shared/users/schemas-me.ts';
 
-export const me = { tag: 'me', tenant: 'headers', auth: 'bearer' } as const;
-export const common = ['UNAUTHENTICATED', 'SESSION_REVOKED', 'TENANT_MISMATCH'] as const;
-
 export const userRoutes = {
   getMe: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'getMe',
     method: 'GET',
     path: '/users/me',
@@ -28,11 +25,11 @@ export const userRoutes = {
     summary: 'The signed-in user',
     status: 200,
     response: UserResponse,
-    errors: common,
+    errors: BEARER_ERRORS,
     table: [],
   },
   updateMe: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'updateMe',
     method: 'PATCH',
     path: '/users/me',
@@ -41,11 +38,11 @@ export const userRoutes = {
     status: 200,
     body: UpdateUserRequest,
     response: UserResponse,
-    errors: common,
+    errors: BEARER_ERRORS,
     table: ['UpdateItem'],
   },
   changePassword: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'changePassword',
     method: 'POST',
     path: '/users/me/password',
@@ -54,7 +51,7 @@ export const userRoutes = {
     status: 204,
     body: ChangePasswordRequest,
     errors: [
-      ...common,
+      ...BEARER_ERRORS,
       'INVALID_CREDENTIALS',
       'INVALID_CODE',
       'PASSWORD_TOO_COMMON',
@@ -67,7 +64,7 @@ export const userRoutes = {
     kms: true,
   },
   startEmailChange: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'startEmailChange',
     method: 'POST',
     path: '/users/me/email-change',
@@ -76,12 +73,12 @@ export const userRoutes = {
     status: 200,
     body: EmailChangeRequest,
     response: v.object({ challengeId: v.string() }),
-    errors: [...common, 'RATE_LIMITED', 'UNAVAILABLE'],
+    errors: [...BEARER_ERRORS, 'RATE_LIMITED', 'UNAVAILABLE'],
     table: ['UpdateItem', 'PutItem', 'DeleteItem'],
     ses: true,
   },
   verifyEmailChange: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'verifyEmailChange',
     method: 'POST',
     path: '/users/me/email-change/verify',
@@ -90,12 +87,12 @@ export const userRoutes = {
     status: 200,
     body: EmailChangeVerifyRequest,
     response: EmailChangeVerifyResponse,
-    errors: [...common, 'INVALID_CODE', 'CONFLICT', 'RATE_LIMITED'],
+    errors: [...BEARER_ERRORS, 'INVALID_CODE', 'CONFLICT', 'RATE_LIMITED'],
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
   },
   initTotp: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'initTotp',
     method: 'POST',
     path: '/users/me/totp/init',
@@ -103,12 +100,12 @@ export const userRoutes = {
     summary: 'Start TOTP: a secret (as an otpauth:// URI) and 10 backup codes, shown once',
     status: 200,
     response: TotpSetupResponse,
-    errors: [...common, 'TOTP_NOT_ALLOWED', 'TOTP_ALREADY_ENABLED'],
+    errors: [...BEARER_ERRORS, 'TOTP_NOT_ALLOWED', 'TOTP_ALREADY_ENABLED'],
     table: ['UpdateItem'],
     kms: true,
   },
   verifyTotp: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'verifyTotp',
     method: 'POST',
     path: '/users/me/totp/verify',
@@ -116,12 +113,12 @@ export const userRoutes = {
     summary: 'Turn TOTP on with a code of the new secret',
     status: 204,
     body: TotpCodeRequest,
-    errors: [...common, 'INVALID_CODE', 'TOTP_ALREADY_ENABLED', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+    errors: [...BEARER_ERRORS, 'INVALID_CODE', 'TOTP_ALREADY_ENABLED', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
     kms: true,
   },
   disableTotp: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'disableTotp',
     method: 'POST',
     path: '/users/me/totp/disable',
@@ -129,12 +126,19 @@ export const userRoutes = {
     summary: 'Turn TOTP off with a valid code',
     status: 204,
     body: TotpCodeRequest,
-    errors: [...common, 'INVALID_CODE', 'TOTP_REMOVAL_NOT_ALLOWED', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+    errors: [
+      ...BEARER_ERRORS,
+      'INVALID_CODE',
+      'TOTP_REMOVAL_NOT_ALLOWED',
+      'CONFLICT',
+      'TOO_MANY_ATTEMPTS',
+      'RATE_LIMITED',
+    ],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
     kms: true,
   },
   listMySessions: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'listMySessions',
     method: 'GET',
     path: '/users/me/sessions',
@@ -142,11 +146,11 @@ export const userRoutes = {
     summary: "The caller's live sessions with device details",
     status: 200,
     response: v.array(SessionResponse),
-    errors: common,
+    errors: BEARER_ERRORS,
     table: [],
   },
   revokeMySession: {
-    ...me,
+    ...bearerRoute({ tag: 'me' }),
     operationId: 'revokeMySession',
     method: 'DELETE',
     path: '/users/me/sessions/{sessionId}',
@@ -154,7 +158,7 @@ export const userRoutes = {
     summary: "End one of the caller's sessions",
     status: 204,
     params: SessionIdParams,
-    errors: [...common, 'NOT_FOUND'],
+    errors: [...BEARER_ERRORS, 'NOT_FOUND'],
     table: ['UpdateItem', 'PutItem'],
   },
 } as const satisfies Record<string, RouteDef>;

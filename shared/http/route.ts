@@ -76,6 +76,33 @@ export interface RouteDef {
   requiresOrigin?: boolean;
 }
 
+/**
+ * The shared part of a signed-in user's route: the tenant from the headers, a bearer access token.
+ * Spread it first in a row: `{ ...bearerRoute({ tag: 'me' }), operationId: 'getMe', … }`. The
+ * result keeps its literal types (`auth: 'bearer'`), which the handler's input type is read from.
+ */
+export function bearerRoute<const Tag extends string>({ tag }: { tag: Tag }) {
+  return { tag, tenant: 'headers', auth: 'bearer' } as const satisfies Partial<RouteDef>;
+}
+
+/**
+ * The shared part of an admin route: the tenant from the headers, the bearer of an ADMIN or
+ * SUPER_ADMIN user or an admin API key (`X-Api-Key`).
+ */
+export function adminRoute<const Tag extends string>({ tag }: { tag: Tag }) {
+  return { tag, tenant: 'headers', auth: 'admin' } as const satisfies Partial<RouteDef>;
+}
+
+/** The error codes every bearer route answers; a row adds its own: `errors: [...BEARER_ERRORS, 'NOT_FOUND']`. */
+export const BEARER_ERRORS = [
+  'UNAUTHENTICATED',
+  'SESSION_REVOKED',
+  'TENANT_MISMATCH',
+] as const satisfies readonly ErrorCode[];
+
+/** The error codes every admin route answers: a bearer route's, and FORBIDDEN for too little authority. */
+export const ADMIN_ERRORS = [...BEARER_ERRORS, 'FORBIDDEN'] as const satisfies readonly ErrorCode[];
+
 /** The actions a route's function needs in all: its own plus those of the tenant and auth stages. */
 export function tableActionsOf(route: RouteDef): TableAction[] {
   const actions = new Set<TableAction>(route.table);

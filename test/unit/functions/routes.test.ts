@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SERVER_URL, identityOpenApi } from '#functions/openapi.ts';
 import { BASE_PATH, identityRouteList, identityRoutes } from '#functions/routes.ts';
+import { routeIndexMarkdown } from '#local/route-index.ts';
 import { REPO_ROOT } from '#local/stack.ts';
 import { isDefaultRoute, routeKey, tableActionsOf } from '#shared/http/route.ts';
 
@@ -93,5 +94,11 @@ describe('the OpenAPI document', () => {
   it('is committed up to date in openapi.json (run `npm run openapi` after changing routes or schemas)', () => {
     const committed = JSON.parse(readFileSync(join(REPO_ROOT, 'openapi.json'), 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(identityOpenApi(COMMITTED_SERVER_URL))));
+  });
+});
+
+describe('the route index', () => {
+  it('is committed up to date in ROUTES.md (run `npm run openapi` after changing routes)', () => {
+    expect(readFileSync(join(REPO_ROOT, 'ROUTES.md'), 'utf8')).toBe(routeIndexMarkdown());
   });
 });
