@@ -102,12 +102,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
     },
-    store,
-    merchants: merchantRepo(store),
-    users: userRepo(store),
-    sessions: sessionRepo(store),
-    challenges: challengeRepo(store),
-    guards: guardRepo(store),
+    ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
     mailer: noMailer,
     clock: systemClock,
@@ -118,8 +113,12 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
 
 /** The same deps over another store client (a request's, answering reads made ahead): the repositories rebuilt on it. */
 export function depsWithStore(deps: Deps, store: StoreClient): Deps {
+  return { ...deps, ...reposOn(store) };
+}
+
+/** The store and the repositories most requests use, over one client (the others are built on use). */
+function reposOn(store: StoreClient) {
   return {
-    ...deps,
     store,
     merchants: merchantRepo(store),
     users: userRepo(store),

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { queryAll } from './query.ts';
 
 /** An admin API key as stored: the secret itself never is, only its SHA-256 (`secretHash`). */
 export interface StoredApiKey {
@@ -55,21 +56,12 @@ export function apiKeyRepo(store: StoreClient) {
 
     /** Every key of the tenant (a few items in the tenant's partition), oldest first. */
     async list(t: TenantRef): Promise<StoredApiKey[]> {
-      const found: StoredApiKey[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.merchant(t).pk, ':prefix': keys.apiKeyPrefix },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) found.push(toApiKey(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const items = await queryAll(store, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.merchant(t).pk, ':prefix': keys.apiKeyPrefix },
+        ConsistentRead: true,
+      });
+      const found = items.map(toApiKey);
       return found
         .filter((key) => key.revokedAt === null)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));

@@ -4,6 +4,7 @@ import type { Grant } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { queryAll } from './query.ts';
 import { batchGetConsistent, type ItemKey, ReadAhead } from './read-ahead.ts';
 
 const MERCHANT_FIELDS = [
@@ -89,29 +90,19 @@ export function merchantRepo(store: StoreClient) {
     async recordFirstAdmin(merchant: Merchant): Promise<string | null> {
       const t = { app: merchant.app, mid: merchant.mid };
       const { gsi1pk } = keys.usersOfTenant(t, '');
-      const candidates: { id: string; registeredAt: string; superAdmin: boolean }[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': gsi1pk },
-            ProjectionExpression: 'id, registeredAt, grants',
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const grants = Object.values((item.grants ?? {}) as Record<string, { name?: string }>);
-          candidates.push({
-            id: item.id as string,
-            registeredAt: item.registeredAt as string,
-            superAdmin: grants.some((grant) => grant.name === 'SUPER_ADMIN'),
-          });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const users = await queryAll(store, {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ProjectionExpression: 'id, registeredAt, grants',
+      });
+      const candidates = users.map((item) => ({
+        id: item.id as string,
+        registeredAt: item.registeredAt as string,
+        superAdmin: Object.values((item.grants ?? {}) as Record<string, { name?: string }>).some(
+          (grant) => grant.name === 'SUPER_ADMIN',
+        ),
+      }));
       const first =
         candidates.find((user) => user.registeredAt === merchant.createdAt) ??
         candidates

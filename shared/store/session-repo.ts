@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { queryAll } from './query.ts';
 import type { TransactItem } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
@@ -218,21 +219,13 @@ export function sessionRepo(store: StoreClient) {
     },
 
     async listLive(t: TenantRef, userId: string, now: Date): Promise<Session[]> {
-      const sessions: Session[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.userPartition(t, userId), ':prefix': keys.sessionPrefix },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        sessions.push(...(page.Items ?? []).map(toSession));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const sessions = (
+        await queryAll(store, {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.userPartition(t, userId), ':prefix': keys.sessionPrefix },
+          ConsistentRead: true,
+        })
+      ).map(toSession);
       return sessions.filter((s) => !s.revokedAt && Date.parse(s.refreshExpiresAt) > now.getTime());
     },
 

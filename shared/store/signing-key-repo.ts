@@ -1,7 +1,8 @@
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt } from './errors.ts';
 import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
 
 /** A public key as the JWKS publishes it. */
 export interface PublicJwk {
@@ -42,23 +43,13 @@ export function signingKeyRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     async list(): Promise<StoredSigningKey[]> {
-      const found: StoredSigningKey[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.signingKeysPartition },
-            // A key written a moment ago by another function must be seen.
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) found.push(toStoredKey(item));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return found;
+      const items = await queryAll(store, {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.signingKeysPartition },
+        // A key written a moment ago by another function must be seen.
+        ConsistentRead: true,
+      });
+      return items.map(toStoredKey);
     },
 
     /** Stores a new key; the condition only guards against a kid collision. */

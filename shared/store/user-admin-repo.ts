@@ -2,6 +2,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { queryAll } from './query.ts';
 import type { Device } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
 import { toUser } from './user-repo.ts';
@@ -18,22 +19,12 @@ export function userAdminRepo(store: StoreClient) {
     /** Every user of the tenant, from a Query on the users index (never a Scan), page after page. */
     async listAll(t: TenantRef): Promise<User[]> {
       const { gsi1pk } = keys.usersOfTenant(t, '');
-      const users: User[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': gsi1pk },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) users.push(toUser(item));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return users;
+      const items = await queryAll(store, {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+      });
+      return items.map(toUser);
     },
 
     /** The write of a grant (one map entry on the profile, so concurrent grants and revocations stay consistent). */
@@ -136,31 +127,22 @@ export function userAdminRepo(store: StoreClient) {
     async deletePartitions(t: TenantRef, userId: string): Promise<void> {
       const partitions = [keys.userPartition(t, userId), keys.activityPartition(t, userId)];
       for (const pk of partitions) {
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await doc.send(
-            new QueryCommand({
-              TableName: tableName,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': pk },
-              ProjectionExpression: 'pk, sk',
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          const items = page.Items ?? [];
-          for (let i = 0; i < items.length; i += 25) {
-            let pending: Record<string, unknown>[] | undefined = items
-              .slice(i, i + 25)
-              .map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
-            // BatchWrite may leave some undone under load: retry those.
-            for (let attempt = 0; pending && pending.length > 0 && attempt < 5; attempt++) {
-              const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-              pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-            }
-            if (pending && pending.length > 0) throw new Error('user items left after retries');
+        const items = await queryAll(store, {
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: 'pk, sk',
+        });
+        for (let i = 0; i < items.length; i += 25) {
+          let pending: Record<string, unknown>[] | undefined = items
+            .slice(i, i + 25)
+            .map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+          // BatchWrite may leave some undone under load: retry those.
+          for (let attempt = 0; pending && pending.length > 0 && attempt < 5; attempt++) {
+            const result = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+            pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
           }
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
+          if (pending && pending.length > 0) throw new Error('user items left after retries');
+        }
       }
     },
 
