@@ -6,7 +6,6 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   authRoutes.forgotPassword,
-  ({ tenant, body, request }, deps) =>
-    forgotPassword(deps, tenant, body.email, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, body, client }, deps) => forgotPassword(deps, tenant, body.email, client),
   { mailer: sesMailerFor },
 );

@@ -5,9 +5,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
   authRoutes.loginVerify,
-  async ({ tenant, body, request }, deps) => ({
+  async ({ tenant, body, client }, deps) => ({
     success: true as const,
-    data: await verifyLogin(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await verifyLogin(deps, tenant, body, client),
   }),
   { readWithTenant: verifyLoginReadsFirst },
 );

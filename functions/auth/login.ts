@@ -6,9 +6,9 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   authRoutes.login,
-  async ({ tenant, body, request }, deps) => ({
+  async ({ tenant, body, client }, deps) => ({
     success: true as const,
-    data: await login(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await login(deps, tenant, body, client),
   }),
   { mailer: sesMailerFor, readWithTenant: loginReadsFirst },
 );

@@ -6,7 +6,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
   authRoutes.logout,
-  ({ tenant, auth, request }, deps) =>
-    logout(deps, tenant, auth, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, client }, deps) => logout(deps, tenant, auth, client),
   { authenticators: identityAuthenticators },
 );

@@ -5,9 +5,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
   authRoutes.refresh,
-  async ({ tenant, body, request }, deps) => ({
+  async ({ tenant, body, client }, deps) => ({
     success: true as const,
-    data: await refresh(deps, tenant, body.refreshToken, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await refresh(deps, tenant, body.refreshToken, client),
   }),
   { readWithTenant: refreshReadsFirst },
 );

@@ -6,7 +6,6 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   authRoutes.resetPassword,
-  ({ tenant, body, request }, deps) =>
-    resetPassword(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, body, client }, deps) => resetPassword(deps, tenant, body, client),
   { mailer: sesMailerFor },
 );

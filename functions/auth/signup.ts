@@ -6,9 +6,9 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   authRoutes.signup,
-  async ({ tenant, body, request }, deps) => ({
+  async ({ tenant, body, client }, deps) => ({
     success: true as const,
-    data: await signup(deps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await signup(deps, tenant, body, client),
   }),
   { mailer: sesMailerFor },
 );

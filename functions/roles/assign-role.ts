@@ -6,7 +6,6 @@ import { assignRole } from '#shared/roles/service.ts';
 
 export const handler = httpHandler(
   roleRoutes.assignRole,
-  ({ tenant, auth, body, request }, deps) =>
-    assignRole(deps, tenant, auth, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, body, client }, deps) => assignRole(deps, tenant, auth, body, client),
   { authenticators: identityAuthenticators },
 );

@@ -6,7 +6,6 @@ import { revokeRole } from '#shared/roles/service.ts';
 
 export const handler = httpHandler(
   roleRoutes.revokeRole,
-  ({ tenant, auth, body, request }, deps) =>
-    revokeRole(deps, tenant, auth, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, body, client }, deps) => revokeRole(deps, tenant, auth, body, client),
   { authenticators: identityAuthenticators },
 );

@@ -1,14 +1,12 @@
 // POST /users/me/password: bearer; { currentPassword, newPassword, totpCode? } → 204; other sessions revoked
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 import { changePassword } from '#shared/users/change-password.ts';
 
 export const handler = httpHandler(
   userRoutes.changePassword,
-  ({ tenant, auth, body, request }, deps) =>
-    changePassword(deps, tenant, userPrincipal(auth), body, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, body, client }, deps) => changePassword(deps, tenant, auth, body, client),
   { authenticators: identityAuthenticators, mailer: sesMailerFor },
 );

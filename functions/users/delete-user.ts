@@ -6,7 +6,6 @@ import { deleteUser } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.deleteUser,
-  ({ tenant, auth, params, request }, deps) =>
-    deleteUser(deps, tenant, auth, params.id, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, params, client }, deps) => deleteUser(deps, tenant, auth, params.id, client),
   { authenticators: identityAuthenticators },
 );

@@ -1,12 +1,9 @@
 // GET /users/me: bearer → UserResponse
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { getMe } from '#shared/users/me.ts';
 
-export const handler = httpHandler(
-  userRoutes.getMe,
-  ({ tenant, auth }, deps) => getMe(deps, tenant, userPrincipal(auth)),
-  { authenticators: identityAuthenticators },
-);
+export const handler = httpHandler(userRoutes.getMe, ({ tenant, auth }, deps) => getMe(deps, tenant, auth), {
+  authenticators: identityAuthenticators,
+});

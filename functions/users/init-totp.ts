@@ -1,12 +1,9 @@
 // POST /users/me/totp/init: bearer → TotpSetupResponse { qrUri, backupCodes }
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { initTotp } from '#shared/users/totp-enrolment.ts';
 
-export const handler = httpHandler(
-  userRoutes.initTotp,
-  ({ tenant, auth }, deps) => initTotp(deps, tenant, userPrincipal(auth)),
-  { authenticators: identityAuthenticators },
-);
+export const handler = httpHandler(userRoutes.initTotp, ({ tenant, auth }, deps) => initTotp(deps, tenant, auth), {
+  authenticators: identityAuthenticators,
+});

@@ -6,7 +6,6 @@ import { resetUserTotp } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.resetUserTotp,
-  ({ tenant, auth, params, request }, deps) =>
-    resetUserTotp(deps, tenant, auth, params.id, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, params, client }, deps) => resetUserTotp(deps, tenant, auth, params.id, client),
   { authenticators: identityAuthenticators },
 );

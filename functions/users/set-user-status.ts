@@ -6,7 +6,6 @@ import { setUserStatus } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.setUserStatus,
-  ({ tenant, auth, params, body, request }, deps) =>
-    setUserStatus(deps, tenant, auth, params.id, body.status, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, params, body, client }, deps) => setUserStatus(deps, tenant, auth, params.id, body.status, client),
   { authenticators: identityAuthenticators },
 );

@@ -1,17 +1,12 @@
 // POST /users/me/email-change: bearer; { newEmail } → { challengeId } (the code goes to the new address)
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 import { requestEmailChange } from '#shared/users/email-change.ts';
 
 export const handler = httpHandler(
   userRoutes.startEmailChange,
-  ({ tenant, auth, body, request }, deps) =>
-    requestEmailChange(deps, tenant, userPrincipal(auth), body.newEmail, {
-      ip: request.sourceIp,
-      userAgent: request.userAgent,
-    }),
+  ({ tenant, auth, body, client }, deps) => requestEmailChange(deps, tenant, auth, body.newEmail, client),
   { authenticators: identityAuthenticators, mailer: sesMailerFor },
 );

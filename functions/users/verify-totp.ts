@@ -1,13 +1,11 @@
 // POST /users/me/totp/verify: bearer; { code } → 204 (TOTP on)
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { verifyTotp } from '#shared/users/totp-enrolment.ts';
 
 export const handler = httpHandler(
   userRoutes.verifyTotp,
-  ({ tenant, auth, body, request }, deps) =>
-    verifyTotp(deps, tenant, userPrincipal(auth), body.code, { ip: request.sourceIp, userAgent: request.userAgent }),
+  ({ tenant, auth, body, client }, deps) => verifyTotp(deps, tenant, auth, body.code, client),
   { authenticators: identityAuthenticators },
 );

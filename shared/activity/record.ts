@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { type Activity, activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -7,9 +8,8 @@ import type { ActivityType } from './types.ts';
 
 export type { ActivityType };
 
-export interface ActivityContext {
-  ip: string;
-  userAgent: string;
+/** Where the change came from (the caller's client), and who made it. */
+export interface ActivityContext extends ClientInfo {
   /** The acting user id, `apikey:<keyId>`, or the user themselves. */
   actorId: string;
 }

@@ -6,7 +6,7 @@ import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { authenticateApiKey } from './api-keys.ts';
-import type { Authenticators, PendingBearer, Principal } from './principal.ts';
+import type { Authenticators, PendingBearer, UserPrincipal } from './principal.ts';
 import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
 
 /**
@@ -16,7 +16,7 @@ import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
  * read with the user in one round trip. Authority comes from the user's
  * current grants, not from the token's `roles` claim (that is for resource servers).
  */
-export async function authenticateBearer(deps: Deps, token: string, tenant: Merchant): Promise<Principal | null> {
+export async function authenticateBearer(deps: Deps, token: string, tenant: Merchant): Promise<UserPrincipal | null> {
   const claims = await verifyAccessToken(deps, token);
   if (!claims) return null;
   if (claims.app !== tenant.app || claims.mid !== tenant.mid) throw fail('TENANT_MISMATCH');
@@ -51,7 +51,7 @@ function principalOf(
   claims: AccessTokenClaims,
   user: User | null,
   session: Record<string, unknown> | null,
-): Principal {
+): UserPrincipal {
   const now = deps.clock.now();
   if (
     !user ||

@@ -1,17 +1,17 @@
 import type { Deps } from '../deps.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import { withTimeFloor } from './timing.ts';
 
 /** Users who may reset their password: the others' mail would tell them nothing they can use. */
 const MAY_RESET = new Set(['ACTIVE']);
 
 /** POST /auth/forgot-password: mails a reset code; the answer is the same for unknown e-mails. */
-export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, request: RequestInfo) {
-  await enforceRateLimit(deps, tenant, request.ip);
+export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, client: ClientInfo) {
+  await enforceRateLimit(deps, tenant, client.ip);
   return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
     const user = await deps.users.findByEmail(tenant, email);
     const owner = user && MAY_RESET.has(user.status) ? user : null;

@@ -1,10 +1,10 @@
 import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openTotpChallenge } from './challenges.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import { type SessionCommit, startSession } from './session-start.ts';
 
 /** Statuses that may not log in, checked only after a correct credential (CONTRACT.md, Rules). */
@@ -19,10 +19,10 @@ export async function countFailure(
   tenant: Merchant,
   email: string,
   userId: string | null,
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   const now = deps.clock.now();
-  const context = { ...request, actorId: userId ?? '' };
+  const context = { ...client, actorId: userId ?? '' };
   // In parallel: a known e-mail's extra write must not make its failure measurably slower.
   const [lockedUntil] = await Promise.all([
     deps.guards.recordFailure(tenant, email, now),
@@ -49,12 +49,12 @@ export async function succeed(
   deps: Deps,
   tenant: Merchant,
   user: User,
-  request: RequestInfo,
+  client: ClientInfo,
   lock: LockRead,
   commit: SessionCommit = {},
 ) {
   if (lock.failuresCounted) await deps.guards.clearFailures(tenant, user.email);
-  return startSession(deps, tenant, user, request, commit);
+  return startSession(deps, tenant, user, client, commit);
 }
 
 /**
@@ -66,7 +66,7 @@ export async function afterFirstFactor(
   deps: Deps,
   tenant: Merchant,
   user: User,
-  request: RequestInfo,
+  client: ClientInfo,
   lock: LockRead,
   commit: SessionCommit = {},
 ) {
@@ -80,5 +80,5 @@ export async function afterFirstFactor(
     }
     return challengeResponse(step);
   }
-  return succeed(deps, tenant, user, request, lock, commit);
+  return succeed(deps, tenant, user, client, lock, commit);
 }

@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import { secondFactorIsGood } from './second-factor.ts';
 
 /** What login verify reads first, read with the tenant (httpHandler's `readWithTenant`): the challenge. */
@@ -18,11 +18,11 @@ export async function verifyLogin(
   deps: Deps,
   tenant: Merchant,
   body: { challengeId: string; code: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   // Independent reads in parallel; the refusals keep their order (rate limit, then the challenge).
   const [rate, live] = await Promise.allSettled([
-    enforceRateLimit(deps, tenant, request.ip),
+    enforceRateLimit(deps, tenant, client.ip),
     liveChallenge(deps, tenant, body.challengeId, ['LOGIN_OTP', 'LOGIN_TOTP']),
   ]);
   if (rate.status === 'rejected') throw rate.reason;
@@ -33,7 +33,7 @@ export async function verifyLogin(
     enforceNotLocked(deps, tenant, challenge.email),
     challenge.userId ? deps.users.get(tenant, challenge.userId) : null,
   ]);
-  const countWrong = () => countFailure(deps, tenant, challenge.email, challenge.userId, request);
+  const countWrong = () => countFailure(deps, tenant, challenge.email, challenge.userId, client);
 
   // The code is checked here and used up in the login's own transaction (or when the TOTP step opens):
   // a fault before that leaves it good for a retry.
@@ -41,7 +41,7 @@ export async function verifyLogin(
     const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
     const user = found?.id === answered.userId ? found : null;
     if (!user) throw fail('INVALID_CODE');
-    return afterFirstFactor(deps, tenant, user, request, lock, { consumes: challenge.id });
+    return afterFirstFactor(deps, tenant, user, client, lock, { consumes: challenge.id });
   }
 
   const user = found;
@@ -51,5 +51,5 @@ export async function verifyLogin(
     throw fail('INVALID_CODE');
   }
   assertMayLogIn(user);
-  return succeed(deps, tenant, user, request, lock, { consumes: challenge.id });
+  return succeed(deps, tenant, user, client, lock, { consumes: challenge.id });
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
@@ -7,7 +8,6 @@ import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, countFailure } from './login-steps.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { ARGON2_PARAMS, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import type { LoginRequest } from './schemas.ts';
 import { withTimeFloor } from './timing.ts';
 
@@ -67,12 +67,12 @@ export function loginReadsFirst(body: LoginRequest, tenant: TenantRef) {
  * POST /auth/login: a password login, or the start of an e-mail-code login.
  * Unknown e-mails get the same answers as known ones, in about the same time.
  */
-export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, request: RequestInfo) {
+export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   const method = loginMethod(tenant, body);
   // Independent reads, in parallel (one round trip instead of three before the e-mail's profile);
   // the refusals keep their order: rate limit first, then the lockout.
   const [rate, lock, found] = await Promise.allSettled([
-    enforceRateLimit(deps, tenant, request.ip),
+    enforceRateLimit(deps, tenant, client.ip),
     enforceNotLocked(deps, tenant, body.email),
     deps.users.findByEmail(tenant, body.email),
   ]);
@@ -101,12 +101,12 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, re
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(hash, password);
   if (!user?.passwordHash || !matches) {
-    await countFailure(deps, tenant, body.email, user?.id ?? null, request);
+    await countFailure(deps, tenant, body.email, user?.id ?? null, client);
     throw fail('INVALID_CREDENTIALS');
   }
   // Hashes made with older parameters are raised now, while we hold the password.
   if (needsRehash(user.passwordHash)) {
     await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) });
   }
-  return afterFirstFactor(deps, tenant, user, request, lockRead);
+  return afterFirstFactor(deps, tenant, user, client, lockRead);
 }

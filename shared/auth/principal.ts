@@ -23,7 +23,8 @@ export interface UserPrincipal {
  * httpHandler, so that only their bundles carry the token code.
  */
 export interface Authenticators {
-  bearer(token: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
+  /** A bearer is always a user: API keys come only through `apiKey`, which the auth stage calls on admin routes alone. */
+  bearer(token: string, tenant: Merchant, deps: Deps): Promise<UserPrincipal | null>;
   apiKey(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
   /**
    * The bearer check with the tenant read in the same round trip: the token is
@@ -39,11 +40,5 @@ export interface Authenticators {
 export interface PendingBearer {
   tenant: Merchant | null;
   /** The caller, or a throw of SESSION_REVOKED. */
-  principal(): Principal;
-}
-
-/** Bearer routes only ever admit users (API keys are refused there); this says so to the type system. */
-export function userPrincipal(principal: Principal): UserPrincipal {
-  if (principal.kind !== 'user') throw new Error('a bearer route admitted a non-user principal');
-  return principal;
+  principal(): UserPrincipal;
 }

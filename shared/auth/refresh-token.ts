@@ -3,11 +3,6 @@ import { createHash } from 'node:crypto';
 /** A rotated token used again within this grace is a lost race, not a theft. */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 
-export interface RequestInfo {
-  ip: string;
-  userAgent: string;
-}
-
 /**
  * `rt1.<userId>.<sessionId>.<secret>`: the ids say where the session is; the
  * 256-bit secret is what proves possession, and only its SHA-256 is stored.

@@ -1,17 +1,12 @@
 import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
-import {
-  formatRefreshToken,
-  hashRefreshSecret,
-  parseRefreshToken,
-  REFRESH_REUSE_GRACE_MS,
-  type RequestInfo,
-} from './refresh-token.ts';
+import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
 import { signingKeys } from './signing-keys.ts';
 
 /** What refresh reads first, read with the tenant (httpHandler's `readWithTenant`): the token's user. */
@@ -27,7 +22,7 @@ export function refreshReadsFirst(body: { refreshToken: string }, tenant: Tenant
  * - A token rotated out more than 10 s ago is a replay: the whole session is
  *   revoked (REFRESH_TOKEN_REUSED), since one of its holders is not the user.
  */
-export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string, request: RequestInfo) {
+export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string, client: ClientInfo) {
   const parsed = parseRefreshToken(refreshToken);
   if (!parsed) throw fail('REFRESH_TOKEN_INVALID');
   const { userId, sessionId, secret } = parsed;
@@ -52,7 +47,7 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
     const rotatedAt = await deps.sessions.rotatedAt(tenant, userId, sessionId, presented);
     if (rotatedAt && now.getTime() - rotatedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
       if (await deps.sessions.revoke(tenant, userId, sessionId, now)) {
-        await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...request, actorId: userId });
+        await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...client, actorId: userId });
       }
       throw fail('REFRESH_TOKEN_REUSED');
     }

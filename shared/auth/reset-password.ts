@@ -1,13 +1,13 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
-import type { RequestInfo } from './refresh-token.ts';
 
 /**
  * POST /auth/reset-password: the code sets a new password and revokes every
@@ -19,9 +19,9 @@ export async function resetPassword(
   deps: Deps,
   tenant: Merchant,
   body: { challengeId: string; code: string; newPassword: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
-  await enforceRateLimit(deps, tenant, request.ip);
+  await enforceRateLimit(deps, tenant, client.ip);
   if (isCommonPassword(body.newPassword)) {
     throw fail('PASSWORD_TOO_COMMON', {
       detail: 'newPassword: is one of the most common passwords',
@@ -41,7 +41,7 @@ export async function resetPassword(
     code: deps.challenges.consumeItem(tenant, challenge.id, now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
     lockout: deps.guards.clearLockoutItem(tenant, answered.email),
-    activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...request, actorId: answered.userId }),
+    activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...client, actorId: answered.userId }),
   });
   // Not ACTIVE any more, or the code used by a racing reset.
   if (failed.size > 0) throw fail('INVALID_CODE');

@@ -1,6 +1,7 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { conditionFailedAt } from '../store/errors.ts';
@@ -10,7 +11,7 @@ import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
 import { REFRESH_TOKEN_TTL_MS } from './lifetimes.ts';
-import { formatRefreshToken, hashRefreshSecret, type RequestInfo } from './refresh-token.ts';
+import { formatRefreshToken, hashRefreshSecret } from './refresh-token.ts';
 
 /** What else a login commits with its session: the code that allowed it, used up, and more (see sessionRepo.start). */
 export interface SessionCommit extends SessionStartAlso {
@@ -30,7 +31,7 @@ export async function startSession(
   deps: Deps,
   tenant: Merchant,
   user: User,
-  request: RequestInfo,
+  client: ClientInfo,
   commit: SessionCommit = {},
 ) {
   const now = deps.clock.now();
@@ -40,14 +41,14 @@ export async function startSession(
     userId: user.id,
     createdAt: now.toISOString(),
     lastActivityAt: now.toISOString(),
-    ip: request.ip,
-    userAgent: normaliseUserAgent(request.userAgent),
-    fingerprint: deviceFingerprint(request.userAgent),
+    ip: client.ip,
+    userAgent: normaliseUserAgent(client.userAgent),
+    fingerprint: deviceFingerprint(client.userAgent),
     refreshHash: hashRefreshSecret(secret),
     refreshExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS).toISOString(),
     revokedAt: null,
   };
-  const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...request, actorId: user.id });
+  const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...client, actorId: user.id });
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
   const tokens = await tokensFor(

@@ -1,10 +1,10 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import { startSession } from './session-start.ts';
 
 /**
@@ -17,9 +17,9 @@ export async function verifySignup(
   deps: Deps,
   tenant: Merchant,
   body: { challengeId: string; code: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
-  await enforceRateLimit(deps, tenant, request.ip);
+  await enforceRateLimit(deps, tenant, client.ip);
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['SIGNUP']);
   const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const user = await deps.users.get(tenant, answered.userId);
@@ -38,8 +38,8 @@ export async function verifySignup(
         }
       : {}),
   };
-  const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...request, actorId: user.id });
-  return startSession(deps, tenant, { ...user, ...activation }, request, {
+  const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
+  return startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: challenge.id,
     profile: activation,
     profileStatus: 'INACTIVE',

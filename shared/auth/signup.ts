@@ -1,6 +1,7 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -11,7 +12,6 @@ import { findUsableInvitation } from './invitations.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
-import type { RequestInfo } from './refresh-token.ts';
 import type { SignupRequest } from './schemas.ts';
 
 /** CONTRACT.md, Details: a body naming another tenant's app/mid → 403 TENANT_MISMATCH. */
@@ -40,7 +40,7 @@ async function acceptInvitation(
   tenant: Merchant,
   body: SignupRequest,
   passwordHash: string | null,
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   const invitation = body.invitationToken
     ? await findUsableInvitation(deps, tenant, body.invitationToken, body.email)
@@ -66,7 +66,7 @@ async function acceptInvitation(
         },
         { status: 'INVITED' },
       ),
-      activity: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...request, actorId: invitation.userId }),
+      activity: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...client, actorId: invitation.userId }),
     },
     { retryConflicts: true },
   );
@@ -81,14 +81,14 @@ async function acceptInvitation(
  * that already has an account gets the same answer, and its owner a notice
  * instead of a code: the answer never tells whether an account exists.
  */
-export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, request: RequestInfo) {
+export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, client: ClientInfo) {
   assertSameTenant(tenant, body);
   assertPasswordRules(tenant, body.password);
-  await enforceRateLimit(deps, tenant, request.ip);
+  await enforceRateLimit(deps, tenant, client.ip);
   // Hashed whatever happens next, so every answer costs the same time.
   const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
 
-  if (body.invitationToken !== undefined) return acceptInvitation(deps, tenant, body, passwordHash, request);
+  if (body.invitationToken !== undefined) return acceptInvitation(deps, tenant, body, passwordHash, client);
   if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
 
   const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };

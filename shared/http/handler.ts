@@ -1,7 +1,7 @@
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
-import type { Authenticators, Principal } from '../auth/principal.ts';
+import type { Authenticators, Principal, UserPrincipal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
@@ -20,6 +20,7 @@ import { validateInput } from './middleware/validate.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem.ts';
 import { Reply } from './reply.ts';
 import {
+  type ClientInfo,
   type HttpEvent,
   type HttpRequest,
   type HttpResult,
@@ -38,11 +39,21 @@ export interface HandlerInput<R extends RouteDef> {
   params: Parsed<R['params']>;
   /** The merchant; for a `token` route, the tenant named by the token's `app`/`mid`. */
   tenant: R['tenant'] extends 'none' ? undefined : R['tenant'] extends 'token' ? TenantRef : Merchant;
-  auth: R['auth'] extends 'none' ? undefined : R['tenant'] extends 'token' ? TokenPrincipal : Principal;
+  /**
+   * The caller: a user on `bearer` routes (the auth stage takes API keys on admin routes only), a
+   * user or an API key on `admin` routes; for a `token` route, the access token's claims.
+   */
+  auth: R['auth'] extends 'none'
+    ? undefined
+    : R['tenant'] extends 'token'
+      ? TokenPrincipal
+      : R['auth'] extends 'bearer'
+        ? UserPrincipal
+        : Principal;
+  /** The caller's IP and User-Agent, as API Gateway saw them. */
+  client: ClientInfo;
   request: {
     requestId: string;
-    sourceIp: string;
-    userAgent: string;
     origin: string | undefined;
     /**
      * The body as sent (UTF-8 text), for the rare check that needs the JSON
@@ -228,10 +239,9 @@ export function httpHandler(
         params: state.params,
         tenant: token ? { app: token.app, mid: token.mid } : state.tenant,
         auth: token ?? state.principal,
+        client: { ip: http?.sourceIp ?? '', userAgent: http?.userAgent ?? '' },
         request: {
           requestId: state.requestId,
-          sourceIp: http?.sourceIp ?? '',
-          userAgent: http?.userAgent ?? '',
           origin: state.origin,
           rawBody: rawBodyOf(event),
         },

@@ -17,6 +17,15 @@ export interface ServiceDeps {
   log: Logger;
 }
 
+/**
+ * Who is on the other end of the connection, as API Gateway saw it: recorded
+ * with sessions and activity, and the key of the per-IP rate limit.
+ */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
 /** What the middleware stages learn about a request, in order, for the next stage and the handler. */
 export interface RequestState<D extends ServiceDeps = Deps> {
   route: RouteDef;

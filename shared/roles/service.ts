@@ -1,8 +1,8 @@
 import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { roleRepo } from '../store/role-repo.ts';
@@ -113,7 +113,7 @@ export async function assignRole(
   tenant: Merchant,
   principal: Principal,
   body: { userId: string; roleId: string; expiresAt?: string | null | undefined; app?: string; mid?: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   assertNamesOwnTenant(tenant, body);
   const now = deps.clock.now();
@@ -144,7 +144,7 @@ export async function assignRole(
       target.id,
       grantOf(role, now.toISOString(), actorId, expiresAt),
     ),
-    activity: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...request, actorId }),
+    activity: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...client, actorId }),
   });
   // Deleted meanwhile.
   if (failed.has('grant')) throw fail('NOT_FOUND');
@@ -161,7 +161,7 @@ export async function revokeRole(
   tenant: Merchant,
   principal: Principal,
   body: { userId: string; roleId: string; app?: string; mid?: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   assertNamesOwnTenant(tenant, body);
   const now = deps.clock.now();
@@ -176,7 +176,7 @@ export async function revokeRole(
     deps.store,
     {
       grant: userAdminRepo(deps.store).revokeRoleItem(tenant, target.id, body.roleId),
-      activity: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', { ...request, actorId: actorIdOf(principal) }),
+      activity: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', { ...client, actorId: actorIdOf(principal) }),
       actor: superAdminActorCheck(deps, tenant, principal, target, now),
     },
     { retryConflicts: true },

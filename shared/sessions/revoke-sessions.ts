@@ -1,8 +1,8 @@
 import { recordActivity } from '../activity/record.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 const SESSION_ID = /^ses_[0-9a-z]{20}$/;
@@ -13,7 +13,7 @@ export async function revokeMySession(
   tenant: Merchant,
   principal: UserPrincipal,
   sessionId: string,
-  request: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   // Sessions live in the caller's own partition: another user's id cannot be reached from here.
   if (
@@ -22,7 +22,7 @@ export async function revokeMySession(
   ) {
     throw fail('NOT_FOUND');
   }
-  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...request, actorId: principal.userId });
+  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
 }
 
 /** POST /sessions/revoke-all: ends every session of the caller, this one too (its token is refused at once). */
@@ -30,8 +30,8 @@ export async function revokeAllMySessions(
   deps: Deps,
   tenant: Merchant,
   principal: UserPrincipal,
-  request: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   await deps.sessions.revokeAll(tenant, principal.userId, deps.clock.now());
-  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...request, actorId: principal.userId });
+  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
 }

@@ -2,9 +2,9 @@ import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
 import { activityRepo } from '../store/activity-repo.ts';
@@ -56,7 +56,7 @@ export async function setUserStatus(
   principal: Principal,
   id: string,
   status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED',
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   const now = deps.clock.now();
   const target = await targetUser(deps, tenant, id);
@@ -67,7 +67,7 @@ export async function setUserStatus(
     : await deps.users.update(tenant, target.id, { status }, target.status);
   if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
   if (status !== 'ACTIVE') await deps.sessions.revokeAll(tenant, target.id, now);
-  await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...request, actorId: actorIdOf(principal) });
+  await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...client, actorId: actorIdOf(principal) });
   return toUserResponse(updated, now);
 }
 
@@ -102,7 +102,7 @@ export async function resetUserTotp(
   tenant: Merchant,
   principal: Principal,
   id: string,
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
@@ -113,7 +113,7 @@ export async function resetUserTotp(
     totpPendingSecret: null,
     totpPendingBackupCodes: [],
   });
-  await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...request, actorId: actorIdOf(principal) });
+  await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...client, actorId: actorIdOf(principal) });
 }
 
 /** An opaque cursor: the sort key of the last activity of a page (the partition never travels). */
@@ -188,7 +188,7 @@ export async function inviteUser(
  * more), and what is left sits in partitions of a user id nothing reads or
  * reuses; the error is logged with the user id for an operator.
  */
-export async function deleteUser(deps: Deps, tenant: Merchant, principal: Principal, id: string, request: RequestInfo) {
+export async function deleteUser(deps: Deps, tenant: Merchant, principal: Principal, id: string, client: ClientInfo) {
   const target = await targetUser(deps, tenant, id);
   const now = deps.clock.now();
   assertMayActOnUser(principal, target, now);
@@ -201,8 +201,8 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
         type: 'USER_DELETED',
         subjectId: target.id,
         at: now.toISOString(),
-        ip: request.ip,
-        userAgent: request.userAgent,
+        ip: client.ip,
+        userAgent: client.userAgent,
         actorId: actorIdOf(principal),
       }),
       // Of two SUPER_ADMINs deleting each other at once, the second is refused.

@@ -3,10 +3,10 @@ import { guardProof } from '../auth/guards.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
 
@@ -19,7 +19,7 @@ export async function changePassword(
   tenant: Merchant,
   principal: UserPrincipal,
   body: { currentPassword: string; newPassword: string; totpCode?: string | undefined },
-  request: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   const user = await currentUser(deps, tenant, principal);
   if (isCommonPassword(body.newPassword)) {
@@ -34,7 +34,7 @@ export async function changePassword(
       errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
     });
   }
-  const proof = await guardProof(deps, tenant, user.email, request.ip);
+  const proof = await guardProof(deps, tenant, user.email, client.ip);
   if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
     await proof.wrong();
     throw fail('INVALID_CREDENTIALS');
@@ -45,7 +45,7 @@ export async function changePassword(
   }
   await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(body.newPassword) });
   await deps.sessions.revokeAll(tenant, user.id, deps.clock.now(), principal.sessionId);
-  await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...request, actorId: user.id });
+  await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });
   // The notice is a courtesy: the change stands even if it cannot be sent.
   await deps.mailer.send(tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {
     deps.log.error('password change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });

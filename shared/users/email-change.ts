@@ -3,9 +3,9 @@ import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/ch
 import { enforceRateLimit } from '../auth/guards.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -20,9 +20,9 @@ export async function requestEmailChange(
   tenant: Merchant,
   principal: UserPrincipal,
   newEmail: string,
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
-  await enforceRateLimit(deps, tenant, request.ip);
+  await enforceRateLimit(deps, tenant, client.ip);
   const user = await currentUser(deps, tenant, principal);
   if (newEmail === user.email) {
     throw fail('VALIDATION_FAILED', {
@@ -52,9 +52,9 @@ export async function verifyEmailChange(
   tenant: Merchant,
   principal: UserPrincipal,
   body: { challengeId: string; code: string },
-  request: RequestInfo,
+  client: ClientInfo,
 ) {
-  await enforceRateLimit(deps, tenant, request.ip);
+  await enforceRateLimit(deps, tenant, client.ip);
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['EMAIL_CHANGE']);
   // A challenge is its requester's alone.
   if (challenge.userId !== principal.userId || !challenge.newEmail) throw fail('INVALID_CODE');
@@ -76,7 +76,7 @@ export async function verifyEmailChange(
         { email: newEmail, emailStatus: 'VALIDATED' },
         { email: oldEmail },
       ),
-      activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...request, actorId: principal.userId }),
+      activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...client, actorId: principal.userId }),
       code: deps.challenges.consumeItem(tenant, challenge.id, now),
     },
     { retryConflicts: true },

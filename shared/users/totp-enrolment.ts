@@ -1,11 +1,11 @@
 import { recordActivity } from '../activity/record.ts';
 import { guardProof } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import type { RequestInfo } from '../auth/refresh-token.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
 
@@ -44,13 +44,13 @@ export async function verifyTotp(
   tenant: Merchant,
   principal: UserPrincipal,
   code: string,
-  request: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   if (!user.totpPendingSecret) throw fail('CONFLICT', 'start with POST /users/me/totp/init');
-  const proof = await guardProof(deps, tenant, user.email, request.ip);
+  const proof = await guardProof(deps, tenant, user.email, client.ip);
   const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpPendingSecret), code, deps.clock.now());
   if (step === null) {
     await proof.wrong();
@@ -71,7 +71,7 @@ export async function verifyTotp(
     { totpEnabled: false, totpPendingSecret: user.totpPendingSecret },
   );
   if (!enabled) throw fail('INVALID_CODE');
-  await recordActivity(deps, tenant, user.id, 'TOTP_ENABLED', { ...request, actorId: user.id });
+  await recordActivity(deps, tenant, user.id, 'TOTP_ENABLED', { ...client, actorId: user.id });
 }
 
 /**
@@ -83,13 +83,13 @@ export async function disableTotp(
   tenant: Merchant,
   principal: UserPrincipal,
   code: string,
-  request: RequestInfo,
+  client: ClientInfo,
 ): Promise<void> {
   if (tenant.allowUserDisableTotp === false) throw fail('TOTP_REMOVAL_NOT_ALLOWED');
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
-  const proof = await guardProof(deps, tenant, user.email, request.ip);
+  const proof = await guardProof(deps, tenant, user.email, client.ip);
   if (!(await secondFactorIsGood(deps, tenant, user, code))) {
     await proof.wrong();
     throw fail('INVALID_CODE');
@@ -102,5 +102,5 @@ export async function disableTotp(
     { totpEnabled: true },
   );
   if (!disabled) throw fail('CONFLICT', 'TOTP is not on');
-  await recordActivity(deps, tenant, user.id, 'TOTP_DISABLED', { ...request, actorId: user.id });
+  await recordActivity(deps, tenant, user.id, 'TOTP_DISABLED', { ...client, actorId: user.id });
 }

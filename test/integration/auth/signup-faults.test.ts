@@ -14,7 +14,7 @@ import type { User } from '#shared/users/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const request = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 let counter = 0;
 const anEmail = (name = 'moss') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
 const PASSWORD = 'Monstera-42-leaf';
@@ -105,7 +105,7 @@ describe('signup when the mail cannot be sent', () => {
     const email = anEmail();
     const down = depsWith('failing');
 
-    expect(await signup(down.deps, tenant, signupBody(tenant, email), request)).toEqual({
+    expect(await signup(down.deps, tenant, signupBody(tenant, email), client)).toEqual({
       challengeId: down.challenges[0]?.id,
     });
     expect(down.errorsLogged).toEqual(['mail not sent; answered as sent']);
@@ -121,10 +121,10 @@ describe('signup when the mail cannot be sent', () => {
   it('lets a later signup with the same e-mail create the user, and its code activate it', async () => {
     const tenant = await aMerchant();
     const email = anEmail();
-    await signup(depsWith('failing').deps, tenant, signupBody(tenant, email), request);
+    await signup(depsWith('failing').deps, tenant, signupBody(tenant, email), client);
 
     const up = depsWith('working');
-    const answer = await signup(up.deps, tenant, signupBody(tenant, email), request);
+    const answer = await signup(up.deps, tenant, signupBody(tenant, email), client);
     expect(answer).toEqual({ challengeId: expect.any(String) });
     expect(up.users).toHaveLength(1);
     const user = await up.deps.users.findByEmail(tenant, email);
@@ -135,7 +135,7 @@ describe('signup when the mail cannot be sent', () => {
       up.deps,
       tenant,
       { challengeId: answer?.challengeId as string, code: codeOf(up.sent[0]?.message) },
-      request,
+      client,
     );
     expect(tokens.user).toMatchObject({ id: user?.id, status: 'ACTIVE', emailStatus: 'VALIDATED' });
   });
@@ -144,11 +144,11 @@ describe('signup when the mail cannot be sent', () => {
     const tenant = await aMerchant();
     const email = anEmail();
     const up = depsWith('working');
-    const first = await signup(up.deps, tenant, signupBody(tenant, email), request);
+    const first = await signup(up.deps, tenant, signupBody(tenant, email), client);
 
     const pending = await up.deps.users.findByEmail(tenant, email);
     const down = depsWith('failing');
-    expect(await signup(down.deps, tenant, signupBody(tenant, email, 'Second-22-pass'), request)).toEqual({
+    expect(await signup(down.deps, tenant, signupBody(tenant, email, 'Second-22-pass'), client)).toEqual({
       challengeId: down.challenges.at(-1)?.id,
     });
     expect(await down.deps.challenges.get(tenant, (down.challenges.at(-1) as Challenge).id)).toBeNull();
@@ -159,7 +159,7 @@ describe('signup when the mail cannot be sent', () => {
       up.deps,
       tenant,
       { challengeId: first?.challengeId as string, code: codeOf(up.sent[0]?.message) },
-      request,
+      client,
     );
     expect(tokens.user.status).toBe('ACTIVE');
   });
@@ -170,7 +170,7 @@ describe('signup when the mail cannot be sent', () => {
     const before = await makeTestDeps().users.findByEmail(tenant, owner.email);
     const down = depsWith('failing');
 
-    expect(await signup(down.deps, tenant, signupBody(tenant, owner.email, 'Second-22-pass'), request)).toEqual({
+    expect(await signup(down.deps, tenant, signupBody(tenant, owner.email, 'Second-22-pass'), client)).toEqual({
       challengeId: down.challenges.at(-1)?.id,
     });
 
@@ -187,7 +187,7 @@ describe('forgotPassword when the mail cannot be sent', () => {
     const user = await aUser(tenant);
     const down = depsWith('failing');
 
-    expect(await forgotPassword(down.deps, tenant, user.email, request)).toEqual({
+    expect(await forgotPassword(down.deps, tenant, user.email, client)).toEqual({
       challengeId: down.challenges[0]?.id,
     });
     expect(down.errorsLogged).toEqual(['mail not sent; answered as sent']);
@@ -203,7 +203,7 @@ describe('resetPassword when the notice cannot be sent', () => {
     const tenant = await aMerchant();
     const user = await aUser(tenant);
     const up = depsWith('working');
-    const { challengeId } = await forgotPassword(up.deps, tenant, user.email, request);
+    const { challengeId } = await forgotPassword(up.deps, tenant, user.email, client);
 
     const down = depsWith('failing');
     await expect(
@@ -211,7 +211,7 @@ describe('resetPassword when the notice cannot be sent', () => {
         down.deps,
         tenant,
         { challengeId, code: codeOf(up.sent[0]?.message), newPassword: 'Philodendron-7-vine' },
-        request,
+        client,
       ),
     ).resolves.toBeUndefined();
     const hash = (await down.deps.users.get(tenant, user.id))?.passwordHash as string;

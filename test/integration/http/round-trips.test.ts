@@ -3,7 +3,6 @@ import { authRoutes } from '#functions/auth/routes.ts';
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { login, loginReadsFirst } from '#shared/auth/login.ts';
-import { userPrincipal } from '#shared/auth/principal.ts';
 import { refresh, refreshReadsFirst } from '#shared/auth/refresh.ts';
 import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
@@ -33,11 +32,10 @@ deps.store.doc.middlewareStack.add(
   { step: 'initialize', name: 'countCalls' },
 );
 
-const getMeHandler = httpHandler(
-  userRoutes.getMe,
-  ({ tenant, auth }, routeDeps) => getMe(routeDeps, tenant, userPrincipal(auth)),
-  { deps: () => deps, authenticators: identityAuthenticators },
-);
+const getMeHandler = httpHandler(userRoutes.getMe, ({ tenant, auth }, routeDeps) => getMe(routeDeps, tenant, auth), {
+  deps: () => deps,
+  authenticators: identityAuthenticators,
+});
 
 async function getMeWith(headers: Record<string, string>) {
   calls.length = 0;
@@ -116,18 +114,18 @@ describe('GET /users/me', () => {
 
 const loginHandler = httpHandler(
   authRoutes.login,
-  async ({ tenant, body, request }, routeDeps) => ({
+  async ({ tenant, body, client }, routeDeps) => ({
     success: true as const,
-    data: await login(routeDeps, tenant, body, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await login(routeDeps, tenant, body, client),
   }),
   // A password login sends no mail; the route is flagged `ses` for e-mail codes.
   { deps: () => deps, readWithTenant: loginReadsFirst, mailer: () => ({ send: async () => {} }) },
 );
 const refreshHandler = httpHandler(
   authRoutes.refresh,
-  async ({ tenant, body, request }, routeDeps) => ({
+  async ({ tenant, body, client }, routeDeps) => ({
     success: true as const,
-    data: await refresh(routeDeps, tenant, body.refreshToken, { ip: request.sourceIp, userAgent: request.userAgent }),
+    data: await refresh(routeDeps, tenant, body.refreshToken, client),
   }),
   { deps: () => deps, readWithTenant: refreshReadsFirst },
 );

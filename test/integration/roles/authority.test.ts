@@ -17,7 +17,7 @@ import { aRoleName, aStoredUser, aUserRecord, putUsers } from '#test/support/adm
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const request = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest' };
 const HOUR = 3_600_000;
 
 /** Deps whose clock the test moves. */
@@ -216,14 +216,14 @@ describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
     const expiresAt = new Date(clockNow().getTime() + HOUR).toISOString();
     // SUPER_ADMIN is never given with an end: the first line of defence.
     await expect(
-      assignRole(d, t, principalOf(owner, clockNow()), { userId: temp.id, roleId: superAdmin.id, expiresAt }, request),
+      assignRole(d, t, principalOf(owner, clockNow()), { userId: temp.id, roleId: superAdmin.id, expiresAt }, client),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
 
     const acting = principalOf((await d.users.get(t, temp.id)) as User, clockNow());
     const removal =
       how === 'revoke'
-        ? revokeRole(d, t, acting, { userId: owner.id, roleId: superAdmin.id }, request)
-        : setUserStatus(d, t, acting, owner.id, 'DISABLED', request);
+        ? revokeRole(d, t, acting, { userId: owner.id, roleId: superAdmin.id }, client)
+        : setUserStatus(d, t, acting, owner.id, 'DISABLED', client);
     const answer = await removal.then(
       () => 'done',
       (error: unknown) => (error instanceof AppError ? error.code : String(error)),
@@ -240,23 +240,23 @@ describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
     const owner = (await deps.users.get(t, created.adminUserId)) as User;
     const admin = await aStoredUser(t, {}, deps);
     const adminRole = (await listRoles(deps, t)).find((r) => r.name === 'ADMIN') as Role;
-    await assignRole(deps, t, principalOf(owner, new Date()), { userId: admin.id, roleId: adminRole.id }, request);
+    await assignRole(deps, t, principalOf(owner, new Date()), { userId: admin.id, roleId: adminRole.id }, client);
     const adminUser = (await deps.users.get(t, admin.id)) as User;
 
     for (const principal of [principalOf(owner, new Date()), principalOf(adminUser, new Date()), apiKey]) {
       const attempts = [
-        () => revokeRole(deps, t, principal, { userId: owner.id, roleId: superAdmin.id }, request),
+        () => revokeRole(deps, t, principal, { userId: owner.id, roleId: superAdmin.id }, client),
         () =>
           assignRole(
             deps,
             t,
             principal,
             { userId: owner.id, roleId: superAdmin.id, expiresAt: new Date(Date.now() + HOUR).toISOString() },
-            request,
+            client,
           ),
-        () => setUserStatus(deps, t, principal, owner.id, 'DISABLED', request),
-        () => setUserStatus(deps, t, principal, owner.id, 'COMPROMISED', request),
-        () => deleteUser(deps, t, principal, owner.id, request),
+        () => setUserStatus(deps, t, principal, owner.id, 'DISABLED', client),
+        () => setUserStatus(deps, t, principal, owner.id, 'COMPROMISED', client),
+        () => deleteUser(deps, t, principal, owner.id, client),
       ];
       for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }

@@ -23,7 +23,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
  */
 
 const deps = makeTestDeps();
-const request = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 
 /** What the bearer check makes of a user as stored now. */
 async function principalOf(t: Merchant, userId: string): Promise<Principal> {
@@ -41,7 +41,7 @@ async function superAdmins(others: number) {
   const ids = [created.adminUserId];
   for (let i = 0; i < others; i++) {
     const user = await aStoredUser(t, {}, deps);
-    await assignRole(deps, t, ownerPrincipal, { userId: user.id, roleId: superAdminRole }, request);
+    await assignRole(deps, t, ownerPrincipal, { userId: user.id, roleId: superAdminRole }, client);
     ids.push(user.id);
   }
   return { t, superAdminRole, ids };
@@ -68,20 +68,20 @@ const outcome = (work: Promise<unknown>) =>
 const removals = {
   "revoking the other's SUPER_ADMIN role": {
     remove: (t: Merchant, by: Principal, userId: string, role: string) =>
-      revokeRole(deps, t, by, { userId, roleId: role }, request),
+      revokeRole(deps, t, by, { userId, roleId: role }, client),
     // The loser is still ACTIVE, but holds DEFAULT only.
     refused: '403 FORBIDDEN',
   },
   'disabling the other': {
-    remove: (t: Merchant, by: Principal, userId: string) => setUserStatus(deps, t, by, userId, 'DISABLED', request),
+    remove: (t: Merchant, by: Principal, userId: string) => setUserStatus(deps, t, by, userId, 'DISABLED', client),
     refused: '401 SESSION_REVOKED',
   },
   'flagging the other COMPROMISED': {
-    remove: (t: Merchant, by: Principal, userId: string) => setUserStatus(deps, t, by, userId, 'COMPROMISED', request),
+    remove: (t: Merchant, by: Principal, userId: string) => setUserStatus(deps, t, by, userId, 'COMPROMISED', client),
     refused: '401 SESSION_REVOKED',
   },
   'deleting the other': {
-    remove: (t: Merchant, by: Principal, userId: string) => deleteUser(deps, t, by, userId, request),
+    remove: (t: Merchant, by: Principal, userId: string) => deleteUser(deps, t, by, userId, client),
     refused: '401 SESSION_REVOKED',
   },
 };
@@ -127,12 +127,12 @@ describe('two SUPER_ADMINs removing each other (services, DynamoDB Local)', () =
     const { t, superAdminRole, ids } = await superAdmins(2);
     const [a, b, c] = ids as [string, string, string];
     const byB = await principalOf(t, b);
-    expect(await outcome(setUserStatus(deps, t, await principalOf(t, c), b, 'DISABLED', request))).toBe('done');
+    expect(await outcome(setUserStatus(deps, t, await principalOf(t, c), b, 'DISABLED', client))).toBe('done');
 
-    expect(await outcome(revokeRole(deps, t, byB, { userId: a, roleId: superAdminRole }, request))).toBe(
+    expect(await outcome(revokeRole(deps, t, byB, { userId: a, roleId: superAdminRole }, client))).toBe(
       '401 SESSION_REVOKED',
     );
-    expect(await outcome(deleteUser(deps, t, byB, a, request))).toBe('401 SESSION_REVOKED');
+    expect(await outcome(deleteUser(deps, t, byB, a, client))).toBe('401 SESSION_REVOKED');
     expect(await activeSuperAdmins(t, ids)).toEqual([a, c]);
   });
 
@@ -151,7 +151,7 @@ describe('two SUPER_ADMINs removing each other (services, DynamoDB Local)', () =
       }),
     );
 
-    expect(await outcome(setUserStatus(deps, t, byB, a, 'DISABLED', request))).toBe('403 FORBIDDEN');
+    expect(await outcome(setUserStatus(deps, t, byB, a, 'DISABLED', client))).toBe('403 FORBIDDEN');
     expect(await activeSuperAdmins(t, ids)).toEqual([a]);
   });
 
@@ -159,9 +159,9 @@ describe('two SUPER_ADMINs removing each other (services, DynamoDB Local)', () =
     const { t, superAdminRole, ids } = await superAdmins(3);
     const [a, b, c, d] = ids as [string, string, string, string];
     const byA = await principalOf(t, a);
-    expect(await outcome(revokeRole(deps, t, byA, { userId: b, roleId: superAdminRole }, request))).toBe('done');
-    expect(await outcome(setUserStatus(deps, t, byA, c, 'DISABLED', request))).toBe('done');
-    expect(await outcome(deleteUser(deps, t, byA, d, request))).toBe('done');
+    expect(await outcome(revokeRole(deps, t, byA, { userId: b, roleId: superAdminRole }, client))).toBe('done');
+    expect(await outcome(setUserStatus(deps, t, byA, c, 'DISABLED', client))).toBe('done');
+    expect(await outcome(deleteUser(deps, t, byA, d, client))).toBe('done');
     expect(await activeSuperAdmins(t, ids)).toEqual([a]);
     expect(await deps.users.get(t, d)).toBeNull();
   });

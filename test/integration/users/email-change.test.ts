@@ -10,7 +10,7 @@ import { requestEmailChange, verifyEmailChange } from '#shared/users/email-chang
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const request = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest' };
 
 /** Deps whose mailer keeps every mail it is given. */
 function recordingDeps() {
@@ -63,11 +63,11 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const tenant = await tenantOf(deps);
     const user = await aUser(tenant, {}, deps);
     const newEmail = `new-${randomUUID()}@elsewhere.test`;
-    const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, request);
+    const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, client);
     expect(sent.map((mail) => [mail.to, mail.message.kind])).toEqual([[newEmail, 'EMAIL_CHANGE_CODE']]);
 
     await expect(
-      verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code: latestCode() }, request),
+      verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code: latestCode() }, client),
     ).resolves.toEqual({ challengeId, type: 'EMAIL', status: 'COMPLETED' });
     expect(await deps.users.get(tenant, user.id)).toMatchObject({ email: newEmail, emailStatus: 'VALIDATED' });
     expect((await claimsOf(deps, tenant, newEmail)).map((claim) => claim.userId)).toEqual([user.id]);
@@ -82,13 +82,13 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const users = await Promise.all(Array.from({ length: 10 }, () => aUser(tenant, {}, deps)));
     const attempts: { userId: string; challengeId: string; code: string }[] = [];
     for (const user of users) {
-      const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, request);
+      const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, client);
       attempts.push({ userId: user.id, challengeId, code: latestCode() });
     }
 
     const results = await Promise.allSettled(
       attempts.map(({ userId, challengeId, code }) =>
-        verifyEmailChange(deps, tenant, principalOf(userId), { challengeId, code }, request),
+        verifyEmailChange(deps, tenant, principalOf(userId), { challengeId, code }, client),
       ),
     );
     const winners = attempts.filter((_, i) => results[i]?.status === 'fulfilled');

@@ -39,7 +39,7 @@ function clockedDeps() {
   return { deps, at: (ms: number) => (now = START + ms), lastCode: () => codes.at(-1) ?? '' };
 }
 
-const request = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest' };
 let tenant: Merchant;
 beforeAll(async () => {
   tenant = await merchantOf(await aTenantWith());
@@ -64,7 +64,7 @@ describe('emailStatus of an unverified signup', () => {
   it('is VALIDATION_SENT for the 10 minutes of its code, then UNVALIDATED; a new code makes it VALIDATION_SENT again', async () => {
     const { deps, at } = clockedDeps();
     const email = anEmail('status');
-    await signup(deps, tenant, signupBody(email), request);
+    await signup(deps, tenant, signupBody(email), client);
     at(9 * MINUTE + 59_000);
     expect(await emailStatusOf(deps, email)).toBe('VALIDATION_SENT');
     at(10 * MINUTE);
@@ -72,7 +72,7 @@ describe('emailStatus of an unverified signup', () => {
 
     // Signing up again mails a fresh code: pending again, for its 10 minutes.
     at(30 * MINUTE);
-    await signup(deps, tenant, signupBody(email), request);
+    await signup(deps, tenant, signupBody(email), client);
     at(39 * MINUTE);
     expect(await emailStatusOf(deps, email)).toBe('VALIDATION_SENT');
     at(40 * MINUTE);
@@ -82,9 +82,9 @@ describe('emailStatus of an unverified signup', () => {
   it('is VALIDATED once the code is verified', async () => {
     const { deps, at, lastCode } = clockedDeps();
     const email = anEmail('verified');
-    const opened = await signup(deps, tenant, signupBody(email), request);
+    const opened = await signup(deps, tenant, signupBody(email), client);
     at(MINUTE);
-    await verifySignup(deps, tenant, { challengeId: opened?.challengeId ?? '', code: lastCode() }, request);
+    await verifySignup(deps, tenant, { challengeId: opened?.challengeId ?? '', code: lastCode() }, client);
     at(60 * MINUTE);
     expect(await emailStatusOf(deps, email)).toBe('VALIDATED');
   });
@@ -92,7 +92,7 @@ describe('emailStatus of an unverified signup', () => {
   it('stays as it was when the new code cannot be mailed (the answer does not change; nothing is said to be sent)', async () => {
     const { deps, at } = clockedDeps();
     const email = anEmail('unsent');
-    await signup(deps, tenant, signupBody(email), request);
+    await signup(deps, tenant, signupBody(email), client);
     at(20 * MINUTE);
     const failing: Deps = {
       ...deps,
@@ -103,7 +103,7 @@ describe('emailStatus of an unverified signup', () => {
         },
       },
     };
-    expect(await signup(failing, tenant, signupBody(email), request)).toEqual({ challengeId: expect.any(String) });
+    expect(await signup(failing, tenant, signupBody(email), client)).toEqual({ challengeId: expect.any(String) });
     expect(await emailStatusOf(deps, email)).toBe('UNVALIDATED');
     expect((await deps.users.findByEmail(tenant, email))?.emailValidationExpiresAt).toBe(
       new Date(START + 10 * MINUTE).toISOString(),

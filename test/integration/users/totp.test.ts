@@ -10,7 +10,7 @@ import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 const STEP_MS = 30_000;
-const request = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 
 /**
  * Deps whose clock the test moves by whole TOTP steps. It starts in the
@@ -53,7 +53,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
     const { tenant, user, principal, secret } = await pendingEnrolment(deps);
     const code = totpCodeAt(secret, at(0));
     moveTo(offset);
-    await expect(verifyTotp(deps, tenant, principal, code, request)).resolves.toBeUndefined();
+    await expect(verifyTotp(deps, tenant, principal, code, client)).resolves.toBeUndefined();
     expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
       const code = totpCodeAt(secret, at(0));
       moveTo(offset);
       if (!collides(secret, code, at(offset))) {
-        await expect(verifyTotp(deps, tenant, principal, code, request)).rejects.toMatchObject({
+        await expect(verifyTotp(deps, tenant, principal, code, client)).rejects.toMatchObject({
           code: 'INVALID_CODE',
         });
       }
@@ -78,7 +78,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
     const { tenant, user, principal, secret } = await pendingEnrolment(deps);
     const code = totpCodeAt(secret, at(0));
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => verifyTotp(deps, tenant, principal, code, request)),
+      Array.from({ length: 10 }, () => verifyTotp(deps, tenant, principal, code, client)),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) {
@@ -107,10 +107,10 @@ describe('a TOTP code once accepted (DynamoDB Local)', () => {
     const { deps, at, moveTo } = steppedDeps();
     const { tenant, user, principal, secret } = await pendingEnrolment(deps);
     const code = totpCodeAt(secret, at(0));
-    await verifyTotp(deps, tenant, principal, code, request);
+    await verifyTotp(deps, tenant, principal, code, client);
 
     moveTo(clockStep);
-    await expect(disableTotp(deps, tenant, principal, code, request)).rejects.toMatchObject({ code: 'INVALID_CODE' });
+    await expect(disableTotp(deps, tenant, principal, code, client)).rejects.toMatchObject({ code: 'INVALID_CODE' });
     expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(true);
   });
 
@@ -118,16 +118,16 @@ describe('a TOTP code once accepted (DynamoDB Local)', () => {
     const { deps, at, moveTo } = steppedDeps();
     const { tenant, user, principal, secret } = await pendingEnrolment(deps);
     const accepted = totpCodeAt(secret, at(0));
-    await verifyTotp(deps, tenant, principal, accepted, request);
+    await verifyTotp(deps, tenant, principal, accepted, client);
 
     const earlier = totpCodeAt(secret, at(-1));
     if (earlier !== accepted && earlier !== totpCodeAt(secret, at(1))) {
-      await expect(disableTotp(deps, tenant, principal, earlier, request)).rejects.toMatchObject({
+      await expect(disableTotp(deps, tenant, principal, earlier, client)).rejects.toMatchObject({
         code: 'INVALID_CODE',
       });
     }
     moveTo(1);
-    await expect(disableTotp(deps, tenant, principal, totpCodeAt(secret, at(1)), request)).resolves.toBeUndefined();
+    await expect(disableTotp(deps, tenant, principal, totpCodeAt(secret, at(1)), client)).resolves.toBeUndefined();
     expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(false);
   });
 });
