@@ -111,7 +111,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
   };
 }
 
-/** The same deps over another store client (a request's, answering reads made ahead): the repositories rebuilt on it. */
+/** The same deps over another store client (a request's, with what it prefetched): the repositories rebuilt on it. */
 export function depsWithStore(deps: Deps, store: StoreClient): Deps {
   return { ...deps, ...reposOn(store) };
 }

@@ -1,6 +1,6 @@
 // POST /auth/login/verify: tenant headers; { challengeId, code } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
-import { verifyLogin, verifyLoginReadsFirst } from '#shared/auth/login-verify.ts';
+import { verifyLogin, verifyLoginPrefetch } from '#shared/auth/login-verify.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
@@ -9,5 +9,5 @@ export const handler = httpHandler(
     success: true as const,
     data: await verifyLogin(deps, tenant, body, client),
   }),
-  { readWithTenant: verifyLoginReadsFirst },
+  { prefetch: verifyLoginPrefetch },
 );

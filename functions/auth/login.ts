@@ -1,6 +1,6 @@
 // POST /auth/login: tenant headers; { email, password?, loginMode? } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
-import { login, loginReadsFirst } from '#shared/auth/login.ts';
+import { login, loginPrefetch } from '#shared/auth/login.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
@@ -10,5 +10,5 @@ export const handler = httpHandler(
     success: true as const,
     data: await login(deps, tenant, body, client),
   }),
-  { mailer: sesMailerFor, readWithTenant: loginReadsFirst },
+  { mailer: sesMailerFor, prefetch: loginPrefetch },
 );

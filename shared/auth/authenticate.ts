@@ -6,7 +6,7 @@ import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { authenticateApiKey } from './api-keys.ts';
-import type { Authenticators, PendingBearer, UserPrincipal } from './principal.ts';
+import type { Authenticators, PrefetchedBearer, UserPrincipal } from './principal.ts';
 import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
 
 /**
@@ -34,15 +34,15 @@ export async function authenticateBearerWithTenant(
   deps: Deps,
   token: string,
   tenant: TenantRef,
-): Promise<PendingBearer | null> {
+): Promise<PrefetchedBearer | null> {
   const claims = await verifyAccessToken(deps, token);
   if (!claims || claims.app !== tenant.app || claims.mid !== tenant.mid) return null;
   // The tenant read that every request makes, with the session and the profile in it.
   const userKey = keys.user(tenant, claims.sub);
   const sessionKey = keys.session(tenant, claims.sub, claims.sid);
-  const { merchant, ahead } = await deps.merchants.getWith(tenant, [userKey, sessionKey]);
-  const profile = ahead.take(userKey);
-  const session = ahead.take(sessionKey) ?? null;
+  const { merchant, prefetched } = await deps.merchants.getWith(tenant, [userKey, sessionKey]);
+  const profile = prefetched.take(userKey);
+  const session = prefetched.take(sessionKey) ?? null;
   return { tenant: merchant, principal: () => principalOf(deps, claims, profile ? toUser(profile) : null, session) };
 }
 
@@ -69,6 +69,6 @@ function principalOf(
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */
 export const identityAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
-  bearerWithTenant: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
+  prefetchBearer: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
   apiKey: (key, tenant, deps) => authenticateApiKey(deps, key, tenant),
 };

@@ -8,8 +8,8 @@ import { enforceNotLocked, enforceRateLimit } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import { secondFactorIsGood } from './second-factor.ts';
 
-/** What login verify reads first, read with the tenant (httpHandler's `readWithTenant`): the challenge. */
-export function verifyLoginReadsFirst(body: { challengeId: string }, tenant: TenantRef) {
+/** What login verify prefetches with the tenant (httpHandler's `prefetch`): the challenge. */
+export function verifyLoginPrefetch(body: { challengeId: string }, tenant: TenantRef) {
   return [keys.challenge(tenant, body.challengeId)];
 }
 

@@ -58,8 +58,8 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
   }
 }
 
-/** What login reads first, read with the tenant (httpHandler's `readWithTenant`): the e-mail's claim and its lockout. */
-export function loginReadsFirst(body: LoginRequest, tenant: TenantRef) {
+/** What login prefetches with the tenant (httpHandler's `prefetch`): the e-mail's claim and its lockout. */
+export function loginPrefetch(body: LoginRequest, tenant: TenantRef) {
   return [keys.userEmail(tenant, body.email), keys.lockout(tenant, body.email)];
 }
 

@@ -33,11 +33,11 @@ export interface Authenticators {
    * bad token, another tenant's): the tenant stage then reads the tenant alone
    * and `bearer` gives the usual answer.
    */
-  bearerWithTenant?(token: string, tenant: TenantRef, deps: Deps): Promise<PendingBearer | null>;
+  prefetchBearer?(token: string, tenant: TenantRef, deps: Deps): Promise<PrefetchedBearer | null>;
 }
 
 /** What the combined read found: the tenant (null if there is none), and the bearer check's verdict, given after the Origin check. */
-export interface PendingBearer {
+export interface PrefetchedBearer {
   tenant: Merchant | null;
   /** The caller, or a throw of SESSION_REVOKED. */
   principal(): UserPrincipal;

@@ -9,8 +9,8 @@ import { tokensFor } from './issue-tokens.ts';
 import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
 import { signingKeys } from './signing-keys.ts';
 
-/** What refresh reads first, read with the tenant (httpHandler's `readWithTenant`): the token's user. */
-export function refreshReadsFirst(body: { refreshToken: string }, tenant: TenantRef) {
+/** What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user. */
+export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRef) {
   const parsed = parseRefreshToken(body.refreshToken);
   return parsed ? [keys.user(tenant, parsed.userId)] : [];
 }

@@ -44,7 +44,7 @@ interface KeyCache {
 const caches = new WeakMap<StoreClient, KeyCache>();
 
 function cacheOf(view: StoreClient): KeyCache {
-  // A request's view of the store (reads made ahead) shares its process client's cache.
+  // A request's view of the store (with what it prefetched) shares its process client's cache.
   const store = rootOf(view);
   let cache = caches.get(store);
   if (!cache) {

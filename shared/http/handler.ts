@@ -8,7 +8,7 @@ import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
-import { type ItemKey, storeReadingAhead } from '../store/read-ahead.ts';
+import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AppError, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -170,11 +170,11 @@ export function httpHandler<R extends RouteDef>(
   impl: RouteImpl<R>,
   options?: HttpHandlerOptions & {
     /**
-     * Items the route reads first, read in the tenant's BatchGetItem (one
+     * Keys the route reads first, prefetched in the tenant's BatchGetItem (a
      * round trip fewer): keys from the valid body and the tenant. Each answers
-     * the request's first GetItem of its key; nothing else changes.
+     * the request's first read of its key (store/prefetch.ts getItem); nothing else changes.
      */
-    readWithTenant?: (body: Parsed<R['body']>, tenant: TenantRef) => ItemKey[];
+    prefetch?: (body: Parsed<R['body']>, tenant: TenantRef) => ItemKey[];
   },
 ): Handler;
 /** A service with deps of its own (the plant store): its routes take no tenant headers and no identity credentials. */
@@ -186,7 +186,7 @@ export function httpHandler<R extends ServiceRoute, D extends ServiceDeps>(
 export function httpHandler(
   route: RouteDef,
   impl: (input: never, deps: never) => unknown,
-  options: HttpHandlerOptions<ServiceDeps> & { readWithTenant?: (body: never, tenant: TenantRef) => ItemKey[] } = {},
+  options: HttpHandlerOptions<ServiceDeps> & { prefetch?: (body: never, tenant: TenantRef) => ItemKey[] } = {},
 ): Handler {
   // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;
@@ -227,8 +227,8 @@ export function httpHandler(
     const http = event.requestContext?.http;
     const token = state.token;
     // Reads made with the tenant answer the route's first GetItem of each of their keys.
-    const base = state.readAhead
-      ? depsWithStore(state.deps as Deps, storeReadingAhead((state.deps as Deps).store, state.readAhead))
+    const base = state.prefetched
+      ? depsWithStore(state.deps as Deps, withPrefetch((state.deps as Deps).store, state.prefetched))
       : state.deps;
     // What the domain logs names its request, as the errors answered here do.
     const deps = { ...base, log: withFields(base.log, { requestId: state.requestId }) };
@@ -261,7 +261,7 @@ export function httpHandler(
           deps,
           authenticators: options.authenticators,
           verifyToken: options.verifyToken,
-          readWithTenant: options.readWithTenant as RequestState['readWithTenant'],
+          prefetch: options.prefetch as RequestState['prefetch'],
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
           origin: header(request.event, 'origin'),
           json: undefined,

@@ -1,11 +1,11 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Authenticators, PendingBearer, Principal } from '../auth/principal.ts';
+import type { Authenticators, PrefetchedBearer, Principal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { Deps } from '../deps.ts';
 import type { Logger } from '../log.ts';
 import type { TenantRef } from '../store/keys.ts';
-import type { ItemKey, ReadAhead } from '../store/read-ahead.ts';
+import type { ItemKey, Prefetched } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { RouteDef } from './route.ts';
 
@@ -41,12 +41,12 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   json: unknown;
   tenant: Merchant | undefined;
   principal: Principal | undefined;
-  /** The route's keys to read with the tenant (httpHandler's `readWithTenant`), from the valid body. */
-  readWithTenant?: ((body: unknown, tenant: TenantRef) => ItemKey[]) | undefined;
+  /** The route's keys to read with the tenant (httpHandler's `prefetch`), from the valid body. */
+  prefetch?: ((body: unknown, tenant: TenantRef) => ItemKey[]) | undefined;
   /** What was read with the tenant, for the route's first reads. */
-  readAhead?: ReadAhead | undefined;
+  prefetched?: Prefetched | undefined;
   /** The bearer check done with the tenant read (tenant stage), its verdict given by the auth stage. */
-  pendingBearer?: PendingBearer | undefined;
+  prefetchedBearer?: PrefetchedBearer | undefined;
   /** The verified access token of a `tenant: 'token'` route: its caller and, in `app`/`mid`, its tenant. */
   token: TokenPrincipal | undefined;
   body: unknown;

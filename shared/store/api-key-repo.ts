@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
 
 /** An admin API key as stored: the secret itself never is, only its SHA-256 (`secretHash`). */
@@ -48,9 +49,7 @@ export function apiKeyRepo(store: StoreClient) {
 
     /** One key of this tenant, strongly consistent: a revoked key is refused by the very next request. */
     async get(t: TenantRef, keyId: string): Promise<StoredApiKey | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.apiKey(t, keyId), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.apiKey(t, keyId));
       return Item ? toApiKey(Item) : null;
     },
 

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
@@ -137,9 +138,7 @@ export function challengeRepo(store: StoreClient) {
     },
 
     async get(t: TenantRef, challengeId: string): Promise<Challenge | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.challenge(t, challengeId), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.challenge(t, challengeId));
       return Item ? toChallenge(Item) : null;
     },
 

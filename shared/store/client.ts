@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Prefetched } from './prefetch.ts';
 
 export interface StoreConfig {
   tableName: string;
@@ -11,9 +12,11 @@ export interface StoreConfig {
 export interface StoreClient {
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /** What this request prefetched with its tenant (store/prefetch.ts): it answers getItem first. */
+  prefetched?: Prefetched;
   /**
-   * The process's client, when this one is a view of it for one request
-   * (store/read-ahead.ts): per-process caches key on the root, not the view.
+   * The process's client, when this one is a request's view of it (with
+   * `prefetched`): per-process caches key on the root, not the view.
    */
   root?: StoreClient;
 }

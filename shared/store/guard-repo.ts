@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
@@ -27,9 +28,7 @@ export function guardRepo(store: StoreClient) {
      * is counted at all (a successful login then has a counter to clear).
      */
     async lockState(t: TenantRef, email: string, now: Date): Promise<{ lockedUntil: Date | null; counted: boolean }> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.lockout(t, email), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.lockout(t, email));
       const until = Item?.lockedUntil ? new Date(Item.lockedUntil as string) : null;
       return { lockedUntil: until && until > now ? until : null, counted: Item !== undefined };
     },

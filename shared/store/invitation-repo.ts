@@ -1,6 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
@@ -15,12 +15,10 @@ export interface Invitation {
 }
 
 export function invitationRepo(store: StoreClient) {
-  const { doc, tableName } = store;
+  const { tableName } = store;
   return {
     async get(t: TenantRef, tokenHash: string): Promise<Invitation | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.invitation(t, tokenHash), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.invitation(t, tokenHash));
       if (!Item) return null;
       return {
         userId: Item.userId as string,

@@ -1,11 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { Grant } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { batchGetConsistent, getItem, type ItemKey, Prefetched } from './prefetch.ts';
 import { queryAll } from './query.ts';
-import { batchGetConsistent, type ItemKey, ReadAhead } from './read-ahead.ts';
 
 const MERCHANT_FIELDS = [
   'id',
@@ -47,21 +47,22 @@ export function merchantRepo(store: StoreClient) {
   return {
     /** The tenant named by request headers. Strongly consistent: a policy change applies to the next request. */
     async get(tenant: TenantRef): Promise<Merchant | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.merchant(tenant), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.merchant(tenant));
       return Item ? toMerchant(Item) : null;
     },
 
     /**
      * The tenant with the items its request will read first (a route's
-     * `readWithTenant`), in one strongly consistent BatchGetItem.
+     * `prefetch`), in one strongly consistent BatchGetItem.
      */
-    async getWith(tenant: TenantRef, itemKeys: ItemKey[]): Promise<{ merchant: Merchant | null; ahead: ReadAhead }> {
+    async getWith(
+      tenant: TenantRef,
+      itemKeys: ItemKey[],
+    ): Promise<{ merchant: Merchant | null; prefetched: Prefetched }> {
       const merchantKey = keys.merchant(tenant);
       const found = await batchGetConsistent(store, [merchantKey, ...itemKeys]);
       const merchant = found.find((item) => item.pk === merchantKey.pk && item.sk === merchantKey.sk);
-      return { merchant: merchant ? toMerchant(merchant) : null, ahead: new ReadAhead(itemKeys, found) };
+      return { merchant: merchant ? toMerchant(merchant) : null, prefetched: new Prefetched(itemKeys, found) };
     },
 
     /** Discovery: the tenant whose public client key this is. */

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../tenancy/types.ts';
 import type { StoreClient } from './client.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import { transact } from './transact.ts';
 
 /**
@@ -33,15 +34,13 @@ export function roleRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     async get(t: TenantRef, roleId: string): Promise<Role | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.role(t, roleId), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.role(t, roleId));
       return Item ? toRole(Item) : null;
     },
 
     /** The id of the role of this name in the tenant (SYSTEM roles have the same names everywhere, not the same ids). */
     async idByName(t: TenantRef, name: string): Promise<string | null> {
-      const { Item } = await doc.send(new GetCommand({ TableName: tableName, Key: keys.roleName(t, name) }));
+      const Item = await getItem(store, keys.roleName(t, name), { consistent: false });
       return (Item?.roleId as string | undefined) ?? null;
     },
 

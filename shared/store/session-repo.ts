@@ -1,8 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
 import type { TransactItem } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
@@ -124,9 +125,7 @@ export function sessionRepo(store: StoreClient) {
     },
 
     async get(t: TenantRef, userId: string, sessionId: string): Promise<Session | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.session(t, userId, sessionId), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.session(t, userId, sessionId));
       return Item ? toSession(Item) : null;
     },
 
@@ -189,13 +188,7 @@ export function sessionRepo(store: StoreClient) {
 
     /** When a refresh token (by hash) was rotated out of this session, if it ever was. */
     async rotatedAt(t: TenantRef, userId: string, sessionId: string, tokenHash: string): Promise<Date | null> {
-      const { Item } = await doc.send(
-        new GetCommand({
-          TableName: tableName,
-          Key: keys.usedRefreshToken(t, userId, tokenHash),
-          ConsistentRead: true,
-        }),
-      );
+      const Item = await getItem(store, keys.usedRefreshToken(t, userId, tokenHash));
       return Item && Item.sessionId === sessionId ? new Date(Item.rotatedAt as string) : null;
     },
 

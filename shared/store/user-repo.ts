@@ -1,10 +1,10 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHALLENGE_TTL_MS, INVITATION_TTL_MS } from '../auth/lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
-import { batchGetConsistent } from './read-ahead.ts';
+import { batchGetConsistent, getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 
 /**
@@ -122,17 +122,13 @@ export function userRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     async get(t: TenantRef, userId: string): Promise<User | null> {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.user(t, userId), ConsistentRead: true }),
-      );
+      const Item = await getItem(store, keys.user(t, userId));
       return Item ? toUser(Item) : null;
     },
 
     /** The user holding this (normalised) e-mail in the tenant: the claim, then the profile. */
     async findByEmail(t: TenantRef, email: string): Promise<User | null> {
-      const { Item: claim } = await doc.send(
-        new GetCommand({ TableName: tableName, Key: keys.userEmail(t, email), ConsistentRead: true }),
-      );
+      const claim = await getItem(store, keys.userEmail(t, email));
       if (!claim) return null;
       return this.get(t, claim.userId as string);
     },

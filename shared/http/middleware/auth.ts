@@ -39,8 +39,8 @@ export async function authenticate(request: HttpRequest): Promise<void> {
     const token = BEARER.exec(authorization.trim())?.[1];
     if (!token) throw unauthenticated();
     // The tenant stage may have read the session and user with the tenant already (one round trip).
-    state.principal = state.pendingBearer
-      ? state.pendingBearer.principal()
+    state.principal = state.prefetchedBearer
+      ? state.prefetchedBearer.principal()
       : ((await authenticators.bearer(token, tenant, deps)) ?? undefined);
   } else if (apiKey !== undefined && route.auth === 'admin') {
     state.principal = (await authenticators.apiKey(apiKey, tenant, deps)) ?? undefined;

@@ -9,11 +9,11 @@ import { bearerTokenOf } from './auth.ts';
 const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The route's keys to read with the tenant, when its body is valid (validation proper comes later and says why not). */
-function keysToReadAhead(request: HttpRequest, tenant: TenantRef) {
-  const { route, readWithTenant, json } = request.internal.state;
-  if (!readWithTenant || !route.body) return [];
+function keysToPrefetch(request: HttpRequest, tenant: TenantRef) {
+  const { route, prefetch, json } = request.internal.state;
+  if (!prefetch || !route.body) return [];
   const parsed = v.safeParse(route.body, json);
-  return parsed.success ? readWithTenant(parsed.output, tenant) : [];
+  return parsed.success ? prefetch(parsed.output, tenant) : [];
 }
 
 /**
@@ -34,21 +34,21 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     if (!TENANT_VALUE.test(app) || !TENANT_VALUE.test(mid)) throw fail('TENANT_NOT_FOUND');
     const ref = { app, mid };
     const token = route.auth === 'none' ? undefined : bearerTokenOf(request.event);
-    const pending = token ? await state.authenticators?.bearerWithTenant?.(token, ref, deps) : undefined;
-    const aheadKeys = pending ? [] : keysToReadAhead(request, ref);
+    const pending = token ? await state.authenticators?.prefetchBearer?.(token, ref, deps) : undefined;
+    const prefetchKeys = pending ? [] : keysToPrefetch(request, ref);
     let tenant: Merchant | null;
     if (pending) {
       tenant = pending.tenant;
-    } else if (aheadKeys.length > 0) {
-      const read = await deps.merchants.getWith(ref, aheadKeys);
+    } else if (prefetchKeys.length > 0) {
+      const read = await deps.merchants.getWith(ref, prefetchKeys);
       tenant = read.merchant;
-      state.readAhead = read.ahead;
+      state.prefetched = read.prefetched;
     } else {
       tenant = await deps.merchants.get(ref);
     }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
-    state.pendingBearer = pending ?? undefined;
+    state.prefetchedBearer = pending ?? undefined;
   } else if (route.tenant === 'clientId') {
     const clientId = request.event.queryStringParameters?.clientId?.trim();
     if (!clientId) {

@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authRoutes } from '#functions/auth/routes.ts';
 import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { login, loginReadsFirst } from '#shared/auth/login.ts';
-import { refresh, refreshReadsFirst } from '#shared/auth/refresh.ts';
+import { login, loginPrefetch } from '#shared/auth/login.ts';
+import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
 import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { keys } from '#shared/store/keys.ts';
-import { storeReadingAhead } from '#shared/store/read-ahead.ts';
+import { withPrefetch } from '#shared/store/prefetch.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { getMe } from '#shared/users/me.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -119,7 +119,7 @@ const loginHandler = httpHandler(
     data: await login(routeDeps, tenant, body, client),
   }),
   // A password login sends no mail; the route is flagged `ses` for e-mail codes.
-  { deps: () => deps, readWithTenant: loginReadsFirst, mailer: () => ({ send: async () => {} }) },
+  { deps: () => deps, prefetch: loginPrefetch, mailer: () => ({ send: async () => {} }) },
 );
 const refreshHandler = httpHandler(
   authRoutes.refresh,
@@ -127,7 +127,7 @@ const refreshHandler = httpHandler(
     success: true as const,
     data: await refresh(routeDeps, tenant, body.refreshToken, client),
   }),
-  { deps: () => deps, readWithTenant: refreshReadsFirst },
+  { deps: () => deps, prefetch: refreshPrefetch },
 );
 
 async function post(handler: typeof loginHandler, path: string, body: unknown) {
@@ -154,7 +154,7 @@ describe('POST /auth/login (password)', () => {
     expect(res.calls.slice(3)).toEqual(['TransactWriteItemsCommand']);
   });
 
-  it('still refuses a wrong password and counts it (the lockout read ahead is not stale for the next one)', async () => {
+  it('still refuses a wrong password and counts it (the prefetched lockout is not stale for the next one)', async () => {
     const user = await aUser(tenant);
     const wrong = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: 'Wrong-password-1' });
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
@@ -182,14 +182,14 @@ describe('POST /auth/refresh', () => {
   });
 });
 
-describe('a request view reading ahead', () => {
-  it('answers the first GetItem of a key read ahead without a call, and the next one from the table', async () => {
+describe('a request view with what it prefetched', () => {
+  it('answers the first read of a prefetched key without a call, and the next one from the table', async () => {
     const user = await aUser(tenant);
-    const { ahead } = await deps.merchants.getWith(tenant, [
+    const { prefetched } = await deps.merchants.getWith(tenant, [
       keys.user(tenant, user.id),
       keys.user(tenant, 'usr_missing'),
     ]);
-    const view = depsWithStore(deps, storeReadingAhead(deps.store, ahead));
+    const view = depsWithStore(deps, withPrefetch(deps.store, prefetched));
     calls.length = 0;
     expect((await view.users.get(tenant, user.id))?.email).toBe(user.email);
     expect(await view.users.get(tenant, 'usr_missing')).toBeNull();

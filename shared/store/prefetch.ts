@@ -36,11 +36,11 @@ export async function batchGetConsistent(store: StoreClient, keys: ItemKey[]): P
 
 /**
  * Items a route asked to read together with its tenant (one BatchGetItem
- * instead of a round trip each): they answer the request's first GetItem of
- * each key. Once only: a second read of the key goes to the table, so that a
- * read after the request's own write sees it.
+ * instead of a round trip each: its `prefetch`): they answer the request's
+ * first read (getItem) of each key. Once only: a second read of the key goes
+ * to the table, so that a read after the request's own write sees it.
  */
-export class ReadAhead {
+export class Prefetched {
   private readonly items = new Map<string, Record<string, unknown> | null>();
 
   constructor(keys: ItemKey[], found: Record<string, unknown>[]) {
@@ -51,7 +51,7 @@ export class ReadAhead {
     }
   }
 
-  /** The item read ahead (null: there is none), once; undefined when this key was not read ahead. */
+  /** The item prefetched (null: there is none), once; undefined when this key was not prefetched. */
   take(key: ItemKey): Record<string, unknown> | null | undefined {
     const id = idOf(key);
     if (!this.items.has(id)) return undefined;
@@ -61,19 +61,26 @@ export class ReadAhead {
   }
 }
 
-/** The store client of one request: GetItem of a key read ahead is answered from it, everything else goes to the table. */
-export function storeReadingAhead(store: StoreClient, ahead: ReadAhead): StoreClient {
-  const send = store.doc.send.bind(store.doc) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
-  const doc = Object.create(store.doc, {
-    send: {
-      value: async (command: unknown, ...rest: unknown[]) => {
-        if (command instanceof GetCommand && command.input.TableName === store.tableName && command.input.Key) {
-          const item = ahead.take(command.input.Key as ItemKey);
-          if (item !== undefined) return { $metadata: {}, ...(item ? { Item: item } : {}) };
-        }
-        return send(command, ...rest);
-      },
-    },
-  }) as StoreClient['doc'];
-  return { doc, tableName: store.tableName, root: rootOf(store) };
+/**
+ * One item by its key: what the request prefetched with its tenant answers
+ * the first read of each of its keys; any other read goes to the table. Every
+ * repository reads single items through this, so a route's `prefetch` (the
+ * keys it names, read in the tenant's BatchGetItem) saves it those round trips.
+ */
+export async function getItem(
+  store: StoreClient,
+  key: ItemKey,
+  options: { consistent: boolean } = { consistent: true },
+): Promise<Record<string, unknown> | undefined> {
+  const prefetched = store.prefetched?.take(key);
+  if (prefetched !== undefined) return prefetched ?? undefined;
+  const { Item } = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: options.consistent }),
+  );
+  return Item;
+}
+
+/** The store of one request, with what it prefetched (per-process caches still key on the process's client). */
+export function withPrefetch(store: StoreClient, prefetched: Prefetched): StoreClient {
+  return { doc: store.doc, tableName: store.tableName, prefetched, root: rootOf(store) };
 }
