@@ -1,6 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActivityType } from '../activity/types.ts';
 import type { StoreClient } from './client.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import type { TransactItem } from './transact.ts';
 import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from './ttl.ts';
@@ -19,9 +20,20 @@ export interface Activity {
 
 /** A page of a user's activity, newest first; `after` is the sort key of the last one, for the next page. */
 export interface ActivityPage {
-  items: Omit<Activity, 'userId'>[];
+  items: ListedActivity[];
   after: string | null;
 }
+
+type ListedActivity = Omit<Activity, 'userId'>;
+
+const LISTED_FIELDS: FieldNames<ListedActivity> = {
+  id: true,
+  type: true,
+  at: true,
+  ip: true,
+  userAgent: true,
+  actorId: true,
+};
 
 function activityPut(tableName: string, t: TenantRef, activity: Activity) {
   return {
@@ -102,14 +114,7 @@ export function activityRepo(store: StoreClient) {
         // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
         items: (page.Items ?? [])
           .filter((item) => typeof item.ttl !== 'number' || item.ttl > live)
-          .map((item) => ({
-            id: item.id as string,
-            type: item.type as ActivityType,
-            at: item.at as string,
-            ip: item.ip as string,
-            userAgent: item.userAgent as string,
-            actorId: item.actorId as string,
-          })),
+          .map((item) => fieldsOf<ListedActivity>(item, LISTED_FIELDS)),
         after: (page.LastEvaluatedKey?.sk as string | undefined) ?? null,
       };
     },

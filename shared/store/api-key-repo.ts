@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
@@ -19,18 +20,18 @@ export interface StoredApiKey {
   createdBy: string;
 }
 
-function toApiKey(item: Record<string, unknown>): StoredApiKey {
-  return {
-    keyId: item.keyId as string,
-    keyPrefix: item.keyPrefix as string,
-    label: item.label as string,
-    secretHash: item.secretHash as string,
-    createdAt: item.createdAt as string,
-    lastUsedAt: (item.lastUsedAt as string | null) ?? null,
-    revokedAt: (item.revokedAt as string | null) ?? null,
-    createdBy: item.createdBy as string,
-  };
-}
+const API_KEY_FIELDS: FieldNames<StoredApiKey> = {
+  keyId: true,
+  keyPrefix: true,
+  label: true,
+  secretHash: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  createdBy: true,
+};
+
+const toApiKey = (item: Record<string, unknown>) => fieldsOf<StoredApiKey>(item, API_KEY_FIELDS);
 
 /** The admin API keys of a tenant: items `T` / `APIKEY#<keyId>` beside the merchant (shared/store/README.md). */
 export function apiKeyRepo(store: StoreClient) {

@@ -1,4 +1,5 @@
 import type { StoreClient } from './client.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
@@ -14,20 +15,21 @@ export interface Invitation {
   usedAt: string | null;
 }
 
+const INVITATION_FIELDS: FieldNames<Invitation> = {
+  userId: true,
+  email: true,
+  invitedBy: true,
+  createdAt: true,
+  expiresAt: true,
+  usedAt: true,
+};
+
 export function invitationRepo(store: StoreClient) {
   const { tableName } = store;
   return {
     async get(t: TenantRef, tokenHash: string): Promise<Invitation | null> {
       const Item = await getItem(store, keys.invitation(t, tokenHash));
-      if (!Item) return null;
-      return {
-        userId: Item.userId as string,
-        email: Item.email as string,
-        invitedBy: Item.invitedBy as string,
-        createdAt: Item.createdAt as string,
-        expiresAt: Item.expiresAt as string,
-        usedAt: (Item.usedAt as string | null | undefined) ?? null,
-      };
+      return Item ? fieldsOf<Invitation>(Item, INVITATION_FIELDS) : null;
     },
 
     /** The write of a new invitation, for the transaction that makes its INVITED user. */

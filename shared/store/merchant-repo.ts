@@ -3,35 +3,32 @@ import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { Grant } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem, type ItemKey, Prefetched } from './prefetch.ts';
 import { queryAll } from './query.ts';
 
-const MERCHANT_FIELDS = [
-  'id',
-  'app',
-  'mid',
-  'name',
-  'publicApiKey',
-  'subdomain',
-  'logoUrl',
-  'primaryColor',
-  'secondaryColor',
-  'loginMode',
-  'signupMode',
-  'totpAllowed',
-  'allowUserDisableTotp',
-  'adminUserId',
-  'allowedOrigins',
-  'createdAt',
-  'updatedAt',
-] as const satisfies readonly (keyof Merchant)[];
+const MERCHANT_FIELDS: FieldNames<Merchant> = {
+  id: true,
+  app: true,
+  mid: true,
+  name: true,
+  publicApiKey: true,
+  subdomain: true,
+  logoUrl: true,
+  primaryColor: true,
+  secondaryColor: true,
+  loginMode: true,
+  signupMode: true,
+  totpAllowed: true,
+  allowUserDisableTotp: true,
+  adminUserId: true,
+  allowedOrigins: true,
+  createdAt: true,
+  updatedAt: true,
+};
 
-export function toMerchant(item: Record<string, unknown>): Merchant {
-  const merchant = {} as Record<string, unknown>;
-  for (const field of MERCHANT_FIELDS) merchant[field] = item[field] ?? null;
-  return merchant as unknown as Merchant;
-}
+export const toMerchant = (item: Record<string, unknown>) => fieldsOf<Merchant>(item, MERCHANT_FIELDS);
 
 export interface NewTenant {
   merchant: Merchant;

@@ -2,6 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
@@ -33,20 +34,20 @@ export interface Device {
   seenCount: number;
 }
 
-export function toSession(item: Record<string, unknown>): Session {
-  return {
-    id: item.id as string,
-    userId: item.userId as string,
-    createdAt: item.createdAt as string,
-    lastActivityAt: item.lastActivityAt as string,
-    ip: item.ip as string,
-    userAgent: item.userAgent as string,
-    fingerprint: item.fingerprint as string,
-    refreshHash: (item.refreshHash as string | null) ?? null,
-    refreshExpiresAt: item.refreshExpiresAt as string,
-    revokedAt: (item.revokedAt as string | null) ?? null,
-  };
-}
+const SESSION_FIELDS: FieldNames<Session> = {
+  id: true,
+  userId: true,
+  createdAt: true,
+  lastActivityAt: true,
+  ip: true,
+  userAgent: true,
+  fingerprint: true,
+  refreshHash: true,
+  refreshExpiresAt: true,
+  revokedAt: true,
+};
+
+export const toSession = (item: Record<string, unknown>) => fieldsOf<Session>(item, SESSION_FIELDS);
 
 export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
 

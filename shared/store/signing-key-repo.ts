@@ -1,6 +1,7 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { conditionFailedAt } from './errors.ts';
+import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -24,15 +25,15 @@ export interface StoredSigningKey {
   retiredAt: string | null;
 }
 
-function toStoredKey(item: Record<string, unknown>): StoredSigningKey {
-  return {
-    kid: item.kid as string,
-    publicJwk: item.publicJwk as PublicJwk,
-    encryptedPrivateKey: item.encryptedPrivateKey as string,
-    createdAt: item.createdAt as string,
-    retiredAt: (item.retiredAt as string | null | undefined) ?? null,
-  };
-}
+const SIGNING_KEY_FIELDS: FieldNames<StoredSigningKey> = {
+  kid: true,
+  publicJwk: true,
+  encryptedPrivateKey: true,
+  createdAt: true,
+  retiredAt: true,
+};
+
+const toStoredKey = (item: Record<string, unknown>) => fieldsOf<StoredSigningKey>(item, SIGNING_KEY_FIELDS);
 
 function itemOf(key: StoredSigningKey): Record<string, unknown> {
   return { ...keys.signingKey(key.kid), entity: 'SIGNING_KEY', ...key };
