@@ -19,6 +19,18 @@ export const PASSWORD_MAX_LENGTH = 128;
  * character, not two. Letters and digits are Unicode-wide (`\p{L}`, `\p{Nd}`),
  * so a password in any script can meet the rule.
  */
+/**
+ * A password as presented (login, current password): not the policy, as an old
+ * password may predate it, but measured as the policy measures, in code points
+ * (a 128-character password of 4-byte characters is 256 UTF-16 units): a
+ * password the policy accepted is never refused at login. Longer cannot match.
+ */
+export const PresentedPassword = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'is required'),
+  v.maxCodePoints(PASSWORD_MAX_LENGTH, `is longer than any password (${PASSWORD_MAX_LENGTH} characters)`),
+);
+
 export const NewPassword = v.pipe(
   v.string(),
   v.minCodePoints(PASSWORD_MIN_LENGTH, `needs at least ${PASSWORD_MIN_LENGTH} characters`),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Email, UserResponse } from '../users/schemas.ts';
-import { NewPassword } from './password-policy.ts';
+import { NewPassword, PresentedPassword } from './password-policy.ts';
 
 const Text = (max = 256) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
 const Required = (max = 256) => v.pipe(Text(max), v.trim(), v.minLength(1, 'is required'));
@@ -30,8 +30,7 @@ export type CodeVerifyRequest = v.InferOutput<typeof CodeVerifyRequest>;
 
 export const LoginRequest = v.strictObject({
   email: Email,
-  // Not the password policy: an old password may predate it. Longer than the policy allows cannot match.
-  password: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.maxLength(128))),
+  password: v.optional(PresentedPassword),
   loginMode: v.optional(v.picklist(['PASSWORD', 'OTP_EMAIL'], 'must be PASSWORD or OTP_EMAIL')),
 });
 export type LoginRequest = v.InferOutput<typeof LoginRequest>;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NewPassword } from '../auth/password-policy.ts';
+import { NewPassword, PresentedPassword } from '../auth/password-policy.ts';
 import { Email } from './schemas.ts';
 
 const Name = v.pipe(
@@ -18,7 +18,7 @@ export const UpdateUserRequest = v.strictObject({
 });
 
 export const ChangePasswordRequest = v.strictObject({
-  currentPassword: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.maxLength(128)),
+  currentPassword: PresentedPassword,
   newPassword: NewPassword,
   /** A TOTP code or a backup code; required when TOTP is on. */
   totpCode: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1), v.maxLength(32))),
