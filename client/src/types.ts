@@ -224,6 +224,8 @@ export interface ApiKey {
   label: string;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Who made it; the key acts with that user's standing, and stops with it. */
+  createdBy: string;
 }
 
 /** The new key, whole: shown this once. */

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { describeError } from '../log.ts';
 import { newId, type Random } from '../random.ts';
-import { ADMIN_AUTHORITY } from '../roles/authority.ts';
+import { ADMIN_AUTHORITY, effectiveRoles } from '../roles/authority.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
@@ -75,8 +75,11 @@ export function secretHashMatches(storedHash: string, presentedHash: string): bo
 /**
  * The `X-Api-Key` check of admin routes: the key's item is read in the
  * REQUEST's tenant, so a key of another tenant is simply not found (null,
- * hence 401 UNAUTHENTICATED, CONTRACT.md Details). A good key gives ADMIN
- * authority; its use is recorded in `lastUsedAt` at most once a minute.
+ * hence 401 UNAUTHENTICATED, CONTRACT.md Details). A good key acts with the
+ * lesser of ADMIN and its creator's current authority, and only while its
+ * creator is ACTIVE and holds ADMIN or more (CONTRACT.md, Rules): a dismissed
+ * admin's keys die with their standing (security review M5). Its use is
+ * recorded in `lastUsedAt` at most once a minute.
  */
 export async function authenticateApiKey(deps: Deps, key: string, tenant: TenantRef): Promise<Principal | null> {
   const parsed = parseApiKey(key.trim());
@@ -86,6 +89,8 @@ export async function authenticateApiKey(deps: Deps, key: string, tenant: Tenant
   const keys = apiKeyRepo(deps.store);
   const stored = await keys.get(tenant, parsed.keyId);
   if (!stored || stored.revokedAt !== null || !secretHashMatches(stored.secretHash, presentedHash)) return null;
+  const authority = await creatorAuthority(deps, tenant, stored.createdBy);
+  if (authority === null) return null;
 
   const now = deps.clock.now();
   const lastUsed = stored.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(stored.lastUsedAt);
@@ -97,5 +102,20 @@ export async function authenticateApiKey(deps: Deps, key: string, tenant: Tenant
       deps.log.error('api key use not recorded', { keyId: stored.keyId, ...describeError(error) });
     }
   }
-  return { kind: 'apiKey', keyId: stored.keyId, authority: ADMIN_AUTHORITY };
+  return { kind: 'apiKey', keyId: stored.keyId, authority };
+}
+
+/**
+ * The authority a key may act with, read from its creator now: null when the
+ * creator is gone, not ACTIVE, or below ADMIN. Keys recorded as made by a key
+ * (`apikey:<id>`, before keys could no longer make keys) have no user behind
+ * them: they answer null too.
+ */
+async function creatorAuthority(deps: Deps, tenant: TenantRef, createdBy: string): Promise<number | null> {
+  const creator = createdBy.startsWith('usr_') ? await deps.users.get(tenant, createdBy) : null;
+  if (creator?.status !== 'ACTIVE') return null;
+  const { authority } = effectiveRoles(creator, deps.clock.now());
+  if (authority > ADMIN_AUTHORITY) return null;
+  // The lesser of the two: a SUPER_ADMIN's key still acts as ADMIN only.
+  return Math.max(authority, ADMIN_AUTHORITY);
 }

@@ -10,9 +10,10 @@ import { ownMerchant } from './service.ts';
 
 /**
  * Admin API keys of the caller's merchant. Any admin (user of ADMIN or
- * SUPER_ADMIN, or an API key) may list, create and revoke any key of the
- * tenant: keys carry ADMIN authority and belong to the tenant, not to whoever
- * made them. A key may revoke itself (it is refused from the next request on).
+ * SUPER_ADMIN, or an API key) may list and revoke any key of the tenant; only
+ * a user makes keys. A key acts with its creator's standing (the lesser of
+ * ADMIN and the creator's current authority, shared/auth/api-keys.ts). A key
+ * may revoke itself (it is refused from the next request on).
  */
 
 /** GET /merchants/{id}/api-keys: never the key, its secret or its hash. */
@@ -25,6 +26,8 @@ export async function listApiKeys(deps: Deps, tenant: Merchant, id: string): Pro
     label: key.label,
     createdAt: key.createdAt,
     lastUsedAt: key.lastUsedAt,
+    // Whose standing the key rides on: an owner can see whose keys to revoke.
+    createdBy: key.createdBy,
   }));
 }
 
@@ -37,6 +40,8 @@ export async function createApiKey(
   body: { label: string },
 ): Promise<GenerateApiKeyResponse> {
   ownMerchant(tenant, id);
+  // Keys cannot make keys: a leaked key must not be able to plant others that outlive its revocation.
+  if (principal.kind !== 'user') throw fail('FORBIDDEN', 'API keys cannot create API keys');
   const { keyId, key, secretHash, keyPrefix } = newApiKey(deps.random);
   const createdAt = deps.clock.now().toISOString();
   await apiKeyRepo(deps.store).create(tenant, {

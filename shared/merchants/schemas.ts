@@ -74,6 +74,8 @@ export const ApiKeyResponse = v.object({
   label: v.string(),
   createdAt: v.string(),
   lastUsedAt: v.nullable(v.string()),
+  /** Who made it: a user id (or `apikey:<keyId>` for keys made by keys before they no longer could). */
+  createdBy: v.string(),
 });
 export type ApiKeyResponse = v.InferOutput<typeof ApiKeyResponse>;
 

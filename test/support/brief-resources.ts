@@ -154,6 +154,7 @@ export const BRIEF_RESOURCES = {
     label: text,
     createdAt: timestamp,
     lastUsedAt: nullableTimestamp,
+    createdBy: { ...text, ours: true },
   },
   RoleResponse: {
     id: text,

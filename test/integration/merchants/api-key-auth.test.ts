@@ -12,9 +12,11 @@ import type { UserPrincipal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/merchants/api-keys.ts';
 import { cryptoRandom } from '#shared/random.ts';
+import { grantOf } from '#shared/roles/authority.ts';
 import { apiKeyRepo } from '#shared/store/api-key-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
+import type { User } from '#shared/users/types.ts';
 import { aMerchant } from '#test/support/builders.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
@@ -38,9 +40,43 @@ function depsAt(start = T0) {
   };
 }
 
-const admin: UserPrincipal = { kind: 'user', userId: 'usr_admin', sessionId: 'ses_1', roles: [], authority: 0 };
+const admin: UserPrincipal = { kind: 'user', userId: 'usr_admin', sessionId: 'ses_1', roles: [], authority: 1 };
+
+/** The key's creator, stored: a key acts only while its creator is ACTIVE and holds ADMIN or more. */
+async function storeCreator(deps: Deps, tenant: Merchant) {
+  const now = deps.clock.now().toISOString();
+  const grant = grantOf({ id: 'rol_admin', name: 'ADMIN', priority: 1 }, now);
+  const user = { ...(await aUserRecordWithout(tenant)), id: admin.userId, grants: { rol_admin: grant } };
+  await deps.users.create(tenant, user);
+}
+
+/** A user record needing no role lookup (these tenants are not stored: builders only). */
+async function aUserRecordWithout(tenant: Merchant): Promise<User> {
+  return {
+    id: admin.userId,
+    email: `admin@${tenant.subdomain}.test`,
+    emailStatus: 'VALIDATED',
+    emailValidationExpiresAt: null,
+    firstName: null,
+    lastName: null,
+    phone: null,
+    status: 'ACTIVE',
+    passwordHash: null,
+    totpEnabled: false,
+    totpSecret: null,
+    totpLastStep: null,
+    backupCodes: [],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
+    grants: {},
+    registeredAt: T0.toISOString(),
+    lastLoginAt: null,
+    lockedUntil: null,
+  };
+}
 
 async function aStoredKey(deps: Deps, tenant: Merchant = aMerchant()) {
+  await storeCreator(deps, tenant);
   const created = await createApiKey(deps, tenant, admin, tenant.id, { label: 'integration' });
   const [, secret] = created.apiKey.split(/^sk_key_[0-9a-z]{20}_/);
   return { tenant, created, secret: secret as string };
