@@ -5,6 +5,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { newOpaqueToken } from './codes.ts';
+import { enforceRateLimit } from './guards.ts';
 import { tokensFor } from './issue-tokens.ts';
 import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
 import { signingKeys } from './signing-keys.ts';
@@ -16,7 +17,8 @@ export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRe
 }
 
 /**
- * POST /auth/refresh: rotates the refresh token and issues a new access token.
+ * POST /auth/refresh: rotates the refresh token and issues a new access token,
+ * within the per-(tenant, IP) rate limit of the auth routes.
  * - The current token rotates; of two refreshes with it, exactly one wins
  *   (a conditional write) and the other gets REFRESH_TOKEN_INVALID.
  * - A token rotated out more than 10 s ago is a replay: the whole session is
@@ -33,7 +35,16 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   // Everything the answer needs is read before the rotation (the signing key too, on a cold start): once the
   // presented token is rotated out, a failure would strand the client with a token that is no longer current
   // (REFRESH_TOKEN_INVALID on retry, REFRESH_TOKEN_REUSED after 10 s), so the rotation is the last step that can fail.
-  const [user] = await Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active()]);
+  // The rate limit per (tenant, IP), as the other auth routes have it: a well-formed token costs
+  // several DynamoDB operations, so refreshes are counted too (security review S2). In parallel with
+  // the reads; its refusal comes first.
+  const [rate, read] = await Promise.allSettled([
+    enforceRateLimit(deps, tenant, client.ip),
+    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active()]),
+  ]);
+  if (rate.status === 'rejected') throw rate.reason;
+  if (read.status === 'rejected') throw read.reason;
+  const [user] = read.value;
   const outcome = await deps.sessions.rotateRefresh(
     tenant,
     userId,

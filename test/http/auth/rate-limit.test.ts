@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { aSessionOf } from '#test/support/faults.ts';
 import { type Answer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
@@ -90,6 +91,26 @@ describe('auth rate limit per (tenant, IP)', () => {
       (tenant) => inSequence(LIMIT + 2, () => forgot(tenant)),
     );
     expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([202, 202, 202]);
+    for (const res of answers.slice(LIMIT)) expectRateLimited(res);
+  });
+
+  it('returns 429 RATE_LIMITED with Retry-After to the 4th refresh within a minute (security review S2)', async () => {
+    const { answers } = await withinOneMinute(
+      async () => {
+        const tenant = await aTenantWith();
+        // A session started in the store: a login through the API would count against the limit too.
+        return { tenant, session: await aSessionOf(tenant, (await aUser(tenant)).id) };
+      },
+      async ({ tenant, session }) => {
+        let refreshToken = session.refreshToken;
+        return inSequence(LIMIT + 2, async () => {
+          const res = await post(`${api.url}/auth/refresh`, { refreshToken }, tenant.headers);
+          if (res.status === 200) refreshToken = res.body.data.refreshToken;
+          return res;
+        });
+      },
+    );
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([200, 200, 200]);
     for (const res of answers.slice(LIMIT)) expectRateLimited(res);
   });
 

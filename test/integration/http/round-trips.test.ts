@@ -168,7 +168,7 @@ describe('POST /auth/login (password)', () => {
 });
 
 describe('POST /auth/refresh', () => {
-  it("reads the tenant and the token's user together, then rotates in one transaction: two round trips", async () => {
+  it("reads the tenant and the token's user together, counts the request for the rate limit, then rotates: three round trips", async () => {
     const user = await aUser(tenant);
     const signedIn = (await login(
       deps,
@@ -178,7 +178,8 @@ describe('POST /auth/refresh', () => {
     )) as { refreshToken: string };
     const res = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    // The rate count (security review S2) is the one write before the rotation.
+    expect(res.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
