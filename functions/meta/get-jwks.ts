@@ -5,8 +5,8 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { Reply } from '#shared/http/reply.ts';
 
 // Public keys are no secret: clients may cache them for 5 minutes (retired keys stay listed for an hour).
+// Served from the process's 60-second key cache: a public, unthrottled route must not cost a read per request.
 export const handler = httpHandler(
   metaRoutes.getJwks,
-  async (_input, deps) =>
-    new Reply(await signingKeys(deps).publicJwks({ fresh: true }), { 'cache-control': 'public, max-age=300' }),
+  async (_input, deps) => new Reply(await signingKeys(deps).publicJwks(), { 'cache-control': 'public, max-age=300' }),
 );

@@ -27,6 +27,20 @@ export const RETIRED_KEY_PUBLISHED_MS = 60 * 60 * 1000;
 const ACTIVE_KEY_CACHE_MS = 5 * 60 * 1000;
 /** The key list is kept this long per process: verifying a token usually costs no read. */
 const PUBLIC_KEYS_CACHE_MS = 60 * 1000;
+/**
+ * A list that lacks something (a token's kid, any key at all) is read again at most this often
+ * per process, as jose's remote key set cools down: forged kids cannot hammer the one `KEYS`
+ * partition every function reads. A key another process made is still learnt within this time.
+ */
+const UNKNOWN_KID_COOLDOWN_MS = 30 * 1000;
+/**
+ * The JWK Set is answered from a list at most this old. Resource servers fetch
+ * it when they meet a kid they do not know, and cache a miss (jose: 30 s): a
+ * list a minute old would refuse new tokens for that long after another
+ * process rotated. One second keeps that gap negligible while a flood of JWKS
+ * requests costs at most one read a second per process (reads are shared).
+ */
+const JWKS_MAX_AGE_MS = 1000;
 /** The encryption context of a private key: it decrypts only as the key it was stored for. */
 const vaultContext = (kid: string) => ({ purpose: 'jwt-signing', kid });
 /** Kids are ours (`key_<base32>`); anything else in a token header is not worth a table read. */
@@ -37,6 +51,8 @@ interface KeyCache {
   loading?: Promise<StoredKey[]>;
   active?: { kid: string; privateKey: CryptoKey; loadedAt: number };
   activating?: Promise<{ kid: string; privateKey: CryptoKey }>;
+  /** When a list lacking something was last read again (the cooldown's start). */
+  rereadAt?: number;
   verifiers: Map<string, Promise<CryptoKey>>;
 }
 
@@ -136,7 +152,19 @@ export function signingKeys(deps: SigningKeyDeps) {
     }
     return { keys: await reload(), fresh: true };
   };
-  const list = async (): Promise<StoredKey[]> => (await listing()).keys;
+  /**
+   * The key list, read again when the cached one lacks what `complete` looks for (another
+   * function may have made or rotated a key since), but at most once per 30 s cooldown; a read
+   * already in flight is shared.
+   */
+  const listingWith = async (complete: (keys: StoredKey[]) => boolean): Promise<StoredKey[]> => {
+    const cached = await listing();
+    if (cached.fresh || complete(cached.keys)) return cached.keys;
+    if (cache.loading) return cache.loading;
+    if (cache.rereadAt !== undefined && now() - cache.rereadAt < UNKNOWN_KID_COOLDOWN_MS) return cached.keys;
+    cache.rereadAt = now();
+    return reload();
+  };
 
   const loadActive = async (): Promise<{ kid: string; privateKey: CryptoKey }> => {
     const cached = await listing();
@@ -170,13 +198,16 @@ export function signingKeys(deps: SigningKeyDeps) {
     },
 
     /**
-     * The JWK Set: every key not retired, and retired ones for an hour after.
-     * `fresh` reads the table instead of the 60-second cache (the JWKS endpoint:
-     * resource servers fetch it when they meet a new kid, which must then be there).
+     * The JWK Set: every key not retired, and retired ones for an hour after,
+     * from a list at most a second old (JWKS_MAX_AGE_MS: the endpoint is public
+     * and unthrottled, so it must not cost a read per request, yet a key another
+     * process just made must be there for a resource server meeting its kid).
+     * `fresh` reads the table whatever the cache (the operator CLI's tests).
      */
     async publicJwks(options: { fresh?: boolean } = {}): Promise<{ keys: PublicJwk[] }> {
       const at = now();
-      const all = options.fresh ? await reload() : await list();
+      const recent = cache.list && at - cache.list.loadedAt < JWKS_MAX_AGE_MS ? cache.list.keys : undefined;
+      const all = options.fresh ? await reload() : (recent ?? (await reload()));
       const published = all
         .filter((k) => isPublished(k, at))
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.kid.localeCompare(a.kid));
@@ -185,15 +216,13 @@ export function signingKeys(deps: SigningKeyDeps) {
 
     /**
      * The public key that verifies a token with this `kid`, or null. A kid the
-     * cache does not know triggers one read: another function may have
-     * created or rotated a key since.
+     * cache does not know triggers one read (another function may have
+     * created or rotated a key since), then none for 30 s whatever the kid:
+     * tokens with made-up kids cost no read during the cooldown.
      */
     async verificationKey(kid: string): Promise<CryptoKey | null> {
       if (!KID_SHAPE.test(kid)) return null;
-      // An unknown kid costs one Query, as an unknown tenant costs one GetItem: no worse than any request.
-      const cached = await listing();
-      let key = cached.keys.find((k) => k.kid === kid);
-      if (!key && !cached.fresh) key = (await reload()).find((k) => k.kid === kid);
+      const key = (await listingWith((keys) => keys.some((k) => k.kid === kid))).find((k) => k.kid === kid);
       // A key retired over an hour ago signs nothing still valid.
       if (!key || !isPublished(key, now())) return null;
       let imported = cache.verifiers.get(kid);
