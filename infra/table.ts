@@ -21,7 +21,9 @@ export function serviceTable(scope: Construct, id: string, removalPolicy: Remova
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.ALL,
+      // INCLUDE: the keys and the attributes the index's readers read, never a secret.
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: [...index.nonKeyAttributes],
     });
   }
   return table;

@@ -8,7 +8,8 @@ import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem, type ItemKey, Prefetched } from './prefetch.ts';
 import { queryAll } from './query.ts';
 
-const MERCHANT_FIELDS: FieldNames<Merchant> = {
+/** Every field of a merchant: discovery reads them all through the users index (shared/store/table.ts). */
+export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   id: true,
   app: true,
   mid: true,
@@ -29,6 +30,9 @@ const MERCHANT_FIELDS: FieldNames<Merchant> = {
 };
 
 export const toMerchant = (item: Record<string, unknown>) => fieldsOf<Merchant>(item, MERCHANT_FIELDS);
+
+/** What the first-admin lookup reads of each user through the users index (shared/store/table.ts). */
+export const FIRST_ADMIN_FIELDS = ['id', 'registeredAt', 'grants'] as const;
 
 export interface NewTenant {
   merchant: Merchant;
@@ -92,7 +96,7 @@ export function merchantRepo(store: StoreClient) {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': gsi1pk },
-        ProjectionExpression: 'id, registeredAt, grants',
+        ProjectionExpression: FIRST_ADMIN_FIELDS.join(', '),
       });
       const candidates = users.map((item) => ({
         id: item.id as string,

@@ -1,4 +1,53 @@
 /**
+ * What the index `gsi1` copies of an item besides the keys (an INCLUDE projection): what its
+ * readers read, and nothing else. Never a hash, a secret or a ciphertext (`passwordHash`,
+ * `totpSecret`, `totpPendingSecret`, `backupCodes`, `totpPendingBackupCodes`, `codeHash`,
+ * `secretHash`, `encryptedPrivateKey`): every index read would carry them. Its readers:
+ *
+ * - GET /users (user-admin-repo `listAll` → `ListedUser` → UserResponse): the profile fields
+ *   the public view shows or derives from (`status` and `lockedUntil` give TIMED_OUT,
+ *   `emailStatus`, `emailValidationExpiresAt`, `status` and `registeredAt` the shown emailStatus);
+ * - the first-admin lookup (merchant-repo `recordFirstAdmin`): `id`, `registeredAt`, `grants`;
+ * - discovery (merchant-repo `findByClientKey`): every field of a Merchant.
+ *
+ * test/unit/shared/store/table.test.ts holds this list to what those readers read. Changing
+ * it on a deployed table replaces the index (README, Deploying to AWS).
+ */
+const GSI1_ATTRIBUTES = [
+  // A user as listed (ListedUser); `id` is the merchant's too.
+  'id',
+  'email',
+  'emailStatus',
+  'emailValidationExpiresAt',
+  'firstName',
+  'lastName',
+  'phone',
+  'status',
+  'totpEnabled',
+  'grants',
+  'registeredAt',
+  'lastLoginAt',
+  'lockedUntil',
+  // A merchant (Merchant), but its `id`.
+  'app',
+  'mid',
+  'name',
+  'publicApiKey',
+  'subdomain',
+  'logoUrl',
+  'primaryColor',
+  'secondaryColor',
+  'loginMode',
+  'signupMode',
+  'totpAllowed',
+  'allowUserDisableTotp',
+  'adminUserId',
+  'allowedOrigins',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/**
  * The one table definition. The CDK stack and the local CreateTable (npm start,
  * the CLI and the test setup) both read it, so they cannot drift apart.
  */
@@ -9,7 +58,7 @@ export const TABLE = {
   ttlAttribute: 'ttl',
   indexes: [
     /** Tenant-wide lists and lookups by a public value (client key → merchant, tenant → users). */
-    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', nonKeyAttributes: GSI1_ATTRIBUTES },
   ],
 } as const;
 
@@ -34,7 +83,8 @@ export function createTableInput(tableName: string) {
         { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      // The keys and the attributes named: no secret reaches an index read.
+      Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.nonKeyAttributes] },
     })),
   };
 }

@@ -1,11 +1,42 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Grant, StoredUserStatus, User } from '../users/types.ts';
+import type { Grant, ListedUser, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
+import type { FieldNames } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { queryAll } from './query.ts';
 import type { Device } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
 import { toUser } from './user-repo.ts';
+
+/** What a listed user carries: the users index projects these (shared/store/table.ts), never a secret. */
+export const LISTED_USER_FIELDS: FieldNames<ListedUser> = {
+  id: true,
+  email: true,
+  emailStatus: true,
+  emailValidationExpiresAt: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  status: true,
+  totpEnabled: true,
+  grants: true,
+  registeredAt: true,
+  lastLoginAt: true,
+  lockedUntil: true,
+};
+
+/**
+ * A profile as the users index gives it. Read the way a profile is (toUser: older
+ * `PENDING` e-mail statuses and absent fields alike), then only the listed fields
+ * kept: the index carries no hash or secret, so a User built from it would say
+ * "no password, no TOTP secret" where the profile has them.
+ */
+function toListedUser(item: Record<string, unknown>): ListedUser {
+  const user = toUser(item);
+  const listed: Partial<Record<keyof ListedUser, unknown>> = {};
+  for (const name of Object.keys(LISTED_USER_FIELDS) as (keyof ListedUser)[]) listed[name] = user[name];
+  return listed as ListedUser;
+}
 
 /**
  * What administration does to users (and the self-service routes never do):
@@ -16,15 +47,18 @@ import { toUser } from './user-repo.ts';
 export function userAdminRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
-    /** Every user of the tenant, from a Query on the users index (never a Scan), page after page. */
-    async listAll(t: TenantRef): Promise<User[]> {
+    /**
+     * Every user of the tenant, from a Query on the users index (never a Scan), page after page:
+     * what the user list shows of each (ListedUser), never a whole User.
+     */
+    async listAll(t: TenantRef): Promise<ListedUser[]> {
       const { gsi1pk } = keys.usersOfTenant(t, '');
       const items = await queryAll(store, {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': gsi1pk },
       });
-      return items.map(toUser);
+      return items.map(toListedUser);
     },
 
     /** The write of a grant (one map entry on the profile, so concurrent grants and revocations stay consistent). */

@@ -37,7 +37,10 @@ export interface User {
   totpSecret: string | null;
   /** The last TOTP time step accepted: a code is never accepted twice. */
   totpLastStep: number | null;
-  /** SHA-256 hashes of the unused backup codes. */
+  /**
+   * Hashes of the unused backup codes: `v2:` + SHA-256 salted with the user id
+   * (shared/auth/totp.ts); without the prefix, a legacy code's unsalted hash.
+   */
   backupCodes: string[];
   /** TOTP being set up (init), not yet confirmed by a code (verify): encrypted secret and backup code hashes. */
   totpPendingSecret: string | null;
@@ -48,3 +51,25 @@ export interface User {
   /** Set while a lockout holds (the user is shown TIMED_OUT). */
   lockedUntil: string | null;
 }
+
+/**
+ * A user as the tenant's user list reads it (the users index): what the public
+ * view (UserResponse) shows or derives from, and no hash, secret or backup code
+ * (the index does not carry them, shared/store/table.ts).
+ */
+export type ListedUser = Pick<
+  User,
+  | 'id'
+  | 'email'
+  | 'emailStatus'
+  | 'emailValidationExpiresAt'
+  | 'firstName'
+  | 'lastName'
+  | 'phone'
+  | 'status'
+  | 'totpEnabled'
+  | 'grants'
+  | 'registeredAt'
+  | 'lastLoginAt'
+  | 'lockedUntil'
+>;

@@ -1,5 +1,5 @@
 import type { UserResponse } from './schemas.ts';
-import type { EmailStatus, User, UserStatus } from './types.ts';
+import type { EmailStatus, ListedUser, User, UserStatus } from './types.ts';
 
 export function displayedStatus(user: Pick<User, 'status' | 'lockedUntil'>, now: Date): UserStatus {
   if (user.status === 'ACTIVE' && user.lockedUntil && Date.parse(user.lockedUntil) > now.getTime()) return 'TIMED_OUT';
@@ -16,8 +16,8 @@ export function displayedEmailStatus(
   return lapses !== null && Date.parse(lapses) > now.getTime() ? 'VALIDATION_SENT' : 'UNVALIDATED';
 }
 
-/** The public view of a user: never a hash, a secret or a backup code. */
-export function toUserResponse(user: User, now: Date): UserResponse {
+/** The public view of a user: never a hash, a secret or a backup code (it reads a ListedUser's fields only). */
+export function toUserResponse(user: ListedUser, now: Date): UserResponse {
   return {
     id: user.id,
     email: user.email,

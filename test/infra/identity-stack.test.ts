@@ -298,7 +298,7 @@ describe('IdentityStack: table', () => {
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.nonKeyAttributes] },
       })),
     });
     const [table] = Object.values(resources(template, 'AWS::DynamoDB::Table'));

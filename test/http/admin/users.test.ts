@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi, anEmail, aStoredUser, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
@@ -9,9 +9,8 @@ import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const deps = makeTestDeps();
-const { call, login, logIn, bearer, aSuperAdmin, aSignedInUser, getUser, setStatus, activityOf } = adminApi(
-  () => api.url,
-);
+const { call, login, logIn, bearer, aSuperAdmin, aSignedInUser, getUser, setStatus, activityOf, aRole, grant } =
+  adminApi(() => api.url);
 
 const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -120,6 +119,58 @@ describe('GET /users', () => {
     ]) {
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('GET /users: read through the users index, which carries no secret', () => {
+  it('answers for every user exactly what GET /users/{id} (the profile) answers, every field set', async () => {
+    const admin = await aSuperAdmin();
+    const withTotp = await aUser(admin.tenant, { totp: true });
+    const locked = await aUser(admin.tenant);
+    const legacy = await aUser(admin.tenant);
+    await grant(admin, withTotp.id, (await aRole(admin, 20)).id, '2999-01-01T00:00:00.000Z');
+    const setOnProfile = (id: string, fields: Record<string, unknown>) =>
+      deps.store.doc.send(
+        new UpdateCommand({
+          TableName: deps.store.tableName,
+          Key: keys.user(admin.tenant, id),
+          UpdateExpression: `SET ${Object.keys(fields)
+            .map((name) => `#${name} = :${name}`)
+            .join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(Object.keys(fields).map((name) => [`#${name}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(Object.entries(fields).map(([name, v]) => [`:${name}`, v])),
+        }),
+      );
+    await setOnProfile(withTotp.id, {
+      phone: '+44 20 7946 0018',
+      lastLoginAt: '2026-11-21T09:00:00.000Z',
+      emailStatus: 'VALIDATION_SENT',
+      emailValidationExpiresAt: '2999-01-01T00:00:00.000Z',
+    });
+    await setOnProfile(locked.id, { lockedUntil: '2999-01-01T00:00:00.000Z' });
+    // A profile stored before VALIDATION_SENT: read as VALIDATION_SENT from its status and registeredAt.
+    await setOnProfile(legacy.id, {
+      emailStatus: 'PENDING',
+      status: 'INVITED',
+      registeredAt: new Date().toISOString(),
+    });
+
+    const res = await call('GET', '/users', admin.headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(4);
+    for (const listed of res.body) expect((await getUser(admin, listed.id)).body).toEqual(listed);
+    const byId = new Map<string, Record<string, any>>(res.body.map((u: { id: string }) => [u.id, u]));
+    expect(byId.get(withTotp.id)).toMatchObject({
+      phone: '+44 20 7946 0018',
+      lastLoginAt: '2026-11-21T09:00:00.000Z',
+      emailStatus: 'VALIDATION_SENT',
+      totpEnabled: true,
+    });
+    expect(byId.get(withTotp.id)?.roles).toContainEqual(
+      expect.objectContaining({ priority: 20, expiresAt: '2999-01-01T00:00:00.000Z' }),
+    );
+    expect(byId.get(locked.id)).toMatchObject({ status: 'TIMED_OUT' });
+    expect(byId.get(legacy.id)).toMatchObject({ status: 'INVITED', emailStatus: 'VALIDATION_SENT' });
   });
 });
 
