@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { User } from '../users/types.ts';
-import { hashBackupCode, looksLikeBackupCode, totpSecretContext, totpStepOf } from './totp.ts';
+import { storedBackupCodeHash, totpSecretContext, totpStepOf } from './totp.ts';
 
 /** The user's TOTP secret, decrypted (only functions granted kms:Decrypt can). */
 export async function totpSecretOf(deps: Deps, userId: string, sealed: string): Promise<string> {
@@ -16,7 +16,9 @@ export async function totpSecretOf(deps: Deps, userId: string, sealed: string): 
  */
 export async function secondFactorIsGood(deps: Deps, tenant: TenantRef, user: User, code: string): Promise<boolean> {
   if (!user.totpEnabled || !user.totpSecret) return false;
-  if (looksLikeBackupCode(code)) return deps.users.useBackupCode(tenant, user, hashBackupCode(code));
+  // A backup code (current or legacy format) is looked up by the hash it would be stored under.
+  const backupHash = storedBackupCodeHash(user.id, code);
+  if (backupHash !== null) return deps.users.useBackupCode(tenant, user, backupHash);
   const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpSecret), code, deps.clock.now());
   return step !== null && (await deps.users.acceptTotpStep(tenant, user.id, step));
 }

@@ -54,19 +54,50 @@ export function totpCodeAt(secretBase32: string, at: Date): string {
   return totp(secretBase32).generate({ timestamp: at.getTime() });
 }
 
-/** Backup codes look like `k3m9-x2pq-7hcd`: unambiguous, easy to type. */
+/** Characters of a backup code: 24 of base32, 120 bits (ASVS 6.5.2: 112 or more, so a fast hash is enough). */
+const BACKUP_CODE_CHARS = 24;
+/** Codes issued before (12 characters, `k3m9-x2pq-7hcd`, 60 bits), stored with an unsalted hash. */
+const LEGACY_BACKUP_CODE_CHARS = 12;
+/** Crockford base32 as `random.token` draws it (no i, l, o, u). */
+const CODE_CHARACTER = '[0-9a-hjkmnp-tv-z]';
+/** Stored hashes of the current codes carry this prefix: a hash without it is a legacy code's. */
+const SALTED_PREFIX = 'v2:';
+
+/**
+ * New backup codes: 24 lower-case Crockford base32 characters in 4 groups of 6
+ * (`k3m9x2-pq7hcd-…`), 120 bits each, shown once, single use.
+ */
 export function newBackupCodes(random: Random, count = 10): string[] {
-  return Array.from({ length: count }, () => random.token(12).replace(/(.{4})(.{4})(.{4})/, '$1-$2-$3'));
+  return Array.from({ length: count }, () => random.token(BACKUP_CODE_CHARS).match(/.{6}/g)?.join('-') ?? '');
 }
 
-/** Backup codes are stored only as SHA-256 hashes (60 bits of entropy each, single use). */
-export function hashBackupCode(code: string): string {
-  const normalised = code.toLowerCase().replace(/[\s-]/g, '');
-  return createHash('sha256').update(`backup:${normalised}`).digest('hex');
+/** A code as typed: any case, dashes and spaces anywhere, and Crockford's look-alikes (o → 0, i and l → 1). */
+function normalised(code: string): string {
+  return code.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0').replace(/[il]/g, '1');
 }
 
-export function looksLikeBackupCode(code: string): boolean {
-  return /^[0-9a-z]{4}-?[0-9a-z]{4}-?[0-9a-z]{4}$/i.test(code.trim());
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * What a backup code is stored as: SHA-256 over `backup:<userId>:<code>`, the
+ * user id salting it, so one precomputation no longer covers every user's codes.
+ */
+export function hashBackupCode(userId: string, code: string): string {
+  return `${SALTED_PREFIX}${sha256(`backup:${userId}:${normalised(code)}`)}`;
+}
+
+/**
+ * The stored hash a presented code would match, or null when it is no backup
+ * code (a TOTP code, say). A code of the legacy format matches its legacy
+ * unsalted hash: users who enrolled before the 120-bit codes keep theirs until
+ * they use them up or enrol again. That fallback can go once no profile holds
+ * a `backupCodes` (or `totpPendingBackupCodes`) key without the `v2:` prefix.
+ */
+export function storedBackupCodeHash(userId: string, presented: string): string | null {
+  const code = normalised(presented);
+  if (new RegExp(`^${CODE_CHARACTER}{${BACKUP_CODE_CHARS}}$`).test(code)) return hashBackupCode(userId, code);
+  if (new RegExp(`^${CODE_CHARACTER}{${LEGACY_BACKUP_CODE_CHARS}}$`).test(code)) return sha256(`backup:${code}`);
+  return null;
 }
 
 /** The vault context that binds an encrypted TOTP secret to its user. */

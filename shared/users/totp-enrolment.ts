@@ -11,8 +11,8 @@ import { currentUser } from './me.ts';
 
 /**
  * POST /users/me/totp/init: a new secret (stored encrypted) and 10 backup
- * codes (stored as hashes), pending until a code confirms them. The codes and
- * the secret are shown this once.
+ * codes (120 bits each, stored as hashes salted with the user id), pending
+ * until a code confirms them. The codes and the secret are shown this once.
  */
 export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
   if (tenant.totpAllowed === false) throw fail('TOTP_NOT_ALLOWED');
@@ -25,7 +25,7 @@ export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrin
     user.id,
     {
       totpPendingSecret: await deps.vault.encrypt(Buffer.from(secret, 'utf8'), totpSecretContext(user.id)),
-      totpPendingBackupCodes: backupCodes.map(hashBackupCode),
+      totpPendingBackupCodes: backupCodes.map((code) => hashBackupCode(user.id, code)),
     },
     undefined,
     { totpEnabled: false },

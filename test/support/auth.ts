@@ -98,7 +98,7 @@ export async function aUser(
     totpEnabled: Boolean(totpSecret),
     totpSecret: totpSecret ? await deps.vault.encrypt(Buffer.from(totpSecret, 'utf8'), totpSecretContext(id)) : null,
     totpLastStep: null,
-    backupCodes: backupCodes ? backupCodes.map(hashBackupCode) : [],
+    backupCodes: backupCodes ? backupCodes.map((code) => hashBackupCode(id, code)) : [],
     totpPendingSecret: null,
     totpPendingBackupCodes: [],
     grants: await defaultGrant(deps, tenant, now),

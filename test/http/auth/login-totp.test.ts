@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { totpCodeAt } from '#shared/auth/totp.ts';
+import { hashBackupCode, totpCodeAt } from '#shared/auth/totp.ts';
+import { keys } from '#shared/store/keys.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, expectProblem, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
@@ -137,6 +141,51 @@ describe('POST /auth/login/verify with a TOTP challenge', () => {
     expectTokens(await verify(tenant, await totpChallengeFor(tenant, user), backup), user.id);
     expectProblem(await verify(tenant, await totpChallengeFor(tenant, user), backup), 401, 'INVALID_CODE');
     expectTokens(await verify(tenant, await totpChallengeFor(tenant, user), another), user.id);
+  });
+
+  it('stores backup codes salted with the user id: one code of one user is no code of another', async () => {
+    const tenant = await aTenantWith();
+    const [owner, other] = [await aUser(tenant, { totp: true }), await aUser(tenant, { totp: true })];
+    const [code = ''] = secretOf(owner).backupCodes;
+    const deps = makeTestDeps();
+    // The other user holds the owner's code as its own stored hash would be: no good, it is salted with the owner's id.
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.user(tenant, other.id),
+        UpdateExpression: 'SET backupCodes.#h = :true',
+        ExpressionAttributeNames: { '#h': hashBackupCode(owner.id, code) },
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    expectProblem(await verify(tenant, await totpChallengeFor(tenant, other), code), 401, 'INVALID_CODE');
+    expectTokens(await verify(tenant, await totpChallengeFor(tenant, owner), code), owner.id);
+  });
+
+  it('accepts a backup code of the old format (12 characters, unsalted hash) once, however typed', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant, { totp: true });
+    const deps = makeTestDeps();
+    // As enrolment stored codes before 120-bit codes: SHA-256 of `backup:<code>`, no salt.
+    const legacy = (code: string) => createHash('sha256').update(`backup:${code}`).digest('hex');
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.user(tenant, user.id),
+        UpdateExpression: 'SET backupCodes.#a = :true, backupCodes.#b = :true',
+        ExpressionAttributeNames: { '#a': legacy('k3m9x2pq7hcd'), '#b': legacy('0a1b2c3d4e5f') },
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    expectTokens(await verify(tenant, await totpChallengeFor(tenant, user), 'k3m9-x2pq-7hcd'), user.id);
+    expectProblem(await verify(tenant, await totpChallengeFor(tenant, user), 'k3m9-x2pq-7hcd'), 401, 'INVALID_CODE');
+    expectTokens(await verify(tenant, await totpChallengeFor(tenant, user), '0A1B 2C3D 4E5F'), user.id);
+    const { Item } = await deps.store.doc.send(
+      new GetCommand({ TableName: deps.store.tableName, Key: keys.user(tenant, user.id), ConsistentRead: true }),
+    );
+    // Both used up; the 10 current codes (salted, `v2:`) remain.
+    expect(Object.keys(Item?.backupCodes ?? {})).toHaveLength(10);
+    for (const hash of Object.keys(Item?.backupCodes ?? {})) expect(hash).toMatch(/^v2:[0-9a-f]{64}$/);
   });
 
   it("does not accept a TOTP code of another user's secret", async () => {
