@@ -15,6 +15,10 @@ export interface IdentityConfig {
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
   authRateLimitPerMinute: string;
+  /** Stage throttling of each HTTP API: every route's steady rate (requests a second) and burst. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** Reserved concurrency of each argon2 function (route rows flagged `argon2`); undefined: none reserved. */
+  argon2ReservedConcurrency: number | undefined;
 }
 
 export const CONTEXT_DEFAULTS = {
@@ -23,6 +27,9 @@ export const CONTEXT_DEFAULTS = {
   removalPolicy: 'retain',
   logRetentionDays: 30,
   authRateLimitPerMinute: '120',
+  apiThrottleRateLimit: 100,
+  apiThrottleBurstLimit: 200,
+  argon2ReservedConcurrency: 10,
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = {
@@ -64,11 +71,37 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     throw new Error(`Context "authRateLimitPerMinute" must be a positive integer, got "${authRateLimitPerMinute}"`);
   }
 
+  const [rateLimit, burstLimit] = (['apiThrottleRateLimit', 'apiThrottleBurstLimit'] as const).map((key) =>
+    positiveInteger(node, key),
+  ) as [number, number];
+  if (burstLimit < rateLimit) {
+    throw new Error(
+      `Context "apiThrottleBurstLimit" (${burstLimit}) must be at least "apiThrottleRateLimit" (${rateLimit})`,
+    );
+  }
+
+  // `none` leaves the argon2 functions unreserved: for an account whose concurrency quota is too small to reserve
+  // any (Lambda keeps at least 100 unreserved), such as a new account's 10.
+  const reserved = contextString(node, 'argon2ReservedConcurrency');
+  const argon2ReservedConcurrency =
+    reserved === 'none' ? undefined : positiveInteger(node, 'argon2ReservedConcurrency');
+
   return {
     senderEmail,
     issuerUrl: contextString(node, 'issuerUrl'),
     removalPolicy,
     logRetention: days as RetentionDays,
     authRateLimitPerMinute,
+    apiThrottle: { rateLimit, burstLimit },
+    argon2ReservedConcurrency,
   };
+}
+
+function positiveInteger(node: Node, key: keyof typeof CONTEXT_DEFAULTS): number {
+  const value = contextString(node, key);
+  if (!/^[1-9][0-9]*$/.test(value)) {
+    const none = key === 'argon2ReservedConcurrency' ? ' or "none"' : '';
+    throw new Error(`Context "${key}" must be a positive integer${none}, got "${value}"`);
+  }
+  return Number(value);
 }

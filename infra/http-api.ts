@@ -1,22 +1,86 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { VaultGrant, VaultPurpose } from '#shared/crypto/key-vault.ts';
 import { isDefaultRoute, type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
+import { TABLE } from '#shared/store/table.ts';
+import { acknowledgeRouteFindings } from './nag.ts';
 
 /** The repository root: route entries and the lock file are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every route function runs on Graviton; the argon2 binary installed below must match it. */
 const ARCHITECTURE = Architecture.ARM_64;
+
+/**
+ * One JSON object per request in the access log: who (source IP), what (method and route key, never
+ * the path, whose ids and stray tokens we do not want in logs), the answer (status, latency, size)
+ * and the request id that the functions' own logs carry too. Never the query string, a header (the
+ * bearer, API keys, cookies, User-Agent) or a body. Every value is a string: a field API Gateway has
+ * no value for is written `"-"`, still valid JSON.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTimeEpoch',
+  sourceIp: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLatencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  responseLength: '$context.responseLength',
+  integrationError: '$context.integrationErrorMessage',
+} as const;
+
+export interface ServiceApiOptions {
+  apiName: string;
+  /** Each route's steady rate (requests a second) and burst, the stage's default route settings. */
+  throttle: { rateLimit: number; burstLimit: number };
+  /** Retention of the access log group. */
+  logRetention: RetentionDays;
+}
+
+/**
+ * A service's HTTP API: its `$default` stage (auto-deployed) throttles every route
+ * (`throttle`, below the account-wide limit, so one flooded API cannot take the region's
+ * whole quota) and writes a JSON access log (ACCESS_LOG_FIELDS) to a log group of its own.
+ * No API-wide CORS: each route list answers CORS itself.
+ */
+export function serviceApi(scope: Construct, id: string, options: ServiceApiOptions): HttpApi {
+  const api = new HttpApi(scope, id, { apiName: options.apiName, createDefaultStage: false });
+  const accessLogs = new LogGroup(scope, `${id}AccessLogs`, {
+    retention: options.logRetention,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  // The construct path createDefaultStage uses (<api>/DefaultStage): a deployed stage is updated in place, not replaced.
+  new HttpStage(api, 'DefaultStage', {
+    httpApi: api,
+    autoDeploy: true,
+    throttle: options.throttle,
+    accessLogSettings: {
+      destination: new LogGroupLogDestination(accessLogs),
+      format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+    },
+  });
+  return api;
+}
 
 export interface RouteFunctionsOptions {
   /** Prefix of every route path on the `$default` stage (`/api/v1`, or `''` for the plant store). */
@@ -29,8 +93,16 @@ export interface RouteFunctionsOptions {
   logRetention: RetentionDays;
   /** SES identity ARNs that `ses: true` routes may send as (the sender address and its domain). */
   sesIdentityArns?: readonly string[];
-  /** The KMS key that `kms: true` routes encrypt and decrypt with (signing keys, TOTP secrets). */
+  /** The KMS key that routes with `kms` grants encrypt and decrypt with (signing keys, TOTP secrets). */
   kmsKey?: IKey;
+  /**
+   * Reserved concurrency of each argon2 function (`argon2: true`): a flood of logins can use that
+   * many instances and no more, leaving the account's other concurrency to every other function.
+   * Undefined: none reserved.
+   */
+  argon2ReservedConcurrency?: number;
+  /** What a route needs beyond its row: more environment and statements (the plant store's CORS routes). */
+  extrasFor?: (route: RouteDef) => { environment?: Record<string, string>; statements?: PolicyStatement[] } | undefined;
 }
 
 /**
@@ -70,6 +142,32 @@ function kmsKeyOf(route: RouteDef, options: RouteFunctionsOptions): IKey {
   return options.kmsKey;
 }
 
+/**
+ * The KMS statements of a route: one per encryption-context purpose it uses, with exactly the
+ * actions it needs for that purpose, on the one key, under a `kms:EncryptionContext:purpose`
+ * condition. Not key.grantEncryptDecrypt(), which adds ReEncrypt* and GenerateDataKey* (no
+ * function uses them) and any purpose: a function that signs tokens cannot decrypt TOTP secrets.
+ */
+export function kmsStatementsFor(grants: readonly VaultGrant[], keyArn: string): PolicyStatement[] {
+  const actionsByPurpose = new Map<VaultPurpose, Set<string>>();
+  for (const grant of grants) {
+    const [purpose, use] = grant.split(':') as [VaultPurpose, 'encrypt' | 'decrypt'];
+    const actions = actionsByPurpose.get(purpose) ?? new Set<string>();
+    actions.add(use === 'encrypt' ? 'kms:Encrypt' : 'kms:Decrypt');
+    actionsByPurpose.set(purpose, actions);
+  }
+  return [...actionsByPurpose.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([purpose, actions]) =>
+        new PolicyStatement({
+          actions: [...actions].sort(),
+          resources: [keyArn],
+          conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
+        }),
+    );
+}
+
 /** `createUser` → `CreateUser`: the construct id of a route's function. */
 function constructIdOf(route: RouteDef): string {
   return route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
@@ -101,6 +199,42 @@ export function addRouteFunctions(
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
+    // Least privilege: exactly what the route list declares, inline in the function's own role. Not the
+    // AWSLambdaBasicExecutionRole managed policy (logs on every log group of the account), and not
+    // table.grant*(), which would add DescribeTable, Scan, ConditionCheckItem and friends.
+    const statements = [
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    ];
+    const actions = tableActionsOf(route);
+    if (actions.length > 0) {
+      statements.push(
+        new PolicyStatement({
+          actions: actions.map((action) => `dynamodb:${action}`),
+          // Query reaches the indexes too, each by name (every service table is built from TABLE: infra/table.ts).
+          resources: actions.includes('Query')
+            ? [table.tableArn, ...TABLE.indexes.map((index) => `${table.tableArn}/index/${index.name}`)]
+            : [table.tableArn],
+        }),
+      );
+    }
+    if (route.ses) {
+      const identities = options.sesIdentityArns ?? [];
+      if (identities.length === 0) {
+        throw new Error(`Route ${route.operationId} sends e-mail but no SES identity is set`);
+      }
+      statements.push(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [...identities] }));
+    }
+    if (route.kms?.length) statements.push(...kmsStatementsFor(route.kms, kmsKeyOf(route, options).keyArn));
+    const extras = options.extrasFor?.(route);
+    statements.push(...(extras?.statements ?? []));
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: { route: new PolicyDocument({ statements }) },
+    });
+
     const fn = new NodejsFunction(scope, `${id}Function`, {
       description: `${key} (${route.operationId})`,
       entry: join(REPO_ROOT, route.entry),
@@ -109,6 +243,11 @@ export function addRouteFunctions(
       architecture: ARCHITECTURE,
       // argon2id at our parameters is memory-bound, and Lambda CPU grows with memory.
       memorySize: route.argon2 ? 1024 : 256,
+      // The costly routes anyone can call: a login flood takes this many instances, not the account's whole quota.
+      ...(route.argon2 && options.argon2ReservedConcurrency !== undefined
+        ? { reservedConcurrentExecutions: options.argon2ReservedConcurrency }
+        : {}),
+      role,
       timeout: Duration.seconds(10),
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,
@@ -117,47 +256,19 @@ export function addRouteFunctions(
         ...options.environment,
         [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
         // Only the functions that sign tokens or read TOTP secrets know the key at all.
-        ...(route.kms ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
+        ...(route.kms?.length ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
+        ...extras?.environment,
       },
       logGroup,
     });
 
-    // Least privilege: exactly the actions the route list declares, not table.grant*(),
-    // which would add DescribeTable, Scan, ConditionCheckItem and friends.
-    const actions = tableActionsOf(route);
-    if (actions.length > 0) {
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: actions.map((action) => `dynamodb:${action}`),
-          resources: actions.includes('Query') ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
-        }),
-      );
-    }
-
-    if (route.ses) {
-      const identities = options.sesIdentityArns ?? [];
-      if (identities.length === 0) {
-        throw new Error(`Route ${route.operationId} sends e-mail but no SES identity is set`);
-      }
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [...identities] }));
-    }
-
-    if (route.kms) {
-      // Exactly Encrypt and Decrypt on this one key: not key.grantEncryptDecrypt(), which adds
-      // ReEncrypt* and GenerateDataKey*, which no function uses.
-      fn.addToRolePolicy(
-        new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [kmsKeyOf(route, options).keyArn] }),
-      );
-    }
-
     // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
     const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
-    if (isDefaultRoute(route)) {
-      // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
-      new HttpRoute(api, `${id}Route`, { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration });
-    } else {
-      api.addRoutes({ path: `${options.basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
-    }
+    // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
+    const apiRoutes = isDefaultRoute(route)
+      ? [new HttpRoute(api, `${id}Route`, { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration })]
+      : api.addRoutes({ path: `${options.basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
+    acknowledgeRouteFindings({ route, fn, apiRoutes });
     functions.set(route.operationId, fn);
   }
   return functions;

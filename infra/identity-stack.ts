@@ -1,12 +1,12 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { readIdentityConfig } from './config.ts';
-import { addRouteFunctions, sesIdentityArnsFor } from './http-api.ts';
+import { addRouteFunctions, serviceApi, sesIdentityArnsFor } from './http-api.ts';
 import { serviceTable } from './table.ts';
 
 export interface IdentityStackProps extends StackProps {
@@ -43,7 +43,11 @@ export class IdentityStack extends Stack {
 
     // No corsPreflight: the route list has its own OPTIONS /{proxy+} route that answers
     // CORS per tenant (an API-wide allow-list could not know the tenants' origins).
-    this.api = new HttpApi(this, 'Api', { apiName: 'identity', createDefaultStage: true });
+    this.api = serviceApi(this, 'Api', {
+      apiName: 'identity',
+      throttle: config.apiThrottle,
+      logRetention: config.logRetention,
+    });
 
     // The base path /api/v1 (CONTRACT.md) cannot be a stage name (HTTP API stage names
     // allow no '/'), so every route is prefixed with BASE_PATH on the $default stage:
@@ -56,6 +60,7 @@ export class IdentityStack extends Stack {
       logRetention: config.logRetention,
       sesIdentityArns: sesIdentityArnsFor(this, config.senderEmail),
       kmsKey: this.secretsKey,
+      argon2ReservedConcurrency: config.argon2ReservedConcurrency,
       environment: {
         ISSUER_URL: config.issuerUrl === '' ? apiBaseUrl : config.issuerUrl,
         SENDER_EMAIL: config.senderEmail,

@@ -1,12 +1,17 @@
 import { CfnOutput, CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { plantRouteList } from '#functions/plants/routes.ts';
+import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
+import { keys } from '#shared/store/keys.ts';
 import { readIdentityConfig } from './config.ts';
-import { addRouteFunctions } from './http-api.ts';
+import { addRouteFunctions, serviceApi } from './http-api.ts';
 import { serviceTable } from './table.ts';
+
+/** The partitions of the identity's ORIGIN index (`ORIGIN#<origin>`, shared/store/keys.ts), as an IAM pattern. */
+export const ORIGIN_PARTITIONS = `${keys.originPartition('')}*`;
 
 export interface PlantsStackProps extends StackProps {
   /**
@@ -15,6 +20,11 @@ export interface PlantsStackProps extends StackProps {
    * is the tokens' issuer unless the `issuerUrl` context names another.
    */
   identityBaseUrl: string;
+  /**
+   * The identity's table (the Identity stack's): the plant store answers CORS for the origins
+   * its tenants allow, read from its ORIGIN items, and may read nothing else of it.
+   */
+  identityTable: ITable;
   /** The routes to deploy; the plant route list unless a test passes another. */
   routes?: readonly RouteDef[];
 }
@@ -25,7 +35,8 @@ export interface PlantsStackProps extends StackProps {
  * row of its route list (functions/plants/routes.ts). Its functions check the
  * identity's access tokens themselves (shared/auth/resource-server.ts: an API
  * Gateway JWT authorizer cannot pin a per-tenant audience), so they get the
- * issuer and its JWKS URL, and no access to the identity's table or keys.
+ * issuer and its JWKS URL, and no access to the identity's keys. Of the
+ * identity's table, the CORS routes may Query the ORIGIN partitions only.
  */
 export class PlantsStack extends Stack {
   readonly api: HttpApi;
@@ -44,7 +55,22 @@ export class PlantsStack extends Stack {
     // The one table definition; plants use only pk/sk, so the index stays empty and costs nothing on demand.
     this.table = serviceTable(this, 'Table', config.removalPolicy);
 
-    this.api = new HttpApi(this, 'Api', { apiName: 'plants', createDefaultStage: true });
+    this.api = serviceApi(this, 'Api', {
+      apiName: 'plants',
+      throttle: config.apiThrottle,
+      logRetention: config.logRetention,
+    });
+
+    // CORS (shared/plants/cors.ts): which origins the identity's tenants allow is in the identity's table, one
+    // ORIGIN#<origin> partition per origin. Least privilege: the CORS functions alone may Query those partitions
+    // (dynamodb:LeadingKeys), on the table only (no index), and nothing else of the table: no user, secret or
+    // tenant item. Asking the identity over HTTP instead would cost a round trip and a public endpoint.
+    const readOrigins = new PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: [props.identityTable.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [ORIGIN_PARTITIONS] } },
+    });
+    const corsRoutes = new Set(plantCorsRoutes);
 
     addRouteFunctions(this, this.api, props.routes ?? plantRouteList, {
       basePath: '',
@@ -56,6 +82,10 @@ export class PlantsStack extends Stack {
         JWKS_URL: `${props.identityBaseUrl}/.well-known/jwks.json`,
         PLANTS_URL: this.api.apiEndpoint,
       },
+      extrasFor: (route) =>
+        corsRoutes.has(route.operationId)
+          ? { environment: { TABLE_NAME: props.identityTable.tableName }, statements: [readOrigins] }
+          : undefined,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Plant store base URL' });

@@ -13,7 +13,7 @@ import {
   TokensEnvelope,
   TokensResponse,
 } from '#shared/auth/schemas.ts';
-import { BEARER_ERRORS, bearerRoute, type RouteDef } from '#shared/http/route.ts';
+import { BEARER_ERRORS, bearerRoute, type RouteDef, SIGNS_TOKENS } from '#shared/http/route.ts';
 import { DiscoveryQuery, DiscoveryResponse } from '#shared/tenancy/schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
 
@@ -66,7 +66,7 @@ export const authRoutes = {
     response: TokensEnvelope,
     errors: ['INVALID_CODE', 'RATE_LIMITED'],
     table: ['GetItem', 'PutItem', 'UpdateItem'],
-    kms: true,
+    kms: SIGNS_TOKENS,
   },
   login: {
     operationId: 'login',
@@ -92,7 +92,7 @@ export const authRoutes = {
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
     argon2: true,
-    kms: true,
+    kms: SIGNS_TOKENS,
   },
   loginVerify: {
     operationId: 'loginVerify',
@@ -108,7 +108,7 @@ export const authRoutes = {
     response: LoginResponse,
     errors: ['INVALID_CODE', 'ACCOUNT_DISABLED', 'ACCOUNT_INACTIVE', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    kms: true,
+    kms: [...SIGNS_TOKENS, 'totp:decrypt'],
   },
   refresh: {
     operationId: 'refresh',
@@ -124,7 +124,7 @@ export const authRoutes = {
     response: TokensEnvelope,
     errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED'],
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
-    kms: true,
+    kms: SIGNS_TOKENS,
   },
   logout: {
     ...bearerRoute({ tag: 'auth' }),

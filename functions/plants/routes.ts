@@ -6,6 +6,7 @@
  * Paths are at the root of its own API (no base path).
  */
 import type { RouteDef } from '#shared/http/route.ts';
+import { ProxyPathParams } from '#shared/http/schemas.ts';
 import { NewPlant, Plant } from '#shared/plants/schemas.ts';
 
 export const plantRoutes = {
@@ -24,6 +25,21 @@ export const plantRoutes = {
     response: Plant,
     errors: ['VALIDATION_FAILED', 'UNAUTHENTICATED'],
     table: ['PutItem'],
+  },
+  plantsPreflight: {
+    operationId: 'plantsPreflight',
+    method: 'OPTIONS',
+    path: '/{proxy+}',
+    entry: 'functions/plants/plants-preflight.ts',
+    summary: 'CORS preflight for every path: echoes Origin only when some identity tenant allows it',
+    tag: 'meta',
+    tenant: 'none',
+    auth: 'none',
+    status: 204,
+    params: ProxyPathParams,
+    // Its own table: nothing. It reads the identity's ORIGIN items (plantCorsRoutes below).
+    table: [],
+    undocumented: true,
   },
   getPlantsOpenapi: {
     operationId: 'getPlantsOpenapi',
@@ -57,6 +73,15 @@ export const plantRoutes = {
 
 /** The list form. */
 export const plantRouteList: readonly RouteDef[] = Object.values(plantRoutes);
+
+/**
+ * The routes that answer CORS (shared/plants/cors.ts): their functions, and no others, may read
+ * the identity table's ORIGIN items (infra/plants-stack.ts) to learn which origins its tenants allow.
+ */
+export const plantCorsRoutes: readonly string[] = [
+  plantRoutes.plantsPreflight.operationId,
+  plantRoutes.createPlant.operationId,
+];
 
 /** Named schemas that the OpenAPI document lists under components (the error body is added by the builder). */
 export const plantSchemas = { Plant, NewPlant };

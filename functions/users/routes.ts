@@ -61,7 +61,7 @@ export const userRoutes = {
     table: ['GetItem', 'UpdateItem', 'PutItem'],
     argon2: true,
     ses: true,
-    kms: true,
+    kms: ['totp:decrypt'],
   },
   startEmailChange: {
     ...bearerRoute({ tag: 'me' }),
@@ -102,7 +102,7 @@ export const userRoutes = {
     response: TotpSetupResponse,
     errors: [...BEARER_ERRORS, 'TOTP_NOT_ALLOWED', 'TOTP_ALREADY_ENABLED'],
     table: ['UpdateItem'],
-    kms: true,
+    kms: ['totp:encrypt'],
   },
   verifyTotp: {
     ...bearerRoute({ tag: 'me' }),
@@ -115,7 +115,7 @@ export const userRoutes = {
     body: TotpCodeRequest,
     errors: [...BEARER_ERRORS, 'INVALID_CODE', 'TOTP_ALREADY_ENABLED', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
-    kms: true,
+    kms: ['totp:decrypt'],
   },
   disableTotp: {
     ...bearerRoute({ tag: 'me' }),
@@ -135,7 +135,7 @@ export const userRoutes = {
       'RATE_LIMITED',
     ],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
-    kms: true,
+    kms: ['totp:decrypt'],
   },
   listMySessions: {
     ...bearerRoute({ tag: 'me' }),

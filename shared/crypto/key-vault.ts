@@ -14,6 +14,46 @@ export interface KeyVault {
   decrypt(ciphertext: string, context: Record<string, string>): Promise<Uint8Array>;
 }
 
+/**
+ * What a context is for: its `purpose` key, which the IAM grants are conditioned on
+ * (`kms:EncryptionContext:purpose`). `jwt-signing`: the private halves of the token-signing
+ * keys (shared/auth/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts).
+ */
+export type VaultPurpose = 'jwt-signing' | 'totp';
+export type VaultUse = 'encrypt' | 'decrypt';
+/**
+ * One permission of a function: a purpose and what it may do with it (`totp:decrypt`). A route
+ * row lists its grants (`kms`); the CDK stack grants exactly kms:Encrypt / kms:Decrypt under the
+ * matching purpose condition, and vaultLimitedTo refuses the rest where there is no IAM (locally).
+ */
+export type VaultGrant = `${VaultPurpose}:${VaultUse}`;
+
+/**
+ * The vault as a function with these grants sees it: an encrypt or decrypt whose context's
+ * `purpose` is not granted for that use is refused, as KMS refuses it (AccessDeniedException)
+ * under the IAM conditions the stack writes. Locally every handler shares one AES key, so this
+ * is what makes a missing grant fail the tests instead of the first deployment.
+ */
+export function vaultLimitedTo(vault: KeyVault, grants: readonly VaultGrant[]): KeyVault {
+  const allowed = new Set<string>(grants);
+  const check = (use: VaultUse, context: Record<string, string>) => {
+    const grant = `${context.purpose}:${use}`;
+    if (!allowed.has(grant)) {
+      throw new Error(`key vault: "${grant}" is not granted to this function (add it to its route's kms)`);
+    }
+  };
+  return {
+    async encrypt(plaintext, context) {
+      check('encrypt', context);
+      return vault.encrypt(plaintext, context);
+    },
+    async decrypt(ciphertext, context) {
+      check('decrypt', context);
+      return vault.decrypt(ciphertext, context);
+    },
+  };
+}
+
 /** Stable bytes for a context, whatever the key order. */
 function contextBytes(context: Record<string, string>): Buffer {
   const sorted = Object.keys(context)

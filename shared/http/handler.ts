@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { Authenticators, Principal, UserPrincipal } from '../auth/principal.ts';
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
+import { vaultLimitedTo } from '../crypto/key-vault.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
@@ -197,15 +198,26 @@ export function httpHandler(
     throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
   }
   if (route.ses && !options.mailer) throw new Error(`${route.operationId} sends mail: pass the mailer to httpHandler`);
-  // Built once per function (cold start), on the first request.
-  let withMailer: Deps | undefined;
+  // Built once per function (cold start), on the first request (again only if the process's deps change).
+  let built: { from: ServiceDeps; deps: ServiceDeps } | undefined;
   const depsOf = (): ServiceDeps => {
     const base = getDeps();
-    if (!options.mailer) return base;
-    // A mailer is only ever given with the identity's deps (the second signature takes none).
+    if (built?.from === base) return built.deps;
+    // A service with deps of its own (the plant store) has no key vault and no mailer.
+    if (!('vault' in base)) {
+      built = { from: base, deps: base };
+      return base;
+    }
     const identity = base as Deps;
-    if (withMailer?.store !== identity.store) withMailer = { ...identity, mailer: options.mailer(identity) };
-    return withMailer;
+    const deps: Deps = {
+      ...identity,
+      // The key vault as this route's IAM allows it on AWS (its row's kms grants), locally too.
+      vault: vaultLimitedTo(identity.vault, route.kms ?? []),
+      // A mailer is only ever given with the identity's deps (the second signature takes none).
+      ...(options.mailer ? { mailer: options.mailer(identity) } : {}),
+    };
+    built = { from: base, deps };
+    return deps;
   };
   // The stages that read identity deps (tenant lookups, the identity credential checks) do nothing for the
   // routes of a service with deps of its own: those routes have tenant `none` or `token` (second signature).

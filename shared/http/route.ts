@@ -1,4 +1,5 @@
 import type { GenericSchema } from 'valibot';
+import type { VaultGrant } from '../crypto/key-vault.ts';
 import type { ErrorCode } from './errors.ts';
 
 /** `ANY`: every method, as API Gateway writes it (the `$default` route's). */
@@ -63,11 +64,14 @@ export interface RouteDef {
   /** Sends e-mail through SES. */
   ses?: boolean;
   /**
-   * Encrypts or decrypts with the service's KMS key: signs access tokens (the
-   * private signing keys are KMS-encrypted) or reads TOTP secrets. Only these
-   * functions get kms:Encrypt / kms:Decrypt.
+   * What the route does with the service's KMS key, per encryption-context purpose
+   * (shared/crypto/key-vault.ts): `SIGNS_TOKENS` for a route that signs access tokens
+   * (it decrypts the signing key, and makes one on first use), `totp:encrypt` where
+   * TOTP secrets are stored, `totp:decrypt` where they are checked. The stack grants
+   * exactly these (kms:Encrypt / kms:Decrypt, conditioned on kms:EncryptionContext:purpose),
+   * and the handler's vault refuses anything else, locally too.
    */
-  kms?: boolean;
+  kms?: readonly VaultGrant[];
   /** Hashes or verifies passwords: its bundle carries the argon2 native module. */
   argon2?: boolean;
   /** Left out of the OpenAPI document (only the catch-alls: CORS preflight and `$default`). */
@@ -92,6 +96,9 @@ export function bearerRoute<const Tag extends string>({ tag }: { tag: Tag }) {
 export function adminRoute<const Tag extends string>({ tag }: { tag: Tag }) {
   return { tag, tenant: 'headers', auth: 'admin' } as const satisfies Partial<RouteDef>;
 }
+
+/** The kms grants of a route that signs access tokens: decrypt the active signing key, and create one on first use. */
+export const SIGNS_TOKENS = ['jwt-signing:encrypt', 'jwt-signing:decrypt'] as const satisfies readonly VaultGrant[];
 
 /** The error codes every bearer route answers; a row adds its own: `errors: [...BEARER_ERRORS, 'NOT_FOUND']`. */
 export const BEARER_ERRORS = [
@@ -120,7 +127,7 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
     actions.add('UpdateItem');
   }
   // Signing: the keys are read (Query) and, on first use, created (PutItem).
-  if (route.kms) {
+  if (route.kms?.some((grant) => grant.startsWith('jwt-signing:'))) {
     actions.add('Query');
     actions.add('PutItem');
   }

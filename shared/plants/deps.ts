@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import type { ServiceDeps } from '../http/request-state.ts';
 import { jsonLogger, type Logger } from '../log.ts';
 import { createStoreClient } from '../store/client.ts';
-import { type PlantStore, plantStore } from './store.ts';
+import { type AllowedOrigins, identityOrigins, type PlantStore, plantStore } from './store.ts';
 
 /**
  * The plant store's environment, checked once per cold start. Its names
@@ -23,6 +23,12 @@ const Env = v.object({
   JWKS_URL: v.optional(v.pipe(v.string(), v.url())),
   /** This service's base URL, named in its OpenAPI document. */
   PLANTS_URL: v.optional(v.pipe(v.string(), v.url()), 'http://localhost:3001'),
+  /**
+   * The identity's table, as for the identity's functions: its ORIGIN items say which origins the
+   * plant store answers CORS for. Set only on the functions that answer CORS (their IAM reads
+   * those items and nothing else of the table).
+   */
+  TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
 
 export interface PlantConfig {
@@ -34,11 +40,19 @@ export interface PlantConfig {
 export interface PlantDeps extends ServiceDeps {
   config: PlantConfig;
   plants: PlantStore;
+  /** The origins the identity's tenants allow (CORS). */
+  origins: AllowedOrigins;
   /** The resource-server bearer check, its key set cached for the life of the process. */
   verifyToken: TokenVerifier;
   clock: Clock;
   log: Logger;
 }
+
+const noOrigins: AllowedOrigins = {
+  anyTenantAllows: async () => {
+    throw new Error('no TABLE_NAME (the identity table) is configured: this function answers no CORS');
+  },
+};
 
 /** Builds the plant store's deps from the environment: its only reader of `process.env`. */
 export function makePlantDeps(env: Record<string, string | undefined>): PlantDeps {
@@ -61,6 +75,8 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
   return {
     config,
     plants: plantStore(store),
+    // The identity's table on the same client: one connection pool, another table name.
+    origins: e.TABLE_NAME ? identityOrigins({ doc: store.doc, tableName: e.TABLE_NAME }) : noOrigins,
     verifyToken: remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
     clock: systemClock,
     log: jsonLogger,

@@ -1,6 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import type { Context } from 'aws-lambda';
 import type { AppError, ErrorCode } from '../http/errors.ts';
 import type { ErrorAnswer, ServiceHandlerOptions } from '../http/handler.ts';
+import { type HttpEvent, type HttpResult, header } from '../http/request-state.ts';
+import { describeError, jsonLogger } from '../log.ts';
+import { plantCorsHeaders } from './cors.ts';
 import { type PlantDeps, processPlantDeps } from './deps.ts';
 
 /** Messages for errors that carry no detail of their own. */
@@ -24,3 +28,30 @@ export const plantHandlerOptions: ServiceHandlerOptions<PlantDeps> = {
   verifyToken: (token) => processPlantDeps().verifyToken(token),
   errorBody: plantErrorBody,
 };
+
+/**
+ * A plant store handler whose every answer, success or error, carries the CORS headers for an
+ * Origin some identity tenant allows (cors.ts). The look-up runs beside the handler. It never
+ * changes the answer otherwise: should it fail, the answer goes without CORS and the log says why.
+ */
+export function withPlantCors(
+  handler: (event: HttpEvent, context: Context) => Promise<HttpResult>,
+): (event: HttpEvent, context: Context) => Promise<HttpResult> {
+  return async (event, context) => {
+    const origin = header(event, 'origin');
+    const cors =
+      origin === undefined
+        ? Promise.resolve({})
+        : Promise.resolve()
+            .then(() => plantCorsHeaders(processPlantDeps(), origin))
+            .catch((error: unknown) => {
+              jsonLogger.error('CORS origin look-up failed', {
+                requestId: event.requestContext?.requestId ?? context.awsRequestId,
+                ...describeError(error),
+              });
+              return {};
+            });
+    const result = await handler(event, context);
+    return { ...result, headers: { ...result.headers, ...(await cors) } };
+  };
+}

@@ -1,7 +1,7 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from '../store/client.ts';
 import { isConditionFailure } from '../store/errors.ts';
-import type { TenantRef } from '../store/keys.ts';
+import { keys, type TenantRef } from '../store/keys.ts';
 import type { Plant } from './schemas.ts';
 
 /** `#` separates key segments; app and mid come from a verified token and are checked to hold none. */
@@ -44,6 +44,36 @@ export function plantStore(store: StoreClient): PlantStore {
         if (isConditionFailure(error)) return false;
         throw error;
       }
+    },
+  };
+}
+
+/** The origins the identity's tenants allow, which the plant store answers CORS for. */
+export interface AllowedOrigins {
+  /** Whether some tenant of the identity service allows this origin. */
+  anyTenantAllows(origin: string): Promise<boolean>;
+}
+
+/**
+ * The identity's ORIGIN index, read in the identity's table (`identity`: its name, on the
+ * plant store's DynamoDB client): one item per allowed origin and tenant, under the partition
+ * `ORIGIN#<origin>` (shared/store/keys.ts), written with the tenant's `allowedOrigins`. The plant
+ * store's functions may Query those partitions and nothing else of that table (IAM
+ * `dynamodb:LeadingKeys` `ORIGIN#*`, infra/plants-stack.ts), and read only the key back.
+ */
+export function identityOrigins(identity: StoreClient): AllowedOrigins {
+  return {
+    async anyTenantAllows(origin) {
+      const { Items } = await identity.doc.send(
+        new QueryCommand({
+          TableName: identity.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.originPartition(origin) },
+          ProjectionExpression: 'pk',
+          Limit: 1,
+        }),
+      );
+      return (Items?.length ?? 0) > 0;
     },
   };
 }

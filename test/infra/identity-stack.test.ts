@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { describe, expect, it } from 'vitest';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { bundlingFor } from '#infra/http-api.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
+import { type RouteDef, routeKey, SIGNS_TOKENS, tableActionsOf } from '#shared/http/route.ts';
 import { TABLE } from '#shared/store/table.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 /** The context of cdk.json, so that the tests build what `cdk synth` builds. */
 const cdkJson: { context: Record<string, unknown> } = JSON.parse(
@@ -54,12 +55,25 @@ function functionOf(t: Template, key: string): { id: string; fn: Resource } {
   return { id, fn };
 }
 
-/** Every statement of the inline policies attached to a function's role. */
-function statementsOf(t: Template, fn: Resource): Statement[] {
+type PolicyDocument = { Statement: Statement[] };
+
+/** Every statement of a function's role: its inline policies and any policy attached to it. */
+function allStatementsOf(t: Template, fn: Resource): Statement[] {
   const roleId = refId(fn.Properties.Role);
-  return Object.values(resources(t, 'AWS::IAM::Policy'))
+  const role = resources(t, 'AWS::IAM::Role')[roleId];
+  if (!role) throw new Error(`No role ${roleId}`);
+  const inline = ((role.Properties.Policies ?? []) as { PolicyDocument: PolicyDocument }[]).flatMap(
+    (p) => p.PolicyDocument.Statement,
+  );
+  const attached = Object.values(resources(t, 'AWS::IAM::Policy'))
     .filter((p) => (p.Properties.Roles as unknown[]).some((r) => refId(r) === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    .flatMap((p) => (p.Properties.PolicyDocument as PolicyDocument).Statement);
+  return [...inline, ...attached];
+}
+
+/** A function's statements but the one that writes its own log group (every function has it). */
+function statementsOf(t: Template, fn: Resource): Statement[] {
+  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')));
 }
 
 const envOf = (fn: Resource) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -153,7 +167,7 @@ describe('IdentityStack: functions', () => {
         [
           'AUTH_RATE_LIMIT_PER_MINUTE',
           'ISSUER_URL',
-          ...(route.kms ? ['KMS_KEY_ID'] : []),
+          ...(route.kms?.length ? ['KMS_KEY_ID'] : []),
           'SENDER_EMAIL',
           'TABLE_NAME',
         ].sort(),
@@ -178,7 +192,11 @@ describe('IdentityStack: functions', () => {
       const fns = Object.values(resources(t, 'AWS::Lambda::Function'));
       const used = fns.map((fn) => refId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup));
       expect(new Set(used).size).toBe(fns.length);
-      expect(used.sort()).toEqual(Object.keys(groups).sort());
+      // Every log group is a function's, but the API's access log.
+      const [stage] = Object.values(resources(t, 'AWS::ApiGatewayV2::Stage'));
+      if (!stage) throw new Error('No stage');
+      const accessLog = refId((stage.Properties.AccessLogSettings as { DestinationArn: unknown }).DestinationArn);
+      expect([...used, accessLog].sort()).toEqual(Object.keys(groups).sort());
       return [...new Set(Object.values(groups).map((g) => g.Properties.RetentionInDays))];
     };
     expect(retentionOf(template)).toEqual([cdkContext.logRetentionDays]);
@@ -211,10 +229,33 @@ describe('IdentityStack: IAM', () => {
       expect(tableStatements).toHaveLength(expected.length > 0 ? 1 : 0);
       for (const s of tableStatements) {
         const resourceList = JSON.stringify(asList(s.Resource));
-        expect(resourceList.includes('/index/*')).toBe(expected.includes('dynamodb:Query'));
+        // Each index by name, never `/index/*` (cdk-nag IAM5).
+        expect(resourceList).not.toContain('*');
+        for (const index of TABLE.indexes) {
+          expect(resourceList.includes(`/index/${index.name}"`)).toBe(expected.includes('dynamodb:Query'));
+        }
       }
       expect(actionsOf(statements, 'ses')).toEqual(route.ses ? ['ses:SendEmail'] : []);
-      expect(actionsOf(statements, 'kms')).toEqual(route.kms ? ['kms:Decrypt', 'kms:Encrypt'] : []);
+      const kmsUses = new Set((route.kms ?? []).map((grant) => grant.split(':')[1]));
+      const kmsActions = [
+        ...(kmsUses.has('decrypt') ? ['kms:Decrypt'] : []),
+        ...(kmsUses.has('encrypt') ? ['kms:Encrypt'] : []),
+      ];
+      expect([...new Set(actionsOf(statements, 'kms'))]).toEqual(kmsActions);
+    },
+  );
+
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    '%s may write its own log group and nothing else of CloudWatch Logs, with no AWS managed policy',
+    (key) => {
+      const { fn } = functionOf(template, key);
+      const role = resources(template, 'AWS::IAM::Role')[refId(fn.Properties.Role)];
+      expect(role?.Properties.ManagedPolicyArns).toBeUndefined();
+      const logs = allStatementsOf(template, fn).filter((s) => asList(s.Action).some((a) => a.startsWith('logs:')));
+      expect(logs).toHaveLength(1);
+      expect(asList(logs[0]?.Action).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      const logGroup = refId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup);
+      expect(asList(logs[0]?.Resource)).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
     },
   );
 
@@ -227,7 +268,7 @@ describe('IdentityStack: IAM', () => {
   });
 
   it('lets a kms route encrypt and decrypt with the secrets key only, and tells no other route the key', () => {
-    const signer = fakeRoute({ operationId: 'fakeSigner', kms: true });
+    const signer = fakeRoute({ operationId: 'fakeSigner', kms: SIGNS_TOKENS });
     const plain = fakeRoute({ operationId: 'fakePlain', path: '/fake/plain', table: ['Query'] });
     const t = synth({}, [signer, plain]);
     const [keyId] = Object.keys(resources(t, 'AWS::KMS::Key'));
@@ -238,6 +279,7 @@ describe('IdentityStack: IAM', () => {
     expect(kms[0]).toMatchObject({ Effect: 'Allow' });
     expect(asList(kms[0]?.Action).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(asList(kms[0]?.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+    expect(kms[0]?.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'jwt-signing' } });
     const signerEnv = (signerFn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(signerEnv.KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
 
@@ -247,6 +289,87 @@ describe('IdentityStack: IAM', () => {
     expect((plainFn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty(
       'KMS_KEY_ID',
     );
+  });
+
+  /** The kms statements of a function: `purpose → sorted actions`, each checked to be on the secrets key alone. */
+  function kmsGrantsOf(t: Template, fn: Resource): Record<string, string[]> {
+    const [keyId] = Object.keys(resources(t, 'AWS::KMS::Key'));
+    const grants: Record<string, string[]> = {};
+    for (const s of statementsOf(t, fn).filter((st) => asList(st.Action).some((a) => a.startsWith('kms:')))) {
+      expect(s.Effect).toBe('Allow');
+      expect(asList(s.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+      const condition = s.Condition as { StringEquals?: Record<string, string> } | undefined;
+      expect(Object.keys(condition ?? {})).toEqual(['StringEquals']);
+      const purpose = condition?.StringEquals?.['kms:EncryptionContext:purpose'];
+      if (purpose === undefined) throw new Error('a kms statement without a purpose condition');
+      expect(grants[purpose], `one statement per purpose (${purpose})`).toBeUndefined();
+      grants[purpose] = asList(s.Action).sort();
+    }
+    return grants;
+  }
+
+  it.each([
+    // Signs tokens (decrypts the active signing key, makes one on first use); never reads a TOTP secret.
+    ['signupVerify', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
+    ['login', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
+    ['refresh', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
+    // Checks a TOTP code, then signs.
+    ['loginVerify', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], totp: ['kms:Decrypt'] }],
+    // Stores a new TOTP secret: encrypts only.
+    ['initTotp', { totp: ['kms:Encrypt'] }],
+    // Check a TOTP code: decrypt only, and sign nothing.
+    ['verifyTotp', { totp: ['kms:Decrypt'] }],
+    ['disableTotp', { totp: ['kms:Decrypt'] }],
+    ['changePassword', { totp: ['kms:Decrypt'] }],
+  ] as const)('grants %s KMS for exactly these encryption-context purposes: %o', (operationId, expected) => {
+    const route = identityRouteList.find((r) => r.operationId === operationId);
+    if (!route) throw new Error(`no route ${operationId}`);
+    expect(kmsGrantsOf(template, functionOf(template, routeKey(route, BASE_PATH)).fn)).toEqual(expected);
+  });
+
+  it('grants KMS to no route but those, and tells only them the key', () => {
+    const withKms = identityRouteList.filter((route) => {
+      const { fn } = functionOf(template, routeKey(route, BASE_PATH));
+      const hasKms = Object.keys(kmsGrantsOf(template, fn)).length > 0;
+      expect(Object.keys(envOf(fn)).includes('KMS_KEY_ID'), route.operationId).toBe(hasKms);
+      return hasKms;
+    });
+    expect(withKms.map((r) => r.operationId).sort()).toEqual(
+      [
+        'changePassword',
+        'disableTotp',
+        'initTotp',
+        'login',
+        'loginVerify',
+        'refresh',
+        'signupVerify',
+        'verifyTotp',
+      ].sort(),
+    );
+  });
+
+  it('reads and creates signing keys (Query, PutItem) only on routes that sign tokens', () => {
+    const initTotp = fakeRoute({
+      operationId: 'fakeTotpInit',
+      tenant: 'none',
+      table: ['UpdateItem'],
+      kms: ['totp:encrypt'],
+    });
+    const signer = fakeRoute({
+      operationId: 'fakeSigner',
+      path: '/fake/signer',
+      tenant: 'none',
+      table: [],
+      kms: SIGNS_TOKENS,
+    });
+    const t = synth({}, [initTotp, signer]);
+    expect(actionsOf(statementsOf(t, functionOf(t, routeKey(initTotp, BASE_PATH)).fn), 'dynamodb')).toEqual([
+      'dynamodb:UpdateItem',
+    ]);
+    expect(actionsOf(statementsOf(t, functionOf(t, routeKey(signer, BASE_PATH)).fn), 'dynamodb')).toEqual([
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
   });
 
   it('grants a route that does not Query the table itself only, not its indexes', () => {
@@ -316,6 +439,21 @@ describe('IdentityStack: table', () => {
     expect(table?.DeletionPolicy).toBe(deletion);
   });
 
+  it.each([
+    ['retain', true],
+    ['destroy', false],
+  ])('has deletion protection with the removalPolicy context %s: %s', (policy, on) => {
+    const [table] = Object.values(resources(synth({ removalPolicy: policy }), 'AWS::DynamoDB::Table'));
+    expect(table?.Properties.DeletionProtectionEnabled).toBe(on);
+  });
+
+  it('has deletion protection and PITR by default (cdk.json)', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
   it('keeps the table by default (cdk.json) and rejects an unknown removal policy', () => {
     expect(Object.values(resources(template, 'AWS::DynamoDB::Table'))[0]?.DeletionPolicy).toBe('Retain');
     expect(() => synth({ removalPolicy: 'snapshot' })).toThrow(/removalPolicy.*"retain" or "destroy"/);
@@ -375,5 +513,89 @@ describe('bundlingFor', () => {
     const route = fakeRoute({ argon2: true });
     const t = synth({}, [route]);
     expect(functionOf(t, routeKey(route, BASE_PATH)).fn.Properties.MemorySize).toBe(1024);
+  });
+});
+
+describe('IdentityStack: edge limits', () => {
+  const stageOf = (t: Template) => {
+    const stages = Object.values(resources(t, 'AWS::ApiGatewayV2::Stage'));
+    expect(stages).toHaveLength(1);
+    return stages[0] as Resource;
+  };
+
+  it('throttles every route of the $default stage at the context burst and rate (cdk.json defaults)', () => {
+    expect(stageOf(template).Properties.DefaultRouteSettings).toEqual({
+      ThrottlingBurstLimit: cdkContext.apiThrottleBurstLimit,
+      ThrottlingRateLimit: cdkContext.apiThrottleRateLimit,
+    });
+    expect(
+      stageOf(synth({ apiThrottleRateLimit: 50, apiThrottleBurstLimit: 75 })).Properties.DefaultRouteSettings,
+    ).toEqual({ ThrottlingBurstLimit: 75, ThrottlingRateLimit: 50 });
+  });
+
+  it('keeps the stage where createDefaultStage put it (same logical id), so a deployed stage is updated, not replaced', () => {
+    const before = new Stack(new App(), 'Identity');
+    new HttpApi(before, 'Api', { apiName: 'identity', createDefaultStage: true });
+    expect(Object.keys(resources(template, 'AWS::ApiGatewayV2::Stage'))).toEqual(
+      Object.keys(Template.fromStack(before).findResources('AWS::ApiGatewayV2::Stage')),
+    );
+  });
+
+  it('refuses throttle settings that are not positive integers, or a burst below the rate', () => {
+    expect(() => synth({ apiThrottleRateLimit: 0 })).toThrow(/apiThrottleRateLimit.*positive integer/);
+    expect(() => synth({ apiThrottleBurstLimit: 'lots' })).toThrow(/apiThrottleBurstLimit.*positive integer/);
+    expect(() => synth({ apiThrottleRateLimit: 300, apiThrottleBurstLimit: 200 })).toThrow(/at least/);
+  });
+
+  it('writes a JSON access log to a log group of its own: method, route key, status, latency, request id, source IP', () => {
+    const settings = stageOf(template).Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    const groupId = refId(settings.DestinationArn);
+    const group = resources(template, 'AWS::Logs::LogGroup')[groupId];
+    expect(group?.Properties.RetentionInDays).toBe(cdkContext.logRetentionDays);
+    const fnGroups = Object.values(resources(template, 'AWS::Lambda::Function')).map((fn) =>
+      refId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup),
+    );
+    expect(fnGroups).not.toContain(groupId);
+
+    const fields = JSON.parse(settings.Format) as Record<string, string>;
+    expect(Object.values(fields)).toEqual(
+      expect.arrayContaining([
+        '$context.requestId',
+        '$context.identity.sourceIp',
+        '$context.httpMethod',
+        '$context.routeKey',
+        '$context.status',
+        '$context.responseLatency',
+      ]),
+    );
+    for (const value of Object.values(fields)) expect(value).toMatch(/^\$context\.[A-Za-z.]+$/);
+  });
+
+  it('never logs a query string, a path, a header, a token or a body', () => {
+    const settings = stageOf(template).Properties.AccessLogSettings as { Format: string };
+    const values = Object.values(JSON.parse(settings.Format) as Record<string, string>);
+    for (const value of values) {
+      expect(value).not.toMatch(/path|query|querystring|header|authorizer|userAgent|body|caller|user$|cognito/i);
+    }
+  });
+
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    '%s: reserved concurrency (context argon2ReservedConcurrency) on argon2 functions only',
+    (key, route) => {
+      const { fn } = functionOf(template, key);
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(
+        route.argon2 ? cdkContext.argon2ReservedConcurrency : undefined,
+      );
+    },
+  );
+
+  it('reserves what argon2ReservedConcurrency says, nothing with "none", and refuses anything else', () => {
+    const route = fakeRoute({ argon2: true });
+    const reservedOf = (context: Record<string, unknown>) =>
+      functionOf(synth(context, [route]), routeKey(route, BASE_PATH)).fn.Properties.ReservedConcurrentExecutions;
+    expect(identityRouteList.filter((r) => r.argon2).length).toBeGreaterThan(0);
+    expect(reservedOf({ argon2ReservedConcurrency: 25 })).toBe(25);
+    expect(reservedOf({ argon2ReservedConcurrency: 'none' })).toBeUndefined();
+    expect(() => reservedOf({ argon2ReservedConcurrency: 0 })).toThrow(/argon2ReservedConcurrency.*"none"/);
   });
 });

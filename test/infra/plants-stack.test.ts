@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
+import { plantCorsRoutes, plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
 import { BASE_PATH } from '#functions/routes.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { PlantsStack } from '#infra/plants-stack.ts';
+import { ORIGIN_PARTITIONS, PlantsStack } from '#infra/plants-stack.ts';
+import { serviceTable } from '#infra/table.ts';
 import { routeKey } from '#shared/http/route.ts';
+import { keys } from '#shared/store/keys.ts';
 import { TABLE } from '#shared/store/table.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
 const cdkContext: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
@@ -21,7 +23,9 @@ const IDENTITY_BASE_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/ap
 function synth(context: Record<string, unknown> = {}): Template {
   // An empty bundling-stacks list skips esbuild: these tests look at the template only.
   const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new PlantsStack(app, 'Plants', { identityBaseUrl: IDENTITY_BASE_URL }));
+  // A stand-in for the Identity stack's table (the CDK app test below wires the real one).
+  const identityTable = serviceTable(new Stack(app, 'Identity'), 'Table', RemovalPolicy.RETAIN);
+  return Template.fromStack(new PlantsStack(app, 'Plants', { identityBaseUrl: IDENTITY_BASE_URL, identityTable }));
 }
 
 const template = synth();
@@ -51,12 +55,34 @@ function functionOf(t: Template, key: string): Resource {
   return fn;
 }
 
-function statementsOf(t: Template, fn: Resource): Statement[] {
+type PolicyDocument = { Statement: Statement[] };
+
+/** Every statement of a function's role: its inline policies and any policy attached to it. */
+function allStatementsOf(t: Template, fn: Resource): Statement[] {
   const roleId = refId(fn.Properties.Role);
-  return Object.values(resources(t, 'AWS::IAM::Policy'))
+  const role = resources(t, 'AWS::IAM::Role')[roleId];
+  if (!role) throw new Error(`No role ${roleId}`);
+  const inline = ((role.Properties.Policies ?? []) as { PolicyDocument: PolicyDocument }[]).flatMap(
+    (p) => p.PolicyDocument.Statement,
+  );
+  const attached = Object.values(resources(t, 'AWS::IAM::Policy'))
     .filter((p) => (p.Properties.Roles as unknown[]).some((r) => refId(r) === roleId))
-    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    .flatMap((p) => (p.Properties.PolicyDocument as PolicyDocument).Statement);
+  return [...inline, ...attached];
 }
+
+/** A function's statements but the one that writes its own log group (every function has it). */
+function statementsOf(t: Template, fn: Resource): Statement[] {
+  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')));
+}
+
+/** The statement that lets a CORS function read the identity's ORIGIN partitions, and only them. */
+const readsOrigins = (identityTableArn: unknown) => ({
+  Effect: 'Allow',
+  Action: 'dynamodb:Query',
+  Resource: identityTableArn,
+  Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORIGIN#*'] } },
+});
 
 const envOf = (fn: Resource) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 const tableId = () => Object.keys(resources(template, 'AWS::DynamoDB::Table'))[0];
@@ -70,7 +96,22 @@ describe('PlantsStack: HTTP API', () => {
     expect(keys.sort()).toEqual(plantRouteList.map((r) => routeKey(r, '')).sort());
     expect(keys).toContain('POST /plants');
     expect(keys).toContain('GET /openapi.json');
+    expect(keys).toContain('OPTIONS /{proxy+}');
     expect(keys).toContain('$default');
+  });
+
+  it('throttles every route of its $default stage and writes a JSON access log, as the identity API does', () => {
+    const [stage] = Object.values(resources(template, 'AWS::ApiGatewayV2::Stage'));
+    expect(stage?.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingBurstLimit: cdkContext.apiThrottleBurstLimit,
+      ThrottlingRateLimit: cdkContext.apiThrottleRateLimit,
+    });
+    const settings = stage?.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    const group = resources(template, 'AWS::Logs::LogGroup')[refId(settings.DestinationArn)];
+    expect(group?.Properties.RetentionInDays).toBe(cdkContext.logRetentionDays);
+    const fields = Object.values(JSON.parse(settings.Format) as Record<string, string>);
+    expect(fields).toEqual(expect.arrayContaining(['$context.requestId', '$context.routeKey', '$context.status']));
+    expect(fields.join(' ')).not.toMatch(/path|query|header|authorizer|userAgent|body/i);
   });
 
   it('has a $default route, integrated with the plantsNotFound function, for every method and path no other route matches', () => {
@@ -94,19 +135,24 @@ describe('PlantsStack: HTTP API', () => {
 describe('PlantsStack: functions', () => {
   it('has one function per route, each with its own log group', () => {
     template.resourceCountIs('AWS::Lambda::Function', plantRouteList.length);
-    template.resourceCountIs('AWS::Logs::LogGroup', plantRouteList.length);
+    // And the API's access log.
+    template.resourceCountIs('AWS::Logs::LogGroup', plantRouteList.length + 1);
     for (const group of Object.values(resources(template, 'AWS::Logs::LogGroup'))) {
       expect(group.Properties.RetentionInDays).toBe(cdkContext.logRetentionDays);
     }
   });
 
   it.each(plantRouteList.map((r) => [routeKey(r, ''), r] as const))(
-    '%s runs on nodejs22.x arm64 and knows the issuer, its JWKS, its own table and URL, and nothing of the identity',
-    (key) => {
+    '%s runs on nodejs22.x arm64 and knows the issuer, its JWKS, its own table and URL (and, CORS routes only, the identity table)',
+    (key, route) => {
       const fn = functionOf(template, key);
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 256 });
       const env = envOf(fn);
-      expect(Object.keys(env).sort()).toEqual(['ISSUER_URL', 'JWKS_URL', 'PLANTS_TABLE_NAME', 'PLANTS_URL']);
+      const cors = plantCorsRoutes.includes(route.operationId);
+      expect(Object.keys(env).sort()).toEqual(
+        ['ISSUER_URL', 'JWKS_URL', 'PLANTS_TABLE_NAME', 'PLANTS_URL', ...(cors ? ['TABLE_NAME'] : [])].sort(),
+      );
+      if (cors) expect(JSON.stringify(env.TABLE_NAME)).toContain('Fn::ImportValue');
       expect(env.ISSUER_URL).toBe(IDENTITY_BASE_URL);
       expect(env.JWKS_URL).toBe(`${IDENTITY_BASE_URL}/.well-known/jwks.json`);
       expect(env.PLANTS_TABLE_NAME).toEqual({ Ref: tableId() });
@@ -131,17 +177,34 @@ describe('PlantsStack: IAM', () => {
     expect(actions.filter((a) => a.includes('*'))).toEqual([]);
   });
 
-  it('lets createPlant call dynamodb:PutItem on its own table only, and nothing else', () => {
+  it('lets createPlant call dynamodb:PutItem on its own table, Query the ORIGIN partitions of the identity table, and nothing else', () => {
     const statements = statementsOf(template, functionOf(template, routeKey(plantRoutes.createPlant, '')));
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
     expect(statements[0]).toMatchObject({ Effect: 'Allow' });
     expect(asList(statements[0]?.Action)).toEqual(['dynamodb:PutItem']);
     expect(asList(statements[0]?.Resource)).toEqual([{ 'Fn::GetAtt': [tableId(), 'Arn'] }]);
+    expect(statements[1]).toEqual(readsOrigins(expect.objectContaining({ 'Fn::ImportValue': expect.anything() })));
   });
 
-  it('gives the OpenAPI function no permission at all', () => {
+  it('lets the preflight function Query the ORIGIN partitions of the identity table (not its indexes), and nothing else', () => {
+    const statements = statementsOf(template, functionOf(template, routeKey(plantRoutes.plantsPreflight, '')));
+    expect(statements).toEqual([readsOrigins(expect.objectContaining({ 'Fn::ImportValue': expect.anything() }))]);
+    expect(JSON.stringify(statements)).not.toContain('/index/');
+  });
+
+  it('names in ORIGIN_PARTITIONS the partitions the ORIGIN items are written to', () => {
+    expect(ORIGIN_PARTITIONS).toBe('ORIGIN#*');
+    const { pk } = keys.originAllowed('https://shop.example', { app: 'app_1', mid: 'mid_1' });
+    expect(pk.startsWith(ORIGIN_PARTITIONS.slice(0, -1))).toBe(true);
+    expect(keys.originPartition('https://shop.example')).toBe(pk);
+  });
+
+  it('gives the OpenAPI function no permission at all (but writing its log group)', () => {
     const fn = functionOf(template, routeKey(plantRoutes.getPlantsOpenapi, ''));
     expect(statementsOf(template, fn)).toEqual([]);
+    const logs = allStatementsOf(template, fn);
+    expect(logs).toHaveLength(1);
+    expect(asList(logs[0]?.Action).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
   });
 
   it('gives the $default function (plantsNotFound) no permission at all: no DynamoDB, SES or KMS', () => {
@@ -152,7 +215,7 @@ describe('PlantsStack: IAM', () => {
 });
 
 describe('PlantsStack: table', () => {
-  it('is its own table, built from shared/store/table.ts, on demand with PITR', () => {
+  it('is its own table, built from shared/store/table.ts, on demand with PITR and deletion protection', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
@@ -161,7 +224,13 @@ describe('PlantsStack: table', () => {
       ],
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
     });
+  });
+
+  it('drops deletion protection only with the removalPolicy context destroy (so that cdk destroy can delete it)', () => {
+    const [table] = Object.values(resources(synth({ removalPolicy: 'destroy' }), 'AWS::DynamoDB::Table'));
+    expect(table?.Properties.DeletionProtectionEnabled).toBe(false);
   });
 
   it.each([
@@ -174,19 +243,37 @@ describe('PlantsStack: table', () => {
 });
 
 describe('the CDK app: Identity and Plants', () => {
-  it("wires the plant store to the identity API's URL only: no grant on the identity's table or key", () => {
+  it("wires the plant store to the identity API's URL and, for CORS, its table's ORIGIN partitions: nothing else of it, and not its key", () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
     const identity = new IdentityStack(app, 'Identity');
     const plants = new PlantsStack(app, 'Plants', {
       identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
+      identityTable: identity.table,
     });
     const t = Template.fromStack(plants);
     const env = JSON.stringify(envOf(functionOf(t, 'POST /plants')));
     expect(env).toContain('Fn::ImportValue');
     expect(env).toContain('/api/v1/.well-known/jwks.json');
-    const policies = JSON.stringify(resources(t, 'AWS::IAM::Policy'));
-    expect(policies).not.toContain('Fn::ImportValue');
-    expect(policies).not.toMatch(/kms:|ses:/);
+    const roles = Object.values(resources(t, 'AWS::IAM::Role'));
+    expect(JSON.stringify(resources(t, 'AWS::IAM::Policy'))).not.toContain('Fn::ImportValue');
+    expect(JSON.stringify(roles)).not.toMatch(/kms:|ses:/);
+    // Whatever reaches the identity (an import) is the ORIGIN read, in the CORS functions' roles only.
+    const identityStatements = Object.values(resources(t, 'AWS::Lambda::Function')).flatMap((fn) =>
+      statementsOf(t, fn).filter((s) => JSON.stringify(s.Resource).includes('Fn::ImportValue')),
+    );
+    expect(identityStatements).toHaveLength(plantCorsRoutes.length);
+    // The import is the identity table's ARN.
+    const outputs = Template.fromStack(identity).toJSON().Outputs as Record<
+      string,
+      { Value: unknown; Export?: { Name: string } }
+    >;
+    const [tableLogicalId] = Object.keys(Template.fromStack(identity).findResources('AWS::DynamoDB::Table'));
+    for (const s of identityStatements) {
+      expect(s).toEqual(readsOrigins(expect.anything()));
+      const exportName = (s.Resource as { 'Fn::ImportValue': string })['Fn::ImportValue'];
+      const exported = Object.values(outputs).find((o) => o.Export?.Name === exportName);
+      expect(exported?.Value).toEqual({ 'Fn::GetAtt': [tableLogicalId, 'Arn'] });
+    }
     expect(plants.dependencies).toContain(identity);
   });
 });

@@ -8,8 +8,8 @@ import { PlantsStack } from '#infra/plants-stack.ts';
 
 /**
  * CloudFormation refuses a template of more than 500 resources, and every
- * route adds six or seven (function, role, log group, integration, route,
- * invoke permission, and a policy when it has permissions). Our rule keeps
+ * route adds six (function, role with its policy inline, log group,
+ * integration, route, invoke permission). Our rule keeps
  * 50 in hand, so that a stack is split (per area) before a deployment fails.
  */
 const MAX_RESOURCES = 450;
@@ -21,7 +21,10 @@ const cdkContext: Record<string, unknown> = JSON.parse(
 // Both stacks in one app, wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild.
 const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
 const identity = new IdentityStack(app, 'Identity');
-const plants = new PlantsStack(app, 'Plants', { identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}` });
+const plants = new PlantsStack(app, 'Plants', {
+  identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
+  identityTable: identity.table,
+});
 
 const resourceCount = (stack: Stack) => Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
 

@@ -246,6 +246,24 @@ export const recipes: Record<string, Recipe> = {
     admitted: 204,
   },
 
+  // --- the plant store's CORS preflight: reads no tenant data either, whatever the path names.
+  plantsPreflight: {
+    callers: ['browser'],
+    refusal: {
+      says: '204 with an empty body',
+      check: async (res) => {
+        expect(res.status).toBe(204);
+        expect(res.body).toBeUndefined();
+      },
+    },
+    foreign: () => [
+      { name: "B's plant", path: `/plants/${B.plant.id}` },
+      { name: "B's user", path: `/users/${B.member.userId}` },
+    ],
+    own: () => ({ path: `/plants/${A.plant.id}` }),
+    admitted: 204,
+  },
+
   // --- discovery: `clientId` picks the tenant by design (public configuration); look-alikes pick none.
   discovery: {
     callers: ['browser'],

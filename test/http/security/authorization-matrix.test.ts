@@ -122,6 +122,7 @@ const identityMatrix: Record<string, Cell[]> = {
 const plantMatrix: Record<string, Cell[]> = {
   //                        anonymous  otherTenant  plainUser  admin  superAdmin  apiKey     expired    revoked  tampered   algNone    hs256
   createPlant:             [PLANT_401, 200,         200,       200,   200,        PLANT_401, PLANT_401, 200,     PLANT_401, PLANT_401, PLANT_401],
+  plantsPreflight:         [204,       204,         204,       204,   204,        204,       204,       204,     204,       204,       204],
   getPlantsOpenapi:        [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   plantsNotFound:          [PLANT_404, PLANT_404,   PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404, PLANT_404],
 };
@@ -374,6 +375,14 @@ const plantRecipes: Record<string, Recipe> = {
   createPlant: {
     service: 'plants',
     request: () => ({ method: 'POST', path: '/plants', body: { id: ++plantId, name: 'Matrix fern' } }),
+  },
+  plantsPreflight: {
+    service: 'plants',
+    request: () => ({
+      method: 'OPTIONS',
+      path: '/plants',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+    }),
   },
   getPlantsOpenapi: { service: 'plants', request: get('/openapi.json') },
   // The $default route: a known path with a method it does not have.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { plantsOpenApi } from '#functions/plants/openapi.ts';
-import { plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
+import { plantCorsRoutes, plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
 import { REPO_ROOT } from '#local/stack.ts';
 import { routeKey } from '#shared/http/route.ts';
@@ -21,8 +21,13 @@ describe('the plant route list', () => {
     },
   );
 
-  it('is exactly POST /plants, GET /openapi.json and the $default route, with unique operation ids across both services', () => {
-    expect(plantRouteList.map((r) => routeKey(r, ''))).toEqual(['POST /plants', 'GET /openapi.json', '$default']);
+  it('is exactly POST /plants, the CORS preflight, GET /openapi.json and the $default route, with unique operation ids across both services', () => {
+    expect(plantRouteList.map((r) => routeKey(r, ''))).toEqual([
+      'POST /plants',
+      'OPTIONS /{proxy+}',
+      'GET /openapi.json',
+      '$default',
+    ]);
     const ids = [...identityRouteList, ...plantRouteList].map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -31,7 +36,15 @@ describe('the plant route list', () => {
     expect(plantRoutes.createPlant).toMatchObject({ tenant: 'token', auth: 'bearer', table: ['PutItem'] });
     expect(plantRoutes.getPlantsOpenapi).toMatchObject({ tenant: 'none', auth: 'none', table: [] });
     expect(plantRoutes.plantsNotFound).toMatchObject({ tenant: 'none', auth: 'none', table: [], undocumented: true });
+    expect(plantRoutes.plantsPreflight).toMatchObject({ tenant: 'none', auth: 'none', table: [], undocumented: true });
     expect(plantRoutes.createPlant.body.type).toBe('strict_object');
+  });
+});
+
+describe('the plant CORS routes', () => {
+  it('are the preflight and POST /plants: the routes a browser app calls', () => {
+    expect([...plantCorsRoutes].sort()).toEqual(['createPlant', 'plantsPreflight']);
+    for (const id of plantCorsRoutes) expect(plantRouteList.map((r) => r.operationId)).toContain(id);
   });
 });
 
