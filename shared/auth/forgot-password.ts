@@ -6,8 +6,12 @@ import { enforceRateLimit } from './guards.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { withTimeFloor } from './timing.ts';
 
-/** Users who may reset their password: the others' mail would tell them nothing they can use. */
-const MAY_RESET = new Set(['ACTIVE']);
+/**
+ * Users who may reset their password: the others' mail would tell them nothing
+ * they can use. COMPROMISED ones too: marking a user COMPROMISED voids the
+ * password, and a reset is how the owner sets a new one (and becomes ACTIVE).
+ */
+const MAY_RESET = new Set(['ACTIVE', 'COMPROMISED']);
 
 /** POST /auth/forgot-password: mails a reset code; the answer is the same for unknown e-mails. */
 export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, client: ClientInfo) {

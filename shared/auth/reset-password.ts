@@ -30,20 +30,30 @@ export async function resetPassword(
   }
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
   const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
-  const passwordHash = await hashPassword(body.newPassword);
+  const [passwordHash, user] = await Promise.all([
+    hashPassword(body.newPassword),
+    deps.users.get(tenant, answered.userId),
+  ]);
+  // ACTIVE users, and COMPROMISED ones, whose voided password this replaces (the reset makes them ACTIVE).
+  if (user?.status !== 'ACTIVE' && user?.status !== 'COMPROMISED') throw fail('INVALID_CODE');
   // Every session ends first: that is what a reset is for, whatever follows, and a failure after it
   // leaves the code good for a retry (never a new password with the old sessions still live).
   await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now());
   const now = deps.clock.now();
   // The new password, the lockout cleared, PASSWORD_RESET recorded and the code used up: all or nothing.
   const failed = await transact(deps.store, {
-    user: deps.users.updateItem(tenant, answered.userId, { passwordHash, lockedUntil: null }, { status: 'ACTIVE' }),
+    user: deps.users.updateItem(
+      tenant,
+      answered.userId,
+      { passwordHash, lockedUntil: null, status: 'ACTIVE' },
+      { status: user.status },
+    ),
     code: deps.challenges.consumeItem(tenant, challenge.id, now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
     lockout: deps.guards.clearLockoutItem(tenant, answered.email),
     activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...client, actorId: answered.userId }),
   });
-  // Not ACTIVE any more, or the code used by a racing reset.
+  // Its status changed meanwhile, or the code used by a racing reset.
   if (failed.size > 0) throw fail('INVALID_CODE');
   // A session started with the old password in between ends too. The reset stands if this fails:
   // the sessions from before it are already revoked, and the code is used up, so a retry could not help.

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Grant, ListedUser, StoredUserStatus, User } from '../users/types.ts';
+import type { Grant, ListedUser, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import type { FieldNames } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
@@ -85,20 +85,6 @@ export function userAdminRepo(store: StoreClient) {
           UpdateExpression: 'REMOVE grants.#role',
           ConditionExpression: 'attribute_exists(grants.#role)',
           ExpressionAttributeNames: { '#role': roleId },
-        },
-      };
-    },
-
-    /** A status change, while the status is still the one read (`seen`). */
-    setStatusItem(t: TenantRef, userId: string, status: StoredUserStatus, seen: StoredUserStatus): TransactItem {
-      return {
-        Update: {
-          TableName: tableName,
-          Key: keys.user(t, userId),
-          UpdateExpression: 'SET #status = :status',
-          ConditionExpression: 'attribute_exists(pk) AND #status = :seen',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':seen': seen },
         },
       };
     },

@@ -62,9 +62,12 @@ export async function setUserStatus(
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, now);
   const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
+  // COMPROMISED voids the password (NIST 800-63B: a compromised secret must be changed): enabling the
+  // user again does not bring it back; the owner sets a new one through forgot-password.
+  const change: StatusChange = { status, ...(status === 'COMPROMISED' ? { passwordHash: null } : {}) };
   const updated = actorCheck
-    ? await setStatusCheckingActor(deps, tenant, principal, target, status, actorCheck)
-    : await deps.users.update(tenant, target.id, { status }, target.status);
+    ? await setStatusCheckingActor(deps, tenant, principal, target, change, actorCheck)
+    : await deps.users.update(tenant, target.id, change, target.status);
   if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
   if (status !== 'ACTIVE') await deps.sessions.revokeAll(tenant, target.id, now);
   await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...client, actorId: actorIdOf(principal) });
@@ -81,20 +84,23 @@ async function setStatusCheckingActor(
   tenant: Merchant,
   principal: Principal,
   target: User,
-  status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED',
+  change: StatusChange,
   actorCheck: NonNullable<ReturnType<typeof superAdminActorCheck>>,
 ): Promise<User | null> {
   const failed = await transact(
     deps.store,
-    { status: userAdminRepo(deps.store).setStatusItem(tenant, target.id, status, target.status), actor: actorCheck },
+    { status: deps.users.updateItem(tenant, target.id, change, { status: target.status }), actor: actorCheck },
     { retryConflicts: true },
   );
   // The actor first: a moment later, its own standing would be judged before the target is looked at.
   if (failed.has('actor')) throw await refusalOfActor(deps, tenant, principal);
   if (failed.has('status')) return null;
-  // Only the status was written, on the user as read.
-  return { ...target, status };
+  // Only the change was written, on the user as read.
+  return { ...target, ...change };
 }
+
+/** What a status change writes: the status, and for COMPROMISED the password's removal. */
+type StatusChange = { status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED'; passwordHash?: null };
 
 /** DELETE /users/{id}/totp: an admin turns a user's TOTP off (recorded as TOTP_DISABLED by the admin). */
 export async function resetUserTotp(

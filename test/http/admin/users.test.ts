@@ -278,11 +278,13 @@ describe('POST /users/invitations', () => {
 
 describe('PATCH /users/{id}/status', () => {
   it.each([
-    ['DISABLED', 'USER_DISABLED'],
-    ['COMPROMISED', 'USER_COMPROMISED'],
-  ])(
-    '%s ends the sessions at once (401 SESSION_REVOKED), login is 403 ACCOUNT_DISABLED, and %s is recorded',
-    async (status, activity) => {
+    // A DISABLED user's password is still right, so login says the account is disabled.
+    ['DISABLED', 'USER_DISABLED', 403, 'ACCOUNT_DISABLED'],
+    // COMPROMISED voids the password (CONTRACT.md, Rules): it is no longer a right credential.
+    ['COMPROMISED', 'USER_COMPROMISED', 401, 'INVALID_CREDENTIALS'],
+  ] as const)(
+    '%s ends the sessions at once (401 SESSION_REVOKED), records %s, and login with the old password is %i %s',
+    async (status, activity, loginStatus, loginCode) => {
       const admin = await aSuperAdmin();
       const user = await aSignedInUser(admin.tenant);
       expect((await getMe(admin.tenant, user.token)).status).toBe(200);
@@ -300,7 +302,7 @@ describe('PATCH /users/{id}/status', () => {
         admin.tenant.headers,
       );
       expect(refreshed.status).toBe(401);
-      expectProblem(await login(admin.tenant, user.user.email, user.user.password), 403, 'ACCOUNT_DISABLED');
+      expectProblem(await login(admin.tenant, user.user.email, user.user.password), loginStatus, loginCode);
 
       expect(await activityOf(admin, user.userId)).toContainEqual({
         id: expect.any(String),
@@ -313,11 +315,10 @@ describe('PATCH /users/{id}/status', () => {
     },
   );
 
-  it('ACTIVE again lets the user log in, and records USER_ENABLED by the admin', async () => {
+  it('ACTIVE again lets a DISABLED user log in, and records USER_ENABLED by the admin', async () => {
     const admin = await aSuperAdmin();
     const user = await aUser(admin.tenant);
     expect((await setStatus(admin, user.id, 'DISABLED')).status).toBe(200);
-    expect((await setStatus(admin, user.id, 'COMPROMISED')).status).toBe(200);
     const res = await setStatus(admin, user.id, 'ACTIVE');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ACTIVE');
@@ -325,7 +326,7 @@ describe('PATCH /users/{id}/status', () => {
 
     const activity = await activityOf(admin, user.id);
     const byAdmin = activity.filter((a) => a.actorId === admin.userId).map((a) => a.type);
-    expect(byAdmin.sort()).toEqual(['USER_COMPROMISED', 'USER_DISABLED', 'USER_ENABLED']);
+    expect(byAdmin.sort()).toEqual(['USER_DISABLED', 'USER_ENABLED']);
   });
 
   it.each(['INVITED', 'TIMED_OUT', 'INACTIVE', 'disabled', '', 42, null])(
