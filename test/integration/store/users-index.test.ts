@@ -8,20 +8,11 @@ import type { User } from '#shared/users/types.ts';
 import { aUserRecord, putUsers } from '#test/support/admin.ts';
 import { aMerchant } from '#test/support/builders.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { SECRET_ATTRIBUTES } from '#test/support/secret-attributes.ts';
 
 const deps = makeTestDeps();
 
-/** The attributes no index read may carry (security review S3). */
-const SECRETS = [
-  'passwordHash',
-  'totpSecret',
-  'totpPendingSecret',
-  'backupCodes',
-  'totpPendingBackupCodes',
-  'codeHash',
-  'secretHash',
-  'encryptedPrivateKey',
-];
+const SECRETS: readonly string[] = SECRET_ATTRIBUTES;
 
 const sha256ish = (label: string) => label.repeat(64).slice(0, 64);
 

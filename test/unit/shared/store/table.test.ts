@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_ADMIN_FIELDS, MERCHANT_FIELDS } from '#shared/store/merchant-repo.ts';
 import { createTableInput, TABLE } from '#shared/store/table.ts';
 import { LISTED_USER_FIELDS } from '#shared/store/user-admin-repo.ts';
+import { SECRET_ATTRIBUTES } from '#test/support/secret-attributes.ts';
 
-const SECRETS = [
-  'passwordHash',
-  'totpSecret',
-  'totpPendingSecret',
-  'backupCodes',
-  'totpPendingBackupCodes',
-  'codeHash',
-  'secretHash',
-  'encryptedPrivateKey',
-];
+const SECRETS: readonly string[] = SECRET_ATTRIBUTES;
 
 const gsi1 = TABLE.indexes.find((index) => index.name === 'gsi1');
 

@@ -1,0 +1,11 @@
+/** Stored attributes that hold a hash, a secret or a ciphertext: no index read may carry them (security review S3). */
+export const SECRET_ATTRIBUTES = [
+  'passwordHash',
+  'totpSecret',
+  'totpPendingSecret',
+  'backupCodes',
+  'totpPendingBackupCodes',
+  'codeHash',
+  'secretHash',
+  'encryptedPrivateKey',
+] as const;
