@@ -19,26 +19,20 @@ export async function sendOrUndo(
   try {
     await deps.mailer.send(tenant, to, message);
   } catch (error) {
-    await takeBack(deps, tenant, challengeId, undo);
+    await deps.challenges.delete(tenant, challengeId);
+    await undo?.();
     throw error;
   }
-}
-
-/** What a mail that never went out leaves: its challenge (whose code nobody has), and `undo`. */
-async function takeBack(deps: Deps, tenant: Merchant, challengeId: string, undo?: () => Promise<void>) {
-  await deps.challenges.delete(tenant, challengeId);
-  await undo?.();
 }
 
 /**
  * Mails a challenge's code where the answer for an unknown address must equal
  * the answer for a known one (signup, forgot-password, e-mail-code login):
  * only known addresses get mail, so a 503 on a failed send would tell them
- * apart (CONTRACT.md, Details). A mail that cannot be sent is logged, the
- * challenge and `undo` taken back (the code in it never arrived, so it must
- * not work), and the request answers what a sent mail's would. A failure of
- * that clean-up is logged too, never answered: what stays is a challenge
- * whose code nobody has.
+ * apart (CONTRACT.md, Details). sendOrUndo takes back the challenge and `undo`
+ * (the code in it never arrived, so it must not work); its failure, or that of
+ * the clean-up, is logged and never answered: the request answers what a sent
+ * mail's would. What a failed clean-up leaves is a challenge whose code nobody has.
  */
 export async function sendQuietlyOrUndo(
   deps: Deps,
@@ -48,21 +42,10 @@ export async function sendQuietlyOrUndo(
   message: MailMessage,
   undo?: () => Promise<void>,
 ): Promise<void> {
-  try {
-    await deps.mailer.send(tenant, to, message);
-  } catch (error) {
-    deps.log.error('mail not sent; answered as sent', { mailKind: message.kind, errorName: errorNameOf(error) });
-    try {
-      await takeBack(deps, tenant, challengeId, undo);
-    } catch (cleanupError) {
-      deps.log.error('mail not sent; clean-up failed', {
-        mailKind: message.kind,
-        errorName: errorNameOf(cleanupError),
-      });
-    }
-  }
-}
-
-function errorNameOf(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+  await sendOrUndo(deps, tenant, challengeId, to, message, undo).catch((error: unknown) => {
+    deps.log.error('mail not sent; answered as sent', {
+      mailKind: message.kind,
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+  });
 }

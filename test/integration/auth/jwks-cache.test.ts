@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as getJwks } from '#functions/meta/get-jwks.ts';
@@ -6,7 +5,7 @@ import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import type { Deps } from '#shared/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
-import { aClock, aKeysTable, aProcess } from './keys-table.ts';
+import { aClock, aKeysTable, aProcess, countingQueries } from './keys-table.ts';
 
 // The JWKS Lambda handler runs with the deps of the "process" each test hands it.
 const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
@@ -16,17 +15,6 @@ vi.mock('#shared/deps.ts', async (original) => ({
 }));
 
 const subject = { sub: 'usr_1', sid: 'ses_1', app: 'app_1', mid: 'mid_1', roles: ['DEFAULT'] };
-
-/** A process whose table reads are counted (every read of the KEYS partition is a Query). */
-function counted(deps: Deps) {
-  const send = deps.store.doc.send.bind(deps.store.doc);
-  const queries = vi.fn();
-  deps.store.doc.send = ((command: any, ...rest: any[]) => {
-    if (command instanceof QueryCommand) queries();
-    return (send as any)(command, ...rest);
-  }) as typeof deps.store.doc.send;
-  return { deps, queries };
-}
 
 /** GET /.well-known/jwks.json through its Lambda handler, in the process `deps`; the kids it answers. */
 async function jwksKids(deps: Deps): Promise<string[]> {
@@ -54,7 +42,7 @@ describe('GET /.well-known/jwks.json: served from a list at most a second old', 
     const table = await aKeysTable();
     const clock = aClock();
     const { kid } = await signingKeys(aProcess(table, { clock })).active();
-    const jwks = counted(aProcess(table, { clock }));
+    const jwks = countingQueries(aProcess(table, { clock }));
     for (let i = 0; i < 20; i++) {
       expect(await jwksKids(jwks.deps)).toEqual([kid]);
       clock.advance(45); // 0.9 s in all
@@ -84,7 +72,7 @@ describe('GET /.well-known/jwks.json: served from a list at most a second old', 
   it('publishes the first key another function makes within a second, with one read a second meanwhile', async () => {
     const table = await aKeysTable();
     const clock = aClock();
-    const jwks = counted(aProcess(table, { clock }));
+    const jwks = countingQueries(aProcess(table, { clock }));
     expect(await jwksKids(jwks.deps)).toEqual([]);
     expect(await jwksKids(jwks.deps)).toEqual([]);
     expect(jwks.queries).toHaveBeenCalledTimes(1);
@@ -102,7 +90,7 @@ describe('verifying a token whose kid is unknown: one read per 30 s per process'
     const clock = aClock();
     const signer = aProcess(table, { clock });
     const good = await issueAccessToken(signer, subject);
-    const verifier = counted(aProcess(table, { clock }));
+    const verifier = countingQueries(aProcess(table, { clock }));
     expect(await verifyAccessToken(verifier.deps, good.accessToken)).not.toBeNull();
     expect(verifier.queries).toHaveBeenCalledTimes(1);
 
@@ -131,7 +119,7 @@ describe('verifying a token whose kid is unknown: one read per 30 s per process'
     const clock = aClock();
     const signer = aProcess(table, { clock });
     const good = await issueAccessToken(signer, subject);
-    const verifier = counted(aProcess(table, { clock }));
+    const verifier = countingQueries(aProcess(table, { clock }));
     expect(await verifyAccessToken(verifier.deps, good.accessToken)).not.toBeNull();
     // A forged kid costs one read and starts the cooldown in the verifier.
     expect(await verifyAccessToken(verifier.deps, await forgedKidToken(signer, 'key_forged'))).toBeNull();

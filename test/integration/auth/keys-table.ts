@@ -1,4 +1,5 @@
-import { inject } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject, vi } from 'vitest';
 import { ensureTable } from '#local/dynamodb.ts';
 import type { Clock } from '#shared/clock.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
@@ -44,3 +45,14 @@ export function aClock(start = '2026-11-21T10:00:00.000Z'): Clock & { advance(ms
 }
 
 export const MINUTE = 60_000;
+
+/** A process whose Queries are counted: every read of the KEYS partition is one. */
+export function countingQueries(deps: Deps) {
+  const send = deps.store.doc.send.bind(deps.store.doc);
+  const queries = vi.fn();
+  deps.store.doc.send = ((command: unknown, ...rest: unknown[]) => {
+    if (command instanceof QueryCommand) queries();
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof deps.store.doc.send;
+  return { deps, queries };
+}

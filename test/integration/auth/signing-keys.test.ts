@@ -5,7 +5,7 @@ import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import { localKeyVault } from '#shared/crypto/key-vault.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
-import { aClock, aKeysTable, aProcess, MINUTE } from './keys-table.ts';
+import { aClock, aKeysTable, aProcess, countingQueries, MINUTE } from './keys-table.ts';
 
 const subject = { sub: 'usr_1', sid: 'ses_1', app: 'app_1', mid: 'mid_1', roles: ['DEFAULT'] };
 
@@ -25,12 +25,7 @@ async function storedKeys(deps: Deps): Promise<Record<string, any>[]> {
 function instrumented(deps: Deps) {
   const encrypt = vi.fn(deps.vault.encrypt);
   const decrypt = vi.fn(deps.vault.decrypt);
-  const send = deps.store.doc.send.bind(deps.store.doc);
-  const queries = vi.fn();
-  deps.store.doc.send = ((command: any, ...rest: any[]) => {
-    if (command instanceof QueryCommand) queries();
-    return (send as any)(command, ...rest);
-  }) as typeof deps.store.doc.send;
+  const { queries } = countingQueries(deps);
   return { deps: { ...deps, vault: { encrypt, decrypt } }, encrypt, decrypt, queries };
 }
 
