@@ -1,5 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
+import { isRefusal } from '../store/guard-repo.ts';
+import type { LockPurpose } from '../store/keys.ts';
+import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 /**
@@ -15,37 +18,93 @@ export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string)
   }
 }
 
+function tooManyAttempts(retryAt: Date, now: Date) {
+  const retryAfter = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+  return fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });
+}
+
 /**
- * While a (tenant, e-mail) is locked, every login attempt answers 429,
- * whatever the credential. Says whether failures are counted, so that a
- * success clears the counter only when there is one (a round trip saved).
+ * While a (tenant, e-mail) is locked, every login request answers 429,
+ * whatever it holds: for the requests that evaluate nothing (asking for an
+ * e-mail code). A request that evaluates a guess reserves it (reserveAttempt).
  */
-export async function enforceNotLocked(
+export async function enforceNotLocked(deps: Deps, tenant: Merchant, email: string): Promise<void> {
+  const now = deps.clock.now();
+  const { lockedUntil } = await deps.guards.lockState(tenant, email, now);
+  if (lockedUntil) throw tooManyAttempts(lockedUntil, now);
+}
+
+/** One guess's reserved place in its lockout: it ends as a failure, or is given back. */
+export interface Attempt {
+  /** The guess was wrong: counted; the lock's end when this failure engaged it. */
+  wrong(): Promise<Date | null>;
+  /**
+   * The guess was right (the count stays), or never evaluated: its place is
+   * free again. Never throws: a place not given back (a fault) only leaves
+   * the window with time, and must not fail what the guess allowed.
+   */
+  release(): Promise<void>;
+  /** The whole count cleared, in the transaction of the success it belongs to (a login, a used code). */
+  clearItem(): TransactItem;
+}
+
+/**
+ * Reserves the evaluation of one guess (password, e-mail code, TOTP or backup
+ * code) of a (tenant, address, purpose) BEFORE it is evaluated: one
+ * conditional write, so a burst of any size evaluates at most 5 guesses per
+ * window and the rest answer 429 TOO_MANY_ATTEMPTS unseen (security review
+ * M1: a lock read first and counted after let every request of a burst
+ * through). Wrong codes count per address across challenges (H1, M4): a new
+ * challenge never resets the count, as NIST 800-63B §3.2.2 asks.
+ */
+export async function reserveAttempt(
   deps: Deps,
   tenant: Merchant,
   email: string,
-): Promise<{ failuresCounted: boolean }> {
+  purpose: LockPurpose = 'LOGIN',
+): Promise<Attempt> {
   const now = deps.clock.now();
-  const { lockedUntil, counted } = await deps.guards.lockState(tenant, email, now);
-  if (lockedUntil) {
-    const retryAfter = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
-    throw fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });
+  const outcome = await deps.guards.reserveAttempt(tenant, email, now, deps.random.token(12), purpose);
+  if (isRefusal(outcome)) throw tooManyAttempts(outcome.retryAt, now);
+  let settled = false;
+  return {
+    async wrong() {
+      if (settled) return null;
+      settled = true;
+      return deps.guards.recordFailure(outcome, deps.clock.now());
+    },
+    async release() {
+      if (settled) return;
+      settled = true;
+      await deps.guards.releaseAttempt(outcome).catch((error: unknown) => {
+        deps.log.error('attempt place not given back', { errorName: error instanceof Error ? error.name : 'unknown' });
+      });
+    },
+    clearItem: () => deps.guards.clearLockoutItem(tenant, email, purpose),
+  };
+}
+
+/**
+ * Runs the evaluation of a reserved guess; whatever it throws before settling
+ * the attempt (a disabled account, a fault) gives the place back, so only
+ * wrong guesses fill the window. The success path settles it itself.
+ */
+export async function evaluating<T>(attempt: Attempt, evaluate: () => Promise<T>): Promise<T> {
+  try {
+    return await evaluate();
+  } catch (error) {
+    await attempt.release();
+    throw error;
   }
-  return { failuresCounted: counted };
 }
 
 /**
  * For a proof asked of a signed-in user (current password, TOTP or backup
- * code): the per-IP rate limit, the account's lockout, and a wrong answer
- * counted against it, so that a stolen access token cannot be used to guess
- * a second factor or the password at leisure.
+ * code): the per-IP rate limit, then the attempt reserved in the account's
+ * login lockout, so that a stolen access token cannot be used to guess a
+ * second factor or the password at leisure, nor in a burst.
  */
-export async function guardProof(deps: Deps, tenant: Merchant, email: string, ip: string) {
+export async function guardProof(deps: Deps, tenant: Merchant, email: string, ip: string): Promise<Attempt> {
   await enforceRateLimit(deps, tenant, ip);
-  await enforceNotLocked(deps, tenant, email);
-  return {
-    wrong: async () => {
-      await deps.guards.recordFailure(tenant, email, deps.clock.now());
-    },
-  };
+  return reserveAttempt(deps, tenant, email);
 }

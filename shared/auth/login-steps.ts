@@ -5,6 +5,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openTotpChallenge } from './challenges.ts';
+import type { Attempt } from './guards.ts';
 import { type SessionCommit, startSession } from './session-start.ts';
 
 /** Statuses that may not log in, checked only after a correct credential (CONTRACT.md, Rules). */
@@ -13,19 +14,21 @@ export function assertMayLogIn(user: User): void {
   if (user.status === 'INACTIVE' || user.status === 'INVITED') throw fail('ACCOUNT_INACTIVE');
 }
 
-/** Counts a failed credential for the lockout; records LOGIN_FAILED (and ACCOUNT_LOCKED) for a real user. */
+/**
+ * Counts a failed credential (its reserved attempt becomes a failure); records
+ * LOGIN_FAILED (and ACCOUNT_LOCKED) for a real user.
+ */
 export async function countFailure(
   deps: Deps,
   tenant: Merchant,
-  email: string,
+  attempt: Attempt,
   userId: string | null,
   client: ClientInfo,
 ) {
-  const now = deps.clock.now();
   const context = { ...client, actorId: userId ?? '' };
   // In parallel: a known e-mail's extra write must not make its failure measurably slower.
   const [lockedUntil] = await Promise.all([
-    deps.guards.recordFailure(tenant, email, now),
+    attempt.wrong(),
     userId ? recordActivity(deps, tenant, userId, 'LOGIN_FAILED', context) : undefined,
   ]);
   if (userId && lockedUntil) {
@@ -34,51 +37,48 @@ export async function countFailure(
   }
 }
 
-/** What the lockout read found: whether a failure counter exists to clear on success. */
-export interface LockRead {
-  failuresCounted: boolean;
-}
-
 /**
- * A login that passed every factor: the failure count starts again and the
- * session begins. The counter is deleted only when the lockout read found one
- * (most logins have none: one round trip fewer). A failure counted between
- * that read and this success stays counted, as if it came just after.
+ * A login that passed every factor: the session begins, and the failure
+ * count is cleared in its transaction (a success resets the count,
+ * CONTRACT.md, Details), its own reserved attempt with it.
  */
 export async function succeed(
   deps: Deps,
   tenant: Merchant,
   user: User,
   client: ClientInfo,
-  lock: LockRead,
+  attempt: Attempt,
   commit: SessionCommit = {},
 ) {
-  if (lock.failuresCounted) await deps.guards.clearFailures(tenant, user.email);
-  return startSession(deps, tenant, user, client, commit);
+  return startSession(deps, tenant, user, client, {
+    ...commit,
+    items: [...(commit.items ?? []), attempt.clearItem()],
+  });
 }
 
 /**
  * After the first factor: the TOTP step when the user has TOTP, else the
  * session. The failure count is not cleared before the last factor, or a
- * password holder could guess TOTP codes without ever being locked out.
+ * password holder could guess TOTP codes without ever being locked out: only
+ * this (right) attempt's place is given back.
  */
 export async function afterFirstFactor(
   deps: Deps,
   tenant: Merchant,
   user: User,
   client: ClientInfo,
-  lock: LockRead,
+  attempt: Attempt,
   commit: SessionCommit = {},
 ) {
   assertMayLogIn(user);
   if (user.totpEnabled) {
     // The TOTP step opens before the e-mail code (if any) is used up: a fault in between leaves the code
     // good for a retry, and of two racing answers with one code, one gets the step (INVALID_CODE for the other).
-    const step = await openTotpChallenge(deps, tenant, user.id, user.email);
+    const [step] = await Promise.all([openTotpChallenge(deps, tenant, user.id, user.email), attempt.release()]);
     if (commit.consumes && !(await deps.challenges.consume(tenant, commit.consumes, deps.clock.now()))) {
       throw fail('INVALID_CODE');
     }
     return challengeResponse(step);
   }
-  return succeed(deps, tenant, user, client, lock, commit);
+  return succeed(deps, tenant, user, client, attempt, commit);
 }

@@ -4,7 +4,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
-import { enforceNotLocked, enforceRateLimit } from './guards.ts';
+import { enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import { secondFactorIsGood } from './second-factor.ts';
 
@@ -28,28 +28,37 @@ export async function verifyLogin(
   if (rate.status === 'rejected') throw rate.reason;
   if (live.status === 'rejected') throw live.reason;
   const challenge = live.value;
-  // The lockout and the challenge's user, together (the user is only used once the code is good).
-  const [lock, found] = await Promise.all([
-    enforceNotLocked(deps, tenant, challenge.email),
+  // The attempt reserved in the address's login lockout before the code is looked at (M1), with the
+  // challenge's user (only used once the code is good).
+  const [reserved, found] = await Promise.allSettled([
+    reserveAttempt(deps, tenant, challenge.email),
     challenge.userId ? deps.users.get(tenant, challenge.userId) : null,
   ]);
-  const countWrong = () => countFailure(deps, tenant, challenge.email, challenge.userId, client);
-
-  // The code is checked here and used up in the login's own transaction (or when the TOTP step opens):
-  // a fault before that leaves it good for a retry.
-  if (challenge.type === 'LOGIN_OTP') {
-    const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
-    const user = found?.id === answered.userId ? found : null;
-    if (!user) throw fail('INVALID_CODE');
-    return afterFirstFactor(deps, tenant, user, client, lock, { consumes: challenge.id });
+  if (reserved.status === 'rejected') throw reserved.reason;
+  const attempt = reserved.value;
+  if (found.status === 'rejected') {
+    await attempt.release();
+    throw found.reason;
   }
+  const countWrong = () => countFailure(deps, tenant, attempt, challenge.userId, client);
 
-  const user = found;
-  if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
-    await deps.challenges.recordWrongAnswer(tenant, challenge.id);
-    await countWrong();
-    throw fail('INVALID_CODE');
-  }
-  assertMayLogIn(user);
-  return succeed(deps, tenant, user, client, lock, { consumes: challenge.id });
+  return evaluating(attempt, async () => {
+    // The code is checked here and used up in the login's own transaction (or when the TOTP step opens):
+    // a fault before that leaves it good for a retry.
+    if (challenge.type === 'LOGIN_OTP') {
+      const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
+      const user = found.value?.id === answered.userId ? found.value : null;
+      if (!user) throw fail('INVALID_CODE');
+      return afterFirstFactor(deps, tenant, user, client, attempt, { consumes: challenge.id });
+    }
+
+    const user = found.value;
+    if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
+      await deps.challenges.recordWrongAnswer(tenant, challenge.id);
+      await countWrong();
+      throw fail('INVALID_CODE');
+    }
+    assertMayLogIn(user);
+    return succeed(deps, tenant, user, client, attempt, { consumes: challenge.id });
+  });
 }

@@ -3,8 +3,9 @@ import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
-import { enforceNotLocked, enforceRateLimit } from './guards.ts';
+import { type Attempt, enforceNotLocked, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { afterFirstFactor, countFailure } from './login-steps.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { ARGON2_PARAMS, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
@@ -69,44 +70,66 @@ export function loginPrefetch(body: LoginRequest, tenant: TenantRef) {
  */
 export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   const method = loginMethod(tenant, body);
-  // Independent reads, in parallel (one round trip instead of three before the e-mail's profile);
-  // the refusals keep their order: rate limit first, then the lockout.
-  const [rate, lock, found] = await Promise.allSettled([
+  if (method === 'OTP_EMAIL') return requestLoginCode(deps, tenant, body.email, client);
+
+  // Independent steps, in parallel (one round trip before the password is looked at): the rate limit, the
+  // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile.
+  // The refusals keep their order: rate limit first, then the lockout; a reserved attempt whose
+  // request is refused is given back.
+  const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
-    enforceNotLocked(deps, tenant, body.email),
+    reserveAttempt(deps, tenant, body.email),
     deps.users.findByEmail(tenant, body.email),
   ]);
+  for (const outcome of [rate, reserved, found]) {
+    if (outcome.status === 'rejected') {
+      if (reserved.status === 'fulfilled') await reserved.value.release();
+      throw outcome.reason;
+    }
+  }
+  const attempt = (reserved as PromiseFulfilledResult<Attempt>).value;
+  const user = (found as PromiseFulfilledResult<User | null>).value;
+
+  return evaluating(attempt, async () => {
+    const password = body.password ?? '';
+    const hash = user?.passwordHash ?? (await dummyPasswordHash());
+    const matches = await verifyPassword(hash, password);
+    if (!user?.passwordHash || !matches) {
+      await countFailure(deps, tenant, attempt, user?.id ?? null, client);
+      throw fail('INVALID_CREDENTIALS');
+    }
+    // Hashes made with older parameters are raised now, while we hold the password.
+    if (needsRehash(user.passwordHash)) {
+      await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) });
+    }
+    return afterFirstFactor(deps, tenant, user, client, attempt);
+  });
+}
+
+/**
+ * The start of an e-mail-code login: nothing is evaluated yet, so no attempt
+ * is reserved; a locked address is still refused (429).
+ */
+async function requestLoginCode(deps: Deps, tenant: Merchant, email: string, client: ClientInfo) {
+  const [rate, lock, found] = await Promise.allSettled([
+    enforceRateLimit(deps, tenant, client.ip),
+    enforceNotLocked(deps, tenant, email),
+    deps.users.findByEmail(tenant, email),
+  ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
-  const user = found.status === 'fulfilled' ? found.value : null;
-  const lockRead = lock.status === 'fulfilled' ? lock.value : { failuresCounted: true };
-
-  if (method === 'OTP_EMAIL') {
-    return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
-      const opened = await openCodeChallenge(deps, tenant, {
-        type: 'LOGIN_OTP',
-        userId: user?.id ?? null,
-        email: body.email,
-      });
-      if (user) {
-        await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
-          kind: 'LOGIN_CODE',
-          code: opened.code,
-        });
-      }
-      return challengeResponse(opened.challenge);
+  const user = (found as PromiseFulfilledResult<User | null>).value;
+  return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
+    const opened = await openCodeChallenge(deps, tenant, {
+      type: 'LOGIN_OTP',
+      userId: user?.id ?? null,
+      email,
     });
-  }
-
-  const password = body.password ?? '';
-  const hash = user?.passwordHash ?? (await dummyPasswordHash());
-  const matches = await verifyPassword(hash, password);
-  if (!user?.passwordHash || !matches) {
-    await countFailure(deps, tenant, body.email, user?.id ?? null, client);
-    throw fail('INVALID_CREDENTIALS');
-  }
-  // Hashes made with older parameters are raised now, while we hold the password.
-  if (needsRehash(user.passwordHash)) {
-    await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) });
-  }
-  return afterFirstFactor(deps, tenant, user, client, lockRead);
+    if (user) {
+      await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
+        kind: 'LOGIN_CODE',
+        code: opened.code,
+      });
+    }
+    return challengeResponse(opened.challenge);
+  });
 }

@@ -2,10 +2,11 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { Challenge } from '../store/challenge-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
-import { enforceRateLimit } from './guards.ts';
+import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -29,7 +30,23 @@ export async function resetPassword(
     });
   }
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
-  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
+  // Wrong codes count per (tenant, address), across challenges, reserved before the code is looked at
+  // (security review H1: five tries per challenge and a new challenge per request was no limit at all).
+  const attempt = await reserveAttempt(deps, tenant, challenge.email, 'PASSWORD_RESET');
+  await evaluating(attempt, () => commitReset(deps, tenant, challenge, body, client, attempt));
+}
+
+async function commitReset(
+  deps: Deps,
+  tenant: Merchant,
+  challenge: Challenge,
+  body: { code: string; newPassword: string },
+  client: ClientInfo,
+  attempt: Attempt,
+) {
+  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, async () => {
+    await attempt.wrong();
+  });
   const [passwordHash, user] = await Promise.all([
     hashPassword(body.newPassword),
     deps.users.get(tenant, answered.userId),
@@ -51,6 +68,8 @@ export async function resetPassword(
     code: deps.challenges.consumeItem(tenant, challenge.id, now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
     lockout: deps.guards.clearLockoutItem(tenant, answered.email),
+    // The owner proved the mailbox: the count of wrong reset codes starts again (this attempt's place with it).
+    codeLockout: attempt.clearItem(),
     activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...client, actorId: answered.userId }),
   });
   // Its status changed meanwhile, or the code used by a racing reset.

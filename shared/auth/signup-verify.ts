@@ -2,9 +2,10 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { Challenge } from '../store/challenge-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
-import { enforceRateLimit } from './guards.ts';
+import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { startSession } from './session-start.ts';
 
 /**
@@ -21,7 +22,23 @@ export async function verifySignup(
 ) {
   await enforceRateLimit(deps, tenant, client.ip);
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['SIGNUP']);
-  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
+  // Wrong codes count per (tenant, address) across challenges, reserved before the code is looked at
+  // (security review M4: each signup opened a fresh challenge of 5 tries for an address nobody proved).
+  const attempt = await reserveAttempt(deps, tenant, challenge.email, 'SIGNUP');
+  return evaluating(attempt, () => activate(deps, tenant, challenge, body.code, client, attempt));
+}
+
+async function activate(
+  deps: Deps,
+  tenant: Merchant,
+  challenge: Challenge,
+  code: string,
+  client: ClientInfo,
+  attempt: Attempt,
+) {
+  const answered = await checkCodeChallenge(deps, tenant, challenge, code, async () => {
+    await attempt.wrong();
+  });
   const user = await deps.users.get(tenant, answered.userId);
   if (user?.status !== 'INACTIVE') throw fail('INVALID_CODE');
   const pending = answered.pending;
@@ -43,6 +60,7 @@ export async function verifySignup(
     consumes: challenge.id,
     profile: activation,
     profileStatus: 'INACTIVE',
-    items: [signedUp],
+    // The address is proven: its count of wrong signup codes starts again.
+    items: [signedUp, attempt.clearItem()],
   });
 }

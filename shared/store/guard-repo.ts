@@ -1,7 +1,7 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { keys, type TenantRef } from './keys.ts';
+import { keys, type LockPurpose, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
@@ -12,73 +12,160 @@ export interface LockoutPolicy {
   lockMs: number;
 }
 
-/** CONTRACT.md, Rules: 5 failed logins within 15 minutes lock the (tenant, e-mail) for 15 minutes. */
+/**
+ * CONTRACT.md, Rules: 5 failures within 15 minutes lock the (tenant, address,
+ * purpose) for 15 minutes: wrong passwords and login codes (LOGIN), and wrong
+ * reset, signup and e-mail-change codes, each purpose on its own.
+ */
 export const LOCKOUT: LockoutPolicy = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
 
 /**
- * Counters that guard the auth endpoints: the lockout per (tenant, e-mail) and
- * the rate limit per (tenant, IP). Both are single conditional updates, so
- * concurrent requests count exactly.
+ * One attempt's place in the lock item: slot attribute `a<i>` holding
+ * `<13-digit ms>#<nonce>` while its guess is being evaluated, `<ms>#F` once
+ * it was wrong. A slot is free when absent or older than the window.
+ */
+export interface Reservation {
+  key: { pk: string; sk: string };
+  slot: string;
+  value: string;
+}
+
+/** Why a reservation was refused, and when to try again. */
+export interface Refusal {
+  locked: boolean;
+  retryAt: Date;
+}
+
+const FAILED = 'F';
+const stamp = (ms: number) => String(ms).padStart(13, '0');
+const timeOf = (value: string) => Number(value.slice(0, 13));
+const slotNames = (policy: LockoutPolicy) => Array.from({ length: policy.maxFailures }, (_, i) => `a${i}`);
+
+/** How many contested reservation writes one request makes before it answers as refused. */
+const RESERVE_TRIES = 8;
+
+/**
+ * Counters that guard the auth endpoints: the lockout per (tenant, address,
+ * purpose) and the rate limit per (tenant, IP). Every count is one
+ * conditional update, so concurrent requests count exactly.
  */
 export function guardRepo(store: StoreClient) {
   const { doc, tableName } = store;
+
+  /** The item as stored (consistent), after a reservation write met another request's. */
+  const reread = async (key: { pk: string; sk: string }) =>
+    (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+
   return {
     /**
-     * When the (tenant, e-mail) is locked, until when; and whether any failure
-     * is counted at all (a successful login then has a counter to clear).
+     * When the (tenant, address, purpose) is locked, until when; and whether
+     * anything is counted at all (a successful login then has an item to clear).
      */
-    async lockState(t: TenantRef, email: string, now: Date): Promise<{ lockedUntil: Date | null; counted: boolean }> {
-      const Item = await getItem(store, keys.lockout(t, email));
+    async lockState(
+      t: TenantRef,
+      email: string,
+      now: Date,
+      purpose: LockPurpose = 'LOGIN',
+    ): Promise<{ lockedUntil: Date | null; counted: boolean }> {
+      const Item = await getItem(store, keys.lockout(t, email, purpose));
       const until = Item?.lockedUntil ? new Date(Item.lockedUntil as string) : null;
       return { lockedUntil: until && until > now ? until : null, counted: Item !== undefined };
     },
 
     /**
-     * Counts one failure and locks when `maxFailures` of them fall within any
-     * `windowMs` (a sliding window: failures straddling a fixed window's edge
-     * still count together). The append is atomic, so concurrent failures are
-     * all counted. Returns the lock's end when this failure started the lock.
+     * Reserves the right to evaluate one guess, before it is evaluated
+     * (security review M1): one conditional write takes a free slot of the
+     * lock item, so of any burst at most `maxFailures` guesses are evaluated
+     * per window; the others are refused without their guess being looked at.
+     * The first write goes blind (or from what the route prefetched); only a
+     * taken slot costs a consistent read and another write.
      */
-    async recordFailure(t: TenantRef, email: string, now: Date, policy = LOCKOUT): Promise<Date | null> {
-      const key = keys.lockout(t, email);
-      const ttl = ttlAfter(now, policy.windowMs + policy.lockMs + HOUR_MS);
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: key,
-          UpdateExpression:
-            'SET failedAt = list_append(if_not_exists(failedAt, :empty), :now), #ttl = :ttl ADD failures :one',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':empty': [], ':now': [now.getTime()], ':ttl': ttl, ':one': 1 },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const failedAt = (Attributes?.failedAt as number[] | undefined) ?? [];
-      const recent = failedAt.filter((at) => at > now.getTime() - policy.windowMs);
-      if (failedAt.length > policy.maxFailures * 2) {
-        // Keep the item small: drop what no window can count any more (skipped if another failure got in first).
-        await doc
-          .send(
+    async reserveAttempt(
+      t: TenantRef,
+      email: string,
+      now: Date,
+      nonce: string,
+      purpose: LockPurpose = 'LOGIN',
+      policy = LOCKOUT,
+    ): Promise<Reservation | Refusal> {
+      const key = keys.lockout(t, email, purpose);
+      const nowMs = now.getTime();
+      const cutoff = stamp(nowMs - policy.windowMs);
+      const value = `${stamp(nowMs)}#${nonce}`;
+      // What the route read with its tenant, if it did; otherwise start blind, as if the item were empty.
+      let item: Record<string, unknown> | undefined = store.prefetched?.take(key) ?? undefined;
+      for (let tries = 0; tries < RESERVE_TRIES; tries++) {
+        const lockedUntil = item?.lockedUntil ? Date.parse(item.lockedUntil as string) : 0;
+        if (lockedUntil > nowMs) return { locked: true, retryAt: new Date(lockedUntil) };
+        const taken = slotNames(policy).filter((s) => typeof item?.[s] === 'string' && (item[s] as string) >= cutoff);
+        const free = slotNames(policy).filter((s) => !taken.includes(s));
+        if (free.length === 0) return { locked: false, retryAt: whenASlotFrees(item ?? {}, taken, nowMs, policy) };
+        // A random free slot: concurrent requests that read the same item rarely pick the same one.
+        const slot = free[Math.floor(Math.random() * free.length)] as string;
+        try {
+          await doc.send(
             new UpdateCommand({
               TableName: tableName,
               Key: key,
-              UpdateExpression: 'SET failedAt = :recent',
-              ConditionExpression: 'size(failedAt) = :size',
-              ExpressionAttributeValues: { ':recent': recent, ':size': failedAt.length },
+              UpdateExpression: 'SET #slot = :value, #ttl = :ttl',
+              ConditionExpression:
+                '(attribute_not_exists(lockedUntil) OR lockedUntil <= :now) AND (attribute_not_exists(#slot) OR #slot < :cutoff)',
+              ExpressionAttributeNames: { '#slot': slot, '#ttl': 'ttl' },
+              ExpressionAttributeValues: {
+                ':value': value,
+                ':now': now.toISOString(),
+                ':cutoff': cutoff,
+                ':ttl': ttlAfter(now, policy.windowMs + policy.lockMs + HOUR_MS),
+              },
             }),
-          )
-          .catch((error: unknown) => {
-            if (!isConditionFailure(error)) throw error;
-          });
+          );
+          return { key, slot, value };
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          item = await reread(key); // the slot was taken meanwhile, or the lock engaged: look again
+        }
       }
-      const failures = recent.length;
+      // Only a burst far past the limit gets here: it is refused like one.
+      return { locked: false, retryAt: new Date(nowMs + 1000) };
+    },
+
+    /**
+     * The reserved guess was wrong: its slot becomes a failure (counted in
+     * `failures` too). When the window then holds `maxFailures` failures the
+     * lock engages; answers its end when this failure engaged it. A slot that
+     * is no longer this reservation's (a success cleared the count meanwhile)
+     * counts nothing: the success came after.
+     */
+    async recordFailure(r: Reservation, now: Date, policy = LOCKOUT): Promise<Date | null> {
+      let Attributes: Record<string, unknown> | undefined;
+      try {
+        ({ Attributes } = await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: r.key,
+            UpdateExpression: 'SET #slot = :failed ADD failures :one',
+            ConditionExpression: '#slot = :mine',
+            ExpressionAttributeNames: { '#slot': r.slot },
+            ExpressionAttributeValues: { ':failed': `${stamp(now.getTime())}#${FAILED}`, ':mine': r.value, ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ));
+      } catch (error) {
+        if (isConditionFailure(error)) return null;
+        throw error;
+      }
+      const cutoff = stamp(now.getTime() - policy.windowMs);
+      const failures = slotNames(policy).filter((s) => {
+        const v = Attributes?.[s];
+        return typeof v === 'string' && v >= cutoff && v.endsWith(`#${FAILED}`);
+      }).length;
       if (failures < policy.maxFailures) return null;
       const until = new Date(now.getTime() + policy.lockMs);
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
-            Key: key,
+            Key: r.key,
             UpdateExpression: 'SET lockedUntil = :until',
             ConditionExpression: 'attribute_not_exists(lockedUntil) OR lockedUntil <= :now',
             ExpressionAttributeValues: { ':until': until.toISOString(), ':now': now.toISOString() },
@@ -91,14 +178,32 @@ export function guardRepo(store: StoreClient) {
       }
     },
 
-    /** The lockout's clearing, for the transaction of a change that proves the owner (a password reset). */
-    clearLockoutItem(t: TenantRef, email: string): TransactItem {
-      return { Delete: { TableName: tableName, Key: keys.lockout(t, email) } };
+    /** The reserved guess was right, or never evaluated: its slot is free again (if it is still its own). */
+    async releaseAttempt(r: Reservation): Promise<void> {
+      await doc
+        .send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: r.key,
+            UpdateExpression: 'REMOVE #slot',
+            ConditionExpression: '#slot = :mine',
+            ExpressionAttributeNames: { '#slot': r.slot },
+            ExpressionAttributeValues: { ':mine': r.value },
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!isConditionFailure(error)) throw error;
+        });
+    },
+
+    /** The count's clearing, for the transaction of a success that proves the owner (a login, a reset, a code). */
+    clearLockoutItem(t: TenantRef, email: string, purpose: LockPurpose = 'LOGIN'): TransactItem {
+      return { Delete: { TableName: tableName, Key: keys.lockout(t, email, purpose) } };
     },
 
     /** A successful login clears the count. */
-    async clearFailures(t: TenantRef, email: string): Promise<void> {
-      await doc.send(new DeleteCommand({ TableName: tableName, Key: keys.lockout(t, email) }));
+    async clearFailures(t: TenantRef, email: string, purpose: LockPurpose = 'LOGIN'): Promise<void> {
+      await doc.send(new DeleteCommand({ TableName: tableName, Key: keys.lockout(t, email, purpose) }));
     },
 
     /**
@@ -120,6 +225,21 @@ export function guardRepo(store: StoreClient) {
       return Attributes?.requests as number;
     },
   };
+}
+
+/**
+ * Every slot is taken: a guess still being evaluated frees its slot within
+ * moments (1 s); otherwise the oldest failure leaves the window.
+ */
+function whenASlotFrees(item: Record<string, unknown>, taken: string[], nowMs: number, policy: LockoutPolicy): Date {
+  const values = taken.map((s) => item[s] as string);
+  if (values.some((v) => !v.endsWith(`#${FAILED}`))) return new Date(nowMs + 1000);
+  const oldest = Math.min(...values.map(timeOf));
+  return new Date(Math.max(nowMs + 1000, oldest + policy.windowMs + 1));
+}
+
+export function isRefusal(outcome: Reservation | Refusal): outcome is Refusal {
+  return 'retryAt' in outcome;
 }
 
 export type GuardRepo = ReturnType<typeof guardRepo>;

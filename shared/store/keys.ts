@@ -4,6 +4,9 @@
  * tenant cannot reach another's items. The access patterns are listed in
  * ./README.md; change both together.
  */
+/** What a lockout counts guesses of: passwords and login codes, or one kind of mailed code. */
+export type LockPurpose = 'LOGIN' | 'PASSWORD_RESET' | 'SIGNUP' | 'EMAIL_CHANGE';
+
 export interface TenantRef {
   app: string;
   mid: string;
@@ -82,8 +85,15 @@ export const keys = {
     pk: `${tenantPrefix(t)}#INV#${segment(tokenHash)}`,
     sk: 'INVITATION',
   }),
-  /** Failed logins of one (tenant, e-mail), whether or not the account exists. */
-  lockout: (t: TenantRef, email: string) => ({ pk: `${tenantPrefix(t)}#LOCK#${segment(email)}`, sk: 'LOCK' }),
+  /**
+   * Failed guesses of one (tenant, address, purpose), whether or not the
+   * account exists: logins (`LOCK`, as before purposes) and each kind of
+   * mailed code (`LOCK#<purpose>`), so a new challenge never resets the count.
+   */
+  lockout: (t: TenantRef, email: string, purpose: LockPurpose = 'LOGIN') => ({
+    pk: `${tenantPrefix(t)}#LOCK#${segment(email)}`,
+    sk: purpose === 'LOGIN' ? 'LOCK' : `LOCK#${purpose}`,
+  }),
   /** Auth requests of one (tenant, IP) in one minute. */
   rateWindow: (t: TenantRef, ip: string, minute: number) => ({
     pk: `${tenantPrefix(t)}#RATE#${segment(ip)}#${minute}`,

@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
-import { guardProof } from '../auth/guards.ts';
+import { evaluating, guardProof } from '../auth/guards.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
@@ -34,15 +34,19 @@ export async function changePassword(
       errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
     });
   }
+  // Both factors are one guess: one attempt reserved before either is looked at.
   const proof = await guardProof(deps, tenant, user.email, client.ip);
-  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
-    await proof.wrong();
-    throw fail('INVALID_CREDENTIALS');
-  }
-  if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
-    await proof.wrong();
-    throw fail('INVALID_CODE');
-  }
+  await evaluating(proof, async () => {
+    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
+      await proof.wrong();
+      throw fail('INVALID_CREDENTIALS');
+    }
+    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
+      await proof.wrong();
+      throw fail('INVALID_CODE');
+    }
+    await proof.release(); // proven: its place in the window is free again
+  });
   await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(body.newPassword) });
   await deps.sessions.revokeAll(tenant, user.id, deps.clock.now(), principal.sessionId);
   await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });

@@ -1,11 +1,12 @@
 import { activityItem } from '../activity/record.ts';
 import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
-import { enforceRateLimit } from '../auth/guards.ts';
+import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from '../auth/guards.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { Challenge } from '../store/challenge-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -58,9 +59,29 @@ export async function verifyEmailChange(
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['EMAIL_CHANGE']);
   // A challenge is its requester's alone.
   if (challenge.userId !== principal.userId || !challenge.newEmail) throw fail('INVALID_CODE');
-  const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
-  const oldEmail = answered.email;
   const newEmail = challenge.newEmail;
+  // Wrong codes count per (tenant, new address) across challenges, reserved before the code is looked at
+  // (security review M4: otherwise an account could claim any unregistered address by guessing).
+  const attempt = await reserveAttempt(deps, tenant, newEmail, 'EMAIL_CHANGE');
+  return evaluating(attempt, () =>
+    commitEmailChange(deps, tenant, principal, challenge, newEmail, body.code, client, attempt),
+  );
+}
+
+async function commitEmailChange(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  challenge: Challenge,
+  newEmail: string,
+  code: string,
+  client: ClientInfo,
+  attempt: Attempt,
+) {
+  const answered = await checkCodeChallenge(deps, tenant, challenge, code, async () => {
+    await attempt.wrong();
+  });
+  const oldEmail = answered.email;
   const now = deps.clock.now();
   // The new address claimed (unique per tenant: of two users racing for it, one gets it), the old one
   // released, the profile moved while its address is still the old one, recorded, and the code used up
@@ -78,6 +99,8 @@ export async function verifyEmailChange(
       ),
       activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...client, actorId: principal.userId }),
       code: deps.challenges.consumeItem(tenant, challenge.id, now),
+      // The new address is proven: its count of wrong codes starts again.
+      codeLockout: attempt.clearItem(),
     },
     { retryConflicts: true },
   );

@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
-import { guardProof } from '../auth/guards.ts';
+import { evaluating, guardProof } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
@@ -50,12 +50,17 @@ export async function verifyTotp(
   if (!user) throw fail('SESSION_REVOKED');
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   if (!user.totpPendingSecret) throw fail('CONFLICT', 'start with POST /users/me/totp/init');
+  const pendingSecret = user.totpPendingSecret;
   const proof = await guardProof(deps, tenant, user.email, client.ip);
-  const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpPendingSecret), code, deps.clock.now());
-  if (step === null) {
-    await proof.wrong();
-    throw fail('INVALID_CODE');
-  }
+  const step = await evaluating(proof, async () => {
+    const good = totpStepOf(await totpSecretOf(deps, user.id, pendingSecret), code, deps.clock.now());
+    if (good === null) {
+      await proof.wrong();
+      throw fail('INVALID_CODE');
+    }
+    await proof.release(); // a right code: its place in the window is free again
+    return good;
+  });
   const enabled = await deps.users.update(
     tenant,
     user.id,
@@ -90,10 +95,13 @@ export async function disableTotp(
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
   const proof = await guardProof(deps, tenant, user.email, client.ip);
-  if (!(await secondFactorIsGood(deps, tenant, user, code))) {
-    await proof.wrong();
-    throw fail('INVALID_CODE');
-  }
+  await evaluating(proof, async () => {
+    if (!(await secondFactorIsGood(deps, tenant, user, code))) {
+      await proof.wrong();
+      throw fail('INVALID_CODE');
+    }
+    await proof.release(); // a right code: its place in the window is free again
+  });
   const disabled = await deps.users.update(
     tenant,
     user.id,

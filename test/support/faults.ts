@@ -267,6 +267,12 @@ export const ALLOWED = {
     why: 'a correct credential clears the failed-login count before the session is written; only the holder of the credential can do that, and the count protects nobody from them',
     covers: (c: Change) => c.sk === 'LOCK' && c.after === undefined,
   },
+  attemptPlace: {
+    why: 'a guess is reserved in its lockout before it is evaluated (security review M1), so a fault after the reservation leaves its place, taken or given back, in the lock item: no failure counted, no lock, and the place leaves the 15-minute window by itself',
+    covers: (c: Change) =>
+      /^LOCK(#|$)/.test(c.sk) &&
+      changedFields(c).every((f) => /^a\d$/.test(f) || f === 'ttl' || f === 'pk' || f === 'sk'),
+  },
 } satisfies Record<string, Allowance>;
 
 function changedFields(c: Change): string[] {

@@ -94,7 +94,7 @@ const verify: Operation<{ ip: string; token: string; challengeId: string; code: 
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toMatchObject({ type: 'EMAIL', status: 'COMPLETED' });
   },
-  allowed: [ALLOWED.rateCount],
+  allowed: [ALLOWED.rateCount, ALLOWED.attemptPlace],
 };
 
 const cases: [string, Operation<any>][] = [

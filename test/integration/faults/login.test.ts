@@ -78,7 +78,7 @@ const passwordLogin = (options: { totp: boolean }): Operation<Credentials> => ({
   tenant: () => tenant,
   request: (f) => aRequest('POST', '/auth/login', { tenant, ip: f.ip, body: { email: f.email, password: f.password } }),
   succeeded: options.totp ? challenged('TOTP') : loggedIn,
-  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared],
+  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared, ALLOWED.attemptPlace],
 });
 
 /** The TOTP step: a challenge opened by a password login, answered with the code of the moment (the next one on retry). */
@@ -103,7 +103,7 @@ const totpVerify: Operation<{ ip: string; challengeId: string; secret: string }>
       body: { challengeId: f.challengeId, code: totpCodeAt(f.secret, new Date(Date.now() + attempt * 30_000)) },
     }),
   succeeded: loggedIn,
-  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared, totpStepUsed],
+  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared, ALLOWED.attemptPlace, totpStepUsed],
 };
 
 const codeLogin: Operation<{ ip: string; email: string }> = {
@@ -146,7 +146,7 @@ const codeVerify: Operation<{ ip: string; challengeId: string; code: string }> =
       body: { challengeId: f.challengeId, code: f.code },
     }),
   succeeded: loggedIn,
-  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared],
+  allowed: [ALLOWED.rateCount, ALLOWED.lockoutCleared, ALLOWED.attemptPlace],
 };
 
 /**

@@ -85,7 +85,7 @@ const reset: Operation<Fixture> = {
       body: { challengeId: f.challengeId, code: f.code, newPassword: NEW_PASSWORD },
     }),
   succeeded: (answer) => expect(answer.status, JSON.stringify(answer.body)).toBe(204),
-  allowed: [ALLOWED.rateCount, sessionsRevoked],
+  allowed: [ALLOWED.rateCount, ALLOWED.attemptPlace, sessionsRevoked],
   afterCommit: {
     // The transaction that sets the password and uses the code up (the one that names the challenge).
     commitAt: (calls) =>

@@ -110,7 +110,7 @@ const verifySignup: Operation<{ ip: string; challengeId: string; code: string }>
       user: { status: 'ACTIVE', emailStatus: 'VALIDATED' },
     });
   },
-  allowed: [ALLOWED.rateCount],
+  allowed: [ALLOWED.rateCount, ALLOWED.attemptPlace],
 };
 
 const cases: [string, Operation<any>][] = [

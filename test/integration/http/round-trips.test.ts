@@ -145,13 +145,13 @@ async function post(handler: typeof loginHandler, path: string, body: unknown) {
 }
 
 describe('POST /auth/login (password)', () => {
-  it('reads the tenant, the e-mail claim and the lockout together; then the rate counter and the profile; then one transaction', async () => {
+  it('reads the tenant, the e-mail claim and the lockout together; then the rate counter, the attempt reserved and the profile; then one transaction', async () => {
     const user = await aUser(tenant);
     const res = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.calls[0]).toBe('BatchGetItemCommand');
-    expect([...res.calls.slice(1, 3)].sort()).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-    expect(res.calls.slice(3)).toEqual(['TransactWriteItemsCommand']);
+    expect([...res.calls.slice(1, 4)].sort()).toEqual(['GetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    expect(res.calls.slice(4)).toEqual(['TransactWriteItemsCommand']);
   });
 
   it('still refuses a wrong password and counts it (the prefetched lockout is not stale for the next one)', async () => {
@@ -159,10 +159,11 @@ describe('POST /auth/login (password)', () => {
     const wrong = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: 'Wrong-password-1' });
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
     expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(true);
-    // The next success finds the counter (read with the tenant) and clears it.
+    // The next success clears the counter in the session's transaction: no round trip of its own.
     const right = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
     expect(right.status).toBe(200);
-    expect(right.calls).toContain('DeleteItemCommand');
+    expect(right.calls).not.toContain('DeleteItemCommand');
+    expect(right.calls.at(-1)).toBe('TransactWriteItemsCommand');
     expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
   });
 });
