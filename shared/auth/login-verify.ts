@@ -44,7 +44,10 @@ export async function verifyLogin(
     return afterFirstFactor(deps, tenant, user, client, lock, { consumes: challenge.id });
   }
 
-  const user = found;
+  // The first factor was checked in an earlier request: if the credential epoch moved on since (password
+  // changed or reset, every session ended), that check no longer counts. The session then conditions on
+  // this read's epoch, equal to the step's.
+  const user = found && found.credentialEpoch === (challenge.credentialEpoch ?? found.credentialEpoch) ? found : null;
   if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
     await deps.challenges.recordWrongAnswer(tenant, challenge.id);
     await countWrong();
