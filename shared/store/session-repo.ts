@@ -150,7 +150,7 @@ export function sessionRepo(store: StoreClient) {
             Key: keys.session(t, session.userId, id),
             // Unconditional, so that an oldest session ended meanwhile does not cancel the login; the
             // TTL only in case the item is gone, so that no bare item is left behind for ever.
-            UpdateExpression: `${REVOKE}, #ttl = if_not_exists(#ttl, :ttl)`,
+            UpdateExpression: 'SET revokedAt = :now, #ttl = if_not_exists(#ttl, :ttl) REMOVE refreshHash',
             ExpressionAttributeNames: { '#ttl': 'ttl' },
             ExpressionAttributeValues: { ':now': session.createdAt, ':ttl': ttl },
           },
