@@ -17,11 +17,13 @@ const BUDGET = 100 * 1024;
  * Known exceptions, each with its cause (bench/RESULTS.md has the esbuild
  * metafile of each). changePassword carries the common-password list (22 KB,
  * brotli + base64), the TOTP check (otpauth, 8 KB) and the mail templates
- * (7 KB) on top of the bearer check: about 113 KB. What would bring it under:
+ * (7 KB) on top of the bearer check: about 116 KB, and 119 KB since the change
+ * is one transaction with the credential epoch (security review M3: hash, epoch,
+ * the caller's session re-stamped; +3 KB). What would bring it under:
  * the list as a file beside the bundle, read on first use, or mail templates
  * per kind. Kept visible here rather than hidden in a raised budget.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 116 * 1024 };
+const EXCEPTIONS: Record<string, number> = { changePassword: 120 * 1024 };
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];
