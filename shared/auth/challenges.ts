@@ -54,8 +54,17 @@ export async function openCodeChallenge(
   return opened;
 }
 
-/** The TOTP step after a first factor: no code to send, the authenticator app has it. */
-export async function openTotpChallenge(deps: Deps, tenant: TenantRef, userId: string, email: string) {
+/**
+ * The TOTP step after a first factor: no code to send, the authenticator app has it. `credentialEpoch`:
+ * the user's, as read before the first factor was checked.
+ */
+export async function openTotpChallenge(
+  deps: Deps,
+  tenant: TenantRef,
+  userId: string,
+  email: string,
+  credentialEpoch: number,
+) {
   const now = deps.clock.now();
   const challenge: Challenge = {
     id: newId(deps.random, 'chl'),
@@ -69,6 +78,7 @@ export async function openTotpChallenge(deps: Deps, tenant: TenantRef, userId: s
     consumedAt: null,
     pending: null,
     newEmail: null,
+    credentialEpoch,
   };
   await deps.challenges.create(tenant, challenge);
   return challenge;

@@ -74,7 +74,12 @@ export async function afterFirstFactor(
   if (user.totpEnabled) {
     // The TOTP step opens before the e-mail code (if any) is used up: a fault in between leaves the code
     // good for a retry, and of two racing answers with one code, one gets the step (INVALID_CODE for the other).
-    const [step] = await Promise.all([openTotpChallenge(deps, tenant, user.id, user.email), attempt.release()]);
+    // The step carries the credential epoch of the first factor's read: a password change before the
+    // second factor ends this login too (login-verify). This right attempt's place is given back meanwhile.
+    const [step] = await Promise.all([
+      openTotpChallenge(deps, tenant, user.id, user.email, user.credentialEpoch),
+      attempt.release(),
+    ]);
     if (commit.consumes && !(await deps.challenges.consume(tenant, commit.consumes, deps.clock.now()))) {
       throw fail('INVALID_CODE');
     }

@@ -52,7 +52,11 @@ export async function verifyLogin(
       return afterFirstFactor(deps, tenant, user, client, attempt, { consumes: challenge.id });
     }
 
-    const user = found.value;
+    // The first factor was checked in an earlier request: if the credential epoch moved on since (password
+    // changed or reset, every session ended), that check no longer counts. The session then conditions on
+    // this read's epoch, equal to the step's.
+    const read = found.value;
+    const user = read && read.credentialEpoch === (challenge.credentialEpoch ?? read.credentialEpoch) ? read : null;
     if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
       await deps.challenges.recordWrongAnswer(tenant, challenge.id);
       await countWrong();

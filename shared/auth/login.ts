@@ -98,9 +98,12 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
       await countFailure(deps, tenant, attempt, user?.id ?? null, client);
       throw fail('INVALID_CREDENTIALS');
     }
-    // Hashes made with older parameters are raised now, while we hold the password.
+    // Hashes made with older parameters are raised now, while we hold the password; only over the hash checked,
+    // never over a password changed meanwhile (that would bring the old one back).
     if (needsRehash(user.passwordHash)) {
-      await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) });
+      await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) }, undefined, {
+        passwordHash: user.passwordHash,
+      });
     }
     return afterFirstFactor(deps, tenant, user, client, attempt);
   });

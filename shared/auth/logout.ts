@@ -11,6 +11,8 @@ export async function logout(
   principal: UserPrincipal,
   client: ClientInfo,
 ): Promise<void> {
-  await deps.sessions.revoke(tenant, principal.userId, principal.sessionId, deps.clock.now());
+  // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
+  const listed = principal.user?.liveSessions?.[principal.sessionId] !== undefined;
+  await deps.sessions.revoke(tenant, principal.userId, principal.sessionId, deps.clock.now(), listed);
   await recordActivity(deps, tenant, principal.userId, 'LOGOUT', { ...client, actorId: principal.userId });
 }

@@ -45,6 +45,7 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   if (rate.status === 'rejected') throw rate.reason;
   if (read.status === 'rejected') throw read.reason;
   const [user] = read.value;
+  // Only a session at the profile's credential epoch rotates: one the epoch ended is refused like a revoked one.
   const outcome = await deps.sessions.rotateRefresh(
     tenant,
     userId,
@@ -52,21 +53,24 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
     presented,
     hashRefreshSecret(nextSecret),
     now,
+    user?.credentialEpoch ?? 0,
   );
+  // Taken off the profile's list with it, when revoked here, so that it stops counting towards the 50.
+  const listed = user?.liveSessions?.[sessionId] !== undefined;
 
   if (outcome === 'NOT_CURRENT') {
     const rotatedAt = await deps.sessions.rotatedAt(tenant, userId, sessionId, presented);
     if (rotatedAt && now.getTime() - rotatedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
-      if (await deps.sessions.revoke(tenant, userId, sessionId, now)) {
+      if (await deps.sessions.revoke(tenant, userId, sessionId, now, listed)) {
         await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...client, actorId: userId });
       }
       throw fail('REFRESH_TOKEN_REUSED');
     }
     throw fail('REFRESH_TOKEN_INVALID');
   }
-  // Only ACTIVE users get tokens; disabling a user revokes their sessions too, this is the second line.
+  // Only ACTIVE users get tokens; disabling a user ends their sessions too (the epoch), this is the second line.
   if (user?.status !== 'ACTIVE') {
-    await deps.sessions.revoke(tenant, userId, sessionId, now);
+    await deps.sessions.revoke(tenant, userId, sessionId, now, listed);
     throw fail('REFRESH_TOKEN_INVALID');
   }
   return tokensFor(deps, tenant, user, sessionId, formatRefreshToken(userId, sessionId, nextSecret));

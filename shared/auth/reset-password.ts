@@ -11,10 +11,11 @@ import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 
 /**
- * POST /auth/reset-password: the code sets a new password and revokes every
- * session of the user: the sessions first, then the password, the lockout and
- * the code in one transaction, so a fault never leaves a new password with
- * the old sessions live, nor a used code with the old password.
+ * POST /auth/reset-password: the code sets a new password and ends every
+ * session of the user: the password, the credential epoch moved on (every
+ * session ends, and so does every login that read the profile before), the
+ * lockout and the code in one transaction, so a fault never leaves a new
+ * password with the old sessions live, nor a used code with the old password.
  */
 export async function resetPassword(
   deps: Deps,
@@ -53,17 +54,17 @@ async function commitReset(
   ]);
   // ACTIVE users, and COMPROMISED ones, whose voided password this replaces (the reset makes them ACTIVE).
   if (user?.status !== 'ACTIVE' && user?.status !== 'COMPROMISED') throw fail('INVALID_CODE');
-  // Every session ends first: that is what a reset is for, whatever follows, and a failure after it
-  // leaves the code good for a retry (never a new password with the old sessions still live).
-  await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now());
   const now = deps.clock.now();
-  // The new password, the lockout cleared, PASSWORD_RESET recorded and the code used up: all or nothing.
+  // The new password, every session ended (the epoch moves on in the same write: one write whatever their
+  // number, and a login that read the profile before cannot commit after), the lockout cleared,
+  // PASSWORD_RESET recorded and the code used up: all or nothing.
   const failed = await transact(deps.store, {
     user: deps.users.updateItem(
       tenant,
       answered.userId,
       { passwordHash, lockedUntil: null, status: 'ACTIVE' },
       { status: user.status },
+      {},
     ),
     code: deps.challenges.consumeItem(tenant, challenge.id, now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
@@ -74,13 +75,6 @@ async function commitReset(
   });
   // Its status changed meanwhile, or the code used by a racing reset.
   if (failed.size > 0) throw fail('INVALID_CODE');
-  // A session started with the old password in between ends too. The reset stands if this fails:
-  // the sessions from before it are already revoked, and the code is used up, so a retry could not help.
-  await deps.sessions.revokeAll(tenant, answered.userId, deps.clock.now()).catch((error: unknown) => {
-    deps.log.error('sessions after a reset not revoked', {
-      errorName: error instanceof Error ? error.name : 'unknown',
-    });
-  });
   // The notice is a courtesy: the reset stands even if it cannot be sent.
   await deps.mailer.send(tenant, answered.email, { kind: 'PASSWORD_RESET_DONE' }).catch((error: unknown) => {
     deps.log.error('reset notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });

@@ -4,6 +4,7 @@ import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
+import { capSessions } from '../sessions/session-cap.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -19,13 +20,21 @@ export interface SessionCommit extends SessionStartAlso {
   consumes?: string;
 }
 
+/** Where the profile's write sits in sessionRepo.start's transaction. */
+const PROFILE_ITEM = 2;
+
 /**
  * Logs a user in: the tokens, then a new session with its device details, the
  * device record, lastLoginAt and a LOGIN activity in one transaction (with
  * whatever `commit` adds): the transaction is the last step, so a login is
  * recorded whole or not at all, and a code it uses up stays good if it fails.
- * `user` is the user as the transaction leaves it. A challenge already used,
- * or a profile not in `commit.profileStatus`, is 401 INVALID_CODE.
+ * `user` is the user as the transaction leaves it, read BEFORE its credential
+ * was checked: the session is stamped with that read's credential epoch and
+ * commits only while the profile is still at it, so a password change, reset,
+ * disable or revoke-all in between ends this login too (security review M3).
+ * The 50th-oldest live session ends with it (its list came with that read).
+ * A challenge already used, or a profile not in `commit.profileStatus`, is
+ * 401 INVALID_CODE; a password login whose epoch moved on, INVALID_CREDENTIALS.
  */
 export async function startSession(
   deps: Deps,
@@ -39,6 +48,8 @@ export async function startSession(
   const session: Session = {
     id: newId(deps.random, 'ses'),
     userId: user.id,
+    // The epoch the credential was checked against: the session lives only as long as the profile keeps it.
+    epoch: user.credentialEpoch,
     createdAt: now.toISOString(),
     lastActivityAt: now.toISOString(),
     ip: client.ip,
@@ -61,10 +72,12 @@ export async function startSession(
   const { consumes, ...also } = commit;
   const items = [...(also.items ?? []), ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : [])];
   try {
-    await deps.sessions.start(tenant, session, activity, { ...also, items });
+    await deps.sessions.start(tenant, session, activity, { ...also, items }, capSessions(user.liveSessions, now));
   } catch (error) {
     // Of two answers racing with one code, one logs in; the other finds the code used (or the user changed).
     if ((consumes || also.profileStatus) && conditionFailedAt(error)) throw fail('INVALID_CODE');
+    // The password checked is no longer the credential of this epoch (changed, reset, or every session ended).
+    if (conditionFailedAt(error, PROFILE_ITEM)) throw fail('INVALID_CREDENTIALS');
     throw error;
   }
   return tokens;

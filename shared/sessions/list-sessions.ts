@@ -1,11 +1,14 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { currentUser } from '../users/me.ts';
 import { describeDevice } from './device.ts';
 
 /** GET /users/me/sessions: the caller's live sessions, newest activity first, with device names. */
 export async function listMySessions(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
-  const sessions = await deps.sessions.listLive(tenant, principal.userId, deps.clock.now());
+  // Only those at the profile's credential epoch: the others ended when it moved on, though never written to.
+  const { credentialEpoch } = await currentUser(deps, tenant, principal);
+  const sessions = await deps.sessions.listLive(tenant, principal.userId, deps.clock.now(), credentialEpoch);
   return sessions
     .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))
     .map((session) => {

@@ -16,22 +16,27 @@ export async function revokeMySession(
   client: ClientInfo,
 ): Promise<void> {
   // Sessions live in the caller's own partition: another user's id cannot be reached from here.
+  // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
+  const listed = principal.user?.liveSessions?.[sessionId] !== undefined;
   if (
     !SESSION_ID.test(sessionId) ||
-    !(await deps.sessions.revoke(tenant, principal.userId, sessionId, deps.clock.now()))
+    !(await deps.sessions.revoke(tenant, principal.userId, sessionId, deps.clock.now(), listed))
   ) {
     throw fail('NOT_FOUND');
   }
   await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
 }
 
-/** POST /sessions/revoke-all: ends every session of the caller, this one too (its token is refused at once). */
+/**
+ * POST /sessions/revoke-all: ends every session of the caller, this one too (its token is refused at once),
+ * in one write whatever their number: the credential epoch moves on (security review M8).
+ */
 export async function revokeAllMySessions(
   deps: Deps,
   tenant: Merchant,
   principal: UserPrincipal,
   client: ClientInfo,
 ): Promise<void> {
-  await deps.sessions.revokeAll(tenant, principal.userId, deps.clock.now());
+  if (!(await deps.sessions.revokeAll(tenant, principal.userId))) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
 }

@@ -32,6 +32,8 @@ export interface Challenge {
   pending: PendingProfile | null;
   /** E-mail change: the new address. */
   newEmail: string | null;
+  /** A TOTP step: the user's credential epoch when the first factor was checked (absent on older steps). */
+  credentialEpoch?: number;
 }
 
 export const MAX_CODE_ATTEMPTS = 5;
@@ -49,6 +51,7 @@ function toChallenge(item: Record<string, unknown>): Challenge {
     consumedAt: (item.consumedAt as string | null) ?? null,
     pending: (item.pending as PendingProfile | null) ?? null,
     newEmail: (item.newEmail as string | null) ?? null,
+    ...(typeof item.credentialEpoch === 'number' ? { credentialEpoch: item.credentialEpoch } : {}),
   };
 }
 

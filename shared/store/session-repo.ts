@@ -1,17 +1,24 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
+import type { SessionCap } from '../sessions/session-cap.ts';
 import type { StoreClient } from './client.ts';
+import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
-import type { TransactItem } from './transact.ts';
+import { type TransactItem, transact } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
 export interface Session {
   id: string;
   userId: string;
+  /**
+   * The user's credential epoch when the session started (or was re-stamped by a password change):
+   * the session is dead once the profile's epoch is another. null on sessions stored before epochs (= 0).
+   */
+  epoch: number | null;
   createdAt: string;
   lastActivityAt: string;
   ip: string;
@@ -37,6 +44,7 @@ export interface Device {
 const SESSION_FIELDS: FieldNames<Session> = {
   id: true,
   userId: true,
+  epoch: true,
   createdAt: true,
   lastActivityAt: true,
   ip: true,
@@ -61,20 +69,93 @@ export interface SessionStartAlso {
   items?: TransactItem[];
 }
 
+/** The update that ends a session: its access tokens answer SESSION_REVOKED, its refresh token is void. */
+const REVOKE = 'SET revokedAt = :now REMOVE refreshHash';
+const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :null)';
+
+/**
+ * The profile's part of a new session: lastLoginAt (and `also.profile`), the
+ * session listed (the oldest and the expired taken off: `cap`), while the
+ * profile is still at the epoch read before the credential was checked.
+ */
+function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCap) {
+  const at: Placeholders = { names: {}, values: {} };
+  const sets = Object.entries({ ...also.profile, lastLoginAt: session.createdAt }).map(([field, value], i) => {
+    at.names[`#p${i}`] = field;
+    at.values[`:p${i}`] = value;
+    return `#p${i} = :p${i}`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  if (also.profileStatus) {
+    at.names['#status'] = 'status';
+    at.values[':status'] = also.profileStatus;
+    conditions.push('#status = :status');
+  }
+  // The heart of M3: a password change, reset, disable or revoke-all that moved the epoch on after this
+  // login read the profile (and before its credential was checked) cancels the session.
+  conditions.push(epochIs('credentialEpoch', session.epoch ?? 0, at));
+  at.names['#live'] = 'liveSessions';
+  const removes: string[] = [];
+  if (cap.listed === null) {
+    // A profile from before the list: it starts with this session (sessions from before are not counted).
+    at.values[':live'] = { [session.id]: session.createdAt };
+    sets.push('#live = :live');
+  } else {
+    // One entry set and some removed, never the whole list: logins racing each other each add their own.
+    at.names['#new'] = session.id;
+    at.values[':created'] = session.createdAt;
+    sets.push('#live.#new = :created');
+    [...cap.forget, ...cap.evict].forEach((id, i) => {
+      at.names[`#r${i}`] = id;
+      removes.push(`#live.#r${i}`);
+    });
+    // The list exists (it is replaced, never removed): a nested path in a missing map would be a ValidationException.
+    conditions.push('attribute_exists(#live)');
+  }
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: at.names,
+    ExpressionAttributeValues: at.values,
+  };
+}
+
 export function sessionRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
     /**
      * Starts a session: the session, the device record and the user's last
      * login in one transaction, so a login is recorded whole or not at all.
-     * `also` joins more to it: fields set on the profile with lastLoginAt
-     * (only while the profile has `profileStatus`) and more writes (a
-     * challenge used up, an activity) that must commit with the session.
+     * The profile must still be at `session.epoch` (the epoch read before
+     * the credential was checked), else the transaction is cancelled: a
+     * login cannot outlive a password change it raced. The session is
+     * listed on the profile; `cap` ends the oldest ones beyond 50 in the same
+     * transaction. `also` joins more to it: fields set on the profile with
+     * lastLoginAt (only while the profile has `profileStatus`) and more
+     * writes (a challenge used up, an activity) that must commit with the session.
      */
-    async start(t: TenantRef, session: Session, activity: TransactItem, also: SessionStartAlso = {}): Promise<void> {
+    async start(
+      t: TenantRef,
+      session: Session,
+      activity: TransactItem,
+      also: SessionStartAlso,
+      cap: SessionCap,
+    ): Promise<void> {
       // A day past its absolute end: reads check refreshExpiresAt themselves.
       const ttl = ttlAfter(session.refreshExpiresAt, DAY_MS);
-      const profile = Object.entries({ ...also.profile, lastLoginAt: session.createdAt });
+      const evicted = cap.evict.map(
+        (id): TransactItem => ({
+          Update: {
+            TableName: tableName,
+            Key: keys.session(t, session.userId, id),
+            // Unconditional, so that an oldest session ended meanwhile does not cancel the login; the
+            // TTL only in case the item is gone, so that no bare item is left behind for ever.
+            UpdateExpression: 'SET revokedAt = :now, #ttl = if_not_exists(#ttl, :ttl) REMOVE refreshHash',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':now': session.createdAt, ':ttl': ttl },
+          },
+        }),
+      );
       await doc.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -100,26 +181,17 @@ export function sessionRepo(store: StoreClient) {
                 },
               },
             },
+            // Index 2 (startSession names it PROFILE_ITEM): its condition is the credential epoch.
             {
               Update: {
                 TableName: tableName,
                 Key: keys.user(t, session.userId),
-                UpdateExpression: `SET ${profile.map((_, i) => `#p${i} = :p${i}`).join(', ')}`,
-                ConditionExpression: also.profileStatus
-                  ? 'attribute_exists(pk) AND #status = :status'
-                  : 'attribute_exists(pk)',
-                ExpressionAttributeNames: {
-                  ...Object.fromEntries(profile.map(([field], i) => [`#p${i}`, field])),
-                  ...(also.profileStatus ? { '#status': 'status' } : {}),
-                },
-                ExpressionAttributeValues: {
-                  ...Object.fromEntries(profile.map(([, value], i) => [`:p${i}`, value])),
-                  ...(also.profileStatus ? { ':status': also.profileStatus } : {}),
-                },
+                ...profileAtStart(session, also, cap),
               },
             },
             activity,
             ...(also.items ?? []),
+            ...evicted,
           ],
         }),
       );
@@ -132,8 +204,9 @@ export function sessionRepo(store: StoreClient) {
 
     /**
      * Rotates the refresh token: the new hash replaces the presented one only
-     * if the presented one is still current, the session live and within its
-     * 7 days. Of two refreshes with one token, exactly one passes this
+     * if the presented one is still current, the session live, within its
+     * 7 days and at the user's credential epoch (`epoch`, read with the
+     * profile). Of two refreshes with one token, exactly one passes this
      * condition. The old hash is remembered, for reuse detection.
      */
     async rotateRefresh(
@@ -143,8 +216,12 @@ export function sessionRepo(store: StoreClient) {
       presentedHash: string,
       nextHash: string,
       now: Date,
+      epoch: number,
     ): Promise<RotateOutcome> {
       const key = keys.session(t, userId, sessionId);
+      // A session the epoch ended (password change, reset, disable, revoke-all) never gets a token again.
+      const at: Placeholders = { names: {}, values: {} };
+      const atEpoch = epochIs('epoch', epoch, at);
       try {
         await doc.send(
           new TransactWriteCommand({
@@ -154,13 +231,14 @@ export function sessionRepo(store: StoreClient) {
                   TableName: tableName,
                   Key: key,
                   UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
-                  ConditionExpression:
-                    'refreshHash = :presented AND (attribute_not_exists(revokedAt) OR revokedAt = :null) AND refreshExpiresAt > :now',
+                  ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
+                  ExpressionAttributeNames: at.names,
                   ExpressionAttributeValues: {
                     ':next': nextHash,
                     ':presented': presentedHash,
                     ':now': now.toISOString(),
                     ':null': null,
+                    ...at.values,
                   },
                 },
               },
@@ -193,16 +271,83 @@ export function sessionRepo(store: StoreClient) {
       return Item && Item.sessionId === sessionId ? new Date(Item.rotatedAt as string) : null;
     },
 
-    /** Ends a session at once: its access tokens answer SESSION_REVOKED, its refresh token is void. */
-    async revoke(t: TenantRef, userId: string, sessionId: string, now: Date): Promise<boolean> {
+    /**
+     * Ends a session at once: its access tokens answer SESSION_REVOKED, its
+     * refresh token is void. `listed`: the profile read lists it, and it is
+     * taken off the list in the same transaction (it no longer counts
+     * towards the 50). False when it was not live (or not there).
+     */
+    async revoke(t: TenantRef, userId: string, sessionId: string, now: Date, listed = false): Promise<boolean> {
+      const revoke = {
+        TableName: tableName,
+        Key: keys.session(t, userId, sessionId),
+        UpdateExpression: REVOKE,
+        ConditionExpression: `attribute_exists(pk) AND ${NOT_REVOKED}`,
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
+      };
+      if (listed) {
+        const failed = await transact(store, {
+          session: { Update: revoke },
+          unlisted: {
+            Update: {
+              TableName: tableName,
+              Key: keys.user(t, userId),
+              UpdateExpression: 'REMOVE #live.#id',
+              // The list is there (a nested path in a missing map would be a ValidationException).
+              ConditionExpression: 'attribute_exists(#live)',
+              ExpressionAttributeNames: { '#live': 'liveSessions', '#id': sessionId },
+            },
+          },
+        });
+        if (failed.has('session')) return false;
+        if (!failed.has('unlisted')) return true;
+        // The profile changed under us (the user is gone): the session still ends, alone.
+      }
+      try {
+        await doc.send(new UpdateCommand(revoke));
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * The user's live sessions: not revoked, within their 7 days, and at the
+     * profile's credential epoch `epoch` (the others ended when it moved on).
+     */
+    async listLive(t: TenantRef, userId: string, now: Date, epoch: number): Promise<Session[]> {
+      const sessions = (
+        await queryAll(store, {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.userPartition(t, userId), ':prefix': keys.sessionPrefix },
+          ConsistentRead: true,
+        })
+      ).map(toSession);
+      return sessions.filter(
+        (s) => !s.revokedAt && Date.parse(s.refreshExpiresAt) > now.getTime() && epochOf(s) === epoch,
+      );
+    },
+
+    /**
+     * Ends every session of a user, the caller's too, in one write whatever
+     * their number (security review M8): the profile's credential epoch
+     * moves on, and every session stamped with the old one is dead.
+     * False when the user is gone.
+     */
+    async revokeAll(t: TenantRef, userId: string): Promise<boolean> {
+      const at: Placeholders = { names: {}, values: {} };
+      const ending = bumpClauses({}, at);
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
-            Key: keys.session(t, userId, sessionId),
-            UpdateExpression: 'SET revokedAt = :now REMOVE refreshHash',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
-            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
+            Key: keys.user(t, userId),
+            UpdateExpression: `SET ${ending.set} ADD ${ending.add}`,
+            // Never a bare profile for a user deleted meanwhile.
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: at.names,
+            ExpressionAttributeValues: at.values,
           }),
         );
         return true;
@@ -212,35 +357,24 @@ export function sessionRepo(store: StoreClient) {
       }
     },
 
-    async listLive(t: TenantRef, userId: string, now: Date): Promise<Session[]> {
-      const sessions = (
-        await queryAll(store, {
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.userPartition(t, userId), ':prefix': keys.sessionPrefix },
-          ConsistentRead: true,
-        })
-      ).map(toSession);
-      return sessions.filter((s) => !s.revokedAt && Date.parse(s.refreshExpiresAt) > now.getTime());
-    },
-
-    /** Revokes every live session of a user (all, or all but one), 25 per transaction. */
-    async revokeAll(t: TenantRef, userId: string, now: Date, exceptSessionId?: string): Promise<number> {
-      const live = (await this.listLive(t, userId, now)).filter((s) => s.id !== exceptSessionId);
-      for (let i = 0; i < live.length; i += 25) {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: live.slice(i, i + 25).map((s) => ({
-              Update: {
-                TableName: tableName,
-                Key: keys.session(t, userId, s.id),
-                UpdateExpression: 'SET revokedAt = :now REMOVE refreshHash',
-                ExpressionAttributeValues: { ':now': now.toISOString() },
-              },
-            })),
-          }),
-        );
-      }
-      return live.length;
+    /**
+     * The session moved to the epoch `from + 1`, while it is live and at
+     * `from`: a password change keeps the caller's session in the
+     * transaction that moves the profile's epoch on (EpochBump `from`, `keep`).
+     */
+    restampItem(t: TenantRef, userId: string, sessionId: string, from: number): TransactItem {
+      const at: Placeholders = { names: {}, values: {} };
+      const atEpoch = epochIs('epoch', from, at);
+      return {
+        Update: {
+          TableName: tableName,
+          Key: keys.session(t, userId, sessionId),
+          UpdateExpression: 'SET #ep = :to',
+          ConditionExpression: `attribute_exists(pk) AND ${NOT_REVOKED} AND ${atEpoch}`,
+          ExpressionAttributeNames: at.names,
+          ExpressionAttributeValues: { ...at.values, ':to': from + 1, ':null': null },
+        },
+      };
     },
   };
 }

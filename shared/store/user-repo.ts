@@ -2,6 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHALLENGE_TTL_MS, INVITATION_TTL_MS } from '../auth/lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
+import { bumpClauses, type EpochBump } from './credential-epoch.ts';
 import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem } from './prefetch.ts';
@@ -48,23 +49,35 @@ export function toUser(item: Record<string, unknown>): User {
     registeredAt: item.registeredAt as string,
     lastLoginAt: (item.lastLoginAt as string | null) ?? null,
     lockedUntil: (item.lockedUntil as string | null) ?? null,
+    // Profiles stored before epochs are at epoch 0, and list no sessions yet (null, not {}: see sessionRepo.start).
+    credentialEpoch: (item.credentialEpoch as number | undefined) ?? 0,
+    liveSessions: (item.liveSessions as Record<string, string> | undefined) ?? null,
   };
 }
 
 const BACKUP_CODE_FIELDS = new Set(['backupCodes', 'totpPendingBackupCodes']);
 
-/** Profile fields a change may set (grants change one by one: grantRoleItem, revokeRoleItem). */
-export type ProfileFields = Partial<Omit<User, 'id' | 'grants'>>;
+/**
+ * Profile fields a change may set (grants change one by one: grantRoleItem, revokeRoleItem; the
+ * credential epoch and the live-session list only through an EpochBump and sessionRepo).
+ */
+export type ProfileFields = Partial<Omit<User, 'id' | 'grants' | 'credentialEpoch' | 'liveSessions'>>;
 /** Fields a change expects to find as read. */
-export type ProfileExpectation = Partial<Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status'>>;
+export type ProfileExpectation = Partial<
+  Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status' | 'passwordHash'>
+>;
 
-/** An UpdateItem of the profile: `fields` set, while the user exists and `when` holds. */
+/**
+ * An UpdateItem of the profile: `fields` set, while the user exists and `when` holds; with `bump`,
+ * every session of the user ends in the same write (credential-epoch.ts).
+ */
 function profileUpdate(
   tableName: string,
   t: TenantRef,
   userId: string,
   fields: ProfileFields,
   when: ProfileExpectation,
+  bump?: EpochBump,
 ) {
   const entries = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
@@ -84,11 +97,16 @@ function profileUpdate(
     values[`:c${i}`] = value;
     conditions.push(`#c${i} = :c${i}`);
   });
+  // The sessions end in the write of the change itself: no moment where one is made and the other not.
+  const ending = bump ? bumpClauses(bump, { names, values }) : null;
+  if (ending) sets.push(ending.set);
+  if (ending?.condition) conditions.push(ending.condition);
   return {
     TableName: tableName,
     Key: keys.user(t, userId),
     // An empty change still checks the conditions (and users.update reads the user back).
-    UpdateExpression: sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #entity = #entity',
+    UpdateExpression:
+      (sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET #entity = #entity') + (ending ? ` ADD ${ending.add}` : ''),
     ConditionExpression: conditions.join(' AND '),
     ExpressionAttributeNames: sets.length > 0 ? names : { ...names, '#entity': 'entity' },
     ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
@@ -197,14 +215,19 @@ export function userRepo(store: StoreClient) {
       fields: ProfileFields,
       expectStatus?: StoredUserStatus,
       when: ProfileExpectation = {},
+      bump?: EpochBump,
     ): Promise<User | null> {
       try {
         const { Attributes } = await doc.send(
           new UpdateCommand({
-            ...profileUpdate(tableName, t, userId, fields, {
-              ...when,
-              ...(expectStatus ? { status: expectStatus } : {}),
-            }),
+            ...profileUpdate(
+              tableName,
+              t,
+              userId,
+              fields,
+              { ...when, ...(expectStatus ? { status: expectStatus } : {}) },
+              bump,
+            ),
             ReturnValues: 'ALL_NEW',
           }),
         );
@@ -216,8 +239,14 @@ export function userRepo(store: StoreClient) {
     },
 
     /** The write of users.update, for the transaction of a change it belongs to (its condition named by the caller). */
-    updateItem(t: TenantRef, userId: string, fields: ProfileFields, when: ProfileExpectation = {}): TransactItem {
-      return { Update: profileUpdate(tableName, t, userId, fields, when) };
+    updateItem(
+      t: TenantRef,
+      userId: string,
+      fields: ProfileFields,
+      when: ProfileExpectation = {},
+      bump?: EpochBump,
+    ): TransactItem {
+      return { Update: profileUpdate(tableName, t, userId, fields, when, bump) };
     },
 
     /** The claim of an address for a user, while nobody holds it (addresses are unique per tenant). */

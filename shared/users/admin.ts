@@ -8,6 +8,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
 import { activityRepo } from '../store/activity-repo.ts';
+import type { EpochBump } from '../store/credential-epoch.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
@@ -65,11 +66,13 @@ export async function setUserStatus(
   // COMPROMISED voids the password (NIST 800-63B: a compromised secret must be changed): enabling the
   // user again does not bring it back; the owner sets a new one through forgot-password.
   const change: StatusChange = { status, ...(status === 'COMPROMISED' ? { passwordHash: null } : {}) };
+  // DISABLED and COMPROMISED end every session in the status write itself (the credential epoch moves on),
+  // logins in flight included; setting ACTIVE again keeps the new epoch, so the old sessions stay dead.
+  const endSessions: EpochBump | undefined = status === 'ACTIVE' ? undefined : {};
   const updated = actorCheck
-    ? await setStatusCheckingActor(deps, tenant, principal, target, change, actorCheck)
-    : await deps.users.update(tenant, target.id, change, target.status);
+    ? await setStatusCheckingActor(deps, tenant, principal, target, change, actorCheck, endSessions)
+    : await deps.users.update(tenant, target.id, change, target.status, {}, endSessions);
   if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
-  if (status !== 'ACTIVE') await deps.sessions.revokeAll(tenant, target.id, now);
   await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...client, actorId: actorIdOf(principal) });
   return toUserResponse(updated, now);
 }
@@ -86,10 +89,14 @@ async function setStatusCheckingActor(
   target: User,
   change: StatusChange,
   actorCheck: NonNullable<ReturnType<typeof superAdminActorCheck>>,
+  endSessions: EpochBump | undefined,
 ): Promise<User | null> {
   const failed = await transact(
     deps.store,
-    { status: deps.users.updateItem(tenant, target.id, change, { status: target.status }), actor: actorCheck },
+    {
+      status: deps.users.updateItem(tenant, target.id, change, { status: target.status }, endSessions),
+      actor: actorCheck,
+    },
     { retryConflicts: true },
   );
   // The actor first: a moment later, its own standing would be judged before the target is looked at.

@@ -7,12 +7,17 @@ import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
 
 /**
  * POST /users/me/password: the current password (and, with TOTP on, a code)
- * proves it is the user; the other sessions end, this one stays.
+ * proves it is the user; the other sessions end, this one stays. One
+ * transaction: the new hash, the profile's credential epoch moved on (every
+ * session ends, and every login that read the old epoch is refused), and
+ * this session re-stamped with the new epoch. A concurrent change of the
+ * epoch (another password change, revoke-all) wins: 401 SESSION_REVOKED.
  */
 export async function changePassword(
   deps: Deps,
@@ -47,8 +52,28 @@ export async function changePassword(
     }
     await proof.release(); // proven: its place in the window is free again
   });
-  await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(body.newPassword) });
-  await deps.sessions.revokeAll(tenant, user.id, deps.clock.now(), principal.sessionId);
+  const passwordHash = await hashPassword(body.newPassword);
+  // The epoch as read before the password was checked (the bearer check's read): a change of it since then
+  // means this session ended, or another change won; either way this one must not go through.
+  const from = user.credentialEpoch;
+  const failed = await transact(deps.store, {
+    profile: deps.users.updateItem(
+      tenant,
+      user.id,
+      { passwordHash },
+      {},
+      {
+        from,
+        // This session stays listed; a session from before the list gets the time of the change.
+        keep: {
+          id: principal.sessionId,
+          createdAt: user.liveSessions?.[principal.sessionId] ?? deps.clock.now().toISOString(),
+        },
+      },
+    ),
+    session: deps.sessions.restampItem(tenant, user.id, principal.sessionId, from),
+  });
+  if (failed.size > 0) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });
   // The notice is a courtesy: the change stands even if it cannot be sent.
   await deps.mailer.send(tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {

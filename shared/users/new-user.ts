@@ -43,5 +43,7 @@ export async function newUser(
     registeredAt: now.toISOString(),
     lastLoginAt: null,
     lockedUntil: null,
+    credentialEpoch: 0,
+    liveSessions: {},
   };
 }

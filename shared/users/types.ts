@@ -50,6 +50,18 @@ export interface User {
   lastLoginAt: string | null;
   /** Set while a lockout holds (the user is shown TIMED_OUT). */
   lockedUntil: string | null;
+  /**
+   * The credential epoch (absent in the store = 0): a session stamped with another epoch is dead.
+   * Moved on by password change and reset, DISABLED/COMPROMISED and revoke-all, so that ending
+   * every session is one write, and a login that read the profile before it cannot commit after it.
+   */
+  credentialEpoch: number;
+  /**
+   * The sessions started at this epoch and not known to be over: id → createdAt. Kept for the
+   * 50-session limit (shared/sessions/session-cap.ts), never for liveness (the session item decides).
+   * null on a profile stored before sessions were listed here.
+   */
+  liveSessions: Record<string, string> | null;
 }
 
 /**

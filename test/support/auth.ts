@@ -105,6 +105,8 @@ export async function aUser(
     registeredAt: now.toISOString(),
     lastLoginAt: null,
     lockedUntil: null,
+    credentialEpoch: 0,
+    liveSessions: {},
   };
   if ((await deps.users.create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${email} taken`);
   return { id, email, password, ...(totpSecret ? { totpSecret, backupCodes } : {}) };

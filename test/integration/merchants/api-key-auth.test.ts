@@ -72,6 +72,8 @@ async function aUserRecordWithout(tenant: Merchant): Promise<User> {
     registeredAt: T0.toISOString(),
     lastLoginAt: null,
     lockedUntil: null,
+    credentialEpoch: 0,
+    liveSessions: {},
   };
 }
 

@@ -35,6 +35,8 @@ function aUser(overrides: Partial<User> = {}): User {
     registeredAt: '2026-01-01T00:00:00Z',
     lastLoginAt: null,
     lockedUntil: null,
+    credentialEpoch: 0,
+    liveSessions: {},
     ...overrides,
   };
 }
