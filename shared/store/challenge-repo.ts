@@ -6,7 +6,7 @@ import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
-export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
+export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE' | 'REAUTH';
 
 /** Data a signup carries until its code is verified (then it is written to the user). */
 export interface PendingProfile {
@@ -32,6 +32,8 @@ export interface Challenge {
   pending: PendingProfile | null;
   /** E-mail change: the new address. */
   newEmail: string | null;
+  /** REAUTH: the session the code was asked in; the code freshens that session only. */
+  sessionId?: string | null;
 }
 
 export const MAX_CODE_ATTEMPTS = 5;
@@ -49,6 +51,7 @@ function toChallenge(item: Record<string, unknown>): Challenge {
     consumedAt: (item.consumedAt as string | null) ?? null,
     pending: (item.pending as PendingProfile | null) ?? null,
     newEmail: (item.newEmail as string | null) ?? null,
+    sessionId: (item.sessionId as string | null | undefined) ?? null,
   };
 }
 

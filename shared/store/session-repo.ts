@@ -23,6 +23,12 @@ export interface Session {
   /** Absolute end: 7 days after login, whatever the refreshes. */
   refreshExpiresAt: string;
   revokedAt: string | null;
+  /**
+   * When the user last proved their first factor in this session: at login, or
+   * at POST /auth/reauthenticate; a refresh never renews it. Null for sessions
+   * stored before it was recorded: those never count as recent.
+   */
+  authenticatedAt: string | null;
 }
 
 export interface Device {
@@ -45,6 +51,7 @@ const SESSION_FIELDS: FieldNames<Session> = {
   refreshHash: true,
   refreshExpiresAt: true,
   revokedAt: true,
+  authenticatedAt: true,
 };
 
 export const toSession = (item: Record<string, unknown>) => fieldsOf<Session>(item, SESSION_FIELDS);
@@ -241,6 +248,26 @@ export function sessionRepo(store: StoreClient) {
         );
       }
       return live.length;
+    },
+
+    /**
+     * The write that marks a session freshly authenticated (POST
+     * /auth/reauthenticate), for a transaction with the code that proved it.
+     * Only a live session within its 7 days: a session revoked meanwhile
+     * (logout, revoke-all, a password change) must not come back to life as
+     * "recent", so the condition fails and the caller answers SESSION_REVOKED.
+     */
+    reauthenticatedItem(t: TenantRef, userId: string, sessionId: string, now: Date): TransactItem {
+      return {
+        Update: {
+          TableName: tableName,
+          Key: keys.session(t, userId, sessionId),
+          UpdateExpression: 'SET authenticatedAt = :now',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null) AND refreshExpiresAt > :now',
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
+        },
+      };
     },
   };
 }
