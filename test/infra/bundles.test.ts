@@ -17,11 +17,13 @@ const BUDGET = 100 * 1024;
  * Known exceptions, each with its cause (bench/RESULTS.md has the esbuild
  * metafile of each). changePassword carries the common-password list (22 KB,
  * brotli + base64), the TOTP check (otpauth, 8 KB) and the mail templates
- * (7 KB) on top of the bearer check: about 113 KB. What would bring it under:
- * the list as a file beside the bundle, read on first use, or mail templates
- * per kind. Kept visible here rather than hidden in a raised budget.
+ * (7 KB) on top of the bearer check: about 113 KB; the M2 fix added the
+ * e-mail-change-requested and reauthentication templates and the session's
+ * recent-authentication write (about 2.5 KB: 117.5 KB). What would bring it
+ * under: the list as a file beside the bundle, read on first use, or mail
+ * templates per kind. Kept visible here rather than hidden in a raised budget.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 116 * 1024 };
+const EXCEPTIONS: Record<string, number> = { changePassword: 120 * 1024 };
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];
