@@ -18,6 +18,8 @@ import type {
   LoginResult,
   LoginSuccess,
   Merchant,
+  ReauthenticateCodeRequest,
+  ReauthenticateProof,
   ResetPasswordRequest,
   RevokeRoleRequest,
   Role,
@@ -148,6 +150,22 @@ const seg = encodeURIComponent;
  */
 function refusesSession(error: unknown): boolean {
   return error instanceof ApiError && [400, 401, 403, 404].includes(error.status);
+}
+
+/**
+ * 401 codes that refuse a proof the body carried (a password, a code), not
+ * the access token: a refresh cannot cure them, and a retry would count the
+ * same wrong guess twice against the account's lockout.
+ */
+const PROOF_REFUSALS: ReadonlySet<string> = new Set(['INVALID_CREDENTIALS', 'INVALID_CODE']);
+
+function refusesProof(answer: Answer): boolean {
+  try {
+    const body: unknown = JSON.parse(answer.text);
+    return typeof body === 'object' && body !== null && PROOF_REFUSALS.has(String((body as { code?: unknown }).code));
+  } catch {
+    return false;
+  }
 }
 
 function decodeCookie(value: string): string | undefined {
@@ -283,6 +301,31 @@ export class IdentityClient {
     return this.#refreshing;
   }
 
+  /**
+   * POST /auth/reauthenticate: proves it is the signed-in user again, for the
+   * calls answered 403 REAUTHENTICATION_REQUIRED (e-mail change, TOTP
+   * init/verify/disable, API key creation); the session then counts as fresh
+   * for 10 minutes. With `{ password, totpCode? }` or `{ challengeId, code,
+   * totpCode? }` it resolves with nothing; with `{ loginMode: 'OTP_EMAIL' }`
+   * (tenants taking e-mail codes) a code is mailed and it resolves with the
+   * `{ challengeId }` to send back with that code.
+   *
+   * @example
+   * try { await client.me.totp.init(); } catch (e) {
+   *   if (e instanceof ApiError && e.code === 'REAUTHENTICATION_REQUIRED') {
+   *     await client.reauthenticate({ password });
+   *     await client.me.totp.init();
+   *   }
+   * }
+   */
+  reauthenticate(body: ReauthenticateCodeRequest): Promise<ChallengeIdResponse>;
+  reauthenticate(body: ReauthenticateProof): Promise<void>;
+  async reauthenticate(body: ReauthenticateProof | ReauthenticateCodeRequest): Promise<unknown> {
+    const answer = await this.#call<ChallengeIdResponse | undefined>('POST', '/auth/reauthenticate', { body });
+    // 204 (proven) has no body; 200 carries the challenge of the mailed code.
+    return 'loginMode' in body ? answer : undefined;
+  }
+
   /** DELETE /auth/logout, then the local tokens are cleared whatever the answer. Never rejects. */
   async logout(): Promise<void> {
     this.#loggingOut = true;
@@ -394,8 +437,10 @@ export class IdentityClient {
     if (bearer && this.#refreshing) await this.#refreshing.catch(() => undefined);
     const token = bearer ? this.#accessToken : null;
     const first = await this.#send(method, path, options, token);
-    // Only a 401 to a token the client sent can be cured by a refresh; any other 401 is the final answer.
-    if (first.status !== 401 || token === null) return this.#read<T>(first);
+    // Only a 401 to a token the client sent can be cured by a refresh; any other 401 is the final answer,
+    // and so is one refusing the body's password or code (the token was good). 403s never refresh:
+    // REAUTHENTICATION_REQUIRED asks for reauthenticate(), which a refresh cannot replace.
+    if (first.status !== 401 || token === null || refusesProof(first)) return this.#read<T>(first);
     const renewed = await this.#renewAfter(token);
     return this.#read<T>(await this.#send(method, path, options, renewed));
   }

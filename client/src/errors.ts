@@ -18,6 +18,51 @@ export const CLIENT_ERROR_CODES = {
 } as const;
 
 /**
+ * The service's problem codes (CONTRACT.md, Errors), for comparing
+ * `ApiError.code` without typos. REAUTHENTICATION_REQUIRED (403) answers
+ * e-mail change, TOTP init/verify/disable and API key creation when the
+ * session's password or e-mail code is more than 10 minutes old: call
+ * `reauthenticate()`, then the same call again. It is a 403 so that no
+ * refresh is tried: a refresh never renews it.
+ */
+export const SERVICE_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'TENANT_REQUIRED',
+  'PASSWORD_TOO_COMMON',
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIALS',
+  'INVALID_CODE',
+  'REFRESH_TOKEN_INVALID',
+  'REFRESH_TOKEN_REUSED',
+  'SESSION_REVOKED',
+  'FORBIDDEN',
+  'REAUTHENTICATION_REQUIRED',
+  'ORIGIN_NOT_ALLOWED',
+  'TENANT_MISMATCH',
+  'TOTP_NOT_ALLOWED',
+  'TOTP_REMOVAL_NOT_ALLOWED',
+  'LOGIN_MODE_NOT_ALLOWED',
+  'SIGNUP_NOT_ALLOWED',
+  'ACCOUNT_DISABLED',
+  'ACCOUNT_INACTIVE',
+  'NOT_FOUND',
+  'TENANT_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'ALREADY_EXISTS',
+  'TOTP_ALREADY_ENABLED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_ATTEMPTS',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
+
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+
+/**
  * Every failure of a client call: the service's RFC 9457 problem details
  * (`status`, `code`, `detail`, `errors`), or one of CLIENT_ERROR_CODES.
  */

@@ -23,7 +23,7 @@ export {
   documentCookieStore,
   memoryCookieStore,
 } from './cookies.js';
-export { ApiError, CLIENT_ERROR_CODES, type FieldError } from './errors.js';
+export { ApiError, CLIENT_ERROR_CODES, type FieldError, SERVICE_ERROR_CODES, type ServiceErrorCode } from './errors.js';
 export {
   type ChangePasswordForm,
   type FormResult,

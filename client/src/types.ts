@@ -118,6 +118,22 @@ export interface ChangePasswordRequest {
   totpCode?: string;
 }
 
+/**
+ * POST /auth/reauthenticate, proving it is the user again: the password, or
+ * the e-mail code asked for with ReauthenticateCodeRequest; a TOTP or backup
+ * code too when TOTP is on.
+ */
+export type ReauthenticateProof =
+  | { password: string; totpCode?: string }
+  | { challengeId: string; code: string; totpCode?: string };
+
+/** POST /auth/reauthenticate asking for an e-mail code (tenants whose login mode takes codes). */
+export interface ReauthenticateCodeRequest {
+  loginMode: 'OTP_EMAIL';
+}
+
+export type ReauthenticateRequest = ReauthenticateProof | ReauthenticateCodeRequest;
+
 export interface EmailChangeVerifyResponse {
   challengeId: string;
   type: 'EMAIL';

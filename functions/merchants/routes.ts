@@ -63,7 +63,7 @@ export const merchantRoutes = {
     params: MerchantIdParams,
     body: CreateApiKeyRequest,
     response: GenerateApiKeyResponse,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND'],
     table: ['PutItem'],
   },
   revokeApiKey: {

@@ -67,7 +67,9 @@ function principalOf(
     throw fail('SESSION_REVOKED', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
   }
   const { names, authority } = effectiveRoles(user, now);
-  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority, user };
+  // Carried to the guarded operations (recent-authentication.ts); a session without it predates the field.
+  const authenticatedAt = typeof session.authenticatedAt === 'string' ? session.authenticatedAt : null;
+  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority, authenticatedAt, user };
 }
 
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */

@@ -11,5 +11,12 @@ export const CHALLENGE_TTL_MS = 10 * 60_000;
 /** Refresh tokens live 7 days from login, whatever the refreshes (CONTRACT.md). */
 export const REFRESH_TOKEN_TTL_MS = 7 * 86_400_000;
 
+/**
+ * A session counts as freshly authenticated this long after its first factor
+ * was last proven (login, or POST /auth/reauthenticate): e-mail change, TOTP
+ * enrolment and removal and API key creation need it (CONTRACT.md, Rules).
+ */
+export const REAUTHENTICATION_WINDOW_MS = 10 * 60_000;
+
 /** An invitation is good for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;

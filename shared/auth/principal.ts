@@ -12,6 +12,13 @@ export interface UserPrincipal {
   sessionId: string;
   roles: string[];
   authority: number;
+  /**
+   * When the session's first factor was last proven (login or POST
+   * /auth/reauthenticate), read with the session at no extra cost; null for a
+   * session stored before this was recorded. Absent or null never counts as
+   * recent (recent-authentication.ts): the safe default for a principal built elsewhere.
+   */
+  authenticatedAt?: string | null;
   /** The profile the bearer check read (with the session, in one round trip): no second read for /users/me. */
   user?: User;
 }

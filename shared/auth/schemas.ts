@@ -60,4 +60,21 @@ export const RefreshRequest = v.strictObject({
 export const ForgotPasswordRequest = v.strictObject({ email: Email });
 export const ChallengeIdResponse = v.object({ challengeId: v.string() });
 
+/**
+ * POST /auth/reauthenticate, one object for its three bodies (as LoginRequest
+ * is, so unknown keys are refused and OpenAPI shows one schema):
+ * `{ password, totpCode? }`, `{ loginMode: "OTP_EMAIL" }` (mails a code) and
+ * `{ challengeId, code, totpCode? }`. Which one it is, and whether the
+ * tenant's login mode takes it, is judged by reauthMethod (reauthenticate.ts).
+ */
+export const ReauthenticateRequest = v.strictObject({
+  password: v.optional(PresentedPassword),
+  /** A TOTP code or a backup code; required when TOTP is on. */
+  totpCode: v.optional(Code),
+  loginMode: v.optional(v.picklist(['PASSWORD', 'OTP_EMAIL'], 'must be PASSWORD or OTP_EMAIL')),
+  challengeId: v.optional(ChallengeId),
+  code: v.optional(Code),
+});
+export type ReauthenticateRequest = v.InferOutput<typeof ReauthenticateRequest>;
+
 export const ResetPasswordRequest = v.strictObject({ challengeId: ChallengeId, code: Code, newPassword: NewPassword });

@@ -58,6 +58,9 @@ export async function startSession(
     refreshHash: hashRefreshSecret(secret),
     refreshExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS).toISOString(),
     revokedAt: null,
+    // The first factor was proven just now (password or e-mail code; signup verify's code too): the session
+    // counts as freshly authenticated for REAUTHENTICATION_WINDOW_MS. Refresh keeps this value, never renews it.
+    authenticatedAt: now.toISOString(),
   };
   const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...client, actorId: user.id });
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may

@@ -64,7 +64,10 @@ export interface HandlerInput<R extends RouteDef> {
   };
 }
 
-type Output<R extends RouteDef> = R['response'] extends GenericSchema ? InferOutput<R['response']> | Reply : unknown;
+type Output<R extends RouteDef> = R['response'] extends GenericSchema
+  ? // A route with two outcomes may return nothing: it answers 204 (RouteDef.alsoNoContent).
+    InferOutput<R['response']> | Reply | (R['alsoNoContent'] extends true ? undefined : never)
+  : unknown;
 
 export type RouteImpl<R extends RouteDef, D extends ServiceDeps = Deps> = (
   input: HandlerInput<R>,
@@ -290,10 +293,12 @@ export function httpHandler(
       after: (request) => {
         const req = request as HttpRequest<ServiceDeps>;
         const result: unknown = request.response;
+        // A route with two outcomes answers 204 when its service returned nothing (RouteDef.alsoNoContent).
+        const status = route.alsoNoContent && result === undefined ? 204 : route.status;
         if (result instanceof Reply) {
-          respond(req, route.status, route.status === 204 ? undefined : result.body, result.headers);
+          respond(req, status, status === 204 ? undefined : result.body, result.headers);
         } else {
-          respond(req, route.status, route.status === 204 ? undefined : result);
+          respond(req, status, status === 204 ? undefined : result);
         }
       },
       onError: (request) => onError(request as HttpRequest<ServiceDeps>, errorAnswer),

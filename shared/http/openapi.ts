@@ -215,6 +215,7 @@ export function buildOpenApi(
         : {}),
       responses: {
         [String(route.status)]: success,
+        ...(route.alsoNoContent ? { '204': { description: 'No content' } } : {}),
         ...errorResponses(route),
         default: problem(errors.description),
       },

@@ -52,6 +52,12 @@ export interface RouteDef {
   /** Who may call: anyone (with the tenant), a bearer, or an admin bearer or API key. */
   auth: 'none' | 'bearer' | 'admin';
   status: 200 | 201 | 202 | 204;
+  /**
+   * A route with two outcomes (POST /auth/reauthenticate): it answers `status`
+   * with `response` when its service returns a value, and 204 No Content when
+   * it returns nothing. Both are documented.
+   */
+  alsoNoContent?: boolean;
   body?: GenericSchema;
   query?: GenericSchema;
   params?: GenericSchema;

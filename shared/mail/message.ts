@@ -15,6 +15,10 @@ export type MailMessage =
   | { kind: 'EMAIL_CHANGE_CODE'; code: string }
   /** Sent to the old address. */
   | { kind: 'EMAIL_CHANGED'; newEmail: string }
+  /** Sent to the current address when a change to `newEmail` is asked for, before any code can be answered. */
+  | { kind: 'EMAIL_CHANGE_REQUESTED'; newEmail: string }
+  /** POST /auth/reauthenticate in a tenant taking e-mail codes: proves the signed-in user holds the mailbox. */
+  | { kind: 'REAUTH_CODE'; code: string }
   | { kind: 'ACCOUNT_LOCKED'; minutes: number };
 
 export interface Mailer {

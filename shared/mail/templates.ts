@@ -155,6 +155,36 @@ function contentOf(name: string, message: MailMessage): Content {
         ],
       };
     }
+    case 'EMAIL_CHANGE_REQUESTED': {
+      const newEmail = cleanDisplayText(message.newEmail, 320);
+      return {
+        subject: `A change of your ${name} e-mail address was requested`,
+        preheader: `Someone asked to move your ${name} account to another e-mail address.`,
+        blocks: [
+          { paragraph: `Someone signed in to your ${name} account asked to change its e-mail address to ${newEmail}.` },
+          { paragraph: 'Nothing has changed yet: the change needs a code sent to that address.' },
+          {
+            paragraph: `If this was not you, sign out every session and change your password now, then contact ${name}.`,
+          },
+        ],
+      };
+    }
+    case 'REAUTH_CODE':
+      return {
+        subject: `Confirm it is you at ${name}`,
+        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
+        blocks: [
+          {
+            paragraph: `Use this code to confirm it is you before changing the security settings of your ${name} account:`,
+          },
+          { code: message.code },
+          { paragraph: expiry },
+          {
+            paragraph:
+              'If you did not ask for this, someone may be using your signed-in session: sign out every session and change your password. Never share this code.',
+          },
+        ],
+      };
     case 'ACCOUNT_LOCKED': {
       const lockedFor = minutes(Math.max(1, Math.ceil(message.minutes)));
       return {

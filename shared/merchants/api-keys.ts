@@ -1,5 +1,6 @@
 import { isApiKeyId, newApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
+import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { actorIdOf } from '../roles/authority.ts';
@@ -42,6 +43,8 @@ export async function createApiKey(
   ownMerchant(tenant, id);
   // Keys cannot make keys: a leaked key must not be able to plant others that outlive its revocation.
   if (principal.kind !== 'user') throw fail('FORBIDDEN', 'API keys cannot create API keys');
+  // A key outlives the session that made it: a stolen admin access token must not mint a lasting credential.
+  requireRecentAuthentication(deps, principal);
   const { keyId, key, secretHash, keyPrefix } = newApiKey(deps.random);
   const createdAt = deps.clock.now().toISOString();
   await apiKeyRepo(deps.store).create(tenant, {

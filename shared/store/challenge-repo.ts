@@ -6,7 +6,7 @@ import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
-export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
+export type ChallengeType = 'SIGNUP' | 'LOGIN_OTP' | 'LOGIN_TOTP' | 'PASSWORD_RESET' | 'EMAIL_CHANGE' | 'REAUTH';
 
 /** Data a signup carries until its code is verified (then it is written to the user). */
 export interface PendingProfile {
@@ -34,6 +34,8 @@ export interface Challenge {
   newEmail: string | null;
   /** A TOTP step: the user's credential epoch when the first factor was checked (absent on older steps). */
   credentialEpoch?: number;
+  /** REAUTH: the session the code was asked in; the code freshens that session only. */
+  sessionId?: string | null;
 }
 
 export const MAX_CODE_ATTEMPTS = 5;
@@ -52,6 +54,7 @@ function toChallenge(item: Record<string, unknown>): Challenge {
     pending: (item.pending as PendingProfile | null) ?? null,
     newEmail: (item.newEmail as string | null) ?? null,
     ...(typeof item.credentialEpoch === 'number' ? { credentialEpoch: item.credentialEpoch } : {}),
+    sessionId: (item.sessionId as string | null | undefined) ?? null,
   };
 }
 

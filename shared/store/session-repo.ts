@@ -30,6 +30,12 @@ export interface Session {
   /** Absolute end: 7 days after login, whatever the refreshes. */
   refreshExpiresAt: string;
   revokedAt: string | null;
+  /**
+   * When the user last proved their first factor in this session: at login, or
+   * at POST /auth/reauthenticate; a refresh never renews it. Null for sessions
+   * stored before it was recorded: those never count as recent.
+   */
+  authenticatedAt: string | null;
 }
 
 export interface Device {
@@ -53,6 +59,7 @@ const SESSION_FIELDS: FieldNames<Session> = {
   refreshHash: true,
   refreshExpiresAt: true,
   revokedAt: true,
+  authenticatedAt: true,
 };
 
 export const toSession = (item: Record<string, unknown>) => fieldsOf<Session>(item, SESSION_FIELDS);
@@ -373,6 +380,26 @@ export function sessionRepo(store: StoreClient) {
           ConditionExpression: `attribute_exists(pk) AND ${NOT_REVOKED} AND ${atEpoch}`,
           ExpressionAttributeNames: at.names,
           ExpressionAttributeValues: { ...at.values, ':to': from + 1, ':null': null },
+        },
+      };
+    },
+
+    /**
+     * The write that marks a session freshly authenticated (POST
+     * /auth/reauthenticate), for a transaction with the code that proved it.
+     * Only a live session within its 7 days: a session revoked meanwhile
+     * (logout, revoke-all, a password change) must not come back to life as
+     * "recent", so the condition fails and the caller answers SESSION_REVOKED.
+     */
+    reauthenticatedItem(t: TenantRef, userId: string, sessionId: string, now: Date): TransactItem {
+      return {
+        Update: {
+          TableName: tableName,
+          Key: keys.session(t, userId, sessionId),
+          UpdateExpression: 'SET authenticatedAt = :now',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null) AND refreshExpiresAt > :now',
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null },
         },
       };
     },

@@ -3,6 +3,7 @@ import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/ch
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from '../auth/guards.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
+import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -12,9 +13,13 @@ import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
 
 /**
- * POST /users/me/email-change: mails a code to the new address. Whether the
- * address is taken is not said here (that would let any user probe the
- * tenant's addresses); only someone holding that mailbox learns it, at verify.
+ * POST /users/me/email-change: mails a code to the new address, and a notice
+ * to the current one. Whether the address is taken is not said here (that
+ * would let any user probe the tenant's addresses); only someone holding that
+ * mailbox learns it, at verify. Needs a recent authentication (403
+ * REAUTHENTICATION_REQUIRED); the verify step does not ask again: its
+ * challenge could only be opened by a recently authenticated session, and it
+ * lives 10 minutes.
  */
 export async function requestEmailChange(
   deps: Deps,
@@ -23,6 +28,8 @@ export async function requestEmailChange(
   newEmail: string,
   client: ClientInfo,
 ) {
+  // The new address takes over recovery (forgot-password): a stolen access token alone must not move it (M2).
+  requireRecentAuthentication(deps, principal);
   await enforceRateLimit(deps, tenant, client.ip);
   const user = await currentUser(deps, tenant, principal);
   if (newEmail === user.email) {
@@ -37,6 +44,9 @@ export async function requestEmailChange(
     email: user.email,
     newEmail,
   });
+  // The owner hears of it when it is asked for, not only once it is done (by then recovery has moved): sent
+  // first and through sendOrUndo, so a change the owner could not be told about never gets a usable code.
+  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'EMAIL_CHANGE_REQUESTED', newEmail });
   await sendOrUndo(deps, tenant, opened.challenge.id, newEmail, { kind: 'EMAIL_CHANGE_CODE', code: opened.code });
   return { challengeId: opened.challenge.id };
 }

@@ -1,6 +1,7 @@
 import { recordActivity } from '../activity/record.ts';
 import { evaluating, guardProof } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
+import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
 import type { Deps } from '../deps.ts';
@@ -16,6 +17,8 @@ import { currentUser } from './me.ts';
  */
 export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
   if (tenant.totpAllowed === false) throw fail('TOTP_NOT_ALLOWED');
+  // A stolen access token must not enrol the thief's authenticator and lock the owner out (M2).
+  requireRecentAuthentication(deps, principal);
   const user = await currentUser(deps, tenant, principal);
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   const secret = newTotpSecret();
@@ -46,6 +49,8 @@ export async function verifyTotp(
   code: string,
   client: ClientInfo,
 ): Promise<void> {
+  // Turning TOTP on is the step that takes effect: checked again, the init's freshness may have lapsed.
+  requireRecentAuthentication(deps, principal);
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
@@ -91,6 +96,8 @@ export async function disableTotp(
   client: ClientInfo,
 ): Promise<void> {
   if (tenant.allowUserDisableTotp === false) throw fail('TOTP_REMOVAL_NOT_ALLOWED');
+  // A backup code alone (found with a stolen token's help, or in a desk drawer) must not strip the second factor.
+  requireRecentAuthentication(deps, principal);
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');

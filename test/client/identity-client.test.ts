@@ -503,6 +503,69 @@ describe('a 401 to a request without a bearer is final', () => {
   });
 });
 
+describe('reauthenticate', () => {
+  it('sends { password, totpCode } with the bearer to POST /auth/reauthenticate and resolves with nothing on 204', async () => {
+    const { client, fake } = await aSignedInClient(() => noContent());
+    await expect(client.reauthenticate({ password: 'Fern-fern-1', totpCode: '123456' })).resolves.toBeUndefined();
+    const [sent] = fake.to('POST', '/auth/reauthenticate');
+    expect(sent?.body).toEqual({ password: 'Fern-fern-1', totpCode: '123456' });
+    expect(sent?.headers.authorization).toBe('Bearer at-1');
+    expect(sent?.headers['x-app-id']).toBe('app_1');
+  });
+
+  it('asks for an e-mail code with { loginMode: "OTP_EMAIL" } (resolves with the challengeId), then sends { challengeId, code }', async () => {
+    const { client, fake } = await aSignedInClient((r) =>
+      r.body?.loginMode === 'OTP_EMAIL' ? json(200, { challengeId: 'chl_r' }) : noContent(),
+    );
+    expect(await client.reauthenticate({ loginMode: 'OTP_EMAIL' })).toEqual({ challengeId: 'chl_r' });
+    await expect(client.reauthenticate({ challengeId: 'chl_r', code: '654321' })).resolves.toBeUndefined();
+    expect(fake.to('POST', '/auth/reauthenticate').map((r) => r.body)).toEqual([
+      { loginMode: 'OTP_EMAIL' },
+      { challengeId: 'chl_r', code: '654321' },
+    ]);
+  });
+
+  it('a 403 REAUTHENTICATION_REQUIRED rejects at once: no refresh, no retry, the session kept', async () => {
+    const expired = vi.fn();
+    const { client, fake } = await aSignedInClient(
+      (r) => (r.path === '/users/me/totp/init' ? problem(403, 'REAUTHENTICATION_REQUIRED') : tokens(2)),
+      { onSessionExpired: expired },
+    );
+    const error = await client.me.totp.init().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
+    expect(fake.to('POST', '/users/me/totp/init')).toHaveLength(1);
+    expect(fake.to('POST', '/auth/refresh')).toHaveLength(0);
+    expect(client.getAccessToken()).toBe('at-1');
+    expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('a 401 INVALID_CREDENTIALS or INVALID_CODE refuses the proof, not the token: final, no refresh, sent once (one lockout count)', async () => {
+    for (const code of ['INVALID_CREDENTIALS', 'INVALID_CODE']) {
+      const { client, fake } = await aSignedInClient((r) =>
+        r.path === '/auth/reauthenticate' ? problem(401, code) : tokens(2),
+      );
+      await expect(client.reauthenticate({ password: 'Wrong-1-pass' })).rejects.toMatchObject({ status: 401, code });
+      expect(fake.to('POST', '/auth/reauthenticate')).toHaveLength(1);
+      expect(fake.to('POST', '/auth/refresh')).toHaveLength(0);
+      expect(client.getAccessToken()).toBe('at-1');
+    }
+  });
+
+  it('a 401 UNAUTHENTICATED (an expired access token) is refreshed once and the proof sent again', async () => {
+    const { client, fake } = await aSignedInClient((r) => {
+      if (r.path === '/auth/refresh') return tokens(2);
+      return r.headers.authorization === 'Bearer at-1' ? problem(401, 'UNAUTHENTICATED') : noContent();
+    });
+    await expect(client.reauthenticate({ password: 'Fern-fern-1' })).resolves.toBeUndefined();
+    expect(fake.to('POST', '/auth/refresh')).toHaveLength(1);
+    expect(fake.to('POST', '/auth/reauthenticate').map((r) => r.headers.authorization)).toEqual([
+      'Bearer at-1',
+      'Bearer at-2',
+    ]);
+  });
+});
+
 describe('logout', () => {
   it('sends DELETE /auth/logout with the bearer, then clears the tokens', async () => {
     const { client, fake, cookies } = await aSignedInClient(() => noContent());

@@ -93,6 +93,35 @@ describe('IdentityClient against the local stack', () => {
     expect(error.errors.map((e: { path: string }) => e.path)).toContain('newPassword');
   });
 
+  it('reauthenticate(): the password answers 204, a wrong one rejects INVALID_CREDENTIALS without a refresh; the e-mail code variant in an OTP tenant', async () => {
+    const tenant = await aTenantWith({ origins: [ORIGIN] });
+    const user = await aUser(tenant);
+    const client = aClient();
+    await client.discover({ clientId: tenant.publicApiKey });
+    await client.login({ email: user.email, password: user.password });
+    const token = client.getAccessToken();
+    await expect(client.reauthenticate({ password: user.password })).resolves.toBeUndefined();
+    await expect(client.reauthenticate({ password: 'Wrong-pass-1' })).rejects.toMatchObject({
+      status: 401,
+      code: 'INVALID_CREDENTIALS',
+    });
+    expect(client.getAccessToken()).toBe(token);
+
+    const otp = await aTenantWith({ origins: [ORIGIN], loginMode: 'OTP_EMAIL' });
+    const otpUser = await aUser(otp);
+    const otpClient = aClient();
+    await otpClient.discover({ clientId: otp.publicApiKey });
+    const challenge = await otpClient.login({ email: otpUser.email });
+    if (!('challengeRequired' in challenge)) throw new Error('expected a challenge');
+    await otpClient.verifyLogin({
+      challengeId: challenge.challengeId,
+      code: await latestCodeTo(api.stack.sesUrl, otpUser.email),
+    });
+    const { challengeId } = await otpClient.reauthenticate({ loginMode: 'OTP_EMAIL' });
+    const code = await latestCodeTo(api.stack.sesUrl, otpUser.email);
+    await expect(otpClient.reauthenticate({ challengeId, code })).resolves.toBeUndefined();
+  });
+
   it('a revoked session: the 401 triggers one refresh, which is refused; the call rejects and the session-expired signal fires once', async () => {
     const tenant = await aTenantWith({ origins: [ORIGIN] });
     const user = await aUser(tenant);

@@ -18,13 +18,14 @@ const BUDGET = 100 * 1024;
  * metafile of each). changePassword carries the common-password list (22 KB,
  * brotli + base64), the TOTP check (otpauth, 8 KB) and the mail templates
  * (7 KB) on top of the bearer check: about 116 KB; then the lockout's attempt
- * reservation (2 KB, security review M1) and the one-transaction change with
+ * reservation (2 KB, security review M1), the one-transaction change with
  * the credential epoch (3 KB, M3: hash, epoch, the caller's session
- * re-stamped). What would bring it under:
+ * re-stamped) and the e-mail-change-requested and reauthentication templates
+ * (2.5 KB, M2). What would bring it under:
  * the list as a file beside the bundle, read on first use, or mail templates
  * per kind. Kept visible here rather than hidden in a raised budget.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 124 * 1024 };
+const EXCEPTIONS: Record<string, number> = { changePassword: 126 * 1024 };
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];

@@ -341,6 +341,8 @@ describe('IdentityStack: IAM', () => {
         'initTotp',
         'login',
         'loginVerify',
+        // TOTP (or backup) codes with the password or e-mail code: totp:decrypt.
+        'reauthenticate',
         'refresh',
         'signupVerify',
         'verifyTotp',

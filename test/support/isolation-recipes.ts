@@ -403,6 +403,17 @@ export const recipes: Record<string, Recipe> = {
     }),
     admitted: 200,
   },
+  // B's reauthentication code (and any other challenge of B's) never freshens a session of A.
+  reauthenticate: {
+    callers: ['member'],
+    refusal: INVALID_CODE,
+    foreign: () => atPath('/auth/reauthenticate', challengeVariants('reauth')),
+    own: () => ({
+      path: '/auth/reauthenticate',
+      body: { challengeId: A.challenges.reauth.id, code: A.challenges.reauth.code },
+    }),
+    admitted: 204,
+  },
   revokeMySession: {
     callers: ['member'],
     refusal: NOT_FOUND,
@@ -610,6 +621,7 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   refresh: ['refreshToken'],
   resetPassword: ['challengeId'],
   verifyEmailChange: ['challengeId'],
+  reauthenticate: ['challengeId'],
   listUserActivity: ['cursor'],
   createRole: ['app', 'mid'],
   assignRole: ['app', 'mid', 'roleId', 'userId'],

@@ -72,7 +72,15 @@ export interface World {
   victim: TestUser;
   roles: { gardener: RoleResponse; superAdmin: RoleResponse; admin: RoleResponse; all: RoleResponse[] };
   invitation: { userId: string; token: string };
-  challenges: { signup: Mailed; emailChange: Mailed; reset: Mailed; loginOtp: Mailed; loginTotp: { id: string } };
+  challenges: {
+    signup: Mailed;
+    emailChange: Mailed;
+    reset: Mailed;
+    loginOtp: Mailed;
+    loginTotp: { id: string };
+    /** The member's POST /auth/reauthenticate e-mail code, bound to its caller session. */
+    reauth: Mailed;
+  };
   /** `nextCursor` of the member's activity read one record at a time. */
   activityCursor: string;
   memberActivityIds: string[];
@@ -173,6 +181,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
       reset: { id: '', code: '' },
       loginOtp: { id: '', code: '' },
       loginTotp: { id: '' },
+      reauth: { id: '', code: '' },
     },
     activityCursor: '',
     memberActivityIds: [],
@@ -216,6 +225,10 @@ async function openMailedChallenges(world: World) {
   const otp = await call('POST', '/auth/login', tenant.headers, { email: EMAIL.member, loginMode: 'OTP_EMAIL' });
   expectStatus(otp, 200, `${label}: e-mail code login`);
   world.challenges.loginOtp = { id: otp.body.data.challengeId, code: await latestCodeTo(ses, EMAIL.member) };
+
+  const reauth = await call('POST', '/auth/reauthenticate', member.headers, { loginMode: 'OTP_EMAIL' });
+  expectStatus(reauth, 200, `${label}: reauthentication code`);
+  world.challenges.reauth = { id: reauth.body.challengeId, code: await latestCodeTo(ses, EMAIL.member) };
 
   const totp = await call('POST', '/auth/login', tenant.headers, {
     email: EMAIL.totp,

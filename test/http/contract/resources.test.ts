@@ -151,6 +151,15 @@ describe('the service answers every brief resource exactly as the brief names it
     });
     await expectResource('POST /users/me/email-change/verify', changed, 200, 'EmailChangeVerifyResponse');
 
+    // Reauthentication by e-mail code (the tenant takes codes): its 200 is `{ challengeId }`; the code answers 204.
+    const reauth = await call('POST', '/auth/reauthenticate', headers, { loginMode: 'OTP_EMAIL' });
+    await expectResource('POST /auth/reauthenticate', reauth, 200, 'ChallengeIdResponse');
+    const proven = await call('POST', '/auth/reauthenticate', headers, {
+      challengeId: reauth.body.challengeId,
+      code: await latestCodeTo(api.stack.sesUrl, newEmail),
+    });
+    expect(proven.status, JSON.stringify(proven.body)).toBe(204);
+
     const totp = await call('POST', '/users/me/totp/init', headers);
     await expectResource('POST /users/me/totp/init', totp, 200, 'TotpSetupResponse');
     expect(totp.body.backupCodes).toHaveLength(10);

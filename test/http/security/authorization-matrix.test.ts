@@ -81,6 +81,7 @@ const identityMatrix: Record<string, Cell[]> = {
   forgotPassword:          [202,       202,         202,       202,   202,        202,       202,       202,     202,       202,       202],
   resetPassword:           [204,       204,         204,       204,   204,        204,       204,       204,     204,       204,       204],
   logout:                  [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  reauthenticate:          [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   getMe:                   [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   updateMe:                [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   changePassword:          [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
@@ -257,6 +258,10 @@ const identityRecipes: Record<string, Recipe> = {
     },
   },
   logout: { fresh: 'user', request: () => ({ method: 'DELETE', path: '/auth/logout' }) },
+  // A bearer route: an API key is no credential here (it has no session to freshen).
+  reauthenticate: {
+    request: (as) => ({ method: 'POST', path: '/auth/reauthenticate', body: { password: as.password } }),
+  },
   getMe: { request: get('/users/me') },
   updateMe: { request: () => ({ method: 'PATCH', path: '/users/me', body: { firstName: 'Matrix' } }) },
   changePassword: {

@@ -107,6 +107,7 @@ describe('the routes that take an id', () => {
         'CHALLENGE:PASSWORD_RESET',
         'CHALLENGE:LOGIN_OTP',
         'CHALLENGE:LOGIN_TOTP',
+        'CHALLENGE:REAUTH',
         'INVITATION',
         'LOCK',
         'RATE',

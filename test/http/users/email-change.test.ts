@@ -57,7 +57,9 @@ describe('POST /users/me/email-change and /verify', () => {
 
     const { challengeId, code } = await startChange(tenant, token, newEmail);
     expect(await mailsTo(api.stack.sesUrl, newEmail)).toHaveLength(1);
-    expect(await mailsTo(api.stack.sesUrl, user.email)).toHaveLength(mailsToOldBefore);
+    // The old address gets a notice of the request (below), never the code.
+    const toOld = (await mailsTo(api.stack.sesUrl, user.email)).slice(mailsToOldBefore);
+    expect(toOld.map((mail) => mail.body.text).join('\n')).not.toContain(code);
 
     const res = await verifyChange(tenant, token, challengeId, code);
     expect(res.status).toBe(200);
@@ -77,6 +79,23 @@ describe('POST /users/me/email-change and /verify', () => {
     expect(withNew.status).toBe(200);
     expect(withNew.body.data.user).toMatchObject({ id: user.id, email: newEmail });
     expectProblem(await login(tenant, user.email, user.password), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('tells the old address when the change is requested, before any code is answered (M2)', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
+    const newEmail = freshAddress();
+    const before = (await mailsTo(api.stack.sesUrl, user.email)).length;
+    const { code } = await startChange(tenant, token, newEmail);
+
+    const notices = (await mailsTo(api.stack.sesUrl, user.email)).slice(before);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.subject).toMatch(/change of your .* e-mail address was requested/);
+    expect(notices[0]?.body.text).toContain(newEmail);
+    expect(notices[0]?.body.text).not.toContain(code);
+    // Nothing moved yet: the account keeps its address until the code is answered.
+    expect(await getMe(tenant, token)).toMatchObject({ email: user.email });
   });
 
   it('sends the old address a notice naming the new one, and records EMAIL_CHANGE', async () => {

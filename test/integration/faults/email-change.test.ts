@@ -75,7 +75,14 @@ const verify: Operation<{ ip: string; token: string; challengeId: string; code: 
         },
       },
     });
-    const principal = { kind: 'user' as const, userId: caller.userId, sessionId: 'ses_x', roles: [], authority: 99 };
+    const principal = {
+      kind: 'user' as const,
+      userId: caller.userId,
+      sessionId: 'ses_x',
+      roles: [],
+      authority: 99,
+      authenticatedAt: new Date().toISOString(),
+    };
     const { challengeId } = await requestEmailChange(deps, tenant, principal, anEmail('moved'), {
       ip,
       userAgent: 'vitest',

@@ -40,7 +40,15 @@ function depsAt(start = T0) {
   };
 }
 
-const admin: UserPrincipal = { kind: 'user', userId: 'usr_admin', sessionId: 'ses_1', roles: [], authority: 1 };
+/** An admin who signed in at T0: recent enough to create keys (CONTRACT.md, Rules: Recent authentication). */
+const admin: UserPrincipal = {
+  kind: 'user',
+  userId: 'usr_admin',
+  sessionId: 'ses_1',
+  roles: [],
+  authority: 1,
+  authenticatedAt: T0.toISOString(),
+};
 
 /** The key's creator, stored: a key acts only while its creator is ACTIVE and holds ADMIN or more. */
 async function storeCreator(deps: Deps, tenant: Merchant) {

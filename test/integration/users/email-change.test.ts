@@ -42,6 +42,8 @@ const principalOf = (userId: string): UserPrincipal => ({
   sessionId: 'ses_x',
   roles: [],
   authority: 99,
+  // Signed in just now: an e-mail change needs a recent authentication (CONTRACT.md, Rules).
+  authenticatedAt: new Date().toISOString(),
 });
 
 /** Every e-mail claim item on the address's key. */
@@ -64,7 +66,12 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const user = await aUser(tenant, {}, deps);
     const newEmail = `new-${randomUUID()}@elsewhere.test`;
     const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, client);
-    expect(sent.map((mail) => [mail.to, mail.message.kind])).toEqual([[newEmail, 'EMAIL_CHANGE_CODE']]);
+    // The current address hears of the request first, before any code exists (M2), then the new one gets the code.
+    expect(sent.map((mail) => [mail.to, mail.message.kind])).toEqual([
+      [user.email, 'EMAIL_CHANGE_REQUESTED'],
+      [newEmail, 'EMAIL_CHANGE_CODE'],
+    ]);
+    expect(sent[0]?.message).toEqual({ kind: 'EMAIL_CHANGE_REQUESTED', newEmail });
 
     await expect(
       verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code: latestCode() }, client),

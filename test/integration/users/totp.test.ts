@@ -36,7 +36,15 @@ async function pendingEnrolment(deps: Deps) {
   const created = await aTenantWith({}, deps);
   const tenant = (await deps.merchants.get(created)) as Merchant;
   const user = await aUser(tenant, {}, deps);
-  const principal: UserPrincipal = { kind: 'user', userId: user.id, sessionId: 'ses_x', roles: [], authority: 99 };
+  // Signed in at the clock's start: TOTP enrolment needs a recent authentication; the tests move the clock by a few steps only.
+  const principal: UserPrincipal = {
+    kind: 'user',
+    userId: user.id,
+    sessionId: 'ses_x',
+    roles: [],
+    authority: 99,
+    authenticatedAt: deps.clock.now().toISOString(),
+  };
   const { qrUri, backupCodes } = await initTotp(deps, tenant, principal);
   const secret = new URL(qrUri).searchParams.get('secret');
   if (!secret) throw new Error(`no secret in ${qrUri}`);

@@ -50,6 +50,7 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.ResetPasswordRequest>().toExtend<Body<typeof auth.ResetPasswordRequest>>();
     expectTypeOf<sdk.UpdateUserRequest>().toExtend<Body<typeof me.UpdateUserRequest>>();
     expectTypeOf<sdk.ChangePasswordRequest>().toExtend<Body<typeof me.ChangePasswordRequest>>();
+    expectTypeOf<sdk.ReauthenticateRequest>().toExtend<Body<typeof auth.ReauthenticateRequest>>();
     expectTypeOf<sdk.InviteUserRequest>().toExtend<Body<typeof admin.InviteUserRequest>>();
     expectTypeOf<{ status: sdk.SettableUserStatus }>().toExtend<Body<typeof admin.UserStatusRequest>>();
     expectTypeOf<sdk.UpdateMerchantRequest>().toEqualTypeOf<Body<typeof merchants.UpdateMerchantRequest>>();

@@ -8,6 +8,7 @@ const CODE_MESSAGES: MailMessage[] = [
   { kind: 'LOGIN_CODE', code: '042917' },
   { kind: 'PASSWORD_RESET_CODE', code: '042917' },
   { kind: 'EMAIL_CHANGE_CODE', code: '042917' },
+  { kind: 'REAUTH_CODE', code: '042917' },
 ];
 
 const ALL_MESSAGES: MailMessage[] = [
@@ -18,6 +19,7 @@ const ALL_MESSAGES: MailMessage[] = [
   { kind: 'PASSWORD_CHANGED' },
   { kind: 'PASSWORD_RESET_DONE' },
   { kind: 'EMAIL_CHANGED', newEmail: 'new@shop.test' },
+  { kind: 'EMAIL_CHANGE_REQUESTED', newEmail: 'new@shop.test' },
   { kind: 'ACCOUNT_LOCKED', minutes: 15 },
 ];
 
@@ -81,11 +83,19 @@ describe('renderMail', () => {
     expect(renderMail(tenant, { kind: 'ACCOUNT_LOCKED', minutes: 0.5 }).text).toContain('1 minute.');
   });
 
+  it('EMAIL_CHANGE_REQUESTED names the address asked for, says nothing changed yet, and carries no code', () => {
+    const mail = renderMail(tenant, { kind: 'EMAIL_CHANGE_REQUESTED', newEmail: 'new@shop.test' });
+    expect(mail.text).toContain('new@shop.test');
+    expect(mail.text).toMatch(/Nothing has changed yet/);
+    expect(mail.text).not.toMatch(/\d{6}/);
+  });
+
   it('escapes a hostile tenant name, inviter and address in HTML, and keeps line breaks out of the subject', () => {
     const hostile = aMerchant({ name: '<script>alert("x")</script>\r\nBcc: eve@evil.test' });
     for (const message of [
       { kind: 'INVITATION', invitationToken: '<b>t</b>', inviterName: '<img src=x onerror=alert(1)>' },
       { kind: 'EMAIL_CHANGED', newEmail: '"><script>@x.test' },
+      { kind: 'EMAIL_CHANGE_REQUESTED', newEmail: '"><script>@x.test' },
       { kind: 'LOGIN_CODE', code: '042917' },
     ] satisfies MailMessage[]) {
       const mail = renderMail(hostile, message);

@@ -1,0 +1,138 @@
+import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
+import { transact } from '../store/transact.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { currentUser } from '../users/me.ts';
+import { checkCodeChallenge, liveChallenge, newCodeChallenge } from './challenges.ts';
+import { enforceRateLimit, evaluating, guardProof } from './guards.ts';
+import { sendOrUndo } from './mail-or-undo.ts';
+import { verifyPassword } from './passwords.ts';
+import type { UserPrincipal } from './principal.ts';
+import type { ReauthenticateRequest } from './schemas.ts';
+import { secondFactorIsGood } from './second-factor.ts';
+
+/** The three bodies of POST /auth/reauthenticate: a password, the request of an e-mail code, or that code. */
+type ReauthMethod = 'PASSWORD' | 'SEND_CODE' | 'CODE';
+
+const invalid = (path: string, message: string) =>
+  fail('VALIDATION_FAILED', { detail: `${path}: ${message}`, errors: [{ path, message }] });
+
+/**
+ * Which of its three bodies a reauthentication is, and whether the tenant's
+ * login mode takes that credential. As at login (loginMethod), the mode is
+ * judged first: a password in an OTP_EMAIL tenant, or an e-mail code in a
+ * PASSWORD tenant, is 403 LOGIN_MODE_NOT_ALLOWED whatever else the body
+ * holds; only a body that mixes both, where both are taken, is 400.
+ */
+export function reauthMethod(tenant: Merchant, body: ReauthenticateRequest): ReauthMethod {
+  const hasPassword = body.password !== undefined || body.loginMode === 'PASSWORD';
+  const codeStep = body.challengeId !== undefined || body.code !== undefined;
+  const wantsCode = body.loginMode === 'OTP_EMAIL' || codeStep;
+  if (hasPassword && tenant.loginMode === 'OTP_EMAIL') throw fail('LOGIN_MODE_NOT_ALLOWED');
+  if (wantsCode && tenant.loginMode === 'PASSWORD') throw fail('LOGIN_MODE_NOT_ALLOWED');
+  if (hasPassword && wantsCode) throw invalid('password', 'not with an e-mail code');
+  if (hasPassword) {
+    if (body.password === undefined) throw invalid('password', 'is required');
+    return 'PASSWORD';
+  }
+  if (codeStep) {
+    if (body.challengeId === undefined) throw invalid('challengeId', 'is required with code');
+    if (body.code === undefined) throw invalid('code', 'is required with challengeId');
+    return 'CODE';
+  }
+  if (body.loginMode === 'OTP_EMAIL') {
+    // The second factor goes with the code, in the step that proves something.
+    if (body.totpCode !== undefined) throw invalid('totpCode', 'goes with the code, not with its request');
+    return 'SEND_CODE';
+  }
+  throw tenant.loginMode === 'OTP_EMAIL'
+    ? invalid('loginMode', 'is required: OTP_EMAIL')
+    : invalid('password', 'is required');
+}
+
+/**
+ * POST /auth/reauthenticate: the signed-in user proves the first factor again
+ * (the password, or an e-mail code where the tenant's mode takes codes), plus
+ * a TOTP or backup code when TOTP is on; the session then counts as freshly
+ * authenticated for 10 minutes (recent-authentication.ts). Answers nothing
+ * (204), or `{ challengeId }` when a code was mailed.
+ *
+ * Wrong passwords and codes count against the account's login lockout and the
+ * per-IP rate limit, exactly as at POST /users/me/password (guardProof): a
+ * stolen access token must not become a way to guess the password or a
+ * second factor at leisure.
+ */
+export async function reauthenticate(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  body: ReauthenticateRequest,
+  client: ClientInfo,
+): Promise<{ challengeId: string } | undefined> {
+  const method = reauthMethod(tenant, body);
+  const user = await currentUser(deps, tenant, principal);
+  if (method === 'SEND_CODE') return sendReauthCode(deps, tenant, principal, user, client);
+
+  if (user.totpEnabled && body.totpCode === undefined) throw invalid('totpCode', 'is required while TOTP is on');
+  const codeChallenge =
+    method === 'CODE' ? await liveChallenge(deps, tenant, body.challengeId ?? '', ['REAUTH']) : null;
+  // A code freshens only the session it was asked in, of the user it was mailed to: another user's or
+  // another session's code is refused as unknown (nothing tells the two apart).
+  if (codeChallenge && (codeChallenge.userId !== user.id || codeChallenge.sessionId !== principal.sessionId)) {
+    throw fail('INVALID_CODE');
+  }
+  // The proof (first factor and TOTP together) is one guess, reserved in the login lockout before it is looked at.
+  const proof = await guardProof(deps, tenant, user.email, client.ip);
+  await evaluating(proof, async () => {
+    if (method === 'PASSWORD') {
+      // No password (an e-mail-code user) answers as a wrong one, and is counted the same.
+      if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.password ?? ''))) {
+        await proof.wrong();
+        throw fail('INVALID_CREDENTIALS');
+      }
+    } else if (codeChallenge) {
+      // A wrong code counts against the challenge (the fifth kills it) and against the account's lockout.
+      await checkCodeChallenge(deps, tenant, codeChallenge, body.code ?? '', async () => {
+        await proof.wrong();
+      });
+    }
+    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
+      await proof.wrong();
+      throw fail('INVALID_CODE');
+    }
+    await proof.release(); // proven: its place in the window is free again
+  });
+
+  const now = deps.clock.now();
+  // The session marked and the e-mail code used up together: of two answers racing with one code, one
+  // passes; and a session revoked meanwhile (logout, revoke-all, password change) is not brought back.
+  const failed = await transact(deps.store, {
+    session: deps.sessions.reauthenticatedItem(tenant, user.id, principal.sessionId, now),
+    code: codeChallenge ? deps.challenges.consumeItem(tenant, codeChallenge.id, now) : null,
+  });
+  if (failed.has('session')) throw fail('SESSION_REVOKED');
+  if (failed.has('code')) throw fail('INVALID_CODE');
+  return undefined;
+}
+
+/**
+ * `{ loginMode: "OTP_EMAIL" }`: mails a code to the user's own address, bound
+ * to this session. Mail on behalf of a signed-in caller: a failed send answers
+ * 503 and takes the challenge back (sendOrUndo). Only the rate limit is asked
+ * here; the answer with the code is what counts against the lockout.
+ */
+async function sendReauthCode(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  user: { id: string; email: string },
+  client: ClientInfo,
+) {
+  await enforceRateLimit(deps, tenant, client.ip);
+  const opened = newCodeChallenge(deps, { type: 'REAUTH', userId: user.id, email: user.email });
+  const challenge = { ...opened.challenge, sessionId: principal.sessionId };
+  await deps.challenges.create(tenant, challenge);
+  await sendOrUndo(deps, tenant, challenge.id, user.email, { kind: 'REAUTH_CODE', code: opened.code });
+  return { challengeId: challenge.id };
+}

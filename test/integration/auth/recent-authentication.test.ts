@@ -1,0 +1,222 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { handler as reauthenticateHandler } from '#functions/auth/reauthenticate.ts';
+import { handler as refreshHandler } from '#functions/auth/refresh.ts';
+import { handler as createApiKeyHandler } from '#functions/merchants/create-api-key.ts';
+import { handler as revokeAllHandler } from '#functions/sessions/revoke-all-sessions.ts';
+import { handler as disableTotpHandler } from '#functions/users/disable-totp.ts';
+import { handler as initTotpHandler } from '#functions/users/init-totp.ts';
+import { handler as startEmailChangeHandler } from '#functions/users/start-email-change.ts';
+import { handler as verifyTotpHandler } from '#functions/users/verify-totp.ts';
+import { totpCodeAt } from '#shared/auth/totp.ts';
+import type { Deps } from '#shared/deps.ts';
+import { apiKeyRepo } from '#shared/store/api-key-repo.ts';
+import { keys } from '#shared/store/keys.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
+import { anEmail } from '#test/support/admin.ts';
+import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { type Answer, anIp, aRequest, aSessionOf, fakeSes, handlersUse, invokeWith } from '#test/support/faults.ts';
+
+/**
+ * Security review M2, reproduced through the real handlers with a clock the
+ * test moves: an access token whose session proved its first factor more
+ * than 10 minutes ago (still a good token: they live 15) may no longer
+ * change the e-mail address, enrol or remove TOTP, or mint an API key; it
+ * gets 403 REAUTHENTICATION_REQUIRED and changes nothing. POST
+ * /auth/reauthenticate makes the session recent again; a refresh does not.
+ * Revoke-all stays open: it only protects.
+ */
+
+const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
+vi.mock('#shared/deps.ts', async (original) => ({
+  ...(await original<object>()),
+  processDeps: () => processDeps.current,
+}));
+handlersUse(processDeps);
+const ses = fakeSes();
+
+const MINUTE = 60_000;
+/** Past the 10 minutes of a recent authentication, within the 15 of an access token. */
+const STALE = 11 * MINUTE;
+
+/** Deps whose clock the test moves; it starts now (the signing keys are real). */
+function clockedDeps() {
+  const start = Date.now();
+  let now = start;
+  const deps = makeTestDeps({ clock: { now: () => new Date(now) } });
+  return { deps, now: () => new Date(now), at: (ms: number) => (now = start + ms) };
+}
+
+let tenant: TestTenant;
+let merchant: Merchant;
+beforeAll(async () => {
+  tenant = await aTenantWith();
+  merchant = (await makeTestDeps().merchants.get(tenant)) as Merchant;
+});
+
+type Lambda = Parameters<typeof invokeWith>[1];
+const send = (deps: Deps, handler: Lambda, method: string, path: string, token: string, extra = {}): Promise<Answer> =>
+  invokeWith(deps, handler, aRequest(method, path, { tenant, ip: anIp(), bearer: token, ...extra }));
+
+function expectReauthRequired(answer: Answer, label: string) {
+  expect({ label, status: answer.status, code: answer.body?.code }).toEqual({
+    label,
+    status: 403,
+    code: 'REAUTHENTICATION_REQUIRED',
+  });
+}
+
+const secretOf = (answer: Answer) => new URL(answer.body.qrUri).searchParams.get('secret') ?? '';
+
+describe('M2: a session authenticated more than 10 minutes ago', () => {
+  it('is refused e-mail change, TOTP init/verify/disable and API key creation, changing nothing; after POST /auth/reauthenticate they work; revoke-all works throughout', async () => {
+    const { deps, now, at } = clockedDeps();
+    // The tenant's first admin (SUPER_ADMIN: may mint keys), and a user with TOTP on; both sign in at 0.
+    const admin = { id: tenant.adminUserId, email: tenant.adminEmail, password: tenant.adminPassword };
+    const adminSession = await aSessionOf(tenant, admin.id, deps);
+    const totpUser = await aUser(tenant, { totp: true }, deps);
+    const totpSession = await aSessionOf(tenant, totpUser.id, deps);
+    const totpSecret = totpUser.totpSecret ?? '';
+    const bystander = await aUser(tenant, {}, deps);
+    const bystanderSession = await aSessionOf(tenant, bystander.id, deps);
+    // While fresh, the admin starts TOTP enrolment: the stale verify below has a pending secret to try.
+    const started = await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', adminSession.accessToken);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const pendingBefore = (await deps.users.get(tenant, admin.id))?.totpPendingSecret;
+
+    at(STALE);
+    const stale = adminSession.accessToken;
+    const newEmail = anEmail('thief');
+    expectReauthRequired(
+      await send(deps, startEmailChangeHandler, 'POST', '/users/me/email-change', stale, { body: { newEmail } }),
+      'email-change',
+    );
+    expectReauthRequired(await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', stale), 'totp/init');
+    expectReauthRequired(
+      await send(deps, verifyTotpHandler, 'POST', '/users/me/totp/verify', stale, {
+        body: { code: totpCodeAt(secretOf(started), now()) },
+      }),
+      'totp/verify',
+    );
+    expectReauthRequired(
+      await send(deps, disableTotpHandler, 'POST', '/users/me/totp/disable', totpSession.accessToken, {
+        body: { code: totpCodeAt(totpSecret, now()) },
+      }),
+      'totp/disable',
+    );
+    expectReauthRequired(
+      await send(deps, createApiKeyHandler, 'POST', `/merchants/${tenant.id}/api-keys`, stale, {
+        body: { label: 'thief' },
+        pathParameters: { id: tenant.id },
+      }),
+      'api-keys',
+    );
+    // A refresh gives a new access token of the same session, but not a new proof: still refused.
+    const refreshed = await invokeWith(
+      deps,
+      refreshHandler,
+      aRequest('POST', '/auth/refresh', { tenant, ip: anIp(), body: { refreshToken: adminSession.refreshToken } }),
+    );
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const renewed = refreshed.body.data.accessToken as string;
+    expectReauthRequired(
+      await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', renewed),
+      'totp/init after refresh',
+    );
+
+    // Nothing changed: address, TOTP state, keys; and no mail went to either address.
+    const adminAfter = await deps.users.get(tenant, admin.id);
+    expect(adminAfter).toMatchObject({ email: admin.email, totpEnabled: false, totpPendingSecret: pendingBefore });
+    expect((await deps.users.get(tenant, totpUser.id))?.totpEnabled).toBe(true);
+    expect(await apiKeyRepo(deps.store).list(merchant)).toEqual([]);
+    expect(ses.attemptsTo(newEmail)).toEqual([]);
+    expect(ses.attemptsTo(admin.email)).toEqual([]);
+
+    // Revoke-all only protects: a stale session may still end every session of its user.
+    const revoked = await send(deps, revokeAllHandler, 'POST', '/sessions/revoke-all', bystanderSession.accessToken);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+
+    // The owners prove it is them again (the TOTP user with its second factor too)...
+    const adminProof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', renewed, {
+      body: { password: admin.password },
+    });
+    expect(adminProof.status, JSON.stringify(adminProof.body)).toBe(204);
+    expect(adminProof.body).toBeUndefined();
+    const totpProof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', totpSession.accessToken, {
+      body: { password: totpUser.password, totpCode: totpUser.backupCodes?.[0] },
+    });
+    expect(totpProof.status, JSON.stringify(totpProof.body)).toBe(204);
+
+    // ...and each guarded operation works again, with the same (refreshed) session.
+    const moved = await send(deps, startEmailChangeHandler, 'POST', '/users/me/email-change', renewed, {
+      body: { newEmail },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const init = await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', renewed);
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    const verified = await send(deps, verifyTotpHandler, 'POST', '/users/me/totp/verify', renewed, {
+      body: { code: totpCodeAt(secretOf(init), now()) },
+    });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(204);
+    const disabled = await send(deps, disableTotpHandler, 'POST', '/users/me/totp/disable', totpSession.accessToken, {
+      body: { code: totpCodeAt(totpSecret, now()) },
+    });
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(204);
+    const key = await send(deps, createApiKeyHandler, 'POST', `/merchants/${tenant.id}/api-keys`, renewed, {
+      body: { label: 'owner' },
+      pathParameters: { id: tenant.id },
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+  });
+
+  it('is recent again for 10 minutes only after POST /auth/reauthenticate', async () => {
+    const { deps, at } = clockedDeps();
+    const user = await aUser(tenant, {}, deps);
+    const { accessToken, refreshToken } = await aSessionOf(tenant, user.id, deps);
+    at(10 * MINUTE);
+    // Exactly 10 minutes is still recent (older than 10 minutes is not).
+    expect((await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', accessToken)).status).toBe(200);
+    at(10 * MINUTE + 1);
+    expectReauthRequired(await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', accessToken), 'at 10:00.001');
+    const proof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', accessToken, {
+      body: { password: user.password },
+    });
+    expect(proof.status).toBe(204);
+    at(10 * MINUTE + 1 + 10 * MINUTE + 1);
+    // The first access token has expired by now; a refreshed one carries the same session, no longer recent.
+    const refreshed = await invokeWith(
+      deps,
+      refreshHandler,
+      aRequest('POST', '/auth/refresh', { tenant, ip: anIp(), body: { refreshToken } }),
+    );
+    expect(refreshed.status).toBe(200);
+    expectReauthRequired(
+      await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', refreshed.body.data.accessToken),
+      '10 minutes after the reauthentication',
+    );
+  });
+});
+
+describe('a session stored before authenticatedAt was recorded', () => {
+  it('never counts as recent: 403 REAUTHENTICATION_REQUIRED until the user reauthenticates', async () => {
+    const { deps } = clockedDeps();
+    const user = await aUser(tenant, {}, deps);
+    const { accessToken } = await aSessionOf(tenant, user.id, deps);
+    const sid = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).sid as string;
+    // As such a session was stored: no authenticatedAt attribute at all.
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.session(tenant, user.id, sid),
+        UpdateExpression: 'REMOVE authenticatedAt',
+      }),
+    );
+    expectReauthRequired(await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', accessToken), 'legacy');
+    const proof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', accessToken, {
+      body: { password: user.password },
+    });
+    expect(proof.status).toBe(204);
+    expect((await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', accessToken)).status).toBe(200);
+  });
+});
