@@ -1,6 +1,7 @@
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
+import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
@@ -171,7 +172,25 @@ export async function inviteUser(
     invitedBy: actorIdOf(principal),
   });
   try {
-    await deps.mailer.send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken });
+    // The mail limits (shared/auth/mail-limits.ts) hold invitations too: an admin, or a stolen admin key,
+    // could otherwise mail any address in a loop of invite and delete. Held back, the invitation answers
+    // what a failed send does (503, Retry-After, nothing left behind), not an unchanged 201: no mail would
+    // ever carry its token (there is no resend), and the admin, who sees every user anyway, learns nothing
+    // about accounts from it.
+    const admitted = await admitMail(deps, tenant, body.email, 'INVITATION');
+    if (!admitted) {
+      throw fail('UNAVAILABLE', {
+        detail: 'the invitation mail cannot be sent now: a mail limit is reached',
+        headers: { 'retry-after': '60' },
+      });
+    }
+    await deps.mailer
+      .send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken })
+      .catch(async (error: unknown) => {
+        // Not sent: not counted either, so the admin's retry is not held back.
+        await admitted.giveBack().catch(() => undefined);
+        throw error;
+      });
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);
