@@ -74,7 +74,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
   const [rate, lock, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     enforceNotLocked(deps, tenant, body.email),
-    deps.users.findByEmail(tenant, body.email),
+    deps.users.findByEmail(tenant, body.email, deps.clock.now()),
   ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
   const user = found.status === 'fulfilled' ? found.value : null;

@@ -2,6 +2,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
@@ -23,7 +24,8 @@ export async function verifySignup(
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['SIGNUP']);
   const answered = await checkCodeChallenge(deps, tenant, challenge, body.code);
   const user = await deps.users.get(tenant, answered.userId);
-  if (user?.status !== 'INACTIVE') throw fail('INVALID_CODE');
+  // A signup expired (24 h unverified) is gone, its address free for another: its code no longer verifies it.
+  if (user?.status !== 'INACTIVE' || isExpiredSignup(user, deps.clock.now())) throw fail('INVALID_CODE');
   const pending = answered.pending;
   const activation = {
     status: 'ACTIVE' as const,
@@ -41,8 +43,10 @@ export async function verifySignup(
   const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
   return startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: challenge.id,
-    profile: activation,
+    // Verified, the signup no longer lapses: its `ttl` set to null (DynamoDB's TTL skips an item whose `ttl`
+    // is not a number; the session's profile write can only SET), and its claim's removed, in the same transaction.
+    profile: { ...activation, ttl: null },
     profileStatus: 'INACTIVE',
-    items: [signedUp],
+    items: [signedUp, deps.users.keepClaimItem(tenant, user.email, user.id)],
   });
 }

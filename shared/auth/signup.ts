@@ -114,9 +114,12 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
     return { challengeId: opened.challenge.id };
   }
 
-  const owner = await deps.users.findByEmail(tenant, email);
+  const owner = await deps.users.findByEmail(tenant, email, deps.clock.now());
   if (owner?.status === 'INACTIVE') {
-    // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse.
+    // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse. The signup's 24 h
+    // (its `ttl`, from registeredAt) are not renewed: replaying signups must not keep a squatted address or
+    // a junk profile forever, and the owner of the mailbox needs no more: this code activates the profile
+    // with the details just given. Once expired, signing up again takes it over (users.create).
     const again = newCodeChallenge(deps, { type: 'SIGNUP', userId: owner.id, email, pending });
     if (await deps.challenges.createForSignup(tenant, { ...again.challenge, userId: owner.id })) {
       // A mail that cannot be sent takes the mark back: no code went out.

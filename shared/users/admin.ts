@@ -12,6 +12,7 @@ import { activityRepo } from '../store/activity-repo.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
+import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from './types.ts';
 import { toUserResponse } from './view.ts';
@@ -21,7 +22,8 @@ const USER_ID = /^usr_[0-9a-z]{20}$/;
 /** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
 export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
   const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
-  if (!user) throw fail('NOT_FOUND');
+  // A signup never verified is gone after 24 h (security review M7), for admins too.
+  if (!user || isExpiredSignup(user, deps.clock.now())) throw fail('NOT_FOUND');
   return user;
 }
 
@@ -32,7 +34,11 @@ export async function targetUser(deps: Deps, tenant: Merchant, id: string): Prom
  */
 export async function listUsers(deps: Deps, tenant: Merchant) {
   const now = deps.clock.now();
-  return (await userAdminRepo(deps.store).listAll(tenant)).map((user) => toUserResponse(user, now));
+  // Signups never verified drop out after 24 h (security review M7: anonymous signups would otherwise grow the
+  // list without bound); the index projects `status` and `registeredAt`, which is all isExpiredSignup reads.
+  return (await userAdminRepo(deps.store).listAll(tenant))
+    .filter((user) => !isExpiredSignup(user, now))
+    .map((user) => toUserResponse(user, now));
 }
 
 export async function getUser(deps: Deps, tenant: Merchant, id: string) {

@@ -62,13 +62,16 @@ export async function verifyEmailChange(
   const oldEmail = answered.email;
   const newEmail = challenge.newEmail;
   const now = deps.clock.now();
+  // The new address, or a signup there never verified and expired (taken over: its profile deleted).
+  const taking = await deps.users.claimItems(tenant, newEmail, principal.userId, now);
   // The new address claimed (unique per tenant: of two users racing for it, one gets it), the old one
   // released, the profile moved while its address is still the old one, recorded, and the code used up
   // with the change, so a change that fails leaves it good for a retry.
   const failed = await transact(
     deps.store,
     {
-      claim: deps.users.claimEmailItem(tenant, newEmail, principal.userId),
+      claim: taking.claim,
+      evict: taking.evict,
       release: deps.users.releaseEmailItem(tenant, oldEmail, principal.userId),
       user: deps.users.updateItem(
         tenant,

@@ -369,7 +369,7 @@ describe('DELETE /users/{id}', () => {
 
     expect(await itemsUnder(userPk)).toEqual([]);
     expect(await itemsUnder(activityPk)).toEqual([]);
-    expect(await deps.users.findByEmail(admin.tenant, user.user.email)).toBeNull();
+    expect(await deps.users.findByEmail(admin.tenant, user.user.email, deps.clock.now())).toBeNull();
 
     const audit = await itemsUnder(keys.audit(admin.tenant, '', '').pk);
     expect(audit).toContainEqual(

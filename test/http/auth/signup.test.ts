@@ -275,7 +275,7 @@ describe('POST /auth/signup (invitations)', () => {
     const res = await signup(tenant, signupBody(tenant, { email }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
     expect(await mailsTo(api.stack.sesUrl, email)).toEqual([]);
-    expect(await deps.users.findByEmail(tenant, email)).toBeNull();
+    expect(await deps.users.findByEmail(tenant, email, deps.clock.now())).toBeNull();
   });
 
   it('answers 201 { success, data: null } to a valid invitation; the user is ACTIVE and VALIDATED and logs in', async () => {
@@ -331,8 +331,8 @@ describe('POST /auth/signup (invitations)', () => {
     const stranger = anEmail('stranger');
     const res = await signup(tenant, signupBody(tenant, { email: stranger, invitationToken }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
-    expect(await deps.users.findByEmail(tenant, stranger)).toBeNull();
-    expect((await deps.users.findByEmail(tenant, invited))?.status).toBe('INVITED');
+    expect(await deps.users.findByEmail(tenant, stranger, deps.clock.now())).toBeNull();
+    expect((await deps.users.findByEmail(tenant, invited, deps.clock.now()))?.status).toBe('INVITED');
   });
 
   it('returns 403 SIGNUP_NOT_ALLOWED for an invitation older than 7 days', async () => {
@@ -341,7 +341,7 @@ describe('POST /auth/signup (invitations)', () => {
     const { email, invitationToken } = await anInvitation(tenant, anEmail('late'), past);
     const res = await signup(tenant, signupBody(tenant, { email, invitationToken }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
-    expect((await deps.users.findByEmail(tenant, email))?.status).toBe('INVITED');
+    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INVITED');
   });
 
   it('returns 403 SIGNUP_NOT_ALLOWED for an unknown invitation token', async () => {
@@ -402,7 +402,7 @@ describe('POST /auth/signup/verify', () => {
       expectProblem(await verify(tenant, challengeId, otherThan(code)), 401, 'INVALID_CODE');
     }
     expectProblem(await verify(tenant, challengeId, code), 401, 'INVALID_CODE');
-    expect((await deps.users.findByEmail(tenant, email))?.status).toBe('INACTIVE');
+    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INACTIVE');
   });
 
   it('returns 401 INVALID_CODE when the right code is used a second time', async () => {

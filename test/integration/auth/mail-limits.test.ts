@@ -192,11 +192,11 @@ describe('POST /auth/signup of a registered address past the mail limits', () =>
     const { deps, sent, at } = clockedDeps();
     const email = anEmail('again');
     await signup(deps, tenant, signupBody(tenant, email), client);
-    const before = await deps.users.findByEmail(tenant, email);
+    const before = await deps.users.findByEmail(tenant, email, deps.clock.now());
     at(30_000);
     await signup(deps, tenant, signupBody(tenant, email), client);
     expect(sent.filter((m) => m.kind === 'SIGNUP_CODE')).toHaveLength(1);
-    const after = await deps.users.findByEmail(tenant, email);
+    const after = await deps.users.findByEmail(tenant, email, deps.clock.now());
     expect(after?.emailValidationExpiresAt).toBe(before?.emailValidationExpiresAt);
   });
 });
@@ -256,7 +256,7 @@ describe('the tenant mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
     await expect(inviteUser(deps, budgetTenant, admin, { email: invited })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
-    expect(await deps.users.findByEmail(budgetTenant, invited)).toBeNull();
+    expect(await deps.users.findByEmail(budgetTenant, invited, deps.clock.now())).toBeNull();
 
     // The next UTC day has a budget again.
     at(14 * HOUR);
