@@ -131,6 +131,17 @@ describe('a signup never verified', () => {
     expect((await stored(deps, keys.userEmail(tenant, email)))?.userId).toBe(verified.user.id);
   });
 
+  it('goes to exactly one of five signups racing for its address after 24 h', async () => {
+    const { deps, at } = clockedDeps();
+    const { email, userId } = await anUnverifiedSignup(deps);
+    at(DAY);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => signup(deps, tenant, signupBody(email), client)));
+    for (const answer of answers) expect(answer).toEqual({ challengeId: expect.any(String) });
+    const holder = (await stored(deps, keys.userEmail(tenant, email)))?.userId as string;
+    expect(holder).not.toBe(userId);
+    expect((await listUsers(deps, tenant)).filter((u) => u.email === email).map((u) => u.id)).toEqual([holder]);
+  });
+
   it('cannot be verified with a code of its own once 24 h have passed', async () => {
     const { deps, at, codeTo } = clockedDeps();
     const { email } = await anUnverifiedSignup(deps);
