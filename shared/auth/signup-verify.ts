@@ -2,6 +2,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
@@ -47,6 +48,6 @@ export async function verifySignup(
     // is not a number; the session's profile write can only SET), and its claim's removed, in the same transaction.
     profile: { ...activation, ttl: null },
     profileStatus: 'INACTIVE',
-    items: [signedUp, deps.users.keepClaimItem(tenant, user.email, user.id)],
+    items: [signedUp, expiredSignupRepo(deps.store).keepClaimItem(tenant, user.email, user.id)],
   });
 }

@@ -5,7 +5,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { newUser } from '../users/new-user.ts';
+import { createUser, newUser } from '../users/new-user.ts';
 import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { findUsableInvitation } from './invitations.ts';
@@ -107,7 +107,7 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   const opened = newCodeChallenge(deps, { type: 'SIGNUP', userId: user.id, email, pending });
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
-  if ((await deps.users.create(tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
+  if ((await createUser(deps, tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
     // A mail that cannot be sent takes the new user back: the address is free again.
     const undo = () => deps.users.deleteUnverified(tenant, user);
     await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);

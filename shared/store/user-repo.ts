@@ -6,7 +6,7 @@ import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
-import { ttlAfter, ttlNow } from './ttl.ts';
+import { ttlAfter } from './ttl.ts';
 
 /**
  * Profiles written before VALIDATION_SENT say `PENDING` and keep no lapse
@@ -135,16 +135,6 @@ export function newUserItems(t: TenantRef, user: User) {
   };
 }
 
-/** The condition under which an expired signup's claim is overwritten, and the stale profile's deletion. */
-interface Takeover {
-  condition: {
-    ConditionExpression: string;
-    ExpressionAttributeNames?: Record<string, string>;
-    ExpressionAttributeValues: Record<string, unknown>;
-  };
-  evict: TransactItem | null;
-}
-
 export function userRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
@@ -159,83 +149,9 @@ export function userRepo(store: StoreClient) {
      * the injected clock): its address is free (isExpiredSignup).
      */
     async findByEmail(t: TenantRef, email: string, now: Date): Promise<User | null> {
-      const { user } = await this.claimOf(t, email);
-      return user && !isExpiredSignup(user, now) ? user : null;
-    },
-
-    /** An address's claim as stored, and the profile it names, expired signups included. */
-    async claimOf(t: TenantRef, email: string): Promise<{ claim: Record<string, unknown> | null; user: User | null }> {
       const claim = await getItem(store, keys.userEmail(t, email));
-      if (!claim) return { claim: null, user: null };
-      return { claim, user: await this.get(t, claim.userId as string) };
-    },
-
-    /**
-     * How to take an address over from a signup never verified and expired,
-     * or null when its holder is not one: the claim overwritten while it
-     * still names that user, the profile deleted while it is still that
-     * INACTIVE signup (verified meanwhile, it keeps the address).
-     */
-    async takeoverOf(t: TenantRef, email: string, now: Date): Promise<Takeover | null> {
-      const held = await this.claimOf(t, email);
-      if (!held.claim) return null;
-      if (held.user && isExpiredSignup(held.user, now)) {
-        const stale = held.user;
-        return {
-          condition: { ConditionExpression: 'userId = :stale', ExpressionAttributeValues: { ':stale': stale.id } },
-          evict: {
-            Delete: {
-              TableName: tableName,
-              Key: keys.user(t, stale.id),
-              ConditionExpression: '#status = :inactive AND registeredAt = :registeredAt',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':inactive': 'INACTIVE', ':registeredAt': stale.registeredAt },
-            },
-          },
-        };
-      }
-      if (!held.user && typeof held.claim.ttl === 'number' && held.claim.ttl <= ttlNow(now)) {
-        // A lapsed claim whose profile DynamoDB's TTL already took (the two are deleted apart): free too.
-        return {
-          condition: {
-            ConditionExpression: 'userId = :stale AND #ttl <= :now',
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-            ExpressionAttributeValues: { ':stale': held.claim.userId, ':now': ttlNow(now) },
-          },
-          evict: null,
-        };
-      }
-      return null;
-    },
-
-    /**
-     * The writes that claim an address for `userId`: while nobody holds it,
-     * or in place of an expired signup (takeoverOf; then `evict` deletes it).
-     */
-    async claimItems(
-      t: TenantRef,
-      email: string,
-      userId: string,
-      now: Date,
-    ): Promise<{ claim: TransactItem; evict: TransactItem | null }> {
-      const takeover = await this.takeoverOf(t, email, now);
-      if (!takeover) return { claim: this.claimEmailItem(t, email, userId), evict: null };
-      const Item = { ...keys.userEmail(t, email), entity: 'USER_EMAIL', userId };
-      return { claim: { Put: { TableName: tableName, Item, ...takeover.condition } }, evict: takeover.evict };
-    },
-
-    /** A verified signup's claim made permanent: its `ttl` removed, while it is this user's. */
-    keepClaimItem(t: TenantRef, email: string, userId: string): TransactItem {
-      return {
-        Update: {
-          TableName: tableName,
-          Key: keys.userEmail(t, email),
-          UpdateExpression: 'REMOVE #ttl',
-          ConditionExpression: 'userId = :me',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':me': userId },
-        },
-      };
+      const user = claim ? await this.get(t, claim.userId as string) : null;
+      return user && !isExpiredSignup(user, now) ? user : null;
     },
 
     /**
@@ -246,43 +162,19 @@ export function userRepo(store: StoreClient) {
      */
     async create(t: TenantRef, user: User, also: readonly TransactItem[] = []): Promise<'CREATED' | 'EMAIL_TAKEN'> {
       const { profile, emailClaim } = newUserItems(t, user);
-      const profilePut = {
-        Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' },
-      };
       try {
         await doc.send(
           new TransactWriteCommand({
             TransactItems: [
               { Put: { TableName: tableName, Item: emailClaim, ConditionExpression: 'attribute_not_exists(pk)' } },
-              profilePut,
+              { Put: { TableName: tableName, Item: profile, ConditionExpression: 'attribute_not_exists(pk)' } },
               ...also,
             ],
           }),
         );
         return 'CREATED';
       } catch (error) {
-        if (!conditionFailedAt(error, 0)) throw error;
-      }
-      // Held: by a signup never verified and expired, the address is free (security review M7). The new
-      // user's registeredAt is the request's now (the injected clock's).
-      const takeover = await this.takeoverOf(t, user.email, new Date(user.registeredAt));
-      if (!takeover) return 'EMAIL_TAKEN';
-      const evicts = takeover.evict ? [takeover.evict] : [];
-      try {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Put: { TableName: tableName, Item: emailClaim, ...takeover.condition } },
-              profilePut,
-              ...evicts,
-              ...also,
-            ],
-          }),
-        );
-        return 'CREATED';
-      } catch (error) {
-        // Taken over by another signup first, or verified meanwhile: held after all.
-        if (conditionFailedAt(error, 0) || (evicts.length > 0 && conditionFailedAt(error, 2))) return 'EMAIL_TAKEN';
+        if (conditionFailedAt(error, 0)) return 'EMAIL_TAKEN';
         throw error;
       }
     },

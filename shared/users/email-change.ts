@@ -6,6 +6,7 @@ import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -63,7 +64,7 @@ export async function verifyEmailChange(
   const newEmail = challenge.newEmail;
   const now = deps.clock.now();
   // The new address, or a signup there never verified and expired (taken over: its profile deleted).
-  const taking = await deps.users.claimItems(tenant, newEmail, principal.userId, now);
+  const taking = await expiredSignupRepo(deps.store).claimItems(tenant, newEmail, principal.userId, now);
   // The new address claimed (unique per tenant: of two users racing for it, one gets it), the old one
   // released, the profile moved while its address is still the old one, recorded, and the code used up
   // with the change, so a change that fails leaves it good for a retry.

@@ -19,9 +19,11 @@ const BUDGET = 100 * 1024;
  * brotli + base64), the TOTP check (otpauth, 8 KB) and the mail templates
  * (7 KB) on top of the bearer check: about 113 KB. What would bring it under:
  * the list as a file beside the bundle, read on first use, or mail templates
- * per kind. Kept visible here rather than hidden in a raised budget.
+ * per kind. Kept visible here rather than hidden in a raised budget. 117 KB since the mail limits and the
+ * expiry of unverified signups (security review M6, M7) added ~0.7 KB to what every bundle carries (the
+ * MAIL_DAILY_BUDGET_PER_TENANT setting, their keys, the expiry rule of findByEmail); it stood 48 bytes under 116.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 116 * 1024 };
+const EXCEPTIONS: Record<string, number> = { changePassword: 117 * 1024 };
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];
