@@ -83,6 +83,8 @@ const stack = await startLocalStack({
   secretsKey: process.env.BENCH_SECRETS_KEY as string,
   codeResponseFloorMs: 0,
   authRateLimitPerMinute: 1_000_000_000,
+  // The bench measures throughput, not the tenant's mail budget (the code-login flow mails thousands of codes).
+  mailDailyBudgetPerTenant: 1_000_000_000,
 });
 
 // --- CPU accounting: this process (handlers, gateway, argon2's threads) and DynamoDB Local's JVM ----

@@ -15,6 +15,8 @@ export interface IdentityConfig {
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
   authRateLimitPerMinute: string;
+  /** MAIL_DAILY_BUDGET_PER_TENANT: mails (codes, notices, invitations) one tenant may send a UTC day. */
+  mailDailyBudgetPerTenant: string;
   /** Stage throttling of each HTTP API: every route's steady rate (requests a second) and burst. */
   apiThrottle: { rateLimit: number; burstLimit: number };
   /** Reserved concurrency of each argon2 function (route rows flagged `argon2`); undefined: none reserved. */
@@ -27,6 +29,7 @@ export const CONTEXT_DEFAULTS = {
   removalPolicy: 'retain',
   logRetentionDays: 30,
   authRateLimitPerMinute: '120',
+  mailDailyBudgetPerTenant: '10000',
   apiThrottleRateLimit: 100,
   apiThrottleBurstLimit: 200,
   argon2ReservedConcurrency: 10,
@@ -71,6 +74,11 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     throw new Error(`Context "authRateLimitPerMinute" must be a positive integer, got "${authRateLimitPerMinute}"`);
   }
 
+  const mailDailyBudgetPerTenant = contextString(node, 'mailDailyBudgetPerTenant');
+  if (!/^[1-9][0-9]*$/.test(mailDailyBudgetPerTenant)) {
+    throw new Error(`Context "mailDailyBudgetPerTenant" must be a positive integer, got "${mailDailyBudgetPerTenant}"`);
+  }
+
   const [rateLimit, burstLimit] = (['apiThrottleRateLimit', 'apiThrottleBurstLimit'] as const).map((key) =>
     positiveInteger(node, key),
   ) as [number, number];
@@ -92,6 +100,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     removalPolicy,
     logRetention: days as RetentionDays,
     authRateLimitPerMinute,
+    mailDailyBudgetPerTenant,
     apiThrottle: { rateLimit, burstLimit },
     argon2ReservedConcurrency,
   };

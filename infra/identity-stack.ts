@@ -65,6 +65,7 @@ export class IdentityStack extends Stack {
         ISSUER_URL: config.issuerUrl === '' ? apiBaseUrl : config.issuerUrl,
         SENDER_EMAIL: config.senderEmail,
         AUTH_RATE_LIMIT_PER_MINUTE: config.authRateLimitPerMinute,
+        MAIL_DAILY_BUDGET_PER_TENANT: config.mailDailyBudgetPerTenant,
       },
     });
 

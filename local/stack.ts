@@ -26,6 +26,8 @@ export interface LocalStackOptions {
   tableName?: string;
   plantsTableName?: string;
   authRateLimitPerMinute?: number;
+  /** MAIL_DAILY_BUDGET_PER_TENANT; tests of the budget lower it. */
+  mailDailyBudgetPerTenant?: number;
   /** The least time a code request takes (AUTH_CODE_RESPONSE_FLOOR_MS); tests lower it. */
   codeResponseFloorMs?: number;
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
@@ -118,6 +120,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       SENDER_EMAIL: process.env.SENDER_EMAIL ?? 'no-reply@localhost.test',
       AUTH_RATE_LIMIT_PER_MINUTE: String(
         options.authRateLimitPerMinute ?? process.env.AUTH_RATE_LIMIT_PER_MINUTE ?? 120,
+      ),
+      MAIL_DAILY_BUDGET_PER_TENANT: String(
+        options.mailDailyBudgetPerTenant ?? process.env.MAIL_DAILY_BUDGET_PER_TENANT ?? 10_000,
       ),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       LOCAL_SECRETS_KEY: options.secretsKey,

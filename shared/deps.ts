@@ -38,6 +38,16 @@ const Env = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     '120',
   ),
+  /**
+   * Mails a tenant may send a day (UTC) that the mail limits count (codes, notices of an existing account,
+   * invitations: shared/auth/mail-limits.ts): one tenant's flood cannot spend the SES account's quota or
+   * bounce rate that every tenant shares (security review M6).
+   */
+  MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
+    // Room for a busy tenant's codes (SES production accounts start at 50,000 a day, shared by every tenant).
+    '10000',
+  ),
 });
 
 export interface Config {
@@ -48,6 +58,8 @@ export interface Config {
   senderEmail: string;
   authRateLimitPerMinute: number;
   codeResponseFloorMs: number;
+  /** MAIL_DAILY_BUDGET_PER_TENANT. */
+  mailDailyBudgetPerTenant: number;
 }
 
 export interface Deps {
@@ -101,6 +113,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       senderEmail: e.SENDER_EMAIL,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
+      mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

@@ -37,7 +37,7 @@ export const adminUserRoutes = {
     body: InviteUserRequest,
     response: InviteUserResponse,
     errors: [...ADMIN_ERRORS, 'ALREADY_EXISTS', 'UNAVAILABLE'],
-    table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
     ses: true,
   },
   getUser: {

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { type Invitation, invitationRepo } from '../store/invitation-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
-import { newUser } from '../users/new-user.ts';
+import { createUser, newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
 import { INVITATION_TTL_MS } from './lifetimes.ts';
 
@@ -38,7 +38,7 @@ export async function createInvitation(
     expiresAt,
     usedAt: null,
   });
-  if ((await deps.users.create(tenant, user, [invitation])) === 'EMAIL_TAKEN') {
+  if ((await createUser(deps, tenant, user, [invitation])) === 'EMAIL_TAKEN') {
     throw fail('ALREADY_EXISTS', 'a user with this e-mail exists');
   }
   return { userId: user.id, invitationToken, expiresAt };

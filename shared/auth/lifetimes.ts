@@ -18,5 +18,12 @@ export const REFRESH_TOKEN_TTL_MS = 7 * 86_400_000;
  */
 export const REAUTHENTICATION_WINDOW_MS = 10 * 60_000;
 
+/**
+ * A signup never verified expires 24 hours after it was made (CONTRACT.md, Rules; security review M7):
+ * its INACTIVE profile and e-mail claim carry a `ttl` then, every read treats it as gone from then on,
+ * and its address is free. Counted from `registeredAt`, which signing up again does not move.
+ */
+export const UNVERIFIED_SIGNUP_TTL_MS = 24 * 3_600_000;
+
 /** An invitation is good for 7 days, once. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;

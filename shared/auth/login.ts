@@ -79,7 +79,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
   const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
-    deps.users.findByEmail(tenant, body.email),
+    deps.users.findByEmail(tenant, body.email, deps.clock.now()),
   ]);
   for (const outcome of [rate, reserved, found]) {
     if (outcome.status === 'rejected') {
@@ -117,7 +117,7 @@ async function requestLoginCode(deps: Deps, tenant: Merchant, email: string, cli
   const [rate, lock, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     enforceNotLocked(deps, tenant, email),
-    deps.users.findByEmail(tenant, email),
+    deps.users.findByEmail(tenant, email, deps.clock.now()),
   ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
   const user = (found as PromiseFulfilledResult<User | null>).value;

@@ -1,12 +1,26 @@
 import type { Deps } from '../deps.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { type AdmittedMail, admitMail, mailPurposeOf } from './mail-limits.ts';
+
+/**
+ * What a mail that did not go out takes back: after a send that FAILED, or one a
+ * limit HELD_BACK (the address had one of that purpose within the minute, or
+ * the tenant's budget is spent).
+ */
+export type Undo = (why: 'FAILED' | 'HELD_BACK') => Promise<void>;
 
 /**
  * Mails a challenge's code; when the mail cannot be sent, removes the
  * challenge (and whatever `undo` names) before the 503 goes out, so no
  * half-made challenge stays usable. For mail on behalf of a signed-in caller
  * or an admin (e-mail change), who may learn that it failed.
+ *
+ * Every mail passes the mail limits first (admitMail: per recipient and
+ * purpose, and the tenant's daily budget). Past a limit no mail goes out and
+ * the caller answers exactly what a sent mail gives (CONTRACT.md, Rules: "the
+ * answer is unchanged"): the challenge is disarmed into a decoy, since nobody
+ * has its code, and `undo` takes back what was made for the mail.
  */
 export async function sendOrUndo(
   deps: Deps,
@@ -14,25 +28,22 @@ export async function sendOrUndo(
   challengeId: string,
   to: string,
   message: MailMessage,
-  undo?: () => Promise<void>,
+  undo?: Undo,
 ): Promise<void> {
-  try {
-    await deps.mailer.send(tenant, to, message);
-  } catch (error) {
-    await deps.challenges.delete(tenant, challengeId);
-    await undo?.();
-    throw error;
-  }
+  const sent = await admitThenSend(deps, tenant, challengeId, to, message, undo);
+  if (sent !== true) throw sent.error;
 }
 
 /**
  * Mails a challenge's code where the answer for an unknown address must equal
  * the answer for a known one (signup, forgot-password, e-mail-code login):
  * only known addresses get mail, so a 503 on a failed send would tell them
- * apart (CONTRACT.md, Details). sendOrUndo takes back the challenge and `undo`
- * (the code in it never arrived, so it must not work); its failure, or that of
- * the clean-up, is logged and never answered: the request answers what a sent
- * mail's would. What a failed clean-up leaves is a challenge whose code nobody has.
+ * apart (CONTRACT.md, Details). Like sendOrUndo it takes back the challenge
+ * and `undo` (the code in it never arrived, so it must not work); the mail's
+ * failure, or that of the clean-up, is logged and never answered: the request
+ * answers what a sent mail's would. What a failed clean-up leaves is a
+ * challenge whose code nobody has. A store fault of the mail limits is
+ * answered as any store fault (503): it is not the mail failing.
  */
 export async function sendQuietlyOrUndo(
   deps: Deps,
@@ -40,12 +51,60 @@ export async function sendQuietlyOrUndo(
   challengeId: string,
   to: string,
   message: MailMessage,
-  undo?: () => Promise<void>,
+  undo?: Undo,
 ): Promise<void> {
-  await sendOrUndo(deps, tenant, challengeId, to, message, undo).catch((error: unknown) => {
+  const sent = await admitThenSend(deps, tenant, challengeId, to, message, undo);
+  if (sent !== true) {
     deps.log.error('mail not sent; answered as sent', {
       mailKind: message.kind,
-      errorName: error instanceof Error ? error.name : typeof error,
+      errorName: sent.error instanceof Error ? sent.error.name : typeof sent.error,
     });
-  });
+  }
+}
+
+/**
+ * The mail limits, then the mail. True when it went out or a limit held it
+ * back (both answer alike); the send's error otherwise, after the clean-up.
+ * The limits' own store faults are thrown, after the same clean-up.
+ */
+async function admitThenSend(
+  deps: Deps,
+  tenant: Merchant,
+  challengeId: string,
+  to: string,
+  message: MailMessage,
+  undo: Undo | undefined,
+): Promise<true | { error: unknown }> {
+  const takeBack = async () => {
+    await deps.challenges.delete(tenant, challengeId);
+    await undo?.('FAILED');
+  };
+  const purpose = mailPurposeOf(message.kind);
+  let admitted: AdmittedMail | null = null;
+  if (purpose) {
+    admitted = await admitMail(deps, tenant, to, purpose).catch(async (error: unknown) => {
+      await takeBack();
+      throw error;
+    });
+    if (!admitted) {
+      // A decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so a
+      // held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
+      await deps.challenges.disarm(tenant, challengeId);
+      await undo?.('HELD_BACK');
+      return true;
+    }
+  }
+  try {
+    await deps.mailer.send(tenant, to, message);
+    return true;
+  } catch (error) {
+    try {
+      // Not sent: not counted either, so the retry a failure invites is mailed.
+      await admitted?.giveBack();
+      await takeBack();
+    } catch (cleanUpError) {
+      return { error: cleanUpError };
+    }
+    return { error };
+  }
 }

@@ -3,6 +3,8 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
+import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
+import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
@@ -40,7 +42,8 @@ async function activate(
     await attempt.wrong();
   });
   const user = await deps.users.get(tenant, answered.userId);
-  if (user?.status !== 'INACTIVE') throw fail('INVALID_CODE');
+  // A signup expired (24 h unverified) is gone, its address free for another: its code no longer verifies it.
+  if (user?.status !== 'INACTIVE' || isExpiredSignup(user, deps.clock.now())) throw fail('INVALID_CODE');
   const pending = answered.pending;
   const activation = {
     status: 'ACTIVE' as const,
@@ -58,9 +61,11 @@ async function activate(
   const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
   return startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: challenge.id,
-    profile: activation,
+    // Verified, the signup no longer lapses: its `ttl` set to null (DynamoDB's TTL skips an item whose `ttl`
+    // is not a number; the session's profile write can only SET), and its claim's removed, in the same transaction.
+    profile: { ...activation, ttl: null },
     profileStatus: 'INACTIVE',
-    // The address is proven: its count of wrong signup codes starts again.
-    items: [signedUp, attempt.clearItem()],
+    // The address is proven: its count of wrong signup codes starts again; its claim no longer lapses.
+    items: [signedUp, attempt.clearItem(), expiredSignupRepo(deps.store).keepClaimItem(tenant, user.email, user.id)],
   });
 }

@@ -5,7 +5,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { newUser } from '../users/new-user.ts';
+import { createUser, newUser } from '../users/new-user.ts';
 import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
 import { findUsableInvitation } from './invitations.ts';
@@ -107,16 +107,22 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   const opened = newCodeChallenge(deps, { type: 'SIGNUP', userId: user.id, email, pending });
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
-  if ((await deps.users.create(tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
-    // A mail that cannot be sent takes the new user back: the address is free again.
-    const undo = () => deps.users.deleteUnverified(tenant, user);
+  if ((await createUser(deps, tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
+    // A mail that cannot be sent takes the new user back: the address is free again. Not one held back by
+    // the mail limit: that means a racing signup of this address just mailed a code for this very user.
+    const undo = async (why: 'FAILED' | 'HELD_BACK') => {
+      if (why === 'FAILED') await deps.users.deleteUnverified(tenant, user);
+    };
     await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);
     return { challengeId: opened.challenge.id };
   }
 
-  const owner = await deps.users.findByEmail(tenant, email);
+  const owner = await deps.users.findByEmail(tenant, email, deps.clock.now());
   if (owner?.status === 'INACTIVE') {
-    // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse.
+    // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse. The signup's 24 h
+    // (its `ttl`, from registeredAt) are not renewed: replaying signups must not keep a squatted address or
+    // a junk profile forever, and the owner of the mailbox needs no more: this code activates the profile
+    // with the details just given. Once expired, signing up again takes it over (users.create).
     const again = newCodeChallenge(deps, { type: 'SIGNUP', userId: owner.id, email, pending });
     if (await deps.challenges.createForSignup(tenant, { ...again.challenge, userId: owner.id })) {
       // A mail that cannot be sent takes the mark back: no code went out.

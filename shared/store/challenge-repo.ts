@@ -176,6 +176,29 @@ export function challengeRepo(store: StoreClient) {
       }
     },
 
+    /**
+     * Makes a challenge a decoy: its code hash removed, no code passes it any
+     * more, and wrong answers count as on any decoy. For a code that was not
+     * mailed (a mail limit held it back): the challenge then behaves exactly
+     * as the decoy an unknown address gets, so nothing tells the two apart.
+     */
+    async disarm(t: TenantRef, challengeId: string): Promise<void> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.challenge(t, challengeId),
+            UpdateExpression: 'SET codeHash = :null',
+            // Never an upsert: a challenge already gone stays gone.
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':null': null },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+
     async delete(t: TenantRef, challengeId: string): Promise<void> {
       await doc.send(new DeleteCommand({ TableName: tableName, Key: keys.challenge(t, challengeId) }));
     },

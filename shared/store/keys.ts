@@ -99,6 +99,17 @@ export const keys = {
     pk: `${tenantPrefix(t)}#RATE#${segment(ip)}#${minute}`,
     sk: 'RATE',
   }),
+  /**
+   * Mail sent to one address for one purpose (a code kind, the ALREADY_REGISTERED notice, an
+   * invitation): the send times the per-recipient limit judges (mail-limit-repo). The address is
+   * the normalised one, so case variants share one counter.
+   */
+  mailRecipient: (t: TenantRef, purpose: string, email: string) => ({
+    pk: `${tenantPrefix(t)}#MAIL#${segment(purpose)}#${segment(email)}`,
+    sk: 'MAIL',
+  }),
+  /** The tenant's mail of one UTC day (`YYYY-MM-DD`), counted against its daily budget. */
+  mailDay: (t: TenantRef, day: string) => ({ pk: `${tenantPrefix(t)}#MAILDAY#${segment(day)}`, sk: 'MAILDAY' }),
   /** An admin API key: `sk_<keyId>_<secret>` names its item; only the secret's hash is stored. */
   apiKey: (t: TenantRef, keyId: string) => ({ pk: tenantPrefix(t), sk: `APIKEY#${segment(keyId)}` }),
   apiKeyPrefix: 'APIKEY#',

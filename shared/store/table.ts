@@ -6,7 +6,8 @@
  *
  * - GET /users (user-admin-repo `listAll` → `ListedUser` → UserResponse): the profile fields
  *   the public view shows or derives from (`status` and `lockedUntil` give TIMED_OUT,
- *   `emailStatus`, `emailValidationExpiresAt`, `status` and `registeredAt` the shown emailStatus);
+ *   `emailStatus`, `emailValidationExpiresAt`, `status` and `registeredAt` the shown emailStatus;
+ *   `status` and `registeredAt` also tell an expired unverified signup, left out: so `ttl` need not be here);
  * - the first-admin lookup (merchant-repo `recordFirstAdmin`): `id`, `registeredAt`, `grants`;
  * - discovery (merchant-repo `findByClientKey`): every field of a Merchant.
  *

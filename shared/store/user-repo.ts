@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CHALLENGE_TTL_MS, INVITATION_TTL_MS } from '../auth/lifetimes.ts';
+import { CHALLENGE_TTL_MS, INVITATION_TTL_MS, UNVERIFIED_SIGNUP_TTL_MS } from '../auth/lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, type EpochBump } from './credential-epoch.ts';
@@ -7,6 +7,7 @@ import { conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
+import { ttlAfter } from './ttl.ts';
 
 /**
  * Profiles written before VALIDATION_SENT say `PENDING` and keep no lapse
@@ -121,8 +122,23 @@ export function backupCodeMap(hashes: readonly string[]): Record<string, true> {
   return Object.fromEntries(hashes.map((hash) => [hash, true as const]));
 }
 
+/**
+ * A signup never verified, 24 hours after it was made: gone for every read
+ * (DynamoDB deletes it some time after its `ttl`, DynamoDB Local never does),
+ * and its address free. Judged from `status` and `registeredAt`, which every
+ * read has (the users index projects both), rather than from `ttl`, which the
+ * index would have to project too: adding it would replace the index on a
+ * deployed table (shared/store/table.ts). INACTIVE profiles from before the
+ * `ttl` expire alike. Only INACTIVE is a signup never verified.
+ */
+export function isExpiredSignup(user: Pick<User, 'status' | 'registeredAt'>, now: Date): boolean {
+  return user.status === 'INACTIVE' && Date.parse(user.registeredAt) + UNVERIFIED_SIGNUP_TTL_MS <= now.getTime();
+}
+
 /** The items that make a new user: profile (listed in the tenant's user index) and the e-mail claim. */
 export function newUserItems(t: TenantRef, user: User) {
+  // An unverified signup lapses with its `ttl` (isExpiredSignup), its claim too; verifying it takes both off.
+  const lapse = user.status === 'INACTIVE' ? { ttl: ttlAfter(user.registeredAt, UNVERIFIED_SIGNUP_TTL_MS) } : {};
   return {
     profile: {
       ...keys.user(t, user.id),
@@ -131,8 +147,9 @@ export function newUserItems(t: TenantRef, user: User) {
       ...user,
       backupCodes: backupCodeMap(user.backupCodes),
       totpPendingBackupCodes: backupCodeMap(user.totpPendingBackupCodes),
+      ...lapse,
     },
-    emailClaim: { ...keys.userEmail(t, user.email), entity: 'USER_EMAIL', userId: user.id },
+    emailClaim: { ...keys.userEmail(t, user.email), entity: 'USER_EMAIL', userId: user.id, ...lapse },
   };
 }
 
@@ -144,11 +161,15 @@ export function userRepo(store: StoreClient) {
       return Item ? toUser(Item) : null;
     },
 
-    /** The user holding this (normalised) e-mail in the tenant: the claim, then the profile. */
-    async findByEmail(t: TenantRef, email: string): Promise<User | null> {
+    /**
+     * The user holding this (normalised) e-mail in the tenant: the claim, then
+     * the profile. A signup never verified is not found once expired (`now`,
+     * the injected clock): its address is free (isExpiredSignup).
+     */
+    async findByEmail(t: TenantRef, email: string, now: Date): Promise<User | null> {
       const claim = await getItem(store, keys.userEmail(t, email));
-      if (!claim) return null;
-      return this.get(t, claim.userId as string);
+      const user = claim ? await this.get(t, claim.userId as string) : null;
+      return user && !isExpiredSignup(user, now) ? user : null;
     },
 
     /**

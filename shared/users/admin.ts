@@ -1,6 +1,7 @@
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
+import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
@@ -12,6 +13,7 @@ import type { EpochBump } from '../store/credential-epoch.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
+import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from './types.ts';
 import { toUserResponse } from './view.ts';
@@ -21,7 +23,8 @@ const USER_ID = /^usr_[0-9a-z]{20}$/;
 /** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
 export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
   const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
-  if (!user) throw fail('NOT_FOUND');
+  // A signup never verified is gone after 24 h (security review M7), for admins too.
+  if (!user || isExpiredSignup(user, deps.clock.now())) throw fail('NOT_FOUND');
   return user;
 }
 
@@ -32,7 +35,11 @@ export async function targetUser(deps: Deps, tenant: Merchant, id: string): Prom
  */
 export async function listUsers(deps: Deps, tenant: Merchant) {
   const now = deps.clock.now();
-  return (await userAdminRepo(deps.store).listAll(tenant)).map((user) => toUserResponse(user, now));
+  // Signups never verified drop out after 24 h (security review M7: anonymous signups would otherwise grow the
+  // list without bound); the index projects `status` and `registeredAt`, which is all isExpiredSignup reads.
+  return (await userAdminRepo(deps.store).listAll(tenant))
+    .filter((user) => !isExpiredSignup(user, now))
+    .map((user) => toUserResponse(user, now));
 }
 
 export async function getUser(deps: Deps, tenant: Merchant, id: string) {
@@ -178,7 +185,25 @@ export async function inviteUser(
     invitedBy: actorIdOf(principal),
   });
   try {
-    await deps.mailer.send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken });
+    // The mail limits (shared/auth/mail-limits.ts) hold invitations too: an admin, or a stolen admin key,
+    // could otherwise mail any address in a loop of invite and delete. Held back, the invitation answers
+    // what a failed send does (503, Retry-After, nothing left behind), not an unchanged 201: no mail would
+    // ever carry its token (there is no resend), and the admin, who sees every user anyway, learns nothing
+    // about accounts from it.
+    const admitted = await admitMail(deps, tenant, body.email, 'INVITATION');
+    if (!admitted) {
+      throw fail('UNAVAILABLE', {
+        detail: 'the invitation mail cannot be sent now: a mail limit is reached',
+        headers: { 'retry-after': '60' },
+      });
+    }
+    await deps.mailer
+      .send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken })
+      .catch(async (error: unknown) => {
+        // Not sent: not counted either, so the admin's retry is not held back.
+        await admitted.giveBack().catch(() => undefined);
+        throw error;
+      });
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

@@ -8,6 +8,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
+import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';
@@ -93,13 +94,16 @@ async function commitEmailChange(
   });
   const oldEmail = answered.email;
   const now = deps.clock.now();
+  // The new address, or a signup there never verified and expired (taken over: its profile deleted).
+  const taking = await expiredSignupRepo(deps.store).claimItems(tenant, newEmail, principal.userId, now);
   // The new address claimed (unique per tenant: of two users racing for it, one gets it), the old one
   // released, the profile moved while its address is still the old one, recorded, and the code used up
   // with the change, so a change that fails leaves it good for a retry.
   const failed = await transact(
     deps.store,
     {
-      claim: deps.users.claimEmailItem(tenant, newEmail, principal.userId),
+      claim: taking.claim,
+      evict: taking.evict,
       release: deps.users.releaseEmailItem(tenant, oldEmail, principal.userId),
       user: deps.users.updateItem(
         tenant,

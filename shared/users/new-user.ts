@@ -1,8 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../random.ts';
 import { grantOf } from '../roles/authority.ts';
+import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { roleRepo } from '../store/role-repo.ts';
+import type { TransactItem } from '../store/transact.ts';
 import type { Grant, User } from './types.ts';
 
 /** Every new user holds DEFAULT (CONTRACT.md, Rules): the grant for a new profile. */
@@ -46,4 +48,20 @@ export async function newUser(
     credentialEpoch: 0,
     liveSessions: {},
   };
+}
+
+/**
+ * Stores a new user (users.create: its e-mail claim, profile and `also` in
+ * one transaction). An address held by a signup never verified and expired is
+ * free (security review M7): the user takes it over, the stale signup deleted
+ * in the same transaction.
+ */
+export async function createUser(
+  deps: Deps,
+  tenant: TenantRef,
+  user: User,
+  also: readonly TransactItem[],
+): Promise<'CREATED' | 'EMAIL_TAKEN'> {
+  if ((await deps.users.create(tenant, user, also)) === 'CREATED') return 'CREATED';
+  return expiredSignupRepo(deps.store).createInPlace(tenant, user, also);
 }

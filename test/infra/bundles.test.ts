@@ -20,12 +20,28 @@ const BUDGET = 100 * 1024;
  * (7 KB) on top of the bearer check: about 116 KB; then the lockout's attempt
  * reservation (2 KB, security review M1), the one-transaction change with
  * the credential epoch (3 KB, M3: hash, epoch, the caller's session
- * re-stamped) and the e-mail-change-requested and reauthentication templates
- * (2.5 KB, M2). What would bring it under:
+ * re-stamped), the e-mail-change-requested and reauthentication templates
+ * (2.5 KB, M2) and what the mail limits and the expiry of unverified signups
+ * add to every bundle (0.7 KB, M6, M7). What would bring it under:
  * the list as a file beside the bundle, read on first use, or mail templates
  * per kind. Kept visible here rather than hidden in a raised budget.
  */
-const EXCEPTIONS: Record<string, number> = { changePassword: 126 * 1024 };
+const EXCEPTIONS: Record<string, number> = {
+  changePassword: 127 * 1024,
+  /**
+   * The proofs of changePassword (TOTP check, 8 KB) and the e-mail-code login's
+   * mail path (templates 7 KB, the mail limits 2.6 KB): 108 KB.
+   */
+  reauthenticate: 112 * 1024,
+  /**
+   * ua-parser-js (20 KB) on top of the bearer check, which now carries the
+   * lockout reservation, the credential epoch and the unverified-signup rule
+   * of every repo the deps build: 102 KB. What would bring it under: the
+   * guard repo built on use (as the mail-limit repo is), or browser and OS
+   * names parsed when a session starts rather than when listed.
+   */
+  listUserDevices: 106 * 1024,
+};
 
 /** Both services' routes: the identity's and the plant store's. */
 const routes = [...identityRouteList, ...plantRouteList];

@@ -167,6 +167,7 @@ describe('IdentityStack: functions', () => {
         [
           'AUTH_RATE_LIMIT_PER_MINUTE',
           'ISSUER_URL',
+          'MAIL_DAILY_BUDGET_PER_TENANT',
           ...(route.kms?.length ? ['KMS_KEY_ID'] : []),
           'SENDER_EMAIL',
           'TABLE_NAME',

@@ -263,6 +263,10 @@ export const ALLOWED = {
     why: 'the per-IP request count of the minute goes up first: a request counts against the limit whether or not it then succeeds, or failing requests would be free to an attacker',
     covers: (c: Change) => c.sk === 'RATE',
   },
+  mailDayCount: {
+    why: "the tenant's mail count of the day (MAIL_DAILY_BUDGET_PER_TENANT) goes up before a mail is sent, so that a burst cannot pass the budget, and is shared by every request of the tenant; a mail not sent is given back, but the count item stays (at 0 when it was new)",
+    covers: (c: Change) => c.sk === 'MAILDAY',
+  },
   lockoutCleared: {
     why: 'a correct credential clears the failed-login count before the session is written; only the holder of the credential can do that, and the count protects nobody from them',
     covers: (c: Change) => c.sk === 'LOCK' && c.after === undefined,
@@ -462,6 +466,8 @@ export function effectOf(changes: readonly Change[]): string[] {
   return changes
     .map((c) => {
       const entity = String((c.after ?? c.before)?.entity);
+      // The tenant's mail count of the day is one item for every run: the first adds it, the others change it.
+      if (entity === 'MAIL_DAY') return `${entity} counted`;
       if (!c.before) return `${entity} added`;
       if (!c.after) return `${entity} removed`;
       return `${entity} changed ${changedFields(c).join(', ')}`;

@@ -9,7 +9,9 @@ import { makeTestDeps } from './deps.ts';
  * another, the SES emulator, the test run's DynamoDB Local) for the black-box
  * HTTP tests of one file.
  */
-export function useLocalStack(options: { authRateLimitPerMinute?: number; codeResponseFloorMs?: number } = {}): {
+export function useLocalStack(
+  options: { authRateLimitPerMinute?: number; codeResponseFloorMs?: number; mailDailyBudgetPerTenant?: number } = {},
+): {
   readonly url: string;
   /** The plant store's base URL. */
   readonly plantsUrl: string;
@@ -29,6 +31,8 @@ export function useLocalStack(options: { authRateLimitPerMinute?: number; codeRe
       authRateLimitPerMinute: options.authRateLimitPerMinute ?? 10_000,
       // Short by default so that tests run fast; the timing test sets a real one.
       codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
+      // The deployment's default unless a test of the budget sets a small one (each test file makes its own tenants).
+      mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);

@@ -2,7 +2,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi, anEmail, aStoredUser, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
-import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, forgetMailsTo, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { expectInvalid, expectProblem, isoTimestamp, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -369,7 +369,7 @@ describe('DELETE /users/{id}', () => {
 
     expect(await itemsUnder(userPk)).toEqual([]);
     expect(await itemsUnder(activityPk)).toEqual([]);
-    expect(await deps.users.findByEmail(admin.tenant, user.user.email)).toBeNull();
+    expect(await deps.users.findByEmail(admin.tenant, user.user.email, deps.clock.now())).toBeNull();
 
     const audit = await itemsUnder(keys.audit(admin.tenant, '', '').pk);
     expect(audit).toContainEqual(
@@ -439,6 +439,8 @@ describe('DELETE /users/{id}', () => {
     );
     expectProblem(signup, 403, 'SIGNUP_NOT_ALLOWED');
     expectProblem(await login(admin.tenant, email, PASSWORD), 401, 'INVALID_CREDENTIALS');
+    // A minute later, as far as the mail limit goes (one invitation a minute per address).
+    await forgetMailsTo(admin.tenant, 'INVITATION', email);
     const again = await call('POST', '/users/invitations', admin.headers, { email });
     expect(again.status).toBe(201);
     expect(again.body.userId).not.toBe(invited.body.userId);

@@ -102,7 +102,7 @@ describe('POST /auth/signup/verify: wrong codes count per address, across challe
     }
 
     expectLocked(await verifySignup(tenant, first, right));
-    expect((await deps.users.findByEmail(tenant, someoneElses))?.status).toBe('INACTIVE');
+    expect((await deps.users.findByEmail(tenant, someoneElses, new Date()))?.status).toBe('INACTIVE');
   });
 });
 

@@ -64,8 +64,8 @@ const principalOf = async (tokens: LoginResult) => {
 function depsWhereAfterTheRead(meanwhile: () => Promise<unknown>): Deps {
   const users = {
     ...deps.users,
-    async findByEmail(t: Parameters<typeof deps.users.findByEmail>[0], email: string) {
-      const read = await deps.users.findByEmail(t, email);
+    async findByEmail(t: Parameters<typeof deps.users.findByEmail>[0], email: string, now: Date) {
+      const read = await deps.users.findByEmail(t, email, now);
       await meanwhile();
       return read;
     },

@@ -11,6 +11,7 @@ import { anEmail, aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
+  ALLOWED,
   anIp,
   aRequest,
   aSessionOf,
@@ -117,6 +118,7 @@ const invite: Operation<{ ip: string; email: string }> = {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body).toMatchObject({ status: 'INVITED' });
   },
+  allowed: [ALLOWED.mailDayCount],
 };
 
 /** A user who has signed in: a session, a device and activity for the deletion to remove. */

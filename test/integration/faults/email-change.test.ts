@@ -60,7 +60,7 @@ const start: Operation<{ ip: string; token: string; newEmail: string }> = {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toEqual({ challengeId: expect.any(String) });
   },
-  allowed: [ALLOWED.rateCount],
+  allowed: [ALLOWED.rateCount, ALLOWED.mailDayCount],
 };
 
 const verify: Operation<{ ip: string; token: string; challengeId: string; code: string }> = {

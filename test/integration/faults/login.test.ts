@@ -113,7 +113,7 @@ const codeLogin: Operation<{ ip: string; email: string }> = {
   request: (f) =>
     aRequest('POST', '/auth/login', { tenant: codeTenant, ip: f.ip, body: { email: f.email, loginMode: 'OTP_EMAIL' } }),
   succeeded: challenged('OTP_EMAIL'),
-  allowed: [ALLOWED.rateCount],
+  allowed: [ALLOWED.rateCount, ALLOWED.mailDayCount],
 };
 
 /** The e-mail code step: a code login started with a working mailer, answered with the code it mailed. */

@@ -264,7 +264,7 @@ describe.each(flows)('%s when SES fails', (_name, flow) => {
         expect.objectContaining({ requestId: failed.event.requestContext.requestId, mailKind: expect.any(String) }),
       );
     }
-    expect(unexplained(await failed.deps.changes(), [ALLOWED.rateCount])).toEqual([]);
+    expect(unexplained(await failed.deps.changes(), [ALLOWED.rateCount, ALLOWED.mailDayCount])).toEqual([]);
     const [lost] = ses.attemptsTo(fixture.to);
     expect(lost?.delivered).toBe(false);
     const unusable = await call(

@@ -55,7 +55,7 @@ const signupBody = (email: string) => ({
 });
 
 async function emailStatusOf(deps: Deps, email: string) {
-  const user = await deps.users.findByEmail(tenant, email);
+  const user = await deps.users.findByEmail(tenant, email, deps.clock.now());
   if (!user) throw new Error(`no user ${email}`);
   return (await getUser(deps, tenant, user.id)).emailStatus;
 }
@@ -105,7 +105,7 @@ describe('emailStatus of an unverified signup', () => {
     };
     expect(await signup(failing, tenant, signupBody(email), client)).toEqual({ challengeId: expect.any(String) });
     expect(await emailStatusOf(deps, email)).toBe('UNVALIDATED');
-    expect((await deps.users.findByEmail(tenant, email))?.emailValidationExpiresAt).toBe(
+    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.emailValidationExpiresAt).toBe(
       new Date(START + 10 * MINUTE).toISOString(),
     );
   });

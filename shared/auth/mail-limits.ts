@@ -1,0 +1,124 @@
+import type { Deps } from '../deps.ts';
+import type { MailMessage } from '../mail/message.ts';
+import { mailLimitRepo, type RecipientMailPolicy } from '../store/mail-limit-repo.ts';
+import { DAY_MS, HOUR_MS } from '../store/ttl.ts';
+import type { Merchant } from '../tenancy/types.ts';
+
+/**
+ * What a mail is for, as the per-recipient limit counts it: each purpose has
+ * its own counter per address, so flooding one (say, reset codes) never
+ * stops another (a login code). `REAUTH` is for the re-authentication code of
+ * POST /auth/reauthenticate: its mail kind maps here.
+ */
+export type MailPurpose =
+  | 'SIGNUP'
+  | 'ALREADY_REGISTERED'
+  | 'PASSWORD_RESET'
+  | 'LOGIN'
+  | 'EMAIL_CHANGE'
+  | 'INVITATION'
+  | 'REAUTH';
+
+/** CONTRACT.md, Rules: one mail a minute, five an hour, per recipient and purpose. */
+const CODES: RecipientMailPolicy = { perWindow: 5, windowMs: HOUR_MS, gapMs: 60_000 };
+
+const POLICIES: Record<MailPurpose, RecipientMailPolicy> = {
+  SIGNUP: CODES,
+  PASSWORD_RESET: CODES,
+  LOGIN: CODES,
+  EMAIL_CHANGE: CODES,
+  REAUTH: CODES,
+  INVITATION: CODES,
+  // Security review M6: at most one "you already have an account" notice a day. Anyone can trigger it for
+  // any registered address, and it carries nothing the owner needs again within the day.
+  ALREADY_REGISTERED: { perWindow: 1, windowMs: DAY_MS, gapMs: DAY_MS },
+};
+
+/**
+ * Which mails the limits count. Every mail that an anonymous caller (or any
+ * caller) can send to an address they name: the codes, the ALREADY_REGISTERED
+ * notice, invitations. Not the security notices (password changed, reset
+ * done, e-mail changed, account locked): they go to the owner after a change
+ * only the owner (or a thief, whom they warn) could make, each such change
+ * needs a password, a code or a session, and a limit shared with another
+ * purpose would let whoever floods that purpose silence them. They count
+ * neither per recipient nor against the tenant's budget. A new mail kind
+ * must be placed here (the Record is exhaustive: typecheck says so).
+ */
+const PURPOSE_OF: Record<MailMessage['kind'], MailPurpose | null> = {
+  SIGNUP_CODE: 'SIGNUP',
+  ALREADY_REGISTERED: 'ALREADY_REGISTERED',
+  PASSWORD_RESET_CODE: 'PASSWORD_RESET',
+  LOGIN_CODE: 'LOGIN',
+  EMAIL_CHANGE_CODE: 'EMAIL_CHANGE',
+  REAUTH_CODE: 'REAUTH',
+  INVITATION: 'INVITATION',
+  // To the current address when a change is asked (security review M2): a security notice, and only a
+  // recently authenticated session can make it (one per request, within the per-IP rate limit).
+  EMAIL_CHANGE_REQUESTED: null,
+  PASSWORD_CHANGED: null,
+  PASSWORD_RESET_DONE: null,
+  EMAIL_CHANGED: null,
+  ACCOUNT_LOCKED: null,
+};
+
+/** The purpose a mail counts under, or null for mail the limits never hold back. */
+export function mailPurposeOf(kind: MailMessage['kind']): MailPurpose | null {
+  return PURPOSE_OF[kind];
+}
+
+/** A mail the limits let through, counted; `giveBack` uncounts it when it could not be sent after all. */
+export interface AdmittedMail {
+  giveBack(): Promise<void>;
+}
+
+/**
+ * Whether a mail for `purpose` may go to `to` now: the tenant's daily budget
+ * (MAIL_DAILY_BUDGET_PER_TENANT), then the per-recipient limit (one a
+ * minute, five an hour; one ALREADY_REGISTERED notice a day). Both are
+ * counted when it is let through (so call this just before sending), and
+ * null answers a refusal, logged by purpose and limit, never with the address
+ * or a code. A mail that then fails to send is given back: it never arrived,
+ * and the retry a failure invites must not find the address's minute spent.
+ *
+ * The budget first, given back when the recipient refuses: so flooding one
+ * address never spends the tenant's mail, and a store failing between the two
+ * leaves at worst one mail of the day counted, never an address held back.
+ * Store faults are thrown (503 UNAVAILABLE, as any other store fault).
+ *
+ * @example
+ * const admitted = await admitMail(deps, tenant, user.email, 'REAUTH');
+ * if (admitted) await deps.mailer.send(…).catch(async (error) => { await admitted.giveBack(); throw error; });
+ */
+export async function admitMail(
+  deps: Deps,
+  tenant: Merchant,
+  to: string,
+  purpose: MailPurpose,
+): Promise<AdmittedMail | null> {
+  const now = deps.clock.now();
+  const limits = mailLimitRepo(deps.store);
+  const refused = (limit: string) => {
+    deps.log.info('mail suppressed: limit reached', { tenantId: tenant.id, mailPurpose: purpose, limit });
+    return null;
+  };
+  if (!(await limits.takeTenantBudget(tenant, deps.config.mailDailyBudgetPerTenant, now))) {
+    return refused('TENANT_DAILY_BUDGET');
+  }
+  const giveBackBudget = () => limits.releaseTenantBudget(tenant, now);
+  // Per normalised address, so `Victim@x` and `victim@x` share one counter.
+  const address = to.trim().toLowerCase();
+  const slot = await limits.takeRecipientSlot(tenant, purpose, address, POLICIES[purpose], now).catch(async (error) => {
+    await giveBackBudget().catch(() => undefined);
+    throw error;
+  });
+  if (!slot) {
+    await giveBackBudget();
+    return refused('RECIPIENT');
+  }
+  return {
+    async giveBack() {
+      await Promise.all([limits.releaseRecipientSlot(slot), giveBackBudget()]);
+    },
+  };
+}
