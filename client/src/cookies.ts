@@ -22,14 +22,22 @@ interface CookieDocument {
   cookie: string;
 }
 
+/** True on a page served over https (where a `Secure` cookie can be written and read back). */
+function onHttpsPage(): boolean {
+  return (globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:';
+}
+
 /**
  * A store over `document.cookie`. The cookie is written without `HttpOnly`
- * (a script cannot set that) and without `Secure`, so that it also works on
- * plain-http development origins; `SameSite=Lax` keeps it off cross-site
- * subrequests. The refresh token is sent to the service in a request body,
- * never by the browser as a Cookie header.
+ * (a script cannot set that); with `Secure` on https pages, so the 7-day
+ * refresh token never travels over plain http (security review L5), and
+ * without it on plain-http development origins, where a browser would refuse
+ * it. `SameSite=Lax` keeps it off cross-site subrequests. The refresh token is
+ * sent to the service in a request body, never by the browser as a Cookie
+ * header. Being script-readable, it is as safe as the app is from XSS.
  */
-export function documentCookieStore(doc: CookieDocument): CookieStore {
+export function documentCookieStore(doc: CookieDocument, options: { secure?: boolean } = {}): CookieStore {
+  const secure = (options.secure ?? onHttpsPage()) ? '; Secure' : '';
   return {
     get(name) {
       for (const part of doc.cookie.split(';')) {
@@ -39,10 +47,10 @@ export function documentCookieStore(doc: CookieDocument): CookieStore {
       return undefined;
     },
     set(name, value, options) {
-      doc.cookie = `${name}=${value}; expires=${options.expires.toUTCString()}; path=${options.path}; SameSite=${options.sameSite}`;
+      doc.cookie = `${name}=${value}; expires=${options.expires.toUTCString()}; path=${options.path}; SameSite=${options.sameSite}${secure}`;
     },
     remove(name) {
-      doc.cookie = `${name}=; expires=${EPOCH}; path=/; SameSite=Lax`;
+      doc.cookie = `${name}=; expires=${EPOCH}; path=/; SameSite=Lax${secure}`;
     },
   };
 }

@@ -4,10 +4,28 @@ import { documentCookieStore, memoryCookieStore } from '../../client/src/index.t
 const options = (expires: Date) => ({ expires, path: '/', sameSite: 'Lax' as const });
 
 describe('documentCookieStore', () => {
-  it('writes the value as given, with expires, path and SameSite, and no HttpOnly or Secure', () => {
+  it('writes the value as given, with expires, path and SameSite, and no HttpOnly or Secure off https', () => {
     const doc = { cookie: '' };
     documentCookieStore(doc).set('svc_rt', 'a%2Bb', options(new Date('2026-11-28T12:00:00.000Z')));
     expect(doc.cookie).toBe('svc_rt=a%2Bb; expires=Sat, 28 Nov 2026 12:00:00 GMT; path=/; SameSite=Lax');
+  });
+
+  it('marks the refresh cookie Secure on an https page, so it never travels over plain http (review L5)', () => {
+    const location = (globalThis as { location?: unknown }).location;
+    (globalThis as { location?: unknown }).location = { protocol: 'https:' };
+    try {
+      const doc = { cookie: '' };
+      const store = documentCookieStore(doc);
+      store.set('svc_rt', 'a%2Bb', options(new Date('2026-11-28T12:00:00.000Z')));
+      expect(doc.cookie).toBe('svc_rt=a%2Bb; expires=Sat, 28 Nov 2026 12:00:00 GMT; path=/; SameSite=Lax; Secure');
+      store.remove('svc_rt');
+      expect(doc.cookie).toMatch(/; Secure$/);
+    } finally {
+      (globalThis as { location?: unknown }).location = location;
+    }
+    const forced = { cookie: '' };
+    documentCookieStore(forced, { secure: true }).set('svc_rt', 'x', options(new Date('2026-11-28T12:00:00.000Z')));
+    expect(forced.cookie).toMatch(/; Secure$/);
   });
 
   it('removing writes an empty value with an expiry in the past', () => {
