@@ -73,9 +73,18 @@ export async function startSession(
     formatRefreshToken(user.id, session.id, secret),
   );
   const { consumes, ...also } = commit;
-  const items = [...(also.items ?? []), ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : [])];
+  const cap = capSessions(user.liveSessions, now);
+  // A session the 50-session limit ends is recorded, as any revoked session is, in the same transaction.
+  const ended = cap.evict.map(() =>
+    activityItem(deps, tenant, user.id, 'SESSION_REVOKED', { ...client, actorId: user.id }),
+  );
+  const items = [
+    ...(also.items ?? []),
+    ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : []),
+    ...ended,
+  ];
   try {
-    await deps.sessions.start(tenant, session, activity, { ...also, items }, capSessions(user.liveSessions, now));
+    await deps.sessions.start(tenant, session, activity, { ...also, items }, cap);
   } catch (error) {
     // Of two answers racing with one code, one logs in; the other finds the code used (or the user changed).
     if ((consumes || also.profileStatus) && conditionFailedAt(error)) throw fail('INVALID_CODE');

@@ -14,6 +14,7 @@ import type { Deps } from '#shared/deps.ts';
 import { listMySessions } from '#shared/sessions/list-sessions.ts';
 import { revokeAllMySessions } from '#shared/sessions/revoke-sessions.ts';
 import { MAX_LIVE_SESSIONS } from '#shared/sessions/session-cap.ts';
+import { activityRepo } from '#shared/store/activity-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { setUserStatus } from '#shared/users/admin.ts';
@@ -316,6 +317,9 @@ describe('at most 50 live sessions', () => {
     expect(listed.map((s) => s.id)).not.toContain(sessionIdOf(oldest as LoginResult));
     const profile = await deps.users.get(tenant, user.id);
     expect(Object.keys(profile?.liveSessions ?? {}).sort()).toEqual(others.map(sessionIdOf).sort());
+    // The user's activity says a session ended (once): the 51st login's.
+    const activity = await activityRepo(deps.store).page(tenant, user.id, 100, null, new Date());
+    expect(activity.items.filter((a) => a.type === 'SESSION_REVOKED')).toHaveLength(1);
   });
 
   it('forgets listed sessions past their 7 days, and takes a revoked one off the list', async () => {
