@@ -65,6 +65,17 @@ export interface IdentityClientOptions {
 
 /** The cookie that keeps the refresh token. */
 export const REFRESH_COOKIE = 'svc_rt';
+/** The Web Locks name that serialises refreshes across the tabs of one origin (they share the cookie). */
+const REFRESH_LOCK = 'identity-client:svc_rt:refresh';
+
+/** Refreshes tried again with a token another tab stored meanwhile, before the refusal is final. */
+const MAX_ROTATED_ELSEWHERE_RETRIES = 2;
+
+/** The part of the Web Locks API the client uses (`navigator.locks`). */
+interface WebLocks {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
 /** A refresh token lives 7 days from login, whatever the refreshes (CONTRACT.md, Tokens). */
 export const REFRESH_TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -398,9 +409,23 @@ export class IdentityClient {
     }
   }
 
-  async #runRefresh(): Promise<LoginSuccess> {
-    const stored = this.#cookies.get(REFRESH_COOKIE);
-    const refreshToken = stored === undefined ? undefined : decodeCookie(stored);
+  /**
+   * One refresh, serialised with the other tabs of this origin, which share
+   * the `svc_rt` cookie: inside the lock the cookie is read afresh, so a tab
+   * that waited refreshes with the token the tab before it just stored, not
+   * the one that tab rotated out (one chain, no refusal). Where the browser
+   * has no Web Locks (or outside browsers) tabs may race: the service answers
+   * a token used again within 10 s with the same successor, and a refusal
+   * while the cookie already holds another token is tried once more with it.
+   */
+  #runRefresh(): Promise<LoginSuccess> {
+    const locks = (globalThis as { navigator?: { locks?: WebLocks } }).navigator?.locks;
+    if (typeof locks?.request !== 'function') return this.#refreshWithCookie(0);
+    return locks.request(REFRESH_LOCK, () => this.#refreshWithCookie(0));
+  }
+
+  async #refreshWithCookie(retries: number): Promise<LoginSuccess> {
+    const refreshToken = this.#storedRefreshToken();
     if (!refreshToken) {
       this.#endSession();
       throw new ApiError({ status: 401, code: CLIENT_ERROR_CODES.NO_REFRESH_TOKEN, detail: 'no refresh token stored' });
@@ -413,9 +438,23 @@ export class IdentityClient {
       });
       return this.#keep(answer.data, false);
     } catch (error) {
+      // Another tab rotated the token while this request was on its way: its successor is in the cookie.
+      // Tried again with it (a few times at most, for tabs racing without Web Locks on a service without
+      // the grace successor); never when the cookie still holds the token refused: that session is over.
+      const rotatedElsewhere =
+        retries < MAX_ROTATED_ELSEWHERE_RETRIES &&
+        error instanceof ApiError &&
+        error.code === 'REFRESH_TOKEN_INVALID' &&
+        (this.#storedRefreshToken() ?? refreshToken) !== refreshToken;
+      if (rotatedElsewhere) return this.#refreshWithCookie(retries + 1);
       if (refusesSession(error)) this.#endSession();
       throw error;
     }
+  }
+
+  #storedRefreshToken(): string | undefined {
+    const stored = this.#cookies.get(REFRESH_COOKIE);
+    return stored === undefined ? undefined : decodeCookie(stored);
   }
 
   /** After a 401 to `usedToken`: the access token to retry with, refreshing once if no one else has. */

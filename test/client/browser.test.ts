@@ -157,3 +157,103 @@ describe('the client in Chromium', () => {
     expect((await context.cookies(origin)).filter((c) => c.name === 'svc_rt')).toEqual([]);
   });
 });
+
+/** In a page: a client whose fetch sends a token marked expired as one the service refuses (401), as on expiry. */
+async function aTabClient(tab: Page, baseUrl: string, clientId: string) {
+  await tab.goto(`${origin}/`);
+  await tab.waitForFunction(() => (globalThis as any).sdk !== undefined);
+  await tab.evaluate(
+    async ({ baseUrl, clientId }) => {
+      const g = globalThis as any;
+      g.expiredTokens = new Set<string>();
+      g.signals = 0;
+      const fetchExpiring = (url: string, init: any) => {
+        const token = init?.headers?.authorization?.slice('Bearer '.length);
+        if (token && g.expiredTokens.has(token)) {
+          init = { ...init, headers: { ...init.headers, authorization: 'Bearer expired.access.token' } };
+        }
+        return fetch(url, init);
+      };
+      g.client = new g.sdk.IdentityClient({ baseUrl, fetch: fetchExpiring, onSessionExpired: () => g.signals++ });
+      await g.client.discover({ clientId });
+    },
+    { baseUrl, clientId },
+  );
+}
+
+describe('three tabs of one origin sharing svc_rt (issue 16)', () => {
+  it('all refresh at once with expired access tokens: one chain, every tab signed in, no signal; revoke-all elsewhere then signs each out once', async () => {
+    const tenant = await aTenantWith({ origins: [origin] });
+    const user = await aUser(tenant);
+    const tabs = [await context.newPage(), await context.newPage(), await context.newPage()] as [Page, Page, Page];
+    const pageErrors: string[] = [];
+    for (const tab of tabs) tab.on('pageerror', (error) => pageErrors.push(error.message));
+    for (const tab of tabs) await aTabClient(tab, api.url, tenant.publicApiKey);
+    // The first tab signs in; the others resume from the cookie, as tabs opened later do.
+    await tabs[0].evaluate(({ email, password }) => (globalThis as any).client.login({ email, password }), {
+      email: user.email,
+      password: user.password,
+    });
+    for (const tab of tabs.slice(1)) await tab.evaluate(() => (globalThis as any).client.refresh());
+
+    const presented: string[] = [];
+    const onRequest = (request: { url(): string; method(): string; postDataJSON(): any }) => {
+      if (request.url().endsWith('/auth/refresh') && request.method() === 'POST') {
+        presented.push(request.postDataJSON().refreshToken);
+      }
+    };
+    context.on('request', onRequest);
+    // Every tab's access token has expired (the laptop woke up); all call the API at once.
+    await Promise.all(
+      tabs.map((tab) =>
+        tab.evaluate(() => {
+          const g = globalThis as any;
+          g.expiredTokens.add(g.client.getAccessToken());
+        }),
+      ),
+    );
+    const mine = await Promise.all(
+      tabs.map((tab) => tab.evaluate(async () => (await (globalThis as any).client.me.get()).id)),
+    );
+    context.off('request', onRequest);
+    expect(mine).toEqual([user.id, user.id, user.id]);
+    // One refresh per tab, each with the token the tab before it stored (Web Locks): one chain, no race.
+    expect(presented).toHaveLength(3);
+    expect(new Set(presented).size).toBe(3);
+    expect(await Promise.all(tabs.map((tab) => tab.evaluate(() => (globalThis as any).signals)))).toEqual([0, 0, 0]);
+
+    // Revoke-all from another device: every tab's next call ends its session, each signalling once.
+    const elsewhere = await fetch(`${api.url}/auth/login`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    const { accessToken } = ((await elsewhere.json()) as any).data;
+    const revoked = await fetch(`${api.url}/sessions/revoke-all`, {
+      method: 'POST',
+      headers: { ...tenant.headers, authorization: `Bearer ${accessToken}` },
+    });
+    expect(revoked.status).toBe(204);
+    const after = await Promise.all(
+      tabs.map((tab) =>
+        tab.evaluate(async () => {
+          const g = globalThis as any;
+          const outcome = await g.client.me.get().then(
+            () => 'signed in',
+            (error: any) => error.code,
+          );
+          return { outcome, authenticated: g.client.isAuthenticated() };
+        }),
+      ),
+    );
+    for (const state of after) expect(state.authenticated).toBe(false);
+    // A second call is refused without another signal.
+    await Promise.all(
+      tabs.map((tab) => tab.evaluate(() => (globalThis as any).client.me.get().catch(() => undefined))),
+    );
+    expect(await Promise.all(tabs.map((tab) => tab.evaluate(() => (globalThis as any).signals)))).toEqual([1, 1, 1]);
+    expect((await context.cookies(origin)).filter((c) => c.name === 'svc_rt')).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    for (const tab of tabs) await tab.close();
+  }, 60_000);
+});

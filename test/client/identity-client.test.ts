@@ -327,6 +327,105 @@ describe('refresh', () => {
   });
 });
 
+/**
+ * Tabs of one origin: several clients over one cookie jar, as browser tabs
+ * share `svc_rt`. The service here rotates as the real one does: the current
+ * token gets the next; a token already rotated out gets 401 REFRESH_TOKEN_INVALID
+ * (the strictest answer: no grace successor).
+ */
+function tabsOfOneOrigin(count: number) {
+  const cookies = recordingCookies();
+  cookies.store.set('svc_rt', 'rt-1', { expires: new Date(NOW.getTime() + SEVEN_DAYS_MS), path: '/', sameSite: 'Lax' });
+  let current = 1;
+  const presented: string[] = [];
+  const gate = deferred();
+  const respond = service(async (request) => {
+    if (request.path !== '/auth/refresh') return problem(404, 'NOT_FOUND');
+    const token = (request.body as { refreshToken: string }).refreshToken;
+    presented.push(token);
+    await gate.promise;
+    if (token !== `rt-${current}`) return problem(401, 'REFRESH_TOKEN_INVALID');
+    current++;
+    return tokens(current);
+  });
+  const expired = vi.fn();
+  const tabs = Array.from({ length: count }, () => {
+    const fake = fakeFetch(respond);
+    const client = new IdentityClient({ baseUrl: BASE_URL, fetch: fake.fetch, cookies: cookies.store, now: () => NOW });
+    client.onSessionExpired(expired);
+    return client;
+  });
+  return { tabs, cookies, presented, expired, release: gate.release, current: () => current };
+}
+
+/** A Web Locks stand-in: one holder at a time per name, in request order (what navigator.locks guarantees). */
+function serialLocks() {
+  const tails = new Map<string, Promise<unknown>>();
+  const names: string[] = [];
+  return {
+    names,
+    locks: {
+      request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+        names.push(name);
+        const run = (tails.get(name) ?? Promise.resolve()).then(callback);
+        tails.set(
+          name,
+          run.catch(() => undefined),
+        );
+        return run;
+      },
+    },
+  };
+}
+
+describe('refresh across tabs of one origin (one svc_rt cookie)', () => {
+  it('serialises the refreshes of three tabs with navigator.locks: each presents the token the tab before it stored; all stay signed in', async () => {
+    const { locks, names } = serialLocks();
+    vi.stubGlobal('navigator', { locks });
+    try {
+      const { tabs, presented, expired, release, cookies } = tabsOfOneOrigin(3);
+      for (const tab of tabs) await tab.discover({ clientId: 'pk_1' });
+      const all = Promise.all(tabs.map((tab) => tab.refresh()));
+      await settle();
+      release();
+      await all;
+      // One chain: no token presented twice, so the service never saw a race.
+      expect(presented).toEqual(['rt-1', 'rt-2', 'rt-3']);
+      expect(tabs.every((tab) => tab.isAuthenticated())).toBe(true);
+      expect(cookies.jar.get('svc_rt')?.value).toBe('rt-4');
+      expect(expired).not.toHaveBeenCalled();
+      expect(new Set(names)).toEqual(new Set(['identity-client:svc_rt:refresh']));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('without Web Locks, a tab refused REFRESH_TOKEN_INVALID while the cookie holds a newer token tries again with it', async () => {
+    const { tabs, presented, expired, release } = tabsOfOneOrigin(3);
+    for (const tab of tabs) await tab.discover({ clientId: 'pk_1' });
+    const all = Promise.all(tabs.map((tab) => tab.refresh()));
+    await settle();
+    release();
+    await all;
+    // All three raced with rt-1; the two refused went again with the token the winner stored, and so on.
+    expect(presented.slice(0, 3)).toEqual(['rt-1', 'rt-1', 'rt-1']);
+    expect(presented.filter((token) => token === 'rt-1')).toHaveLength(3);
+    expect(tabs.every((tab) => tab.isAuthenticated())).toBe(true);
+    expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('a refusal while the cookie still holds the token it sent ends the session: the signal fires once per tab that held one', async () => {
+    const { tabs, expired, release, cookies } = tabsOfOneOrigin(1);
+    const [tab] = tabs as [IdentityClient];
+    await tab.discover({ clientId: 'pk_1' });
+    cookies.store.set('svc_rt', 'rt-0', { expires: new Date(NOW.getTime() + 1000), path: '/', sameSite: 'Lax' });
+    release();
+    await expect(tab.refresh()).rejects.toMatchObject({ status: 401, code: 'REFRESH_TOKEN_INVALID' });
+    expect(expired).toHaveBeenCalledTimes(1);
+    expect(cookies.jar.get('svc_rt')).toBeUndefined();
+  });
+});
+
 describe('a 401 to a request that carried the access token', () => {
   it('5 parallel requests answered 401 cause exactly one POST /auth/refresh, then each is retried once with the new token', async () => {
     const gate = deferred();
