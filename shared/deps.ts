@@ -6,7 +6,6 @@ import type { Mailer } from './mail/message.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
-import { type GuardRepo, guardRepo } from './store/guard-repo.ts';
 import { merchantRepo } from './store/merchant-repo.ts';
 import { type SessionRepo, sessionRepo } from './store/session-repo.ts';
 import { type UserRepo, userRepo } from './store/user-repo.ts';
@@ -69,7 +68,6 @@ export interface Deps {
   users: UserRepo;
   sessions: SessionRepo;
   challenges: ChallengeRepo;
-  guards: GuardRepo;
   vault: KeyVault;
   /**
    * Set by httpHandler for routes flagged `ses` (their handlers pass the SES
@@ -137,7 +135,6 @@ function reposOn(store: StoreClient) {
     users: userRepo(store),
     sessions: sessionRepo(store),
     challenges: challengeRepo(store),
-    guards: guardRepo(store),
   };
 }
 

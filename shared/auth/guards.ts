@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { isRefusal } from '../store/guard-repo.ts';
+import { guardRepo, isRefusal } from '../store/guard-repo.ts';
 import type { LockPurpose } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -11,7 +11,7 @@ import type { Merchant } from '../tenancy/types.ts';
  */
 export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
   const now = deps.clock.now();
-  const count = await deps.guards.countRequest(tenant, ip || 'unknown', now);
+  const count = await guardRepo(deps.store).countRequest(tenant, ip || 'unknown', now);
   if (count > deps.config.authRateLimitPerMinute) {
     const retryAfter = 60 - Math.floor((now.getTime() % 60_000) / 1000);
     throw fail('RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
@@ -30,7 +30,7 @@ function tooManyAttempts(retryAt: Date, now: Date) {
  */
 export async function enforceNotLocked(deps: Deps, tenant: Merchant, email: string): Promise<void> {
   const now = deps.clock.now();
-  const { lockedUntil } = await deps.guards.lockState(tenant, email, now);
+  const { lockedUntil } = await guardRepo(deps.store).lockState(tenant, email, now);
   if (lockedUntil) throw tooManyAttempts(lockedUntil, now);
 }
 
@@ -64,23 +64,24 @@ export async function reserveAttempt(
   purpose: LockPurpose = 'LOGIN',
 ): Promise<Attempt> {
   const now = deps.clock.now();
-  const outcome = await deps.guards.reserveAttempt(tenant, email, now, deps.random.token(12), purpose);
+  const guards = guardRepo(deps.store);
+  const outcome = await guards.reserveAttempt(tenant, email, now, deps.random.token(12), purpose);
   if (isRefusal(outcome)) throw tooManyAttempts(outcome.retryAt, now);
   let settled = false;
   return {
     async wrong() {
       if (settled) return null;
       settled = true;
-      return deps.guards.recordFailure(outcome, deps.clock.now());
+      return guards.recordFailure(outcome, deps.clock.now());
     },
     async release() {
       if (settled) return;
       settled = true;
-      await deps.guards.releaseAttempt(outcome).catch((error: unknown) => {
+      await guards.releaseAttempt(outcome).catch((error: unknown) => {
         deps.log.error('attempt place not given back', { errorName: error instanceof Error ? error.name : 'unknown' });
       });
     },
-    clearItem: () => deps.guards.clearLockoutItem(tenant, email, purpose),
+    clearItem: () => guards.clearLockoutItem(tenant, email, purpose),
   };
 }
 

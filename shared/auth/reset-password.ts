@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
+import { guardRepo } from '../store/guard-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
@@ -68,7 +69,7 @@ async function commitReset(
     ),
     code: deps.challenges.consumeItem(tenant, challenge.id, now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
-    lockout: deps.guards.clearLockoutItem(tenant, answered.email),
+    lockout: guardRepo(deps.store).clearLockoutItem(tenant, answered.email),
     // The owner proved the mailbox: the count of wrong reset codes starts again (this attempt's place with it).
     codeLockout: attempt.clearItem(),
     activity: activityItem(deps, tenant, answered.userId, 'PASSWORD_RESET', { ...client, actorId: answered.userId }),

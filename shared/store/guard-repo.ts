@@ -241,5 +241,3 @@ function whenASlotFrees(item: Record<string, unknown>, taken: string[], nowMs: n
 export function isRefusal(outcome: Reservation | Refusal): outcome is Refusal {
   return 'retryAt' in outcome;
 }
-
-export type GuardRepo = ReturnType<typeof guardRepo>;

@@ -33,14 +33,6 @@ const EXCEPTIONS: Record<string, number> = {
    * mail path (templates 7 KB, the mail limits 2.6 KB): 108 KB.
    */
   reauthenticate: 112 * 1024,
-  /**
-   * ua-parser-js (20 KB) on top of the bearer check, which now carries the
-   * lockout reservation, the credential epoch and the unverified-signup rule
-   * of every repo the deps build: 102 KB. What would bring it under: the
-   * guard repo built on use (as the mail-limit repo is), or browser and OS
-   * names parsed when a session starts rather than when listed.
-   */
-  listUserDevices: 106 * 1024,
 };
 
 /** Both services' routes: the identity's and the plant store's. */

@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { isRefusal, type Reservation } from '#shared/store/guard-repo.ts';
+import { guardRepo, isRefusal, type Reservation } from '#shared/store/guard-repo.ts';
 import { keys, type LockPurpose, type TenantRef } from '#shared/store/keys.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 const deps = makeTestDeps();
+const guards = guardRepo(deps.store);
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms);
@@ -26,13 +27,13 @@ async function lockItem(tenant: TenantRef, email: string) {
 
 let nonces = 0;
 const reserve = (tenant: TenantRef, email: string, now: Date, purpose: LockPurpose = 'LOGIN') =>
-  deps.guards.reserveAttempt(tenant, email, now, `n${++nonces}`, purpose);
+  guards.reserveAttempt(tenant, email, now, `n${++nonces}`, purpose);
 
 /** One wrong guess: its attempt reserved, then counted; the lock end when it engaged the lock. */
 async function wrongGuess(tenant: TenantRef, email: string, now: Date, purpose: LockPurpose = 'LOGIN') {
   const outcome = await reserve(tenant, email, now, purpose);
   if (isRefusal(outcome)) throw new Error(`refused: ${JSON.stringify(outcome)}`);
-  return deps.guards.recordFailure(outcome, now);
+  return guards.recordFailure(outcome, now);
 }
 
 describe('guards: wrong guesses', () => {
@@ -47,13 +48,13 @@ describe('guards: wrong guesses', () => {
 
   it('make lockedUntil answer the lock end until then, and null from then on, when guesses are reserved again', async () => {
     const { tenant, email } = fresh();
-    expect((await deps.guards.lockState(tenant, email, at(0))).lockedUntil).toBeNull();
+    expect((await guards.lockState(tenant, email, at(0))).lockedUntil).toBeNull();
     for (let i = 0; i < 5; i++) await wrongGuess(tenant, email, at(i * 1000));
     const end = at(4000 + 15 * MINUTE);
-    expect((await deps.guards.lockState(tenant, email, at(4000))).lockedUntil).toEqual(end);
-    expect((await deps.guards.lockState(tenant, email, new Date(end.getTime() - 1))).lockedUntil).toEqual(end);
+    expect((await guards.lockState(tenant, email, at(4000))).lockedUntil).toEqual(end);
+    expect((await guards.lockState(tenant, email, new Date(end.getTime() - 1))).lockedUntil).toEqual(end);
     expect(isRefusal(await reserve(tenant, email, new Date(end.getTime() - 1)))).toBe(true);
-    expect((await deps.guards.lockState(tenant, email, end)).lockedUntil).toBeNull();
+    expect((await guards.lockState(tenant, email, end)).lockedUntil).toBeNull();
     expect(isRefusal(await reserve(tenant, email, end))).toBe(false);
   });
 
@@ -62,7 +63,7 @@ describe('guards: wrong guesses', () => {
     for (let i = 0; i < 12; i++) {
       const now = at(i * 4 * MINUTE);
       expect(await wrongGuess(tenant, email, now)).toBeNull();
-      expect((await deps.guards.lockState(tenant, email, now)).lockedUntil).toBeNull();
+      expect((await guards.lockState(tenant, email, now)).lockedUntil).toBeNull();
     }
   });
 
@@ -73,18 +74,18 @@ describe('guards: wrong guesses', () => {
     const results: (Date | null)[] = [];
     for (const ms of late) results.push(await wrongGuess(tenant, email, at(ms)));
     expect(results.filter((until) => until !== null)).toHaveLength(1);
-    expect((await deps.guards.lockState(tenant, email, at(16.5 * MINUTE))).lockedUntil).not.toBeNull();
+    expect((await guards.lockState(tenant, email, at(16.5 * MINUTE))).lockedUntil).not.toBeNull();
   });
 
   it('keep one address apart from another, from another tenant, and from another purpose', async () => {
     const { tenant, email } = fresh();
     const other = fresh();
     for (let i = 0; i < 5; i++) await wrongGuess(tenant, email, at(i * 1000));
-    expect((await deps.guards.lockState(tenant, email, at(5000))).lockedUntil).not.toBeNull();
-    expect((await deps.guards.lockState(tenant, other.email, at(5000))).lockedUntil).toBeNull();
-    expect((await deps.guards.lockState(other.tenant, email, at(5000))).lockedUntil).toBeNull();
+    expect((await guards.lockState(tenant, email, at(5000))).lockedUntil).not.toBeNull();
+    expect((await guards.lockState(tenant, other.email, at(5000))).lockedUntil).toBeNull();
+    expect((await guards.lockState(other.tenant, email, at(5000))).lockedUntil).toBeNull();
     for (const purpose of ['PASSWORD_RESET', 'SIGNUP', 'EMAIL_CHANGE'] as const) {
-      expect((await deps.guards.lockState(tenant, email, at(5000), purpose)).lockedUntil).toBeNull();
+      expect((await guards.lockState(tenant, email, at(5000), purpose)).lockedUntil).toBeNull();
       expect(isRefusal(await reserve(tenant, email, at(5000), purpose))).toBe(false);
     }
   });
@@ -98,7 +99,7 @@ describe('guards.reserveAttempt: the attempt reserved before the guess is evalua
     const reserved = outcomes.filter((o) => !isRefusal(o)) as Reservation[];
     expect(reserved).toHaveLength(5);
     for (const refused of outcomes.filter(isRefusal)) expect(refused.locked).toBe(false);
-    const locks = (await Promise.all(reserved.map((r) => deps.guards.recordFailure(r, now)))).filter(Boolean);
+    const locks = (await Promise.all(reserved.map((r) => guards.recordFailure(r, now)))).filter(Boolean);
     expect(locks).toEqual([at(15 * MINUTE)]);
     expect((await lockItem(tenant, email))?.failures).toBe(5);
     expect(await reserve(tenant, email, now)).toEqual({ locked: true, retryAt: at(15 * MINUTE) });
@@ -109,10 +110,10 @@ describe('guards.reserveAttempt: the attempt reserved before the guess is evalua
     const first = await reserve(tenant, email, at(0));
     for (let i = 1; i < 5; i++) await wrongGuess(tenant, email, at(i * 1000));
     expect(await reserve(tenant, email, at(6000))).toMatchObject({ locked: false });
-    await deps.guards.releaseAttempt(first as Reservation);
+    await guards.releaseAttempt(first as Reservation);
     const next = await reserve(tenant, email, at(7000));
     expect(isRefusal(next)).toBe(false);
-    expect(await deps.guards.recordFailure(next as Reservation, at(7000))).toEqual(at(7000 + 15 * MINUTE));
+    expect(await guards.recordFailure(next as Reservation, at(7000))).toEqual(at(7000 + 15 * MINUTE));
     expect((await lockItem(tenant, email))?.failures).toBe(5);
   });
 
@@ -123,15 +124,15 @@ describe('guards.reserveAttempt: the attempt reserved before the guess is evalua
     for (let i = 0; i < 3; i++) {
       const r = await reserve(tenant, email, at(5000));
       expect(isRefusal(r)).toBe(false);
-      await deps.guards.releaseAttempt(r as Reservation);
+      await guards.releaseAttempt(r as Reservation);
     }
   });
 
   it('counts nothing for a guess whose count a success cleared meanwhile', async () => {
     const { tenant, email } = fresh();
     const r = (await reserve(tenant, email, at(0))) as Reservation;
-    await deps.guards.clearFailures(tenant, email);
-    expect(await deps.guards.recordFailure(r, at(1000))).toBeNull();
+    await guards.clearFailures(tenant, email);
+    expect(await guards.recordFailure(r, at(1000))).toBeNull();
     expect(await lockItem(tenant, email)).toBeUndefined();
   });
 });
@@ -140,10 +141,10 @@ describe('guards.clearFailures', () => {
   it('starts the count again: 4 failures, a clear, then 4 more do not lock, a 5th does', async () => {
     const { tenant, email } = fresh();
     for (let i = 0; i < 4; i++) await wrongGuess(tenant, email, at(i * 1000));
-    await deps.guards.clearFailures(tenant, email);
-    expect((await deps.guards.lockState(tenant, email, at(3500))).counted).toBe(false);
+    await guards.clearFailures(tenant, email);
+    expect((await guards.lockState(tenant, email, at(3500))).counted).toBe(false);
     for (let i = 4; i < 8; i++) expect(await wrongGuess(tenant, email, at(i * 1000))).toBeNull();
-    expect((await deps.guards.lockState(tenant, email, at(8000))).lockedUntil).toBeNull();
+    expect((await guards.lockState(tenant, email, at(8000))).lockedUntil).toBeNull();
     expect(await wrongGuess(tenant, email, at(9000))).toEqual(at(9000 + 15 * MINUTE));
   });
 });
@@ -152,17 +153,15 @@ describe('guards.countRequest', () => {
   it('counts 20 concurrent requests of one (tenant, IP) in one minute exactly: 1 to 20', async () => {
     const { tenant } = fresh();
     const now = at(10_000);
-    const counts = await Promise.all(
-      Array.from({ length: 20 }, () => deps.guards.countRequest(tenant, '203.0.113.7', now)),
-    );
+    const counts = await Promise.all(Array.from({ length: 20 }, () => guards.countRequest(tenant, '203.0.113.7', now)));
     expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
   it('starts again at 1 in a new minute, and per IP', async () => {
     const { tenant } = fresh();
-    expect(await deps.guards.countRequest(tenant, '203.0.113.7', at(0))).toBe(1);
-    expect(await deps.guards.countRequest(tenant, '203.0.113.7', at(59_999))).toBe(2);
-    expect(await deps.guards.countRequest(tenant, '203.0.113.7', at(MINUTE))).toBe(1);
-    expect(await deps.guards.countRequest(tenant, '203.0.113.8', at(MINUTE))).toBe(1);
+    expect(await guards.countRequest(tenant, '203.0.113.7', at(0))).toBe(1);
+    expect(await guards.countRequest(tenant, '203.0.113.7', at(59_999))).toBe(2);
+    expect(await guards.countRequest(tenant, '203.0.113.7', at(MINUTE))).toBe(1);
+    expect(await guards.countRequest(tenant, '203.0.113.8', at(MINUTE))).toBe(1);
   });
 });

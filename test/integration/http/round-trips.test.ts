@@ -6,6 +6,7 @@ import { login, loginPrefetch } from '#shared/auth/login.ts';
 import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
 import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { guardRepo } from '#shared/store/guard-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import { withPrefetch } from '#shared/store/prefetch.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
@@ -23,6 +24,7 @@ import { aContext, anEvent } from '#test/support/events.ts';
  */
 
 const deps = makeTestDeps();
+const guards = guardRepo(deps.store);
 const calls: string[] = [];
 deps.store.doc.middlewareStack.add(
   (next, context) => async (args) => {
@@ -158,13 +160,13 @@ describe('POST /auth/login (password)', () => {
     const user = await aUser(tenant);
     const wrong = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: 'Wrong-password-1' });
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
-    expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(true);
+    expect((await guards.lockState(tenant, user.email, new Date())).counted).toBe(true);
     // The next success clears the counter in the session's transaction: no round trip of its own.
     const right = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
     expect(right.status).toBe(200);
     expect(right.calls).not.toContain('DeleteItemCommand');
     expect(right.calls.at(-1)).toBe('TransactWriteItemsCommand');
-    expect((await deps.guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
+    expect((await guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
   });
 });
 
