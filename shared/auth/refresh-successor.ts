@@ -28,8 +28,6 @@ interface MacKeyCache {
 
 /** Per process (Lambda cold start) and per table client, as the signing keys are cached. */
 const caches = new WeakMap<StoreClient, MacKeyCache>();
-/** Whether some cache of this process holds the key: the refresh route then prefetches nothing for it. */
-let loadedInProcess = false;
 
 function cacheOf(view: StoreClient): MacKeyCache {
   const store = rootOf(view);
@@ -45,8 +43,8 @@ function cacheOf(view: StoreClient): MacKeyCache {
  * The key's item, for the refresh route's prefetch (read with the tenant, so a cold start costs
  * no round trip of its own), until this process holds the key; afterwards nothing.
  */
-export function refreshMacPrefetch(): ItemKey[] {
-  return loadedInProcess ? [] : [keys.refreshMacKey];
+export function refreshMacPrefetch(store: StoreClient): ItemKey[] {
+  return cacheOf(store).key ? [] : [keys.refreshMacKey];
 }
 
 async function loadKey(deps: RefreshMacDeps): Promise<Buffer> {
@@ -81,7 +79,6 @@ export async function refreshMacKey(deps: RefreshMacDeps): Promise<Buffer> {
   cache.loading ??= loadKey(deps)
     .then((key) => {
       cache.key = key;
-      loadedInProcess = true;
       return key;
     })
     .finally(() => {

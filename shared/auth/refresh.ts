@@ -2,6 +2,7 @@ import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { enforceRateLimit } from './guards.ts';
@@ -14,9 +15,9 @@ import { signingKeys } from './signing-keys.ts';
  * What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user, and the
  * successor key until this process holds it (a cold start reads it in the same BatchGetItem).
  */
-export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRef) {
+export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRef, store: StoreClient) {
   const parsed = parseRefreshToken(body.refreshToken);
-  return parsed ? [keys.user(tenant, parsed.userId), ...refreshMacPrefetch()] : [];
+  return parsed ? [keys.user(tenant, parsed.userId), ...refreshMacPrefetch(store)] : [];
 }
 
 /**
