@@ -4,6 +4,7 @@ import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { enforceRateLimit } from './guards.ts';
 import { tokensFor } from './issue-tokens.ts';
@@ -78,7 +79,7 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
     if (!rotatedAt) throw fail('REFRESH_TOKEN_INVALID');
     // Within the grace: the successor is answered only while it is still current, the session live,
     // within its 7 days (the answer extends nothing) and at the epoch; else the chain moved on or ended.
-    if (!(await deps.sessions.continueChain(tenant, userId, sessionId, nextHash, now, epoch))) {
+    if (!(await refreshGraceRepo(deps.store).continueChain(tenant, userId, sessionId, nextHash, now, epoch))) {
       throw fail('REFRESH_TOKEN_INVALID');
     }
     if (user?.status === 'ACTIVE') {

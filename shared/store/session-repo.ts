@@ -78,7 +78,8 @@ export interface SessionStartAlso {
 
 /** The update that ends a session: its access tokens answer SESSION_REVOKED, its refresh token is void. */
 const REVOKE = 'SET revokedAt = :now REMOVE refreshHash';
-const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :null)';
+/** A session not revoked (revokedAt absent, or null); `:null` is null. */
+export const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :null)';
 
 /**
  * The profile's part of a new session: lastLoginAt (and `also.profile`), the
@@ -268,49 +269,6 @@ export function sessionRepo(store: StoreClient) {
         return 'ROTATED';
       } catch (error) {
         if (conditionFailedAt(error, 0)) return 'NOT_CURRENT';
-        throw error;
-      }
-    },
-
-    /**
-     * A refresh token used again within the grace gets the successor its first
-     * use got: only while that successor (by hash) is still the session's
-     * current token (the chain has not moved on since), the session live,
-     * within its 7 days and at the user's credential epoch, the same
-     * conditions as a rotation. Nothing rotates, nothing is extended: only
-     * lastActivityAt is set. One UpdateItem, not a transaction: concurrent
-     * grace answers on one session serialise instead of cancelling each
-     * other. False when a condition failed.
-     */
-    async continueChain(
-      t: TenantRef,
-      userId: string,
-      sessionId: string,
-      successorHash: string,
-      now: Date,
-      epoch: number,
-    ): Promise<boolean> {
-      const at: Placeholders = { names: {}, values: {} };
-      const atEpoch = epochIs('epoch', epoch, at);
-      try {
-        await doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.session(t, userId, sessionId),
-            UpdateExpression: 'SET lastActivityAt = :now',
-            ConditionExpression: `refreshHash = :successor AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
-            ExpressionAttributeNames: at.names,
-            ExpressionAttributeValues: {
-              ':successor': successorHash,
-              ':now': now.toISOString(),
-              ':null': null,
-              ...at.values,
-            },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
         throw error;
       }
     },
