@@ -182,7 +182,8 @@ export type ActivityType =
   | 'PASSWORD_RESET'
   | 'USER_COMPROMISED'
   | 'ACCOUNT_LOCKED'
-  | 'REFRESH_TOKEN_REUSED';
+  | 'REFRESH_TOKEN_REUSED'
+  | 'REFRESH_TOKEN_GRACE';
 
 export interface Activity {
   id: string;

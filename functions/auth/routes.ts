@@ -125,7 +125,8 @@ export const authRoutes = {
     response: TokensEnvelope,
     errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED'],
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
-    kms: SIGNS_TOKENS,
+    // Signs; derives successors with the refresh-mac key (made on first use: encrypt).
+    kms: [...SIGNS_TOKENS, 'refresh-mac:encrypt', 'refresh-mac:decrypt'],
   },
   logout: {
     ...bearerRoute({ tag: 'auth' }),

@@ -17,6 +17,8 @@ export const ACTIVITY_TYPES = [
   'USER_COMPROMISED',
   'ACCOUNT_LOCKED',
   'REFRESH_TOKEN_REUSED',
+  /** A refresh token used again within 10 s of its rotation was answered its successor (shared/auth/refresh.ts). */
+  'REFRESH_TOKEN_GRACE',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];

@@ -2,27 +2,41 @@ import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { newOpaqueToken } from './codes.ts';
 import { enforceRateLimit } from './guards.ts';
 import { tokensFor } from './issue-tokens.ts';
+import { refreshMacKey, refreshMacPrefetch, successorSecret } from './refresh-successor.ts';
 import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
 import { signingKeys } from './signing-keys.ts';
 
-/** What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user. */
-export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRef) {
+/**
+ * What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user, and the
+ * successor key until this process holds it (a cold start reads it in the same BatchGetItem).
+ */
+export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRef, store: StoreClient) {
   const parsed = parseRefreshToken(body.refreshToken);
-  return parsed ? [keys.user(tenant, parsed.userId)] : [];
+  return parsed ? [keys.user(tenant, parsed.userId), ...refreshMacPrefetch(store)] : [];
 }
 
 /**
  * POST /auth/refresh: rotates the refresh token and issues a new access token,
  * within the per-(tenant, IP) rate limit of the auth routes.
- * - The current token rotates; of two refreshes with it, exactly one wins
- *   (a conditional write) and the other gets REFRESH_TOKEN_INVALID.
+ * - The current token rotates to its successor, derived from it (HMAC under
+ *   a server key: refresh-successor.ts); of refreshes with one token, exactly
+ *   one rotates (a conditional write).
+ * - The same token used again within 10 s of its rotation (other tabs, a
+ *   retry, the losers of that race) gets the same successor, with a fresh
+ *   access token of the session, while that successor is still the session's
+ *   current token: every holder continues one chain, and the next divergence
+ *   is detected as reuse (security review L4). Each such answer is recorded
+ *   (REFRESH_TOKEN_GRACE). Once the chain has moved on: REFRESH_TOKEN_INVALID,
+ *   never a token of a dead chain.
  * - A token rotated out more than 10 s ago is a replay: the whole session is
  *   revoked (REFRESH_TOKEN_REUSED), since one of its holders is not the user.
+ * - Never past the session's 7 days, whichever path answers.
  */
 export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string, client: ClientInfo) {
   const parsed = parseRefreshToken(refreshToken);
@@ -30,7 +44,6 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   const { userId, sessionId, secret } = parsed;
   const now = deps.clock.now();
   const presented = hashRefreshSecret(secret);
-  const nextSecret = newOpaqueToken();
 
   // Everything the answer needs is read before the rotation (the signing key too, on a cold start): once the
   // presented token is rotated out, a failure would strand the client with a token that is no longer current
@@ -40,21 +53,17 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   // the reads; its refusal comes first.
   const [rate, read] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
-    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active()]),
+    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active(), refreshMacKey(deps)]),
   ]);
   if (rate.status === 'rejected') throw rate.reason;
   if (read.status === 'rejected') throw read.reason;
-  const [user] = read.value;
+  const [user, , macKey] = read.value;
+  // The same for every use of this token: what the first use rotates to, and what a use in the grace answers.
+  const nextSecret = successorSecret(macKey, userId, sessionId, secret);
+  const nextHash = hashRefreshSecret(nextSecret);
+  const epoch = user?.credentialEpoch ?? 0;
   // Only a session at the profile's credential epoch rotates: one the epoch ended is refused like a revoked one.
-  const outcome = await deps.sessions.rotateRefresh(
-    tenant,
-    userId,
-    sessionId,
-    presented,
-    hashRefreshSecret(nextSecret),
-    now,
-    user?.credentialEpoch ?? 0,
-  );
+  const outcome = await deps.sessions.rotateRefresh(tenant, userId, sessionId, presented, nextHash, now, epoch);
   // Taken off the profile's list with it, when revoked here, so that it stops counting towards the 50.
   const listed = user?.liveSessions?.[sessionId] !== undefined;
 
@@ -66,7 +75,16 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
       }
       throw fail('REFRESH_TOKEN_REUSED');
     }
-    throw fail('REFRESH_TOKEN_INVALID');
+    // Never rotated out of this session (unknown, or the session revoked): nothing to continue.
+    if (!rotatedAt) throw fail('REFRESH_TOKEN_INVALID');
+    // Within the grace: the successor is answered only while it is still current, the session live,
+    // within its 7 days (the answer extends nothing) and at the epoch; else the chain moved on or ended.
+    if (!(await refreshGraceRepo(deps.store).continueChain(tenant, userId, sessionId, nextHash, now, epoch))) {
+      throw fail('REFRESH_TOKEN_INVALID');
+    }
+    if (user?.status === 'ACTIVE') {
+      await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_GRACE', { ...client, actorId: userId });
+    }
   }
   // Only ACTIVE users get tokens; disabling a user ends their sessions too (the epoch), this is the second line.
   if (user?.status !== 'ACTIVE') {

@@ -17,9 +17,10 @@ export interface KeyVault {
 /**
  * What a context is for: its `purpose` key, which the IAM grants are conditioned on
  * (`kms:EncryptionContext:purpose`). `jwt-signing`: the private halves of the token-signing
- * keys (shared/auth/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts).
+ * keys (shared/auth/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts);
+ * `refresh-mac`: the server key that derives refresh-token successors (shared/auth/refresh-successor.ts).
  */
-export type VaultPurpose = 'jwt-signing' | 'totp';
+export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac';
 export type VaultUse = 'encrypt' | 'decrypt';
 /**
  * One permission of a function: a purpose and what it may do with it (`totp:decrypt`). A route

@@ -7,6 +7,7 @@ import { vaultLimitedTo } from '../crypto/key-vault.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
+import type { StoreClient } from '../store/client.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
@@ -175,10 +176,11 @@ export function httpHandler<R extends RouteDef>(
   options?: HttpHandlerOptions & {
     /**
      * Keys the route reads first, prefetched in the tenant's BatchGetItem (a
-     * round trip fewer): keys from the valid body and the tenant. Each answers
-     * the request's first read of its key (store/prefetch.ts getItem); nothing else changes.
+     * round trip fewer): keys from the valid body and the tenant (and the process's store, for
+     * what its caches lack). Each answers the request's first read of its key (store/prefetch.ts
+     * getItem); nothing else changes.
      */
-    prefetch?: (body: Parsed<R['body']>, tenant: TenantRef) => ItemKey[];
+    prefetch?: (body: Parsed<R['body']>, tenant: TenantRef, store: StoreClient) => ItemKey[];
   },
 ): Handler;
 /** A service with deps of its own (the plant store): its routes take no tenant headers and no identity credentials. */
@@ -190,7 +192,9 @@ export function httpHandler<R extends ServiceRoute, D extends ServiceDeps>(
 export function httpHandler(
   route: RouteDef,
   impl: (input: never, deps: never) => unknown,
-  options: HttpHandlerOptions<ServiceDeps> & { prefetch?: (body: never, tenant: TenantRef) => ItemKey[] } = {},
+  options: HttpHandlerOptions<ServiceDeps> & {
+    prefetch?: (body: never, tenant: TenantRef, store: StoreClient) => ItemKey[];
+  } = {},
 ): Handler {
   // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;

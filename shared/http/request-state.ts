@@ -4,6 +4,7 @@ import type { Authenticators, PrefetchedBearer, Principal } from '../auth/princi
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { Deps } from '../deps.ts';
 import type { Logger } from '../log.ts';
+import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { ItemKey, Prefetched } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -41,8 +42,8 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   json: unknown;
   tenant: Merchant | undefined;
   principal: Principal | undefined;
-  /** The route's keys to read with the tenant (httpHandler's `prefetch`), from the valid body. */
-  prefetch?: ((body: unknown, tenant: TenantRef) => ItemKey[]) | undefined;
+  /** The route's keys to read with the tenant (httpHandler's `prefetch`), from the valid body (and the process's store). */
+  prefetch?: ((body: unknown, tenant: TenantRef, store: StoreClient) => ItemKey[]) | undefined;
   /** What was read with the tenant, for the route's first reads. */
   prefetched?: Prefetched | undefined;
   /** The bearer check done with the tenant read (tenant stage), its verdict given by the auth stage. */

@@ -121,4 +121,7 @@ export const keys = {
   /** Token-signing keys: one issuer for every tenant. */
   signingKey: (kid: string) => ({ pk: 'KEYS', sk: `SIGNING#${segment(kid)}` }),
   signingKeysPartition: 'KEYS',
+  signingKeyPrefix: 'SIGNING#',
+  /** The server key that derives a refresh token's successor from it (shared/auth/refresh-successor.ts). */
+  refreshMacKey: { pk: 'KEYS', sk: 'REFRESH_MAC' },
 } as const;

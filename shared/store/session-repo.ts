@@ -78,7 +78,8 @@ export interface SessionStartAlso {
 
 /** The update that ends a session: its access tokens answer SESSION_REVOKED, its refresh token is void. */
 const REVOKE = 'SET revokedAt = :now REMOVE refreshHash';
-const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :null)';
+/** A session not revoked (revokedAt absent, or null); `:null` is null. */
+export const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :null)';
 
 /**
  * The profile's part of a new session: lastLoginAt (and `also.profile`), the

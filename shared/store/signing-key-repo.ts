@@ -45,8 +45,9 @@ export function signingKeyRepo(store: StoreClient) {
   return {
     async list(): Promise<StoredSigningKey[]> {
       const items = await queryAll(store, {
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.signingKeysPartition },
+        // The partition holds other server keys too (REFRESH_MAC): only the signing ones.
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.signingKeysPartition, ':prefix': keys.signingKeyPrefix },
         // A key written a moment ago by another function must be seen.
         ConsistentRead: true,
       });

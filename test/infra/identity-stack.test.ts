@@ -313,7 +313,8 @@ describe('IdentityStack: IAM', () => {
     // Signs tokens (decrypts the active signing key, makes one on first use); never reads a TOTP secret.
     ['signupVerify', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
     ['login', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
-    ['refresh', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
+    // Signs, and derives refresh-token successors with the refresh-mac key (made on first use).
+    ['refresh', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], 'refresh-mac': ['kms:Decrypt', 'kms:Encrypt'] }],
     // Checks a TOTP code, then signs.
     ['loginVerify', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], totp: ['kms:Decrypt'] }],
     // Stores a new TOTP secret: encrypts only.

@@ -10,10 +10,10 @@ const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The route's keys to read with the tenant, when its body is valid (validation proper comes later and says why not). */
 function keysToPrefetch(request: HttpRequest, tenant: TenantRef) {
-  const { route, prefetch, json } = request.internal.state;
+  const { route, prefetch, json, deps } = request.internal.state;
   if (!prefetch || !route.body) return [];
   const parsed = v.safeParse(route.body, json);
-  return parsed.success ? prefetch(parsed.output, tenant) : [];
+  return parsed.success ? prefetch(parsed.output, tenant, deps.store) : [];
 }
 
 /**

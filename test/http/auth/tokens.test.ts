@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
-import { identityApi, post } from '#test/support/http.ts';
+import { expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
@@ -35,16 +35,26 @@ describe('POST /auth/refresh', () => {
     expect((await refresh(tenant, res.body.data.refreshToken)).status).toBe(200);
   });
 
-  it('answers 401 REFRESH_TOKEN_INVALID to a token just rotated (within the grace) and keeps the session', async () => {
+  it('answers a token just rotated (within the grace) the same new refresh token and a fresh access token; the session lives on', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const first = await logIn(tenant, user.email, user.password);
     const rotated = await refresh(tenant, first.refreshToken);
     const replay = await refresh(tenant, first.refreshToken);
-    expect(replay.status).toBe(401);
-    expect(replay.headers.get('content-type')).toBe('application/problem+json');
-    expect(replay.body.code).toBe('REFRESH_TOKEN_INVALID');
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.refreshToken).toBe(rotated.body.data.refreshToken);
+    expect(replay.body.data.accessToken).not.toBe(rotated.body.data.accessToken);
     expect((await refresh(tenant, rotated.body.data.refreshToken)).status).toBe(200);
+  });
+
+  it('answers 401 REFRESH_TOKEN_INVALID to a token used within the grace once its successor has rotated in turn', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const first = await logIn(tenant, user.email, user.password);
+    const second = await refresh(tenant, first.refreshToken);
+    const third = await refresh(tenant, second.body.data.refreshToken);
+    expectProblem(await refresh(tenant, first.refreshToken), 401, 'REFRESH_TOKEN_INVALID');
+    expect((await refresh(tenant, third.body.data.refreshToken)).status).toBe(200);
   });
 
   it('answers 401 REFRESH_TOKEN_INVALID to malformed, unknown and other-tenant tokens', async () => {

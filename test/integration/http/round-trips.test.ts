@@ -4,6 +4,7 @@ import { userRoutes } from '#functions/users/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { login, loginPrefetch } from '#shared/auth/login.ts';
 import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
+import { refreshMacKey } from '#shared/auth/refresh-successor.ts';
 import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { guardRepo } from '#shared/store/guard-repo.ts';
@@ -171,7 +172,9 @@ describe('POST /auth/login (password)', () => {
 });
 
 describe('POST /auth/refresh', () => {
-  it("reads the tenant and the token's user together, counts the request for the rate limit, then rotates: three round trips", async () => {
+  it("reads the tenant, the token's user and (on a cold start) the successor key together, counts the request for the rate limit, then rotates: three round trips", async () => {
+    // The successor key exists (another process made it), but this process has not read it yet.
+    await refreshMacKey(makeTestDeps());
     const user = await aUser(tenant);
     const signedIn = (await login(
       deps,
@@ -179,10 +182,14 @@ describe('POST /auth/refresh', () => {
       { email: user.email, password: user.password },
       { ip: '203.0.113.9', userAgent: 'vitest' },
     )) as { refreshToken: string };
-    const res = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const cold = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
+    expect(cold.status, JSON.stringify(cold.body)).toBe(200);
     // The rate count (security review S2) is the one write before the rotation.
-    expect(res.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(cold.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // Warm: the key is cached, and the same three.
+    const warm = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: cold.body.data.refreshToken });
+    expect(warm.status, JSON.stringify(warm.body)).toBe(200);
+    expect(warm.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 

@@ -1,0 +1,55 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreClient } from './client.ts';
+import { epochIs, type Placeholders } from './credential-epoch.ts';
+import { isConditionFailure } from './errors.ts';
+import { keys, type TenantRef } from './keys.ts';
+import { NOT_REVOKED } from './session-repo.ts';
+
+/** The refresh grace's one write (POST /auth/refresh only: kept out of the session repo every bearer bundle carries). */
+export function refreshGraceRepo(store: StoreClient) {
+  const { doc, tableName } = store;
+  return {
+    /**
+     * A refresh token used again within the grace gets the successor its first
+     * use got: only while that successor (by hash) is still the session's
+     * current token (the chain has not moved on since), the session live,
+     * within its 7 days and at the user's credential epoch, the same
+     * conditions as a rotation. Nothing rotates, nothing is extended: only
+     * lastActivityAt is set. One UpdateItem, not a transaction: concurrent
+     * grace answers on one session serialise instead of cancelling each
+     * other. False when a condition failed.
+     */
+    async continueChain(
+      t: TenantRef,
+      userId: string,
+      sessionId: string,
+      successorHash: string,
+      now: Date,
+      epoch: number,
+    ): Promise<boolean> {
+      const at: Placeholders = { names: {}, values: {} };
+      const atEpoch = epochIs('epoch', epoch, at);
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.session(t, userId, sessionId),
+            UpdateExpression: 'SET lastActivityAt = :now',
+            ConditionExpression: `refreshHash = :successor AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
+            ExpressionAttributeNames: at.names,
+            ExpressionAttributeValues: {
+              ':successor': successorHash,
+              ':now': now.toISOString(),
+              ':null': null,
+              ...at.values,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+  };
+}
