@@ -3,7 +3,7 @@ import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 import type { SessionCap } from '../sessions/session-cap.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
-import { conditionFailedAt, isConditionFailure } from './errors.ts';
+import { isConditionFailure } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
@@ -230,47 +230,46 @@ export function sessionRepo(store: StoreClient) {
       // A session the epoch ended (password change, reset, disable, revoke-all) never gets a token again.
       const at: Placeholders = { names: {}, values: {} };
       const atEpoch = epochIs('epoch', epoch, at);
-      try {
-        await doc.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: key,
-                  UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
-                  ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
-                  ExpressionAttributeNames: at.names,
-                  ExpressionAttributeValues: {
-                    ':next': nextHash,
-                    ':presented': presentedHash,
-                    ':now': now.toISOString(),
-                    ':null': null,
-                    ...at.values,
-                  },
-                },
+      // Tabs refreshing at once with one token meet on this item: on AWS, DynamoDB may cancel such a
+      // transaction for the conflict alone, without judging its condition. Sent again (retryConflicts), it is
+      // judged on what the winner left, so the loser finds the token rotated and gets the grace answer
+      // (refresh.ts) instead of a 503 that would make the tab retry outside the 10 s.
+      const failed = await transact(
+        store,
+        {
+          session: {
+            Update: {
+              TableName: tableName,
+              Key: key,
+              UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
+              ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
+              ExpressionAttributeNames: at.names,
+              ExpressionAttributeValues: {
+                ':next': nextHash,
+                ':presented': presentedHash,
+                ':now': now.toISOString(),
+                ':null': null,
+                ...at.values,
               },
-              {
-                Put: {
-                  TableName: tableName,
-                  Item: {
-                    ...keys.usedRefreshToken(t, userId, presentedHash),
-                    entity: 'USED_REFRESH_TOKEN',
-                    sessionId,
-                    rotatedAt: now.toISOString(),
-                    // Remembered, for reuse detection, as long as the session it came from can live.
-                    ttl: ttlAfter(now, REFRESH_TOKEN_TTL_MS + DAY_MS),
-                  },
-                },
+            },
+          },
+          used: {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.usedRefreshToken(t, userId, presentedHash),
+                entity: 'USED_REFRESH_TOKEN',
+                sessionId,
+                rotatedAt: now.toISOString(),
+                // Remembered, for reuse detection, as long as the session it came from can live.
+                ttl: ttlAfter(now, REFRESH_TOKEN_TTL_MS + DAY_MS),
               },
-            ],
-          }),
-        );
-        return 'ROTATED';
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return 'NOT_CURRENT';
-        throw error;
-      }
+            },
+          },
+        },
+        { retryConflicts: true },
+      );
+      return failed.has('session') ? 'NOT_CURRENT' : 'ROTATED';
     },
 
     /** When a refresh token (by hash) was rotated out of this session, if it ever was. */
