@@ -183,7 +183,8 @@ export type ActivityType =
   | 'USER_COMPROMISED'
   | 'ACCOUNT_LOCKED'
   | 'REFRESH_TOKEN_REUSED'
-  | 'REFRESH_TOKEN_GRACE';
+  | 'REFRESH_TOKEN_GRACE'
+  | 'REAUTHENTICATED';
 
 export interface Activity {
   id: string;

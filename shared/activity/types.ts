@@ -19,6 +19,8 @@ export const ACTIVITY_TYPES = [
   'REFRESH_TOKEN_REUSED',
   /** A refresh token used again within 10 s of its rotation was answered its successor (shared/auth/refresh.ts). */
   'REFRESH_TOKEN_GRACE',
+  /** The session's first factor proven again (POST /auth/reauthenticate): what a guarded change then relied on. */
+  'REAUTHENTICATED',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];

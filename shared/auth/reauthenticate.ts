@@ -1,3 +1,4 @@
+import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -110,6 +111,8 @@ export async function reauthenticate(
   const failed = await transact(deps.store, {
     session: deps.sessions.reauthenticatedItem(tenant, user.id, principal.sessionId, now),
     code: codeChallenge ? deps.challenges.consumeItem(tenant, codeChallenge.id, now) : null,
+    // Recorded with it: a change that needs a recent authentication can be traced to the proof it relied on.
+    activity: activityItem(deps, tenant, user.id, 'REAUTHENTICATED', { ...client, actorId: user.id }),
   });
   if (failed.has('session')) throw fail('SESSION_REVOKED');
   if (failed.has('code')) throw fail('INVALID_CODE');

@@ -10,6 +10,7 @@ import { handler as startEmailChangeHandler } from '#functions/users/start-email
 import { handler as verifyTotpHandler } from '#functions/users/verify-totp.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
+import { activityRepo } from '#shared/store/activity-repo.ts';
 import { apiKeyRepo } from '#shared/store/api-key-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
@@ -183,6 +184,9 @@ describe('M2: a session authenticated more than 10 minutes ago', () => {
       body: { password: user.password },
     });
     expect(proof.status).toBe(204);
+    // The proof is in the user's activity, with the session's device.
+    const { items } = await activityRepo(deps.store).page(tenant, user.id, 10, null, deps.clock.now());
+    expect(items.filter((a) => a.type === 'REAUTHENTICATED')).toHaveLength(1);
     at(10 * MINUTE + 1 + 10 * MINUTE + 1);
     // The first access token has expired by now; a refreshed one carries the same session, no longer recent.
     const refreshed = await invokeWith(
