@@ -1,7 +1,7 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoreClient } from '#shared/store/client.ts';
 import { sessionRepo } from '#shared/store/session-repo.ts';
+import { cancelled, storeAnswering } from '#test/support/fake-store.ts';
 
 /**
  * The refresh rotation when tabs refresh at once on AWS: DynamoDB may cancel
@@ -10,22 +10,6 @@ import { sessionRepo } from '#shared/store/session-repo.ts';
  * is sent again and judged on what the other left: a rotated token is
  * NOT_CURRENT (the grace answer follows), never a 503.
  */
-
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: `Transaction cancelled [${codes.join(', ')}]`,
-    $metadata: { httpStatusCode: 400 },
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-
-function storeAnswering(...answers: (Error | 'ok')[]) {
-  const send = vi.fn(async () => {
-    const answer = answers.shift() ?? 'ok';
-    if (answer instanceof Error) throw answer;
-    return {};
-  });
-  return { send, store: { doc: { send }, tableName: 'unit-test' } as unknown as StoreClient };
-}
 
 const rotate = (store: StoreClient) =>
   sessionRepo(store).rotateRefresh(

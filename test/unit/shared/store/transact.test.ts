@@ -1,7 +1,6 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
-import type { StoreClient } from '#shared/store/client.ts';
+import { describe, expect, it } from 'vitest';
 import { transact } from '#shared/store/transact.ts';
+import { cancelled, storeAnswering } from '#test/support/fake-store.ts';
 
 /**
  * transact: a transaction DynamoDB cancelled only because another was in
@@ -9,23 +8,6 @@ import { transact } from '#shared/store/transact.ts';
  * transactions, so this is driven with a fake client); a failed condition
  * comes back by the item's name; throttling is left to the handler.
  */
-
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: `Transaction cancelled [${codes.join(', ')}]`,
-    $metadata: { httpStatusCode: 400 },
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-
-/** A store whose client answers each send with the next of `answers` (an error is thrown). */
-function storeAnswering(...answers: (Error | 'ok')[]) {
-  const send = vi.fn(async () => {
-    const answer = answers.shift() ?? 'ok';
-    if (answer instanceof Error) throw answer;
-    return {};
-  });
-  return { send, store: { doc: { send }, tableName: 'unit-test' } as unknown as StoreClient };
-}
 
 const check = (pk: string) => ({
   ConditionCheck: { TableName: 'unit-test', Key: { pk, sk: 's' }, ConditionExpression: 'x' },
