@@ -65,8 +65,9 @@ export const authRoutes = {
     status: 200,
     body: CodeVerifyRequest,
     response: TokensEnvelope,
-    errors: ['INVALID_CODE', 'RATE_LIMITED'],
-    table: ['GetItem', 'PutItem', 'UpdateItem'],
+    errors: ['INVALID_CODE', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+    // DeleteItem: the address's count of wrong codes is cleared in the activation's transaction.
+    table: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     kms: SIGNS_TOKENS,
   },
   login: {
@@ -123,7 +124,7 @@ export const authRoutes = {
     status: 200,
     body: RefreshRequest,
     response: TokensEnvelope,
-    errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED'],
+    errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED', 'RATE_LIMITED'],
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
     // Signs; derives successors with the refresh-mac key (made on first use: encrypt).
     kms: [...SIGNS_TOKENS, 'refresh-mac:encrypt', 'refresh-mac:decrypt'],
@@ -195,7 +196,7 @@ export const authRoutes = {
     auth: 'none',
     status: 204,
     body: ResetPasswordRequest,
-    errors: ['INVALID_CODE', 'PASSWORD_TOO_COMMON', 'RATE_LIMITED'],
+    errors: ['INVALID_CODE', 'PASSWORD_TOO_COMMON', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
     ses: true,
     argon2: true,

@@ -87,7 +87,7 @@ export const userRoutes = {
     status: 200,
     body: EmailChangeVerifyRequest,
     response: EmailChangeVerifyResponse,
-    errors: [...BEARER_ERRORS, 'INVALID_CODE', 'CONFLICT', 'RATE_LIMITED'],
+    errors: [...BEARER_ERRORS, 'INVALID_CODE', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
   },

@@ -9,9 +9,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect } from 'vitest';
+import { identityRouteList } from '#functions/routes.ts';
 import { startSession } from '#shared/auth/session-start.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import type { Deps } from '#shared/deps.ts';
+import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import { makeTestDeps } from './deps.ts';
 import { aContext, anEvent } from './events.ts';
@@ -148,6 +150,22 @@ export interface StoreCall {
   command: string;
   partitions: string[];
   writes: boolean;
+  /** The IAM actions it needs: a transaction needs those of its items (there is no TransactWriteItems action). */
+  actions: string[];
+}
+
+/** The IAM actions a DynamoDB call needs (what the route row's `table` must grant, via tableActionsOf). */
+function iamActionsOf(command: string, input: Record<string, any>): string[] {
+  if (command === 'TransactWriteItems') {
+    return (input.TransactItems as Record<string, unknown>[]).map((t) => {
+      if (t.Put) return 'PutItem';
+      if (t.Update) return 'UpdateItem';
+      if (t.Delete) return 'DeleteItem';
+      return 'ConditionCheckItem';
+    });
+  }
+  if (command === 'TransactGetItems') return ['GetItem'];
+  return [command];
 }
 
 /** A tenant item that differs after the request from before it. */
@@ -199,7 +217,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
       const input = args.input as Record<string, unknown>;
       const { partitions, writes } = partitionsOf(command, input);
       const index = calls.length;
-      calls.push({ command, partitions, writes });
+      calls.push({ command, partitions, writes, actions: iamActionsOf(command, input) });
       if (writes) {
         // Nothing of this request has reached these partitions yet: this is how they were before it.
         for (const pk of partitions.filter(ownedByTenant)) if (!before.has(pk)) before.set(pk, readPartition(pk));
@@ -449,9 +467,29 @@ export async function traceOf<F>(operation: Operation<F>): Promise<Trace> {
   await signingKeys(makeTestDeps()).active();
   const run = await runOnce(operation);
   operation.succeeded(run.answer, run.fixture);
+  // Every DynamoDB action the run used is one the route's row grants (tableActionsOf: its IAM policy on AWS,
+  // where DynamoDB Local checks nothing): a transaction item or a repo added without its grant fails here.
+  const event = operation.request(run.fixture, 0);
+  const route = routeOfRequest(event.requestContext.http.method, event.rawPath);
+  const granted = new Set<string>(tableActionsOf(route));
+  const used = [...new Set(run.calls.flatMap((call) => call.actions))].sort();
+  expect(
+    used.filter((action) => !granted.has(action)),
+    `DynamoDB actions ${route.operationId} uses that its route row does not grant`,
+  ).toEqual([]);
   const effect = effectOf(run.changes);
   expect(effect.length, 'a run without faults writes something').toBeGreaterThan(0);
   return { calls: run.calls, effect };
+}
+
+/** The identity route a request goes to, by method and path (the row's `{param}` segments match any). */
+function routeOfRequest(method: string, rawPath: string): RouteDef {
+  const path = rawPath.replace(/^\/api\/v1/, '');
+  const route = identityRouteList.find(
+    (r) => r.method === method && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
+  if (!route) throw new Error(`no route for ${method} ${rawPath}`);
+  return route;
 }
 
 /** The calls of an operation when nothing fails, and the shape of what it writes. */
