@@ -31,8 +31,9 @@ export default defineConfig({
           name: 'http',
           include: ['test/http/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts'],
-          // Every answer of the local stack is checked against the OpenAPI documents.
-          setupFiles: ['./test/support/check-answers.ts'],
+          // Every answer of the local stack is checked against the OpenAPI documents, and every DynamoDB call
+          // of a route against the IAM grant of its row.
+          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
           testTimeout: 20_000,
         },
       },
@@ -44,7 +45,7 @@ export default defineConfig({
           name: 'client',
           include: ['test/client/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts', './test/client/support/build-client.ts'],
-          setupFiles: ['./test/support/check-answers.ts'],
+          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

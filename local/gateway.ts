@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
@@ -240,6 +241,13 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
   res.end(body);
 }
 
+/**
+ * The route whose handler is running, for whatever that handler does
+ * (the tests check each route's DynamoDB calls against the IAM grant its row
+ * makes on AWS, which DynamoDB Local does not enforce).
+ */
+export const invocation = new AsyncLocalStorage<RouteDef>();
+
 export function createGateway(options: GatewayOptions): Server {
   const compiled = options.routes
     .filter((route) => !isDefaultRoute(route))
@@ -317,7 +325,9 @@ export function createGateway(options: GatewayOptions): Server {
       });
       try {
         const handler = await load(route);
-        const result = await handler(event, lambdaContext(route.operationId, randomUUID()));
+        const result = await invocation.run(route, () =>
+          handler(event, lambdaContext(route.operationId, randomUUID())),
+        );
         writeResult(res, result, requestId);
         log(res.statusCode);
       } catch (error) {
