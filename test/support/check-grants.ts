@@ -11,6 +11,7 @@ import { afterAll, expect } from 'vitest';
 import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
 import { invocation } from '#local/gateway.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
+import { iamActionsOf } from './iam-actions.ts';
 
 type Recorded = Map<string, { granted: Set<string>; used: Set<string> }>;
 
@@ -29,20 +30,6 @@ function grantedTo(route: RouteDef): Set<string> {
   return granted;
 }
 
-/** The IAM actions one call needs. */
-function actionsOf(command: string, input: Record<string, unknown>): string[] {
-  if (command === 'TransactWriteItems') {
-    return (input.TransactItems as Record<string, unknown>[]).map((item) => {
-      if (item.Put) return 'PutItem';
-      if (item.Update) return 'UpdateItem';
-      if (item.Delete) return 'DeleteItem';
-      return 'ConditionCheckItem';
-    });
-  }
-  if (command === 'TransactGetItems') return ['GetItem'];
-  return [command];
-}
-
 // Every document client the handlers make (per process, on first use) records its calls by route.
 if (!state[PATCHED]) {
   state[PATCHED] = true;
@@ -56,7 +43,7 @@ if (!state[PATCHED]) {
           const command = (context.commandName ?? '?').replace(/Command$/, '');
           const key = route.operationId;
           const seen = state[RECORDED]?.get(key) ?? { granted: grantedTo(route), used: new Set() };
-          for (const action of actionsOf(command, call.input as Record<string, unknown>)) seen.used.add(action);
+          for (const action of iamActionsOf(command, call.input as Record<string, unknown>)) seen.used.add(action);
           state[RECORDED]?.set(key, seen);
         }
         return next(call);

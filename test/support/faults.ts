@@ -17,6 +17,7 @@ import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import { makeTestDeps } from './deps.ts';
 import { aContext, anEvent } from './events.ts';
+import { iamActionsOf } from './iam-actions.ts';
 
 /**
  * Fault injection for test/integration/faults: deps whose DynamoDB client
@@ -152,20 +153,6 @@ export interface StoreCall {
   writes: boolean;
   /** The IAM actions it needs: a transaction needs those of its items (there is no TransactWriteItems action). */
   actions: string[];
-}
-
-/** The IAM actions a DynamoDB call needs (what the route row's `table` must grant, via tableActionsOf). */
-function iamActionsOf(command: string, input: Record<string, any>): string[] {
-  if (command === 'TransactWriteItems') {
-    return (input.TransactItems as Record<string, unknown>[]).map((t) => {
-      if (t.Put) return 'PutItem';
-      if (t.Update) return 'UpdateItem';
-      if (t.Delete) return 'DeleteItem';
-      return 'ConditionCheckItem';
-    });
-  }
-  if (command === 'TransactGetItems') return ['GetItem'];
-  return [command];
 }
 
 /** A tenant item that differs after the request from before it. */
