@@ -21,7 +21,15 @@ export interface OpenedChallenge {
  */
 export function newCodeChallenge(
   deps: Pick<Deps, 'clock' | 'random'>,
-  spec: { type: ChallengeType; userId: string | null; email: string; pending?: PendingProfile; newEmail?: string },
+  spec: {
+    type: ChallengeType;
+    userId: string | null;
+    email: string;
+    pending?: PendingProfile;
+    newEmail?: string;
+    /** REAUTH: the session the code was asked in (it freshens that session only). */
+    sessionId?: string;
+  },
 ): OpenedChallenge {
   const now = deps.clock.now();
   const id = newId(deps.random, 'chl');
@@ -39,6 +47,7 @@ export function newCodeChallenge(
     consumedAt: null,
     pending: spec.pending ?? null,
     newEmail: spec.newEmail ?? null,
+    ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
   };
   return { challenge, code };
 }

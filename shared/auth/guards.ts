@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { type ErrorCode, fail } from '../http/errors.ts';
 import { guardRepo, isRefusal } from '../store/guard-repo.ts';
 import type { LockPurpose } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
@@ -108,4 +108,29 @@ export async function evaluating<T>(attempt: Attempt, evaluate: () => Promise<T>
 export async function guardProof(deps: Deps, tenant: Merchant, email: string, ip: string): Promise<Attempt> {
   await enforceRateLimit(deps, tenant, ip);
   return reserveAttempt(deps, tenant, email);
+}
+
+/**
+ * A proof asked of a signed-in user, guarded (guardProof) and judged in its
+ * reserved attempt: `verdict` answers the refusal of a wrong proof (counted,
+ * then thrown) or null for a right one (its place given back; the count stays).
+ * Everything `verdict` checks is one guess; a check that counts and throws by
+ * itself (checkCodeChallenge's `onWrong`) is handed the attempt.
+ */
+export async function proveSignedIn(
+  deps: Deps,
+  tenant: Merchant,
+  email: string,
+  ip: string,
+  verdict: (attempt: Attempt) => Promise<ErrorCode | null>,
+): Promise<void> {
+  const proof = await guardProof(deps, tenant, email, ip);
+  await evaluating(proof, async () => {
+    const refusal = await verdict(proof);
+    if (refusal) {
+      await proof.wrong();
+      throw fail(refusal);
+    }
+    await proof.release();
+  });
 }

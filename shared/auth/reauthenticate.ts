@@ -5,8 +5,8 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/me.ts';
-import { checkCodeChallenge, liveChallenge, newCodeChallenge } from './challenges.ts';
-import { enforceRateLimit, evaluating, guardProof } from './guards.ts';
+import { checkCodeChallenge, liveChallenge, openCodeChallenge } from './challenges.ts';
+import { enforceRateLimit, proveSignedIn } from './guards.ts';
 import { sendOrUndo } from './mail-or-undo.ts';
 import { verifyPassword } from './passwords.ts';
 import type { UserPrincipal } from './principal.ts';
@@ -84,25 +84,20 @@ export async function reauthenticate(
     throw fail('INVALID_CODE');
   }
   // The proof (first factor and TOTP together) is one guess, reserved in the login lockout before it is looked at.
-  const proof = await guardProof(deps, tenant, user.email, client.ip);
-  await evaluating(proof, async () => {
+  await proveSignedIn(deps, tenant, user.email, client.ip, async (attempt) => {
     if (method === 'PASSWORD') {
       // No password (an e-mail-code user) answers as a wrong one, and is counted the same.
       if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.password ?? ''))) {
-        await proof.wrong();
-        throw fail('INVALID_CREDENTIALS');
+        return 'INVALID_CREDENTIALS';
       }
     } else if (codeChallenge) {
       // A wrong code counts against the challenge (the fifth kills it) and against the account's lockout.
       await checkCodeChallenge(deps, tenant, codeChallenge, body.code ?? '', async () => {
-        await proof.wrong();
+        await attempt.wrong();
       });
     }
-    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
-      await proof.wrong();
-      throw fail('INVALID_CODE');
-    }
-    await proof.release(); // proven: its place in the window is free again
+    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) return 'INVALID_CODE';
+    return null;
   });
 
   const now = deps.clock.now();
@@ -133,9 +128,12 @@ async function sendReauthCode(
   client: ClientInfo,
 ) {
   await enforceRateLimit(deps, tenant, client.ip);
-  const opened = newCodeChallenge(deps, { type: 'REAUTH', userId: user.id, email: user.email });
-  const challenge = { ...opened.challenge, sessionId: principal.sessionId };
-  await deps.challenges.create(tenant, challenge);
-  await sendOrUndo(deps, tenant, challenge.id, user.email, { kind: 'REAUTH_CODE', code: opened.code });
-  return { challengeId: challenge.id };
+  const opened = await openCodeChallenge(deps, tenant, {
+    type: 'REAUTH',
+    userId: user.id,
+    email: user.email,
+    sessionId: principal.sessionId,
+  });
+  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'REAUTH_CODE', code: opened.code });
+  return { challengeId: opened.challenge.id };
 }

@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
-import { evaluating, guardProof } from '../auth/guards.ts';
+import { proveSignedIn } from '../auth/guards.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
@@ -40,17 +40,12 @@ export async function changePassword(
     });
   }
   // Both factors are one guess: one attempt reserved before either is looked at.
-  const proof = await guardProof(deps, tenant, user.email, client.ip);
-  await evaluating(proof, async () => {
+  await proveSignedIn(deps, tenant, user.email, client.ip, async () => {
     if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.currentPassword))) {
-      await proof.wrong();
-      throw fail('INVALID_CREDENTIALS');
+      return 'INVALID_CREDENTIALS';
     }
-    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) {
-      await proof.wrong();
-      throw fail('INVALID_CODE');
-    }
-    await proof.release(); // proven: its place in the window is free again
+    if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) return 'INVALID_CODE';
+    return null;
   });
   const passwordHash = await hashPassword(body.newPassword);
   // The epoch as read before the password was checked (the bearer check's read): a change of it since then

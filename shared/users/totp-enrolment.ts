@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/record.ts';
-import { evaluating, guardProof } from '../auth/guards.ts';
+import { evaluating, guardProof, proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
@@ -101,14 +101,9 @@ export async function disableTotp(
   const user = await deps.users.get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
-  const proof = await guardProof(deps, tenant, user.email, client.ip);
-  await evaluating(proof, async () => {
-    if (!(await secondFactorIsGood(deps, tenant, user, code))) {
-      await proof.wrong();
-      throw fail('INVALID_CODE');
-    }
-    await proof.release(); // a right code: its place in the window is free again
-  });
+  await proveSignedIn(deps, tenant, user.email, client.ip, async () =>
+    (await secondFactorIsGood(deps, tenant, user, code)) ? null : 'INVALID_CODE',
+  );
   const disabled = await deps.users.update(
     tenant,
     user.id,
