@@ -4,11 +4,12 @@ import { defineConfig } from 'vitest/config';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /**
- * Five projects, split by layer (STYLE.md, Testing pyramid):
+ * Six projects, split by layer (STYLE.md, Testing pyramid):
  * unit (no network), integration (DynamoDB Local), http (the local gateway on
  * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions),
  * client (the client SDK in client/: built first, then driven by a fake fetch,
- * against the local stack and in headless Chromium).
+ * against the local stack and in headless Chromium), web (the hosted pages in
+ * Chromium, journey by journey).
  */
 export default defineConfig({
   test: {
@@ -47,6 +48,18 @@ export default defineConfig({
           globalSetup: ['./test/support/global-setup.ts', './test/client/support/build-client.ts'],
           setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The hosted pages (web/): built first, then driven in Chromium through the journeys a user takes.
+          name: 'web',
+          include: ['test/web/**/*.test.ts'],
+          globalSetup: ['./test/support/global-setup.ts', './test/web/support/build-web.ts'],
+          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -249,6 +249,11 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
 export const invocation = new AsyncLocalStorage<RouteDef>();
 
 export function createGateway(options: GatewayOptions): Server {
+  return createServer(gatewayListener(options));
+}
+
+/** The gateway as a request listener, for a server that routes some paths elsewhere (local/web-server.ts). */
+export function gatewayListener(options: GatewayOptions): RequestListener {
   const compiled = options.routes
     .filter((route) => !isDefaultRoute(route))
     .map((route) => compile(route, options.basePath))
@@ -267,7 +272,7 @@ export function createGateway(options: GatewayOptions): Server {
     return handler;
   };
 
-  return createServer((req, res) => {
+  return (req, res) => {
     const started = performance.now();
     const requestId = gatewayRequestId();
     const method = req.method ?? 'GET';
@@ -339,5 +344,5 @@ export function createGateway(options: GatewayOptions): Server {
         log(500);
       }
     });
-  });
+  };
 }

@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { plantRouteList } from '#functions/plants/routes.ts';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
-import { createGateway, type GatewayOptions } from './gateway.ts';
+import { createGateway, type GatewayOptions, gatewayListener } from './gateway.ts';
 import { startSesEmulator } from './ses.ts';
+import { localEdge } from './web-server.ts';
 
 /** The table name the local stack, the CLI and the tests use. */
 export const LOCAL_TABLE_NAME = 'identity';
@@ -37,6 +38,8 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   apiUrl: string;
+  /** The hosted pages' origin, `{subdomain}` standing for a tenant's subdomain. */
+  hostedPagesOrigin: string;
   port: number;
   /** The plant store's base URL (no base path), when it was asked for. */
   plantsUrl: string | undefined;
@@ -86,15 +89,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   try {
     await ensureTable(dynamoEndpoint, tableName);
-    const gateway = createGateway({
-      routes: identityRouteList,
-      basePath: BASE_PATH,
-      root: REPO_ROOT,
-      onRequest: options.onRequest,
-    });
+    // The identity gateway behind the local edge: the hosted pages (web/dist) and `/api/*` on one origin.
+    const gateway = createServer(
+      localEdge({
+        api: gatewayListener({
+          routes: identityRouteList,
+          basePath: BASE_PATH,
+          root: REPO_ROOT,
+          onRequest: options.onRequest,
+        }),
+      }),
+    );
     servers.push(gateway);
     const port = await listen(gateway, options.port);
     const apiUrl = `http://localhost:${port}${BASE_PATH}`;
+    // Each tenant's pages at its own host: Chromium resolves every *.localhost to loopback.
+    const hostedPagesOrigin = `http://{subdomain}.localhost:${port}`;
 
     // The plant store: its own routes at the root of its own port, its own table. It verifies
     // tokens against the identity's JWKS at ISSUER_URL, as a deployed resource server does.
@@ -117,6 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       SES_ENDPOINT: ses.url,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       ISSUER_URL: apiUrl,
+      HOSTED_PAGES_ORIGIN: hostedPagesOrigin,
       SENDER_EMAIL: process.env.SENDER_EMAIL ?? 'no-reply@localhost.test',
       AUTH_RATE_LIMIT_PER_MINUTE: String(
         options.authRateLimitPerMinute ?? process.env.AUTH_RATE_LIMIT_PER_MINUTE ?? 120,
@@ -135,6 +146,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     return {
       apiUrl,
+      hostedPagesOrigin,
       port,
       plantsUrl,
       dynamoEndpoint,

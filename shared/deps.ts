@@ -42,6 +42,20 @@ const Env = v.object({
    * invitations: shared/auth/mail-limits.ts): one tenant's flood cannot spend the SES account's quota or
    * bounce rate that every tenant shares (security review M6).
    */
+  /**
+   * Where the hosted pages of a tenant live (web/): an origin with `{subdomain}` in its host, such as
+   * `https://{subdomain}.id.example.com`. Each tenant's own hosted origin passes its Origin check, and discovery
+   * finds a tenant by subdomain from there. Unset: no hosted pages.
+   */
+  HOSTED_PAGES_ORIGIN: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (value) => /^https?:\/\/\{subdomain\}\.[a-z0-9.-]+(:\d+)?$/.test(value),
+        'must look like https://{subdomain}.example.com',
+      ),
+    ),
+  ),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     // Room for a busy tenant's codes (SES production accounts start at 50,000 a day, shared by every tenant).
@@ -59,6 +73,8 @@ export interface Config {
   codeResponseFloorMs: number;
   /** MAIL_DAILY_BUDGET_PER_TENANT. */
   mailDailyBudgetPerTenant: number;
+  /** HOSTED_PAGES_ORIGIN: the hosted pages' origin with `{subdomain}` for the tenant's subdomain. */
+  hostedPagesOrigin: string | undefined;
 }
 
 export interface Deps {
@@ -112,6 +128,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
+      hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

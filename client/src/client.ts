@@ -44,6 +44,8 @@ export interface FetchInit {
 /** What the client reads of an answer: a subset of Response. */
 export interface FetchResponse {
   readonly status: number;
+  /** Read for `Retry-After` (ApiError.retryAfter) when present. */
+  readonly headers?: { get(name: string): string | null };
   text(): Promise<string>;
 }
 
@@ -150,6 +152,7 @@ interface CallOptions {
 interface Answer {
   status: number;
   text: string;
+  retryAfter?: number | undefined;
 }
 
 const seg = encodeURIComponent;
@@ -235,11 +238,12 @@ export class IdentityClient {
   /**
    * GET /auth/discovery: the tenant's public configuration, kept for the
    * tenant headers of every later request. Browsers send the page's Origin,
-   * which must be one of the tenant's allowed origins.
+   * which must be one of the tenant's allowed origins. The tenant's own hosted
+   * pages, served from the service's origin, name it by `slug` alone.
    */
-  async discover(params: { clientId: string; slug?: string }): Promise<TenantConfig> {
+  async discover(params: { clientId: string; slug?: string } | { slug: string }): Promise<TenantConfig> {
     const tenant = await this.#call<TenantConfig>('GET', '/auth/discovery', {
-      query: { clientId: params.clientId, slug: params.slug },
+      query: { clientId: 'clientId' in params ? params.clientId : undefined, slug: params.slug },
       bearer: false,
       tenant: false,
     });
@@ -507,7 +511,12 @@ export class IdentityClient {
     const fetchFn = this.#fetch;
     try {
       const response = await fetchFn(this.#url(path, options.query), init);
-      return { status: response.status, text: await response.text() };
+      const retryAfter = Number(response.headers?.get('retry-after') ?? Number.NaN);
+      return {
+        status: response.status,
+        text: await response.text(),
+        retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined,
+      };
     } catch (error) {
       throw new ApiError({
         status: 0,
@@ -533,7 +542,7 @@ export class IdentityClient {
         }
       }
     }
-    if (!ok) throw errorFromAnswer(answer.status, body);
+    if (!ok) throw errorFromAnswer(answer.status, body, answer.retryAfter);
     return body as T;
   }
 

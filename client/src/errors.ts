@@ -72,13 +72,22 @@ export class ApiError extends Error {
   readonly code: string;
   readonly detail: string | undefined;
   readonly errors: FieldError[];
+  /** Seconds to wait, from the answer's `Retry-After` (429 lockouts and rate limits, 503): "try again in 14 minutes". */
+  readonly retryAfter: number | undefined;
 
-  constructor(init: { status: number; code: string; detail?: string | undefined; errors?: FieldError[] }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    detail?: string | undefined;
+    errors?: FieldError[];
+    retryAfter?: number | undefined;
+  }) {
     super(init.detail ? `${init.code}: ${init.detail}` : `${init.code} (HTTP ${init.status})`);
     this.status = init.status;
     this.code = init.code;
     this.detail = init.detail;
     this.errors = init.errors ?? [];
+    this.retryAfter = init.retryAfter;
   }
 }
 
@@ -96,13 +105,14 @@ function fieldErrors(value: unknown): FieldError[] {
 }
 
 /** The ApiError of an error answer: its problem+json when it has one, INVALID_RESPONSE otherwise. */
-export function errorFromAnswer(status: number, body: unknown): ApiError {
+export function errorFromAnswer(status: number, body: unknown, retryAfter?: number): ApiError {
   if (isRecord(body) && typeof body.code === 'string') {
     return new ApiError({
       status,
       code: body.code,
       detail: typeof body.detail === 'string' ? body.detail : undefined,
       errors: fieldErrors(body.errors),
+      retryAfter,
     });
   }
   return new ApiError({

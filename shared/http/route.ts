@@ -120,7 +120,11 @@ export const ADMIN_ERRORS = [...BEARER_ERRORS, 'FORBIDDEN'] as const satisfies r
 export function tableActionsOf(route: RouteDef): TableAction[] {
   const actions = new Set<TableAction>(route.table);
   if (route.tenant === 'headers') actions.add('GetItem');
-  if (route.tenant === 'clientId') actions.add('Query');
+  // By client key (the gsi1 Query), or for a hosted page by subdomain (the claim, then the merchant: GetItem).
+  if (route.tenant === 'clientId') {
+    actions.add('Query');
+    actions.add('GetItem');
+  }
   // The bearer check: the public signing keys (Query), then session and user together (BatchGetItem).
   // A `token` route reads nothing for it: the JWT is checked against the issuer's JWKS, fetched over HTTPS.
   if (route.auth !== 'none' && route.tenant !== 'token') {

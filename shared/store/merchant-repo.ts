@@ -82,6 +82,14 @@ export function merchantRepo(store: StoreClient) {
       return item ? toMerchant(item) : null;
     },
 
+    /** Discovery from a hosted page: the tenant holding this subdomain (its claim names it). */
+    async findBySubdomain(subdomain: string): Promise<Merchant | null> {
+      // Eventually consistent is enough: a page loads again; a renamed subdomain moves no one.
+      const Item = await getItem(store, keys.subdomain(subdomain), { consistent: false });
+      if (!Item || typeof Item.app !== 'string' || typeof Item.mid !== 'string') return null;
+      return this.get({ app: Item.app, mid: Item.mid });
+    },
+
     /**
      * A tenant stored before `adminUserId` was kept: finds its first admin and
      * keeps it on the merchant, once. The first admin is the user registered

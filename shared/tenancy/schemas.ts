@@ -23,8 +23,9 @@ export const Origin = v.pipe(
 );
 
 export const DiscoveryQuery = v.object({
-  clientId: v.pipe(v.string('is required'), v.minLength(1, 'is required'), v.maxLength(256)),
-  /** The tenant's subdomain as the client app knows it; only logged. */
+  /** The public client key. A hosted page (web/) may send only `slug`, naming its own tenant. */
+  clientId: v.optional(v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(256))),
+  /** The tenant's subdomain: with `clientId` only logged; alone, from the tenant's hosted pages, it names the tenant. */
   slug: v.optional(v.pipe(v.string(), v.maxLength(256))),
 });
 

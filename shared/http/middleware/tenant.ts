@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { TenantRef } from '../../store/keys.ts';
+import { hostedSubdomainOf } from '../../tenancy/hosted-pages.ts';
 import type { Merchant } from '../../tenancy/types.ts';
 import { fail } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
@@ -7,6 +8,22 @@ import { bearerTokenOf } from './auth.ts';
 
 /** app, mid and client keys are generated from this alphabet; anything else cannot name a tenant. */
 const TENANT_VALUE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Subdomains are lower-case DNS labels (shared/tenancy/create-tenant.ts). */
+const SUBDOMAIN = /^[a-z0-9-]{1,63}$/;
+
+/**
+ * True when a browser sent the request from the hosted pages of `slug`: a cross-origin request carries that
+ * tenant's hosted origin; a same-origin GET carries no Origin at all (Fetch standard), and then only the
+ * browser-set `Sec-Fetch-Site: same-origin` says it came from a page of the API's own origin, where only the
+ * hosted pages live. A non-browser can claim either, and learns what the hosted page shows anyone.
+ */
+function fromHostedPageOf(request: HttpRequest, slug: string): boolean {
+  const { origin, deps } = request.internal.state;
+  if (!deps.config.hostedPagesOrigin) return false;
+  if (origin !== undefined) return hostedSubdomainOf(deps.config, origin) === slug;
+  return header(request.event, 'sec-fetch-site') === 'same-origin';
+}
 
 /** The route's keys to read with the tenant, when its body is valid (validation proper comes later and says why not). */
 function keysToPrefetch(request: HttpRequest, tenant: TenantRef) {
@@ -50,16 +67,27 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     state.tenant = tenant;
     state.prefetchedBearer = pending ?? undefined;
   } else if (route.tenant === 'clientId') {
-    const clientId = request.event.queryStringParameters?.clientId?.trim();
-    if (!clientId) {
+    const query = request.event.queryStringParameters;
+    const clientId = query?.clientId?.trim();
+    const slug = query?.slug?.trim();
+    if (!clientId && !slug) {
       throw fail('VALIDATION_FAILED', {
         detail: 'clientId: is required',
         errors: [{ path: 'clientId', message: 'is required' }],
       });
     }
-    // Discovery is for browsers of allowed origins only; answer that before any lookup.
-    if (!state.origin) throw fail('ORIGIN_NOT_ALLOWED', 'discovery needs an Origin header');
-    const tenant = TENANT_VALUE.test(clientId) ? await deps.merchants.findByClientKey(clientId) : null;
+    let tenant: Merchant | null;
+    if (clientId) {
+      // Discovery is for browsers of allowed origins only; answer that before any lookup.
+      if (!state.origin) throw fail('ORIGIN_NOT_ALLOWED', 'discovery needs an Origin header');
+      tenant = TENANT_VALUE.test(clientId) ? await deps.merchants.findByClientKey(clientId) : null;
+    } else {
+      // A hosted page knows its subdomain, not its client key: it may name its own tenant by slug, and nobody else.
+      if (!fromHostedPageOf(request, slug as string)) {
+        throw fail('ORIGIN_NOT_ALLOWED', "discovery by slug is for the tenant's hosted pages");
+      }
+      tenant = SUBDOMAIN.test(slug as string) ? await deps.merchants.findBySubdomain(slug as string) : null;
+    }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
   }

@@ -1,0 +1,80 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve } from 'node:path';
+import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
+
+/** Where `npm run build:web` writes the hosted pages. */
+export const WEB_DIST = resolve(import.meta.dirname, '../web/dist');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/**
+ * The local CloudFront: `/api/*` goes to the API (the gateway), every other
+ * path to the built pages, the way infra/web-stack.ts's behaviours route them,
+ * with the same response headers. So the pages at `<subdomain>.localhost:<port>`
+ * call the API same-origin, as on AWS.
+ */
+export function localEdge(options: { api: RequestListener; distDir?: string }): RequestListener {
+  const distDir = options.distDir ?? WEB_DIST;
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/api' || path.startsWith('/api/')) {
+      options.api(req, res);
+      return;
+    }
+    servePage(distDir, path, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
+}
+
+/**
+ * A file of the build, or `index.html` for any path whose last segment has no
+ * extension (the app routes in the browser), as the viewer-request function
+ * of the distribution rewrites it. A missing file with an extension is 404.
+ */
+async function servePage(distDir: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', ...WEB_SECURITY_HEADERS });
+    res.end();
+    return;
+  }
+  const last = path.split('/').pop() ?? '';
+  const file = last.includes('.') ? decodeURIComponent(path) : '/index.html';
+  const full = normalize(join(distDir, file));
+  if (!full.startsWith(distDir)) return notFound(res);
+  const found = await stat(full).catch(() => undefined);
+  if (!found?.isFile()) {
+    if (file === '/index.html') {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', ...WEB_SECURITY_HEADERS });
+      res.end('The web app is not built: run `npm run build:web` (npm start does it).\n');
+      return;
+    }
+    return notFound(res);
+  }
+  const body = await readFile(full);
+  const type = CONTENT_TYPES[extname(full)] ?? 'application/octet-stream';
+  res.writeHead(200, {
+    'content-type': type,
+    'content-length': String(body.length),
+    'cache-control': file.startsWith('/assets/') ? CACHE_CONTROL.asset : CACHE_CONTROL.html,
+    ...WEB_SECURITY_HEADERS,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...WEB_SECURITY_HEADERS });
+  res.end('Not found\n');
+}

@@ -1,0 +1,115 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { latestCodeTo, mailsTo } from '#test/support/auth.ts';
+import { useLocalStack } from '#test/support/server.ts';
+
+/**
+ * The journeys' world: `npm start`'s stack (the local edge serving web/dist
+ * and `/api/*` on one origin, DynamoDB Local, the SES emulator) and Debian's
+ * Chromium driven by playwright-core. Each journey opens fresh browser
+ * contexts (no cookie, no storage) on a tenant's own host,
+ * `http://<subdomain>.localhost:<port>`, which Chromium resolves to loopback.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Where the journeys leave their screenshots (not committed): look at them. */
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../../.screenshots');
+
+export interface WebStack {
+  /** The tenant's hosted origin, `http://<subdomain>.localhost:<port>`. */
+  origin(tenant: { subdomain: string }): string;
+  /** A fresh browser context (its own cookies) with one page open at `path` of the tenant's pages. */
+  open(tenant: { subdomain: string }, path?: string): Promise<Page>;
+  /** Another page in the same context (a second tab of one browser). */
+  tab(page: Page, path: string): Promise<Page>;
+  browser(): Browser;
+  sesUrl(): string;
+  /** The 6-digit code of the latest mail to an address. */
+  latestCode(to: string): Promise<string>;
+  mailsTo(to: string): ReturnType<typeof mailsTo>;
+}
+
+export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): WebStack {
+  const api = useLocalStack(options);
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const origin = (tenant: { subdomain: string }) =>
+    api.stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+    await browser?.close();
+  });
+
+  // A page that breaks its own Content-Security-Policy, or throws, fails the journey it happened in.
+  const pageProblems: string[] = [];
+  afterEach(() => {
+    expect(pageProblems.splice(0), 'CSP violations and uncaught errors in the pages').toEqual([]);
+  });
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+        pageProblems.push(`${page.url()}: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => pageProblems.push(`${page.url()}: ${error.message}`));
+    return page;
+  };
+
+  return {
+    origin,
+    async open(tenant, path = '/sign-in') {
+      if (!browser) throw new Error('Chromium is not started yet');
+      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+      contexts.push(context);
+      const page = watch(await context.newPage());
+      await page.goto(`${origin(tenant)}${path}`);
+      return page;
+    },
+    async tab(page, path) {
+      const other = watch(await page.context().newPage());
+      await other.goto(new URL(path, page.url()).href);
+      return other;
+    },
+    browser() {
+      if (!browser) throw new Error('Chromium is not started yet');
+      return browser;
+    },
+    sesUrl: () => api.stack.sesUrl,
+    latestCode: (to) => latestCodeTo(api.stack.sesUrl, to),
+    mailsTo: (to) => mailsTo(api.stack.sesUrl, to),
+  };
+}
+
+/**
+ * axe-core over the page as it is now: no serious or critical violation
+ * (WCAG 2.1 A and AA rules), listed by rule and element when there is one.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${page.url()}`).toEqual([]);
+}
+
+/** A screenshot of the page in .screenshots/<name>.png, to look at. */
+export async function screenshot(page: Page, name: string): Promise<Buffer> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

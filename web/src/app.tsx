@@ -1,0 +1,71 @@
+import { useEffect } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { ForgotPassword } from './pages/forgot-password.tsx';
+import { ResetPassword } from './pages/reset-password.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { SignUp } from './pages/sign-up.tsx';
+import { useSession } from './session.tsx';
+
+// The account page and the console load on demand: the sign-in pages carry neither (budget: 60 KB gzipped).
+const Account = lazy(() => import('./pages/account.tsx').then((m) => m.Account));
+const Console = lazy(() => import('./console/console.tsx').then((m) => m.Console));
+
+/** `/`: the account page when signed in, the sign-in page otherwise. */
+function Home() {
+  const { user } = useSession();
+  const { route } = useLocation();
+  useEffect(() => route(user ? '/account' : '/sign-in', true), [user, route]);
+  return null;
+}
+
+function NotFound() {
+  return (
+    <main class="auth">
+      <div class="card">
+        <h1>Page not found</h1>
+        <p>
+          <a href="/sign-in">Go to sign-in</a>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+/**
+ * The SDK's expiry signal (a refresh refused: the session was revoked or ran out) sends the user to sign-in,
+ * to come back where they were.
+ */
+function ExpiryWatcher() {
+  const { client, setUser } = useSession();
+  const { route } = useLocation();
+  useEffect(
+    () =>
+      client.onSessionExpired(() => {
+        setUser(null);
+        route(`/sign-in?expired=1&next=${encodeURIComponent(location.pathname)}`);
+      }),
+    [client, setUser, route],
+  );
+  return null;
+}
+
+export function App() {
+  return (
+    <LocationProvider>
+      <ExpiryWatcher />
+      <ErrorBoundary>
+        <Router>
+          <Route path="/" component={Home} />
+          <Route path="/sign-in" component={SignIn} />
+          <Route path="/sign-up" component={SignUp} />
+          <Route path="/forgot-password" component={ForgotPassword} />
+          <Route path="/reset-password" component={ResetPassword} />
+          <Route path="/account" component={Account} />
+          <Route path="/console/*" component={Console} />
+          <Route path="/console" component={Console} />
+          <Route default component={NotFound} />
+        </Router>
+      </ErrorBoundary>
+    </LocationProvider>
+  );
+}

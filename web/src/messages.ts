@@ -1,0 +1,79 @@
+import { ApiError, type CLIENT_ERROR_CODES, type ServiceErrorCode } from './sdk.ts';
+
+type Code = ServiceErrorCode | keyof typeof CLIENT_ERROR_CODES;
+
+/**
+ * Every problem code the service or the SDK can give, as a sentence for the
+ * person at the screen (test/web/messages.test.ts holds this list to the SDK's).
+ * What a code means on a given form can be sharpened by the form (`overrides`).
+ */
+export const PROBLEM_SENTENCES: Record<Code, string> = {
+  VALIDATION_FAILED: 'Some of what you entered is not valid. Check the highlighted fields.',
+  MALFORMED_JSON: 'The request could not be read. Reload the page and try again.',
+  TENANT_REQUIRED: 'This page does not know which service it belongs to. Open it from your service’s link.',
+  PASSWORD_TOO_COMMON: 'That password is too common or too easy to guess. Choose a longer, less predictable one.',
+  UNAUTHENTICATED: 'You are signed out. Sign in again to go on.',
+  INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
+  INVALID_CODE: 'That code is not right, or it has expired. Check it or ask for a new one.',
+  REFRESH_TOKEN_INVALID: 'Your session has ended. Sign in again.',
+  REFRESH_TOKEN_REUSED: 'Your session was ended for your safety because it was used from two places. Sign in again.',
+  SESSION_REVOKED: 'This session was signed out. Sign in again.',
+  FORBIDDEN: 'You do not have permission to do that.',
+  REAUTHENTICATION_REQUIRED: 'For your safety, confirm it is you before making this change.',
+  ORIGIN_NOT_ALLOWED: 'This site is not allowed to use this service.',
+  TENANT_MISMATCH: 'You are signed in to a different service. Sign out and sign in here.',
+  TOTP_NOT_ALLOWED: 'Authenticator apps are not enabled for this service.',
+  TOTP_REMOVAL_NOT_ALLOWED: 'This service requires you to keep your authenticator app.',
+  LOGIN_MODE_NOT_ALLOWED: 'This way of signing in is not offered here.',
+  SIGNUP_NOT_ALLOWED: 'Sign-up is by invitation only. Ask an administrator for an invitation.',
+  ACCOUNT_DISABLED: 'This account is disabled. Contact an administrator.',
+  ACCOUNT_INACTIVE: 'This account is not active yet. Finish signing up with the code we e-mailed you.',
+  NOT_FOUND: 'That could not be found. It may have been deleted.',
+  TENANT_NOT_FOUND: 'There is no service at this address.',
+  METHOD_NOT_ALLOWED: 'That action is not available.',
+  CONFLICT: 'Something changed in the meantime. Reload and try again.',
+  ALREADY_EXISTS: 'That already exists.',
+  TOTP_ALREADY_ENABLED: 'An authenticator app is already set up for this account.',
+  PAYLOAD_TOO_LARGE: 'What you entered is too long.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request could not be read. Reload the page and try again.',
+  TOO_MANY_ATTEMPTS: 'Too many attempts. For your safety, wait before trying again.',
+  RATE_LIMITED: 'Too many requests from here. Wait a moment and try again.',
+  INTERNAL: 'Something went wrong on our side. Try again in a moment.',
+  UNAVAILABLE: 'The service is busy or unavailable. Try again in a moment.',
+  NETWORK_ERROR: 'We could not reach the service. Check your connection and try again.',
+  INVALID_RESPONSE: 'The service gave an answer we did not understand. Try again in a moment.',
+  NO_REFRESH_TOKEN: 'You are signed out. Sign in again to go on.',
+};
+
+/** The codes that come with `Retry-After`, said with the time left. */
+const WAIT_SENTENCES: Partial<Record<string, (wait: string) => string>> = {
+  TOO_MANY_ATTEMPTS: (wait) => `Too many attempts. For your safety, this is locked: try again in ${wait}.`,
+  RATE_LIMITED: (wait) => `Too many requests from here. Try again in ${wait}.`,
+  UNAVAILABLE: (wait) => `The service is busy. Try again in ${wait}.`,
+};
+
+/** "14 minutes", "30 seconds": a wait the way a person says it. */
+export function waitFor(seconds: number): string {
+  if (seconds >= 90) {
+    const minutes = Math.ceil(seconds / 60);
+    return `${minutes} minutes`;
+  }
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole === 1 ? '1 second' : `${whole} seconds`;
+}
+
+/** The sentence for a failure: its code's, with the time left when the service says how long to wait. */
+export function problemSentence(error: unknown, overrides: Partial<Record<string, string>> = {}): string {
+  if (!(error instanceof ApiError)) return PROBLEM_SENTENCES.INTERNAL;
+  const sentence = overrides[error.code] ?? PROBLEM_SENTENCES[error.code as Code] ?? PROBLEM_SENTENCES.INTERNAL;
+  if (error.retryAfter !== undefined && error.code in WAIT_SENTENCES) {
+    return (WAIT_SENTENCES[error.code] as (wait: string) => string)(waitFor(error.retryAfter));
+  }
+  return sentence;
+}
+
+/** Field messages of a 400, by field path (`email`, `newPassword`…). */
+export function fieldProblems(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  return Object.fromEntries(error.errors.map((e) => [e.path, e.message]));
+}

@@ -1,0 +1,191 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { fieldProblems } from '../messages.ts';
+import type { LoginChallenge, LoginResult } from '../sdk.ts';
+import { safeNext, useSession } from '../session.tsx';
+import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
+
+type Method = 'PASSWORD' | 'OTP_EMAIL';
+
+/** What the sign-in form says for codes whose meaning is sharper here than in general. */
+const SIGN_IN_SENTENCES = {
+  INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
+  INVALID_CODE: 'That code is not right, or it has expired.',
+  ACCOUNT_DISABLED: 'This account is disabled. Contact the administrator of this service.',
+  ACCOUNT_INACTIVE:
+    'This account is not active yet. Finish signing up with the code we e-mailed you, or sign up again.',
+};
+
+/**
+ * Sign-in in the tenant's login mode: a password, a code mailed to the
+ * address, or the choice of both; then, when the account has an
+ * authenticator app, its code or a backup code.
+ */
+export function SignIn() {
+  const { client, tenant, user, setUser } = useSession();
+  const { query, route } = useLocation();
+  const methods: Method[] =
+    tenant.loginMode === 'PASSWORD_OR_OTP_EMAIL' ? ['PASSWORD', 'OTP_EMAIL'] : [tenant.loginMode as Method];
+  const [method, setMethod] = useState<Method>(methods[0] as Method);
+  const [email, setEmail] = useState(query.email ?? '');
+  const [password, setPassword] = useState('');
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  const next = safeNext(query.next);
+
+  const finish = (result: LoginResult) => {
+    if ('user' in result) {
+      setUser(result.user);
+      route(next);
+    } else {
+      setChallenge(result);
+    }
+  };
+
+  const start = useAction(async () => {
+    finish(
+      method === 'PASSWORD'
+        ? await client.login({ email, password, ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}) })
+        : await client.login({ email, ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) }),
+    );
+  });
+
+  if (challenge) {
+    return (
+      <ChallengeStep
+        challenge={challenge}
+        email={email}
+        onResult={finish}
+        onRestart={() => {
+          setChallenge(null);
+          setPassword('');
+        }}
+      />
+    );
+  }
+
+  const problems = fieldProblems(start.error);
+  return (
+    <AuthLayout title={`Sign in to ${tenant.name}`}>
+      {query.expired && <Notice>Your session has ended. Sign in again to go on.</Notice>}
+      {query.reset && <Notice>Your password was changed. Sign in with the new one.</Notice>}
+      {query.registered && <Notice>Your account is ready. Sign in to go on.</Notice>}
+      {user && (
+        <Notice>
+          You are signed in as {user.email}. <a href={next}>Continue</a>
+        </Notice>
+      )}
+      {methods.length > 1 && (
+        <fieldset class="choice">
+          <legend>How do you want to sign in?</legend>
+          <label>
+            <input type="radio" name="method" checked={method === 'PASSWORD'} onChange={() => setMethod('PASSWORD')} />{' '}
+            With my password
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="method"
+              checked={method === 'OTP_EMAIL'}
+              onChange={() => setMethod('OTP_EMAIL')}
+            />{' '}
+            With a code sent to my e-mail
+          </label>
+        </fieldset>
+      )}
+      <form onSubmit={onSubmit(start.run)} noValidate>
+        <Field
+          label="E-mail address"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+          problem={problems.email}
+        />
+        {method === 'PASSWORD' && (
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+            problem={problems.password}
+          />
+        )}
+        <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />
+        <Button busy={start.busy}>{method === 'PASSWORD' ? 'Sign in' : 'E-mail me a code'}</Button>
+      </form>
+      <nav class="links" aria-label="Other options">
+        {method === 'PASSWORD' && <a href="/forgot-password">Forgot your password?</a>}
+        <a href="/sign-up">{tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}</a>
+      </nav>
+    </AuthLayout>
+  );
+}
+
+/** The second step: the mailed code, or the authenticator's code (or a backup code). */
+function ChallengeStep(props: {
+  challenge: LoginChallenge;
+  email: string;
+  onResult(result: LoginResult): void;
+  onRestart(): void;
+}) {
+  const { client, tenant } = useSession();
+  const [code, setCode] = useState('');
+  const [backup, setBackup] = useState(false);
+  const focus = useAutoFocus<HTMLInputElement>();
+  const byMail = props.challenge.challengeType === 'OTP_EMAIL';
+  const verify = useAction(async () => {
+    props.onResult(await client.verifyLogin({ challengeId: props.challenge.challengeId, code: code.trim() }));
+  });
+  const title = byMail ? 'Check your e-mail' : 'Two-step verification';
+  return (
+    <AuthLayout title={title}>
+      {byMail ? (
+        <Notice>
+          If {props.email} has an account at {tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.
+        </Notice>
+      ) : (
+        <p>
+          {backup
+            ? 'Enter one of the backup codes you saved when you set up your authenticator app. Each works once.'
+            : 'Enter the 6-digit code your authenticator app shows for this account.'}
+        </p>
+      )}
+      <form onSubmit={onSubmit(verify.run)} noValidate>
+        <Field
+          inputRef={focus}
+          label={byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code'}
+          name="code"
+          inputMode={backup ? 'text' : 'numeric'}
+          autocomplete="one-time-code"
+          required
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+        />
+        <Problem error={verify.error} overrides={SIGN_IN_SENTENCES} />
+        <Button busy={verify.busy}>Verify</Button>
+      </form>
+      <nav class="links" aria-label="Other options">
+        {!byMail && (
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              setBackup(!backup);
+              setCode('');
+            }}
+          >
+            {backup ? 'Use my authenticator app instead' : 'Use a backup code instead'}
+          </button>
+        )}
+        <button type="button" class="link" onClick={props.onRestart}>
+          Start again
+        </button>
+      </nav>
+    </AuthLayout>
+  );
+}

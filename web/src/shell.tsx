@@ -1,0 +1,87 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { mayUseConsole, useSession } from './session.tsx';
+import { BrandMark, useTitle } from './ui.tsx';
+
+/** The frame of the signed-in pages: the tenant's brand, the navigation, one main region with the page's heading. */
+export function AppLayout(props: { title: string; children: ComponentChildren; nav?: ComponentChildren }) {
+  const { client, tenant, user, setUser } = useSession();
+  const { path, route } = useLocation();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useTitle(props.title);
+  // A new page moves focus to its heading, so that keyboard and screen reader users start there.
+  useEffect(() => {
+    heading.current?.focus();
+  }, [props.title]);
+  const signOut = async () => {
+    await client.logout().catch(() => undefined);
+    setUser(null);
+    route('/sign-in');
+  };
+  const current = (prefix: string) => (path === prefix || path.startsWith(`${prefix}/`) ? 'page' : undefined);
+  return (
+    <div class="app">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <BrandMark name={tenant.name} logoUrl={tenant.logoUrl} />
+        <nav aria-label="Main">
+          <a href="/account" aria-current={current('/account')}>
+            Account
+          </a>
+          {mayUseConsole(user) && (
+            <a href="/console" aria-current={current('/console')}>
+              Console
+            </a>
+          )}
+          <button type="button" class="link" onClick={signOut}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <div class="body">
+        {props.nav}
+        <main id="main">
+          <h1 tabIndex={-1} ref={heading}>
+            {props.title}
+          </h1>
+          {props.children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** Signed-out visitors go to sign-in, and come back here after. */
+export function RequireSignedIn(props: { children: ComponentChildren }) {
+  const { user } = useSession();
+  const { url, route } = useLocation();
+  useEffect(() => {
+    if (!user) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
+  }, [user, url, route]);
+  return user ? <>{props.children}</> : null;
+}
+
+/**
+ * The console's guard: ADMIN or SUPER_ADMIN (session.tsx). It decides what is
+ * shown only; every call is judged by the service again.
+ */
+export function RequireConsole(props: { children: ComponentChildren }) {
+  const { user } = useSession();
+  return (
+    <RequireSignedIn>
+      {mayUseConsole(user) ? (
+        props.children
+      ) : (
+        <AppLayout title="No access">
+          <p role="alert">The console is for administrators of this service. Your account is not one.</p>
+          <p>
+            <a href="/account">Go to your account</a>
+          </p>
+        </AppLayout>
+      )}
+    </RequireSignedIn>
+  );
+}

@@ -1,0 +1,146 @@
+import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { problemSentence } from './messages.ts';
+import { useSession } from './session.tsx';
+
+/** A labelled input; its problem (a 400's field message, or the form's own check) is read out with it. */
+export function Field(
+  props: {
+    label: string;
+    name: string;
+    problem?: string | undefined;
+    hint?: string;
+    inputRef?: Ref<HTMLInputElement>;
+  } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'ref'>,
+) {
+  const { label, problem, hint, inputRef, ...input } = props;
+  const id = useId();
+  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        aria-invalid={problem ? 'true' : undefined}
+        aria-describedby={described || undefined}
+        // The attribute type is a union per input type, which a spread of its Omit no longer matches.
+        {...(input as Record<string, unknown>)}
+      />
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {problem && (
+        <p class="problem" id={`${id}-problem`}>
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A form's failure as a sentence, announced by screen readers when it appears. */
+export function Problem(props: { error: unknown; overrides?: Partial<Record<string, string>> }) {
+  if (!props.error) return null;
+  return (
+    <p class="alert" role="alert">
+      {problemSentence(props.error, props.overrides)}
+    </p>
+  );
+}
+
+/** Good news (a code sent, a change saved), announced politely. */
+export function Notice(props: { children: ComponentChildren }) {
+  return (
+    <p class="notice" role="status">
+      {props.children}
+    </p>
+  );
+}
+
+export function Button(props: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; kind?: string }) {
+  const { busy, kind = 'primary', children, ...rest } = props;
+  return (
+    <button type="submit" class={`button ${kind}`} disabled={busy || rest.disabled} aria-busy={busy} {...rest}>
+      {children}
+    </button>
+  );
+}
+
+/**
+ * A form whose submit runs `action` once at a time, keeping its failure to show.
+ * `action` throwing an ApiError is the usual way to report a problem.
+ */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (...args: A) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action(...args);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+/** Calls `handler` with the form's submit event prevented. */
+export function onSubmit(handler: () => void) {
+  return (event: Event) => {
+    event.preventDefault();
+    handler();
+  };
+}
+
+/** The tenant's name and logo, as every page shows them. */
+export function BrandMark(props: { name: string; logoUrl: string | null }) {
+  return (
+    <span class="brand-mark">
+      {props.logoUrl ? (
+        <img src={props.logoUrl} alt="" class="logo" />
+      ) : (
+        <span class="logo-letter">{props.name.slice(0, 1)}</span>
+      )}
+      <span class="brand-name">{props.name}</span>
+    </span>
+  );
+}
+
+/** The frame of the sign-in pages: the tenant's brand above one card. */
+export function AuthLayout(props: { title: string; children: ComponentChildren }) {
+  const { tenant } = useSession();
+  useTitle(props.title);
+  return (
+    <main class="auth">
+      <div class="card">
+        <BrandMark name={tenant.name} logoUrl={tenant.logoUrl} />
+        <h1>{props.title}</h1>
+        {props.children}
+      </div>
+    </main>
+  );
+}
+
+/** Sets the document title ("Sign in · Acme") and moves focus to the page's heading on navigation. */
+export function useTitle(title: string) {
+  const { tenant } = useSession();
+  useEffect(() => {
+    document.title = `${title} · ${tenant.name}`;
+  }, [title, tenant.name]);
+}
+
+/** Focus the element when it appears (the next step of a flow), so keyboard and screen reader users land on it. */
+export function useAutoFocus<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return ref;
+}
