@@ -1,7 +1,17 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { BASE_PATH } from '#functions/routes.ts';
+import { REPO_ROOT } from './http-api.ts';
 import { IdentityStack } from './identity-stack.ts';
 import { PlantsStack } from './plants-stack.ts';
+import { WebStack } from './web-stack.ts';
+
+// The hosted pages are built beforehand (Vite) and uploaded as they are; checked first, before any bundling.
+const webDist = join(REPO_ROOT, 'web', 'dist');
+if (!existsSync(join(webDist, 'index.html'))) {
+  throw new Error(`${webDist}/index.html is missing: run \`npm run build:web\` first (the Web stack uploads web/dist)`);
+}
 
 const app = new App();
 
@@ -17,6 +27,15 @@ new PlantsStack(app, 'Plants', {
   description: 'Plant store sample API, protected by the identity service tokens (HTTP API, Lambda, DynamoDB)',
   identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
   identityTable: identity.table,
+});
+
+// The hosted pages, with the identity API under /api/* of the same origin (cross-stack references, so
+// `cdk deploy Identity Web` deploys them in that order).
+new WebStack(app, 'Web', {
+  description: 'Identity service hosted pages (CloudFront, S3) and the identity API under /api/*',
+  assetsPath: webDist,
+  api: identity.api,
+  edgeSecret: identity.edgeSecret,
 });
 
 app.synth();

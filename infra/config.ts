@@ -21,6 +21,11 @@ export interface IdentityConfig {
   apiThrottle: { rateLimit: number; burstLimit: number };
   /** Reserved concurrency of each argon2 function (route rows flagged `argon2`); undefined: none reserved. */
   argon2ReservedConcurrency: number | undefined;
+  /**
+   * The hosted pages' domain (`id.example.com`: tenant pages at `https://<subdomain>.id.example.com/`) and
+   * the ACM certificate (us-east-1, for `*.<domain>`) CloudFront answers it with; undefined: none given.
+   */
+  web: { domain: string; certificateArn: string } | undefined;
 }
 
 export const CONTEXT_DEFAULTS = {
@@ -33,6 +38,8 @@ export const CONTEXT_DEFAULTS = {
   apiThrottleRateLimit: 100,
   apiThrottleBurstLimit: 200,
   argon2ReservedConcurrency: 10,
+  webDomain: '',
+  webCertificateArn: '',
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = {
@@ -95,6 +102,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     reserved === 'none' ? undefined : positiveInteger(node, 'argon2ReservedConcurrency');
 
   return {
+    web: readWebConfig(node),
     senderEmail,
     issuerUrl: contextString(node, 'issuerUrl'),
     removalPolicy,
@@ -104,6 +112,29 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     apiThrottle: { rateLimit, burstLimit },
     argon2ReservedConcurrency,
   };
+}
+
+/** A DNS name of at least two labels, lower case, no trailing dot. */
+const DOMAIN_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+/** CloudFront takes certificates from us-east-1 only. */
+const US_EAST_1_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/;
+
+function readWebConfig(node: Node): IdentityConfig['web'] {
+  const domain = contextString(node, 'webDomain');
+  const certificateArn = contextString(node, 'webCertificateArn');
+  if (domain === '' && certificateArn === '') return undefined;
+  if (domain === '' || certificateArn === '') {
+    throw new Error('Context "webDomain" and "webCertificateArn" go together: set both, or neither');
+  }
+  if (!DOMAIN_NAME.test(domain)) {
+    throw new Error(`Context "webDomain" must be a lower-case domain name such as id.example.com, got "${domain}"`);
+  }
+  if (!US_EAST_1_CERTIFICATE.test(certificateArn)) {
+    throw new Error(
+      `Context "webCertificateArn" must be the ARN of an ACM certificate in us-east-1 (CloudFront's region), got "${certificateArn}"`,
+    );
+  }
+  return { domain, certificateArn };
 }
 
 function positiveInteger(node: Node, key: keyof typeof CONTEXT_DEFAULTS): number {

@@ -1,17 +1,24 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { readIdentityConfig } from './config.ts';
 import { addRouteFunctions, serviceApi, sesIdentityArnsFor } from './http-api.ts';
+import { acknowledgeEdgeSecretFindings } from './nag.ts';
 import { serviceTable } from './table.ts';
 
 export interface IdentityStackProps extends StackProps {
   /** The routes to deploy; the identity route list unless a test passes another. */
   routes?: readonly RouteDef[];
+}
+
+/** The origin of a tenant's hosted pages, `{subdomain}` standing for its subdomain. */
+export function hostedPagesOrigin(webDomain: string): string {
+  return `https://{subdomain}.${webDomain}`;
 }
 
 /**
@@ -23,6 +30,8 @@ export class IdentityStack extends Stack {
   readonly api: HttpApi;
   readonly table: Table;
   readonly secretsKey: Key;
+  /** What CloudFront sends to the API (EDGE_SECRET_HEADER, infra/web-stack.ts), so its viewer address is trusted. */
+  readonly edgeSecret: Secret;
 
   constructor(scope: Construct, id: string, props: IdentityStackProps = {}) {
     super(scope, id, props);
@@ -40,6 +49,22 @@ export class IdentityStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: config.removalPolicy,
     });
+
+    // Behind CloudFront (infra/web-stack.ts) API Gateway's sourceIp is an edge server's, which would put every
+    // viewer in one per-IP rate limit. CloudFront sends this secret (header `x-identity-edge-secret`) with its
+    // `cloudfront-viewer-address`, and the functions trust that address only when the secret matches. Both
+    // stacks read it by a CloudFormation dynamic reference (no value in a template); it is resolved into the
+    // functions' environment, where anyone who may read the functions' settings could see it. That is
+    // acceptable for this secret: holding it only lets a caller name its own client IP (choose its rate-limit
+    // bucket), as a caller reaching the API directly from many addresses can anyway; it grants no data.
+    // No rotation: a dynamic reference is resolved at deploy time only, so a rotated value would reach neither.
+    this.edgeSecret = new Secret(this, 'EdgeSecret', {
+      description:
+        'Identity service: the header CloudFront adds to API requests so that the functions trust its viewer address',
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeEdgeSecretFindings(this.edgeSecret);
 
     // No corsPreflight: the route list has its own OPTIONS /{proxy+} route that answers
     // CORS per tenant (an API-wide allow-list could not know the tenants' origins).
@@ -66,6 +91,9 @@ export class IdentityStack extends Stack {
         SENDER_EMAIL: config.senderEmail,
         AUTH_RATE_LIMIT_PER_MINUTE: config.authRateLimitPerMinute,
         MAIL_DAILY_BUDGET_PER_TENANT: config.mailDailyBudgetPerTenant,
+        EDGE_SECRET: this.edgeSecret.secretValue.unsafeUnwrap(),
+        // The hosted pages' origin of every tenant, `{subdomain}` its placeholder (infra/web-stack.ts).
+        ...(config.web && { HOSTED_PAGES_ORIGIN: hostedPagesOrigin(config.web.domain) }),
       },
     });
 

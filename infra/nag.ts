@@ -1,6 +1,9 @@
-import { Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, type Stack, Validations } from 'aws-cdk-lib';
 import type { HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { RouteDef } from '#shared/http/route.ts';
 
 /**
@@ -19,6 +22,24 @@ export const NAG_REASONS = {
   /** L1 on every function. */
   pinnedRuntime:
     'nodejs22.x is pinned on purpose: bundles target node22 and use the AWS SDK v3 that runtime ships (bench/RESULTS.md measured it); a runtime upgrade is a change of its own, not a side effect of a CDK upgrade (NODEJS_LATEST).',
+  /** SMG4 on the edge secret (infra/identity-stack.ts). */
+  edgeSecretRotation:
+    'No rotation of the edge secret: CloudFront and the functions read it by dynamic references, resolved at deploy time only, so a rotated value would reach neither; rotating is a redeploy, and the secret only lets its holder name its own client IP.',
+  /** CFR1 on the distribution. */
+  noGeoRestriction:
+    "No geo restriction by default: a tenant's users may be anywhere, and which countries to refuse is each deployment's choice.",
+  /** CFR2 on the distribution. */
+  noWaf:
+    'No WAF web ACL by default (a fixed monthly cost per distribution): the API stage throttles every route and the handlers rate-limit per tenant and client IP; a deployment may attach one.',
+  /** CFR3 on the distribution, S1 on its bucket. */
+  noStaticAccessLogs:
+    "No access logs of the static pages: public build files, no user data, read by CloudFront alone (origin access control); every API request through the distribution is in the API's own access log.",
+  /** CFR4 on the distribution when no webDomain is set. */
+  defaultCertificate:
+    'Default certificate only (no webDomain context): *.cloudfront.net takes no TLS policy, CloudFront sets it; with webDomain the distribution has its own certificate and TLSv1.2_2021.',
+  /** IAM4, IAM5 and L1 on the provider function of BucketDeployment (aws-cdk-lib's). */
+  bucketDeploymentProvider:
+    "aws-cdk-lib's BucketDeployment provider as CDK defines it: a deploy-time function (CloudFormation calls it, no viewer does) that copies the build from the CDK asset bucket into the pages bucket; its role, policy and runtime come with aws-cdk-lib and change with it.",
 } as const;
 
 /** The findings of one route's constructs that we accept (NAG_REASONS). */
@@ -38,4 +59,40 @@ export function acknowledgeRouteFindings({
     });
   }
   Validations.of(fn).acknowledge({ id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime });
+}
+
+/** SMG4 on the edge secret (NAG_REASONS.edgeSecretRotation). */
+export function acknowledgeEdgeSecretFindings(secret: Secret): void {
+  Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: NAG_REASONS.edgeSecretRotation });
+}
+
+/** The findings of the Web stack we accept: on its distribution, its bucket and BucketDeployment's provider. */
+export function acknowledgeWebFindings(
+  stack: Stack,
+  { distribution, bucket, customDomain }: { distribution: Distribution; bucket: Bucket; customDomain: boolean },
+): void {
+  const acknowledge = (scope: Validations, ids: readonly string[], reason: string) =>
+    scope.acknowledge(...ids.map((id) => ({ id: `AwsSolutions-${id}`, reason })));
+  const onDistribution = Validations.of(distribution);
+  acknowledge(onDistribution, ['CFR1'], NAG_REASONS.noGeoRestriction);
+  acknowledge(onDistribution, ['CFR2'], NAG_REASONS.noWaf);
+  acknowledge(onDistribution, ['CFR3'], NAG_REASONS.noStaticAccessLogs);
+  if (!customDomain) acknowledge(onDistribution, ['CFR4'], NAG_REASONS.defaultCertificate);
+  acknowledge(Validations.of(bucket), ['S1'], NAG_REASONS.noStaticAccessLogs);
+  // The provider is a singleton function of the stack, named by CDK (`Custom::CDKBucketDeployment<uuid>`). Its IAM
+  // findings are acknowledged one by one, so that a grant CDK adds one day is a new finding.
+  const providers = stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
+  if (providers.length === 0) throw new Error('No BucketDeployment provider found: acknowledge its findings anew');
+  const bucketId = stack.getLogicalId(bucket.node.defaultChild as CfnBucket);
+  const cdkAssets = `cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-<AWS::Region>`;
+  const findings = [
+    'L1',
+    'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    ...['GetObject*', 'GetBucket*', 'List*', 'DeleteObject*', 'Abort*'].map((a) => `IAM5[Action::s3:${a}]`),
+    `IAM5[Resource::arn:<AWS::Partition>:s3:::${cdkAssets}/*]`,
+    `IAM5[Resource::<${bucketId}.Arn>/*]`,
+  ];
+  for (const provider of providers) {
+    acknowledge(Validations.of(provider), findings, NAG_REASONS.bucketDeploymentProvider);
+  }
 }

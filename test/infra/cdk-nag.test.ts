@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -8,9 +9,10 @@ import { BASE_PATH } from '#functions/routes.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
 import { NAG_REASONS } from '#infra/nag.ts';
 import { PlantsStack } from '#infra/plants-stack.ts';
+import { WebStack } from '#infra/web-stack.ts';
 
 /**
- * cdk-nag's AwsSolutions pack over both stacks, wired as infra/app.ts wires them: any error or
+ * cdk-nag's AwsSolutions pack over the three stacks, wired as infra/app.ts wires them: any error or
  * warning not acknowledged (infra/nag.ts, each on the construct it is about, with a reason) fails.
  * cdk-nag and the stacks share the one aws-cdk-lib in node_modules (its `instanceof CfnResource`
  * checks would find nothing otherwise): the last test proves the pack sees what it should.
@@ -20,16 +22,26 @@ const cdkContext: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
 ).context;
 
-function bothStacks(): App {
+/** The built pages stand-in (web/dist is built by `npm run build:web`, not by the tests). */
+const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
+
+function allStacks(context: Record<string, unknown> = {}): App {
   // An empty bundling-stacks list skips esbuild: the rules read the templates only.
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
   const identity = new IdentityStack(app, 'Identity');
   new PlantsStack(app, 'Plants', {
     identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
     identityTable: identity.table,
   });
+  new WebStack(app, 'Web', { assetsPath: WEB_DIST, api: identity.api, edgeSecret: identity.edgeSecret });
   return app;
 }
+
+/** The hosted pages' own domain and certificate (CloudFront's TLS policy is ours then). */
+const WEB_DOMAIN_CONTEXT = {
+  webDomain: 'id.example.com',
+  webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+};
 
 /** `error AwsSolutions-IAM5[…] Identity/LoginRole/Resource`, one line per finding. */
 function findingsOf(scope: IConstruct): string[] {
@@ -54,8 +66,8 @@ function acknowledgments(scope: IConstruct): Map<string, Set<string>> {
   return found;
 }
 
-describe('cdk-nag AwsSolutions on the Identity and Plants stacks', () => {
-  const app = bothStacks();
+describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
+  const app = allStacks();
 
   it('finds no error and no warning that is not acknowledged', () => {
     expect(findingsOf(app)).toEqual([]);
@@ -64,24 +76,56 @@ describe('cdk-nag AwsSolutions on the Identity and Plants stacks', () => {
   it('acknowledges only the listed findings, each with a written reason, on the construct it is about (never a stack)', () => {
     const reasons = new Set<string>(Object.values(NAG_REASONS));
     const found = acknowledgments(app);
-    expect([...found.keys()].sort()).toEqual(['AwsSolutions-APIG4', 'AwsSolutions-L1']);
+    expect([...found.keys()].sort()).toEqual(
+      [
+        'AwsSolutions-APIG4',
+        'AwsSolutions-CFR1',
+        'AwsSolutions-CFR2',
+        'AwsSolutions-CFR3',
+        'AwsSolutions-CFR4',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'AwsSolutions-IAM5[Action::s3:Abort*]',
+        'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+        'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+        'AwsSolutions-IAM5[Action::s3:GetObject*]',
+        'AwsSolutions-IAM5[Action::s3:List*]',
+        'AwsSolutions-IAM5[Resource::<Assets9A31D427.Arn>/*]',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        'AwsSolutions-L1',
+        'AwsSolutions-S1',
+        'AwsSolutions-SMG4',
+      ].sort(),
+    );
     for (const set of found.values()) for (const reason of set) expect(reasons).toContain(reason);
     for (const stack of app.node.children.filter((c): c is Stack => c instanceof Stack)) {
       expect(stack.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)).toEqual([]);
     }
   });
 
-  it("lists every acknowledged rule and reason in README's security section", () => {
+  it('lists every acknowledged rule and reason in a README table (Security; Hosted pages on AWS)', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const [rule, set] of acknowledgments(app)) {
-      const row = readme.split('\n').find((line) => line.trimStart().startsWith(`| \`${rule}\``));
-      expect(row, `README row for ${rule}`).toBeDefined();
-      for (const reason of set) expect(row).toContain(reason.split(':')[0]);
+    for (const [finding, set] of acknowledgments(app)) {
+      // One row per rule: `AwsSolutions-IAM5[Action::s3:List*]` is in the row of AwsSolutions-IAM5.
+      const rule = finding.replace(/\[.*\]$/, '');
+      const rows = readme.split('\n').filter((line) => line.trimStart().startsWith(`| \`${rule}\``));
+      expect(rows, `README row for ${rule}`).not.toEqual([]);
+      for (const reason of set) {
+        expect(
+          rows.some((row) => row.includes(reason.split(':')[0] ?? reason)),
+          `${rule}: ${reason}`,
+        ).toBe(true);
+      }
     }
   });
 
+  it('needs no TLS acknowledgment (CFR4) when the pages have their own domain and certificate', () => {
+    const withDomain = allStacks(WEB_DOMAIN_CONTEXT);
+    expect(findingsOf(withDomain)).toEqual([]);
+    expect([...acknowledgments(withDomain).keys()]).not.toContain('AwsSolutions-CFR4');
+  });
+
   it('passes synth with the pack registered as a validation plugin', () => {
-    const synthApp = bothStacks();
+    const synthApp = allStacks();
     Validations.of(synthApp).addPlugins(new AwsSolutionsChecks());
     expect(() => synthApp.synth()).not.toThrow();
   });

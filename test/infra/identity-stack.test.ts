@@ -166,6 +166,7 @@ describe('IdentityStack: functions', () => {
       expect(Object.keys(env).sort()).toEqual(
         [
           'AUTH_RATE_LIMIT_PER_MINUTE',
+          'EDGE_SECRET',
           'ISSUER_URL',
           'MAIL_DAILY_BUDGET_PER_TENANT',
           ...(route.kms?.length ? ['KMS_KEY_ID'] : []),

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BASE_PATH } from '#functions/routes.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
 import { PlantsStack } from '#infra/plants-stack.ts';
+import { WebStack } from '#infra/web-stack.ts';
 
 /**
  * CloudFormation refuses a template of more than 500 resources, and every
@@ -18,12 +20,17 @@ const cdkContext: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
 ).context;
 
-// Both stacks in one app, wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild.
+// The three stacks in one app, wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild.
 const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
 const identity = new IdentityStack(app, 'Identity');
 const plants = new PlantsStack(app, 'Plants', {
   identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
   identityTable: identity.table,
+});
+const web = new WebStack(app, 'Web', {
+  assetsPath: fileURLToPath(new URL('./fixtures/web-dist', import.meta.url)),
+  api: identity.api,
+  edgeSecret: identity.edgeSecret,
 });
 
 const resourceCount = (stack: Stack) => Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
@@ -32,6 +39,7 @@ const resourceCount = (stack: Stack) => Object.keys(Template.fromStack(stack).to
 const counts = [
   ['Identity', resourceCount(identity)],
   ['Plants', resourceCount(plants)],
+  ['Web', resourceCount(web)],
 ] as const;
 
 describe('the CloudFormation resource limit', () => {

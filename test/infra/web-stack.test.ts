@@ -1,0 +1,286 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { describe, expect, it } from 'vitest';
+import { IdentityStack } from '#infra/identity-stack.ts';
+import { API_PATH_PATTERN, EDGE_SECRET_HEADER, responseHeadersFrom, WebStack } from '#infra/web-stack.ts';
+import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../web/security-headers.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
+
+const cdkContext: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+/** The built pages stand-in (web/dist is built by `npm run build:web`, not by the tests). */
+const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
+
+const WEB_DOMAIN_CONTEXT = {
+  webDomain: 'id.example.com',
+  webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+};
+
+/** Identity and Web wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild. */
+function synth(context: Record<string, unknown> = {}): { web: Template; identity: Template } {
+  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const identity = new IdentityStack(app, 'Identity');
+  const web = new WebStack(app, 'Web', { assetsPath: WEB_DIST, api: identity.api, edgeSecret: identity.edgeSecret });
+  return { web: Template.fromStack(web), identity: Template.fromStack(identity) };
+}
+
+const { web, identity } = synth();
+
+function resources(t: Template, type: string): Record<string, Resource> {
+  return t.findResources(type) as Record<string, Resource>;
+}
+
+function only(t: Template, type: string): Resource {
+  const all = Object.values(resources(t, type));
+  expect(all).toHaveLength(1);
+  return all[0] as Resource;
+}
+
+const distributionConfig = (t: Template) => only(t, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+
+/** The Identity stack's resource behind a Fn::ImportValue of the Web stack (the export's value is a Ref to it). */
+function exportedResource(importValue: unknown): string {
+  const name = (importValue as { 'Fn::ImportValue': string })['Fn::ImportValue'];
+  const output = Object.values(identity.toJSON().Outputs as Record<string, any>).find((o) => o.Export?.Name === name);
+  if (!output) throw new Error(`No export ${name}`);
+  return output.Value.Ref;
+}
+
+/** The viewer-request function, evaluated as CloudFront runs it: a script defining `handler(event)`. */
+function viewerRequestHandler(t: Template): (event: { request: { uri: string } }) => { uri: string } {
+  const code = only(t, 'AWS::CloudFront::Function').Properties.FunctionCode as string;
+  return new Function(`${code}\nreturn handler;`)();
+}
+
+describe('WebStack: bucket', () => {
+  it('is private: public access blocked, SSL enforced, S3-managed encryption, kept by default (cdk.json)', () => {
+    const bucket = only(web, 'AWS::S3::Bucket');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([
+      { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+    ]);
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    const statements = only(web, 'AWS::S3::BucketPolicy').Properties.PolicyDocument.Statement as any[];
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+
+  it('is read by the distribution alone, through origin access control (no OAI)', () => {
+    const oac = only(web, 'AWS::CloudFront::OriginAccessControl').Properties.OriginAccessControlConfig;
+    expect(oac).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' });
+    const [distributionId] = Object.keys(resources(web, 'AWS::CloudFront::Distribution'));
+    const [oacId] = Object.keys(resources(web, 'AWS::CloudFront::OriginAccessControl'));
+    const s3Origin = (distributionConfig(web).Origins as any[]).find((o) => o.S3OriginConfig);
+    expect(s3Origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+    expect(s3Origin.S3OriginConfig.OriginAccessIdentity).toBe('');
+
+    const statements = only(web, 'AWS::S3::BucketPolicy').Properties.PolicyDocument.Statement as any[];
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]).toMatchObject({ Action: 's3:GetObject', Principal: { Service: 'cloudfront.amazonaws.com' } });
+    expect(JSON.stringify(allows[0].Condition)).toContain(`{"Ref":"${distributionId}"}`);
+  });
+
+  it('gets the hashed files first (immutable, never pruned), then the rest (no-cache, pruned)', () => {
+    const deployments = Object.entries(resources(web, 'Custom::CDKBucketDeployment'));
+    const [assetsEntry, pagesEntry] = [
+      deployments.find(([, d]) => d.Properties.Include?.includes('assets/*')),
+      deployments.find(([, d]) => d.Properties.Exclude?.includes('assets/*')),
+    ];
+    if (!assetsEntry || !pagesEntry) throw new Error('Expected two deployments');
+    expect(assetsEntry[1].Properties).toMatchObject({
+      Exclude: ['*'],
+      Prune: false,
+      SystemMetadata: { 'cache-control': CACHE_CONTROL.asset },
+    });
+    expect(pagesEntry[1].Properties).toMatchObject({
+      Prune: true,
+      SystemMetadata: { 'cache-control': CACHE_CONTROL.html },
+    });
+    expect(pagesEntry[1].DependsOn).toContain(assetsEntry[0]);
+  });
+});
+
+describe('WebStack: pages behaviour', () => {
+  it('redirects to https, caches (optimized) and rewrites paths on viewer request', () => {
+    const behaviour = distributionConfig(web).DefaultCacheBehavior;
+    const [functionId] = Object.keys(resources(web, 'AWS::CloudFront::Function'));
+    expect(behaviour).toMatchObject({
+      ViewerProtocolPolicy: 'redirect-to-https',
+      CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId,
+      FunctionAssociations: [
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ],
+    });
+    expect(only(web, 'AWS::CloudFront::Function').Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+  });
+
+  it.each(['/', '/sign-in', '/account', '/console/users/x', '/console/users/x/'])(
+    'serves /index.html for %s (a page of the single-page app)',
+    (uri) => {
+      expect(viewerRequestHandler(web)({ request: { uri } }).uri).toBe('/index.html');
+    },
+  );
+
+  it.each(['/assets/index-abc.js', '/assets/index-abc.css', '/favicon.svg', '/index.html'])(
+    'leaves %s as it is (a file)',
+    (uri) => {
+      expect(viewerRequestHandler(web)({ request: { uri } }).uri).toBe(uri);
+    },
+  );
+});
+
+describe('WebStack: API behaviour', () => {
+  const config = distributionConfig(web);
+  const behaviour = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === API_PATH_PATTERN);
+  const origin = (config.Origins as any[]).find((o) => o.Id === behaviour?.TargetOriginId);
+
+  it('sends /api/* uncached, every method, every viewer header but Host, over https', () => {
+    expect(API_PATH_PATTERN).toBe('/api/*');
+    expect(behaviour).toMatchObject({
+      ViewerProtocolPolicy: 'redirect-to-https',
+      CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
+      OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+    });
+    expect([...behaviour.AllowedMethods].sort()).toEqual(
+      ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].sort(),
+    );
+    expect(origin.CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+  });
+
+  it("targets the identity HTTP API's execute-api domain", () => {
+    const [, parts] = origin.DomainName['Fn::Join'] as [string, unknown[]];
+    expect(parts.slice(1)).toEqual(['.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]);
+    const apiId = exportedResource(parts[0]);
+    expect(resources(identity, 'AWS::ApiGatewayV2::Api')[apiId]?.Properties.ProtocolType).toBe('HTTP');
+  });
+
+  it("adds the Identity stack's generated edge secret as a header, by a dynamic reference (no value in a template)", () => {
+    const headers = origin.OriginCustomHeaders as { HeaderName: string; HeaderValue: any }[];
+    expect(headers.map((h) => h.HeaderName)).toEqual([EDGE_SECRET_HEADER]);
+    const [, parts] = (headers[0] as { HeaderValue: any }).HeaderValue['Fn::Join'] as [string, unknown[]];
+    expect(parts[0]).toBe('{{resolve:secretsmanager:');
+    expect(parts[2]).toBe(':SecretString:::}}');
+    const secretId = exportedResource(parts[1]);
+    const secret = resources(identity, 'AWS::SecretsManager::Secret')[secretId];
+    expect(secret?.Properties.GenerateSecretString).toBeDefined();
+    expect(secret?.Properties.SecretString).toBeUndefined();
+  });
+
+  it('gives every identity function the same secret as EDGE_SECRET, by a dynamic reference', () => {
+    const [secretId] = Object.keys(resources(identity, 'AWS::SecretsManager::Secret'));
+    for (const fn of Object.values(resources(identity, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables.EDGE_SECRET).toEqual({
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+      });
+    }
+  });
+});
+
+describe('WebStack: security headers', () => {
+  const policy = only(web, 'AWS::CloudFront::ResponseHeadersPolicy').Properties.ResponseHeadersPolicyConfig;
+
+  it('sends exactly WEB_SECURITY_HEADERS (web/security-headers.ts), each overriding the origin', () => {
+    const security = policy.SecurityHeadersConfig;
+    const hsts = security.StrictTransportSecurity;
+    const sent: Record<string, string> = {
+      'content-security-policy': security.ContentSecurityPolicy.ContentSecurityPolicy,
+      'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+      'referrer-policy': security.ReferrerPolicy.ReferrerPolicy,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': security.FrameOptions.FrameOption,
+    };
+    expect(security.ContentTypeOptions).toBeDefined();
+    expect(security.XSSProtection).toBeUndefined();
+    for (const { Header, Value } of policy.CustomHeadersConfig.Items) sent[Header] = Value;
+    expect(sent).toEqual(WEB_SECURITY_HEADERS);
+
+    const overrides = [
+      ...Object.values(security as Record<string, { Override: boolean }>).map((s) => s.Override),
+      ...policy.CustomHeadersConfig.Items.map((h: { Override: boolean }) => h.Override),
+    ];
+    expect(overrides.every((o) => o === true)).toBe(true);
+  });
+
+  it('puts the policy on the pages and on the API', () => {
+    const [policyId] = Object.keys(resources(web, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    const config = distributionConfig(web);
+    for (const behaviour of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    }
+  });
+
+  it('refuses a header value CloudFront cannot send', () => {
+    expect(() => responseHeadersFrom({ 'referrer-policy': 'everywhere' })).toThrow(/referrer-policy/);
+    expect(() => responseHeadersFrom({ 'x-frame-options': 'ALLOW-FROM https://a.example' })).toThrow(/x-frame/);
+    expect(() => responseHeadersFrom({ 'x-content-type-options': 'sniff' })).toThrow(/x-content-type/);
+    expect(() => responseHeadersFrom({ 'strict-transport-security': 'max-age=abc' })).toThrow(/strict/);
+  });
+});
+
+describe('WebStack: domain', () => {
+  it('without webDomain: the cloudfront.net domain, no HOSTED_PAGES_ORIGIN, and an output saying what is missing', () => {
+    const config = distributionConfig(web);
+    expect(config.Aliases).toBeUndefined();
+    expect(config.ViewerCertificate).toBeUndefined();
+    for (const fn of Object.values(resources(identity, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables).not.toHaveProperty('HOSTED_PAGES_ORIGIN');
+    }
+    const outputs = web.toJSON().Outputs;
+    expect(outputs.HostedPagesUrl.Value).toMatch(/webDomain/);
+    expect(outputs.DistributionDomainName.Description).toMatch(/webDomain/);
+  });
+
+  it('with webDomain and webCertificateArn: *.<webDomain> on that certificate (TLS 1.2), and HOSTED_PAGES_ORIGIN', () => {
+    const withDomain = synth(WEB_DOMAIN_CONTEXT);
+    const config = distributionConfig(withDomain.web);
+    expect(config.Aliases).toEqual(['*.id.example.com']);
+    expect(config.ViewerCertificate).toEqual({
+      AcmCertificateArn: WEB_DOMAIN_CONTEXT.webCertificateArn,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    const fns = Object.values(resources(withDomain.identity, 'AWS::Lambda::Function'));
+    expect(fns.length).toBeGreaterThan(0);
+    for (const fn of fns) {
+      expect(fn.Properties.Environment.Variables.HOSTED_PAGES_ORIGIN).toBe('https://{subdomain}.id.example.com');
+    }
+    expect(withDomain.web.toJSON().Outputs.HostedPagesUrl.Value).toBe('https://{subdomain}.id.example.com/');
+  });
+
+  it('outputs the distribution domain name and the bucket name', () => {
+    const outputs = web.toJSON().Outputs;
+    const [distributionId] = Object.keys(resources(web, 'AWS::CloudFront::Distribution'));
+    const [bucketId] = Object.keys(resources(web, 'AWS::S3::Bucket'));
+    expect(outputs.DistributionDomainName.Value).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    expect(outputs.BucketName.Value).toEqual({ Ref: bucketId });
+  });
+
+  it.each([
+    [{ webDomain: 'id.example.com' }, /go together/],
+    [{ webCertificateArn: WEB_DOMAIN_CONTEXT.webCertificateArn }, /go together/],
+    [{ ...WEB_DOMAIN_CONTEXT, webDomain: 'https://id.example.com' }, /webDomain/],
+    [{ ...WEB_DOMAIN_CONTEXT, webDomain: 'localhost' }, /webDomain/],
+    [
+      {
+        ...WEB_DOMAIN_CONTEXT,
+        webCertificateArn: WEB_DOMAIN_CONTEXT.webCertificateArn.replace('us-east-1', 'eu-west-1'),
+      },
+      /us-east-1/,
+    ],
+  ])('refuses %j', (context, message) => {
+    expect(() => synth(context)).toThrow(message);
+  });
+});
