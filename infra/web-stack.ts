@@ -25,6 +25,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 import { readIdentityConfig } from './config.ts';
 import { hostedPagesOrigin } from './identity-stack.ts';
@@ -34,10 +35,14 @@ import { acknowledgeWebFindings } from './nag.ts';
 export const API_PATH_PATTERN = '/api/*';
 
 /**
- * The header carrying the Identity stack's edge secret to the API. Not `x-edge-secret`: CloudFront refuses
- * custom origin headers named `X-Edge-*` (and `X-Amz-*`).
+ * Viewer-request function of `/api/*`: the viewer's address in VIEWER_IP_HEADER, over anything the viewer sent
+ * in it. With the edge secret CloudFront adds, the API takes it as the client's (shared/http/client-ip.ts).
  */
-export const EDGE_SECRET_HEADER = 'x-identity-edge-secret';
+export const VIEWER_IP_CODE = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_IP_HEADER}'] = { value: event.viewer.ip };
+  return request;
+}`;
 
 /** The folder Vite writes hashed build files to (web/dist/assets/…): they never change. */
 const HASHED_ASSETS = 'assets/*';
@@ -150,6 +155,12 @@ export class WebStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
     });
 
+    const viewerIp = new EdgeFunction(this, 'ViewerIp', {
+      comment: 'Sends the viewer address to the identity API',
+      code: FunctionCode.fromInline(VIEWER_IP_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+
     const stack = Stack.of(this);
     const apiOrigin = new HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
@@ -180,10 +191,11 @@ export class WebStack extends Stack {
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Every viewer header (the tenant headers, Origin, the bearer) and cloudfront-viewer-address; API
+          // Every viewer header (the tenant headers, Origin, the bearer, the viewer's address set above); API
           // Gateway needs its own Host.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy,
+          functionAssociations: [{ function: viewerIp, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
       },
     });

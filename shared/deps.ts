@@ -56,6 +56,8 @@ const Env = v.object({
       ),
     ),
   ),
+  /** The hosted pages' edge secret (infra/identity-stack.ts): a request carrying it may name its viewer's address. */
+  EDGE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     // Room for a busy tenant's codes (SES production accounts start at 50,000 a day, shared by every tenant).
@@ -75,6 +77,8 @@ export interface Config {
   mailDailyBudgetPerTenant: number;
   /** HOSTED_PAGES_ORIGIN: the hosted pages' origin with `{subdomain}` for the tenant's subdomain. */
   hostedPagesOrigin: string | undefined;
+  /** EDGE_SECRET (shared/http/client-ip.ts). */
+  edgeSecret: string | undefined;
 }
 
 export interface Deps {
@@ -129,6 +133,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
       hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
+      edgeSecret: e.EDGE_SECRET,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

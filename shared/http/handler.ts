@@ -12,6 +12,7 @@ import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { clientIp } from './client-ip.ts';
 import { type AppError, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';
@@ -31,6 +32,9 @@ import {
   type ServiceDeps,
 } from './request-state.ts';
 import type { RouteDef } from './route.ts';
+
+/** The identity's EDGE_SECRET (shared/http/client-ip.ts); the plant store's deps have none. */
+const edgeSecretOf = (deps: ServiceDeps) => (deps as Partial<Deps>).config?.edgeSecret;
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
 
@@ -258,7 +262,7 @@ export function httpHandler(
         params: state.params,
         tenant: token ? { app: token.app, mid: token.mid } : state.tenant,
         auth: token ?? state.principal,
-        client: { ip: http?.sourceIp ?? '', userAgent: http?.userAgent ?? '' },
+        client: { ip: clientIp(event, edgeSecretOf(base)), userAgent: http?.userAgent ?? '' },
         request: {
           requestId: state.requestId,
           origin: state.origin,

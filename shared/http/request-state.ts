@@ -19,7 +19,7 @@ export interface ServiceDeps {
 }
 
 /**
- * Who is on the other end of the connection, as API Gateway saw it: recorded
+ * Who is on the other end of the connection, as API Gateway (or our edge) saw it: recorded
  * with sessions and activity, and the key of the per-IP rate limit.
  */
 export interface ClientInfo {

@@ -5,7 +5,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it } from 'vitest';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { API_PATH_PATTERN, EDGE_SECRET_HEADER, responseHeadersFrom, WebStack } from '#infra/web-stack.ts';
+import { API_PATH_PATTERN, responseHeadersFrom, VIEWER_IP_CODE, WebStack } from '#infra/web-stack.ts';
+import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../web/security-headers.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
@@ -52,10 +53,17 @@ function exportedResource(importValue: unknown): string {
   return output.Value.Ref;
 }
 
-/** The viewer-request function, evaluated as CloudFront runs it: a script defining `handler(event)`. */
-function viewerRequestHandler(t: Template): (event: { request: { uri: string } }) => { uri: string } {
-  const code = only(t, 'AWS::CloudFront::Function').Properties.FunctionCode as string;
+/** A CloudFront function evaluated as CloudFront runs it: a script defining `handler(event)`. */
+function cloudFrontFunction(code: string): (event: any) => any {
   return new Function(`${code}\nreturn handler;`)();
+}
+
+/** The pages' viewer-request function (the one that serves index.html). */
+function viewerRequestHandler(t: Template): (event: { request: { uri: string } }) => { uri: string } {
+  const fn = Object.values(resources(t, 'AWS::CloudFront::Function')).find((f) =>
+    String(f.Properties.FunctionCode).includes('/index.html'),
+  );
+  return cloudFrontFunction(fn?.Properties.FunctionCode as string);
 }
 
 describe('WebStack: bucket', () => {
@@ -116,7 +124,9 @@ describe('WebStack: bucket', () => {
 describe('WebStack: pages behaviour', () => {
   it('redirects to https, caches (optimized) and rewrites paths on viewer request', () => {
     const behaviour = distributionConfig(web).DefaultCacheBehavior;
-    const [functionId] = Object.keys(resources(web, 'AWS::CloudFront::Function'));
+    const functionId = Object.entries(resources(web, 'AWS::CloudFront::Function')).find(([, f]) =>
+      String(f.Properties.FunctionCode).includes('/index.html'),
+    )?.[0];
     expect(behaviour).toMatchObject({
       ViewerProtocolPolicy: 'redirect-to-https',
       CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId,
@@ -124,7 +134,9 @@ describe('WebStack: pages behaviour', () => {
         { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
       ],
     });
-    expect(only(web, 'AWS::CloudFront::Function').Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    for (const fn of Object.values(resources(web, 'AWS::CloudFront::Function'))) {
+      expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    }
   });
 
   it.each(['/', '/sign-in', '/account', '/console/users/x', '/console/users/x/'])(
@@ -165,6 +177,21 @@ describe('WebStack: API behaviour', () => {
     expect(parts.slice(1)).toEqual(['.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]);
     const apiId = exportedResource(parts[0]);
     expect(resources(identity, 'AWS::ApiGatewayV2::Api')[apiId]?.Properties.ProtocolType).toBe('HTTP');
+  });
+
+  it('sets the viewer address header in a viewer-request function, over whatever the viewer sent', () => {
+    const fn = Object.values(resources(web, 'AWS::CloudFront::Function')).find((f) =>
+      String(f.Properties.FunctionCode).includes(VIEWER_IP_HEADER),
+    );
+    expect(fn?.Properties.FunctionCode).toBe(VIEWER_IP_CODE);
+    const handler = cloudFrontFunction(VIEWER_IP_CODE);
+    const request = handler({
+      viewer: { ip: '203.0.113.7' },
+      request: { uri: '/api/v1/auth/login', headers: { [VIEWER_IP_HEADER]: { value: '10.0.0.1' } } },
+    });
+    expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
+    const associated = behaviour.FunctionAssociations as { EventType: string }[];
+    expect(associated.map((a) => a.EventType)).toEqual(['viewer-request']);
   });
 
   it("adds the Identity stack's generated edge secret as a header, by a dynamic reference (no value in a template)", () => {

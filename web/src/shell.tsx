@@ -61,7 +61,7 @@ export function RequireSignedIn(props: { children: ComponentChildren }) {
   useEffect(() => {
     if (!user) route(`/sign-in?next=${encodeURIComponent(url)}`, true);
   }, [user, url, route]);
-  return user ? <>{props.children}</> : null;
+  return user ? props.children : null;
 }
 
 /**

@@ -32,13 +32,14 @@ describe('discovery from a hosted page', () => {
 
   it('refuses a slug from another tenant’s hosted origin, from any other site, and from a cross-site page', async () => {
     const [mine, theirs] = await Promise.all([aTenant(), aTenant()]);
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { origin: hosted(theirs.subdomain) },
       { origin: 'https://evil.example' },
       { origin: 'https://shop.example' },
       { 'sec-fetch-site': 'cross-site' },
       {},
-    ]) {
+    ];
+    for (const headers of refused) {
       const res = await discoverBySlug(mine.subdomain, headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await bodyOf(res)).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });

@@ -1,10 +1,74 @@
+import type { ComponentChildren } from 'preact';
+import { Route, Router, useLocation } from 'preact-iso';
 import { AppLayout, RequireConsole } from '../shell.tsx';
+import { ApiKeys } from './api-keys.tsx';
+import { Invitations } from './invitations.tsx';
+import { Roles } from './roles.tsx';
+import { Settings } from './settings.tsx';
+import { UserPage } from './user.tsx';
+import { Users } from './users.tsx';
 
-// Being written (issue 17): users, a user, invitations, roles, settings, API keys.
+/** The console's sections, in the side navigation's order. */
+const SECTIONS = [
+  { path: '/console/users', label: 'Users' },
+  { path: '/console/invitations', label: 'Invitations' },
+  { path: '/console/roles', label: 'Roles' },
+  { path: '/console/settings', label: 'Settings' },
+  { path: '/console/api-keys', label: 'API keys' },
+] as const;
+
+function SideNav() {
+  const { path } = useLocation();
+  return (
+    <nav class="side-nav" aria-label="Console">
+      <ul>
+        {SECTIONS.map((section) => (
+          <li key={section.path}>
+            <a
+              href={section.path}
+              aria-current={path === section.path || path.startsWith(`${section.path}/`) ? 'page' : undefined}
+            >
+              {section.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A console page: the signed-in frame with the console's navigation beside it. */
+export function ConsolePage(props: { title: string; children: ComponentChildren }) {
+  return (
+    <AppLayout title={props.title} nav={<SideNav />}>
+      {props.children}
+    </AppLayout>
+  );
+}
+
+function RedirectToUsers() {
+  const { route } = useLocation();
+  route('/console/users', true);
+  return null;
+}
+
+/**
+ * The admin console, for ADMIN and SUPER_ADMIN holders (RequireConsole). Each
+ * section file owns its page; controls the caller's authority forbids are not
+ * offered, and the service judges every call again.
+ */
 export function Console() {
   return (
     <RequireConsole>
-      <AppLayout title="Console">{null}</AppLayout>
+      <Router>
+        <Route path="/console/users" component={Users} />
+        <Route path="/console/users/:id" component={UserPage} />
+        <Route path="/console/invitations" component={Invitations} />
+        <Route path="/console/roles" component={Roles} />
+        <Route path="/console/settings" component={Settings} />
+        <Route path="/console/api-keys" component={ApiKeys} />
+        <Route default component={RedirectToUsers} />
+      </Router>
     </RequireConsole>
   );
 }

@@ -1,0 +1,26 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { type HttpEvent, header } from './request-state.ts';
+
+/**
+ * Behind the hosted pages' CloudFront distribution (infra/web-stack.ts) API Gateway sees an edge server's
+ * address as `sourceIp`, which would make every visitor of one edge share a rate limit. CloudFront sends the
+ * viewer's address in VIEWER_IP_HEADER (set by its viewer-request function, over whatever the viewer sent) with
+ * the deployment's edge secret in EDGE_SECRET_HEADER; only a request carrying that secret may name its client.
+ * CloudFront refuses custom origin headers named `X-Edge-*`, hence the names.
+ */
+export const EDGE_SECRET_HEADER = 'x-identity-edge-secret';
+export const VIEWER_IP_HEADER = 'x-identity-viewer-ip';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The client's address: the viewer's when the request came through our edge, API Gateway's `sourceIp` otherwise. */
+export function clientIp(event: HttpEvent, edgeSecret: string | undefined): string {
+  const sourceIp = event.requestContext?.http?.sourceIp ?? '';
+  if (!edgeSecret) return sourceIp;
+  const presented = header(event, EDGE_SECRET_HEADER);
+  const viewer = header(event, VIEWER_IP_HEADER)?.trim();
+  if (!presented || !viewer || isIP(viewer) === 0) return sourceIp;
+  // Compared as digests: equal lengths, and no timing to learn the secret from.
+  return timingSafeEqual(digest(presented), digest(edgeSecret)) ? viewer : sourceIp;
+}

@@ -1,0 +1,6 @@
+import { ConsolePage } from './console.tsx';
+
+// Being written (issue 17).
+export function Users() {
+  return <ConsolePage title="Users">{null}</ConsolePage>;
+}
