@@ -19,6 +19,7 @@ export function AppLayout(props: { title: string; children: ComponentChildren; n
     setUser(null);
     route('/sign-in');
   };
+  useSessionCheck();
   const current = (prefix: string) => (path === prefix || path.startsWith(`${prefix}/`) ? 'page' : undefined);
   return (
     <div class="app">
@@ -52,6 +53,31 @@ export function AppLayout(props: { title: string; children: ComponentChildren; n
       </div>
     </div>
   );
+}
+
+/** How often an open signed-in page asks whether its session still stands. */
+const SESSION_CHECK_MS = 60_000;
+
+/**
+ * A signed-in page that sits open learns that its session was ended elsewhere (revoked from another device,
+ * the account disabled, the password changed): it asks the service when it comes back into view or focus, and
+ * once a minute. A refused session makes the SDK's refresh fail, whose expiry signal sends the user to sign-in.
+ */
+function useSessionCheck() {
+  const { client } = useSession();
+  useEffect(() => {
+    const check = () => {
+      if (document.visibilityState === 'visible') client.me.get().catch(() => undefined);
+    };
+    const timer = setInterval(check, SESSION_CHECK_MS);
+    document.addEventListener('visibilitychange', check);
+    window.addEventListener('focus', check);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', check);
+      window.removeEventListener('focus', check);
+    };
+  }, [client]);
 }
 
 /** Signed-out visitors go to sign-in, and come back here after. */
