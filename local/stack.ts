@@ -34,6 +34,8 @@ export interface LocalStackOptions {
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
   secretsKey: string;
   onRequest?: GatewayOptions['onRequest'];
+  /** The built pages to serve on tenants' hosts; web/dist unless a test brings its own. */
+  webDist?: string;
 }
 
 export interface LocalStack {
@@ -92,6 +94,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The identity gateway behind the local edge: the hosted pages (web/dist) and `/api/*` on one origin.
     const gateway = createServer(
       localEdge({
+        distDir: options.webDist,
         api: gatewayListener({
           routes: identityRouteList,
           basePath: BASE_PATH,

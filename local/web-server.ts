@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 
 /** Where `npm run build:web` writes the hosted pages. */
@@ -19,7 +19,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The local CloudFront: `/api/*` goes to the API (the gateway), every other
+ * The local CloudFront: on a tenant's host `/api/*` goes to the API (the gateway), every other
  * path to the built pages, the way infra/web-stack.ts's behaviours route them,
  * with the same response headers. So the pages at `<subdomain>.localhost:<port>`
  * call the API same-origin, as on AWS.
@@ -28,7 +28,9 @@ export function localEdge(options: { api: RequestListener; distDir?: string }): 
   const distDir = options.distDir ?? WEB_DIST;
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) {
+    // `localhost:<port>` itself is the API's own URL (API Gateway's on AWS): all of it goes to the gateway.
+    // Only a tenant's host, `<subdomain>.localhost:<port>`, is the distribution serving pages.
+    if (!isPagesHost(req.headers.host) || path === '/api' || path.startsWith('/api/')) {
       options.api(req, res);
       return;
     }
@@ -37,6 +39,10 @@ export function localEdge(options: { api: RequestListener; distDir?: string }): 
       res.end();
     });
   };
+}
+
+function isPagesHost(host: string | undefined): boolean {
+  return /^[a-z0-9-]{1,63}\.localhost(:\d+)?$/i.test(host ?? '');
 }
 
 /**
@@ -51,9 +57,14 @@ async function servePage(distDir: string, path: string, req: IncomingMessage, re
     return;
   }
   const last = path.split('/').pop() ?? '';
-  const file = last.includes('.') ? decodeURIComponent(path) : '/index.html';
+  let file = '/index.html';
+  try {
+    if (last.includes('.')) file = decodeURIComponent(path);
+  } catch {
+    return notFound(res);
+  }
   const full = normalize(join(distDir, file));
-  if (!full.startsWith(distDir)) return notFound(res);
+  if (!full.startsWith(`${distDir}${sep}`)) return notFound(res);
   const found = await stat(full).catch(() => undefined);
   if (!found?.isFile()) {
     if (file === '/index.html') {

@@ -24,7 +24,8 @@ export const authRoutes = {
     method: 'GET',
     path: '/auth/discovery',
     entry: 'functions/auth/discovery.ts',
-    summary: "A tenant's public configuration, by its public client key, for an allowed Origin",
+    summary:
+      "A tenant's public configuration, by its public client key for an allowed Origin, or by slug from the tenant's own hosted pages",
     tag: 'auth',
     tenant: 'clientId',
     auth: 'none',

@@ -10,7 +10,12 @@ import { makeTestDeps } from './deps.ts';
  * HTTP tests of one file.
  */
 export function useLocalStack(
-  options: { authRateLimitPerMinute?: number; codeResponseFloorMs?: number; mailDailyBudgetPerTenant?: number } = {},
+  options: {
+    authRateLimitPerMinute?: number;
+    codeResponseFloorMs?: number;
+    mailDailyBudgetPerTenant?: number;
+    webDist?: string;
+  } = {},
 ): {
   readonly url: string;
   /** The plant store's base URL. */
@@ -33,6 +38,7 @@ export function useLocalStack(
       codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
       // The deployment's default unless a test of the budget sets a small one (each test file makes its own tenants).
       mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
+      webDist: options.webDist,
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);

@@ -72,7 +72,7 @@ describe('the OpenAPI document', () => {
     const discovery = document.paths['/auth/discovery']?.get as Record<string, any>;
     expect(discovery.parameters).toEqual([
       { $ref: '#/components/parameters/Origin' },
-      { name: 'clientId', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
+      { name: 'clientId', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 256 } },
       { name: 'slug', in: 'query', required: false, schema: { type: 'string', maxLength: 256 } },
     ]);
     expect(discovery.responses['200'].content['application/json'].schema).toEqual({
