@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderWeb } from './web.ts';
 
 // The results object is plain JSON written by run.ts.
 type Results = any;
@@ -188,6 +189,7 @@ export function renderMarkdown(r: Results): string {
     lines.push(`- **${b.operationId}** (${kb(b.bytes)}): ${parts.join(' · ')}`);
   }
   lines.push('');
+  if (r.web) lines.push(...renderWeb(r.web));
   const notes = join(import.meta.dirname, 'NOTES.md');
   if (existsSync(notes)) lines.push(readFileSync(notes, 'utf8').trim(), '');
   return `${lines.join('\n')}\n`;

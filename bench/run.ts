@@ -19,6 +19,7 @@ import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
 import { renderMarkdown } from './report.ts';
 import type { DynamoCall } from './server.ts';
+import { signInReadyMs, WEB_BUDGETS, type WebFigures, webBundleFigures } from './web.ts';
 
 const BENCH_DIR = import.meta.dirname;
 const CONNECTIONS = 16;
@@ -555,6 +556,22 @@ server.send({ type: 'stop' });
 const bundleFigures = await bundles(env);
 log(`bundled ${bundleFigures.length} routes (${elapsed()})`);
 
+// --- the hosted pages: JavaScript per page, and the sign-in page's time to a usable form ----------
+const webTenant = await createTenant(deps, {
+  name: 'Web bench',
+  adminEmail: 'admin@web.bench.test',
+  origins: [ORIGIN],
+});
+const webOrigin = `http://${webTenant.subdomain}.localhost:${new URL(stack.apiUrl).port}`;
+const web: WebFigures = {
+  ...(await webBundleFigures()),
+  signInReadyMs: await signInReadyMs(webOrigin),
+  budgets: WEB_BUDGETS,
+};
+log(
+  `hosted pages: sign-in ${web.signIn.jsGzipBytes} B gz, console ${web.console.jsGzipBytes} B gz, ready ${web.signInReadyMs.median} ms (${elapsed()})`,
+);
+
 // --- results ----------------------------------------------------------------------------------
 const cpus = os.cpus();
 const results = {
@@ -584,6 +601,7 @@ const results = {
   limits: { bareHttp, argon2Verify2: argon2, dynamoGetItem: dynamo.getItem, dynamoBatchGetItem: dynamo.batchGetItem },
   dynamoCost: cost,
   bundles: bundleFigures,
+  web,
   totalSeconds: Math.round((Date.now() - startedAt) / 1000),
 };
 writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
