@@ -61,8 +61,8 @@ export function App() {
           <Route path="/forgot-password" component={ForgotPassword} />
           <Route path="/reset-password" component={ResetPassword} />
           <Route path="/account" component={Account} />
-          <Route path="/console/*" component={Console} />
           <Route path="/console" component={Console} />
+          <Route path="/console/*" component={Console} />
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>
