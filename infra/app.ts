@@ -7,7 +7,8 @@ import { IdentityStack } from './identity-stack.ts';
 import { PlantsStack } from './plants-stack.ts';
 import { WebStack } from './web-stack.ts';
 
-// The hosted pages are built beforehand (Vite) and uploaded as they are; checked first, before any bundling.
+// The hosted pages are built beforehand (cdk.json's `app` runs `npm run build:web`) and uploaded as they are;
+// checked first, before any bundling.
 const webDist = join(REPO_ROOT, 'web', 'dist');
 if (!existsSync(join(webDist, 'index.html'))) {
   throw new Error(`${webDist}/index.html is missing: run \`npm run build:web\` first (the Web stack uploads web/dist)`);

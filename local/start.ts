@@ -3,7 +3,9 @@
  * Local keeps its data in `.data/` (`npm start -- --in-memory` for a throwaway
  * run), the SES emulator catches every e-mail, and the local gateways serve
  * the real handlers: the identity service's, and the plant store's on its own
- * port. Ctrl-C stops everything.
+ * port. Each tenant's hosted pages (web/, built by `npm start` first) are at
+ * `http://<subdomain>.localhost:<port>`, with the API beside them under /api,
+ * as CloudFront serves them on AWS. Ctrl-C stops everything.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,8 +31,16 @@ const stack = await startLocalStack({
 const tenant = await ensureDemoTenant(makeDeps(process.env), dataDir);
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const pages = stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
 console.log(`
 Identity service ready in ${seconds} s
+
+Hosted pages of the demo tenant (open in Chromium or any browser that resolves *.localhost)
+  Sign in      ${pages}/sign-in
+  Sign up      ${pages}/sign-up
+  Account      ${pages}/account
+  Console      ${pages}/console   (sign in as the admin below)
+
   API          ${stack.apiUrl}   (OpenAPI: ${stack.apiUrl}/openapi.json)
   Inbox        ${stack.sesUrl.replace('127.0.0.1', 'localhost')}/   (JSON: /store)
   DynamoDB     ${stack.dynamoEndpoint}   ${dataDir ? `data in ${dataDir}` : 'in memory'}
