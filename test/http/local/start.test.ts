@@ -54,6 +54,14 @@ describe('npm start', () => {
     const inbox = await fetch(`http://localhost:${env.SES_PORT}/store`);
     expect(inbox.status).toBe(200);
 
+    // The demo tenant's hosted pages, printed for the user to open; their own origin discovers it by slug.
+    const pages = `http://demo.localhost:${env.PORT}`;
+    for (const path of ['/sign-in', '/sign-up', '/account', '/console'])
+      expect(first.output()).toContain(`${pages}${path}`);
+    const bySlug = await fetch(`${api}/auth/discovery?slug=demo`, { headers: { origin: pages } });
+    expect(bySlug.status).toBe(200);
+    expect(await bodyOf(bySlug)).toMatchObject({ app: tenant.app, publicApiKey: tenant.publicApiKey });
+
     // The plant store: the demo admin logs in and creates a plant with the access token.
     const plants = `http://localhost:${env.PLANTS_PORT}`;
     expect(first.output()).toContain(`Plant store  ${plants}`);
