@@ -83,3 +83,21 @@ export async function ageSignIns(tenant: TestTenant, userId: string, minutes = 1
 export async function notices(page: Page): Promise<string[]> {
   return (await page.getByRole('status').allTextContents()).map((t) => t.trim()).filter(Boolean);
 }
+
+/** The tenant's TOTP policy set on its merchant item (the console's settings do it through the API). */
+export async function setTotpPolicy(
+  tenant: TestTenant,
+  policy: { totpAllowed?: boolean; allowUserDisableTotp?: boolean },
+): Promise<void> {
+  const deps = makeTestDeps();
+  const entries = Object.entries(policy);
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.tableName,
+      Key: keys.merchant(tenant),
+      UpdateExpression: `SET ${entries.map((_, i) => `#k${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+    }),
+  );
+}

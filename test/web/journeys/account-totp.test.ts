@@ -3,9 +3,10 @@ import jsQRModule from 'jsqr';
 import * as OTPAuth from 'otpauth';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { totpCodeAt } from '#shared/auth/totp.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
-import { signIn } from './account-steps.ts';
+import { ageSignIns, setTotpPolicy, signIn } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -87,6 +88,46 @@ describe('two-step verification set up from the account page', () => {
     const third = await web.open(tenant, '/sign-in');
     await signIn(third, user, { backupCode: codes[3] as string });
     await expect(third.getByText(`Signed in as ${user.email}`).isVisible()).resolves.toBe(true);
+  });
+
+  it('is turned off with a code where the tenant allows it, after the user confirms it is them', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', totpAllowed: true });
+    const user = await aUser(tenant, { totp: true });
+    const secret = user.totpSecret as string;
+    const page = await web.open(tenant, '/sign-in');
+    await signIn(page, user, { totpCode: totpCodeAt(secret, new Date()) });
+    await ageSignIns(tenant, user.id);
+
+    const section = page.getByRole('region', { name: 'Two-step verification' });
+    await expect(section.getByText('On', { exact: true }).isVisible()).resolves.toBe(true);
+    await section.getByLabel('Code from your authenticator app').fill(user.backupCodes?.[0] as string);
+    await section.getByRole('button', { name: 'Turn off two-step verification' }).click();
+    // The sign-in is old: the prompt asks for the password and, TOTP being on, a code (another backup code).
+    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await dialog.getByLabel('Password').fill(user.password);
+    await dialog.getByLabel('Authenticator code').fill(user.backupCodes?.[1] as string);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+
+    await section.getByText('Two-step verification is off. Your backup codes no longer work.').waitFor();
+    await expect(section.getByText('Off', { exact: true }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'account-totp-off');
+
+    // Signing in now asks for the password only.
+    const fresh = await web.open(tenant, '/sign-in');
+    await signIn(fresh, user);
+  });
+
+  it('cannot be turned off where the tenant requires it', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', totpAllowed: true });
+    await setTotpPolicy(tenant, { allowUserDisableTotp: false });
+    const user = await aUser(tenant, { totp: true });
+    const page = await web.open(tenant, '/sign-in');
+    await signIn(page, user, { totpCode: totpCodeAt(user.totpSecret as string, new Date()) });
+    const section = page.getByRole('region', { name: 'Two-step verification' });
+    await section.getByText(/requires two-step verification: it cannot be turned off\.$/).waitFor();
+    await expect(section.getByRole('button', { name: 'Turn off two-step verification' }).count()).resolves.toBe(0);
   });
 
   it('is not offered where the tenant does not allow authenticator apps', async () => {
