@@ -14,6 +14,7 @@ import { metaRoutes, metaSchemas } from './meta/routes.ts';
 import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
+import { myActivityRoutes } from './users/my-activity-routes.ts';
 import { userRoutes, userSchemas } from './users/routes.ts';
 
 export const BASE_PATH = '/api/v1';
@@ -22,6 +23,7 @@ export const identityRoutes = {
   ...metaRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...myActivityRoutes,
   ...sessionRoutes,
   ...merchantRoutes,
   ...adminUserRoutes,

@@ -98,6 +98,8 @@ export interface MeApi {
     /** Ends every session of the user, this one too (local tokens are cleared as well). */
     revokeAll(): Promise<void>;
   };
+  /** The caller's own activity, newest first; pass the answer's `nextCursor` for the next page (null: no more). */
+  activity(page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
 }
 
 export interface AdminUsersApi {
@@ -577,6 +579,8 @@ export class IdentityClient {
           this.#clearTokens();
         },
       },
+      activity: (page = {}) =>
+        this.#call('GET', '/users/me/activity', { query: { limit: page.limit, cursor: page.cursor } }),
     };
   }
 

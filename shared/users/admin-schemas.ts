@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { ACTIVITY_TYPES } from '../activity/types.ts';
 import { Email } from './schemas.ts';
 
 /** Ids in paths are any string: one that names nothing of the caller's tenant is 404, never a 400 that tells ids apart. */
@@ -23,29 +22,6 @@ export const DeviceResponse = v.object({
   seenCount: v.pipe(v.number(), v.integer()),
 });
 
-export const ActivityQuery = v.object({
-  // A string on the wire, parsed by toNumber: the OpenAPI document shows it as the integer it becomes.
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'must be a number from 1 to 100'),
-      v.toNumber(),
-      v.integer('must be a number from 1 to 100'),
-      v.minValue(1, 'must be a number from 1 to 100'),
-      v.maxValue(100, 'must be a number from 1 to 100'),
-    ),
-    '50',
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(512))),
-});
-
-export const ActivityResponse = v.object({
-  id: v.string(),
-  type: v.picklist(ACTIVITY_TYPES),
-  at: v.string(),
-  ip: v.string(),
-  userAgent: v.string(),
-  actorId: v.string(),
-});
-
-export const ActivityPage = v.object({ items: v.array(ActivityResponse), nextCursor: v.nullable(v.string()) });
+// The activity schemas serve GET /users/me/activity too: they live beside the activity types, kept small for the
+// bundles of the /users/me routes, which carry them.
+export { ActivityPage, ActivityQuery, ActivityResponse } from '../activity/schemas.ts';

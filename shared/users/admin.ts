@@ -1,3 +1,4 @@
+import { type ActivityPageQuery, activityPageOf } from '../activity/page.ts';
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
@@ -136,39 +137,10 @@ export async function resetUserTotp(
   await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...client, actorId: actorIdOf(principal) });
 }
 
-/** An opaque cursor: the sort key of the last activity of a page (the partition never travels). */
-function encodeCursor(after: string): string {
-  return Buffer.from(JSON.stringify({ sk: after }), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
-    // Only an activity key's shape is taken: `<ISO time>#act_<id>`.
-    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/.test(sk)) {
-      throw new Error('bad cursor');
-    }
-    return sk;
-  } catch {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'cursor: is not valid',
-      errors: [{ path: 'cursor', message: 'is not valid' }],
-    });
-  }
-}
-
 /** GET /users/{id}/activity?limit=&cursor=: newest first, `limit` 50 by default, at most 100. */
-export async function listUserActivity(
-  deps: Deps,
-  tenant: Merchant,
-  id: string,
-  query: { limit?: number | undefined; cursor?: string | undefined },
-) {
+export async function listUserActivity(deps: Deps, tenant: Merchant, id: string, query: ActivityPageQuery) {
   const target = await targetUser(deps, tenant, id);
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
-  // Only the sort key comes from the cursor: the partition is always the target's, so a cursor cannot reach elsewhere.
-  const page = await activityRepo(deps.store).page(tenant, target.id, query.limit ?? 50, after, deps.clock.now());
-  return { items: page.items, nextCursor: page.after ? encodeCursor(page.after) : null };
+  return activityPageOf(deps, tenant, target.id, query);
 }
 
 /** POST /users/invitations: an INVITED user and an invitation mail carrying `invitationToken=<token>`. */

@@ -427,6 +427,29 @@ export const recipes: Record<string, Recipe> = {
     admitted: 204,
   },
 
+  // The caller's own activity: the partition is the session's; a cursor of B's (even one naming B's partition)
+  // is only a position in A's member's own records.
+  listMyActivity: {
+    callers: ['member'],
+    refusal: onlyActivityOfA,
+    foreign: () => [
+      { name: "B's member's cursor", path: `/users/me/activity?limit=100&cursor=${enc(B.activityCursor)}` },
+      {
+        name: "a cursor that names B's member's activity partition",
+        path: `/users/me/activity?limit=100&cursor=${enc(
+          Buffer.from(
+            JSON.stringify({
+              pk: keys.activityPartition(B.tenant, B.member.userId),
+              sk: JSON.parse(Buffer.from(B.activityCursor, 'base64url').toString('utf8')).sk,
+            }),
+          ).toString('base64url'),
+        )}`,
+      },
+    ],
+    own: () => ({ path: `/users/me/activity?limit=100&cursor=${enc(A.activityCursor)}` }),
+    admitted: 200,
+  },
+
   // --- admin routes on users.
   getUser: onUser('', () => A.member.userId, 200),
   deleteUser: onUser('', freshUserOfA, 204),
@@ -622,6 +645,7 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   resetPassword: ['challengeId'],
   verifyEmailChange: ['challengeId'],
   reauthenticate: ['challengeId'],
+  listMyActivity: ['cursor'],
   listUserActivity: ['cursor'],
   createRole: ['app', 'mid'],
   assignRole: ['app', 'mid', 'roleId', 'userId'],

@@ -93,6 +93,7 @@ const identityMatrix: Record<string, Cell[]> = {
   listMySessions:          [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   revokeMySession:         [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   revokeAllSessions:       [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listMyActivity:          [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   getMyMerchant:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   updateMerchant:          [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listApiKeys:             [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
@@ -316,6 +317,7 @@ const identityRecipes: Record<string, Recipe> = {
     }),
   },
   revokeAllSessions: { fresh: 'user', request: () => ({ method: 'POST', path: '/sessions/revoke-all' }) },
+  listMyActivity: { request: get('/users/me/activity') },
   getMyMerchant: { request: get('/merchants/me') },
   updateMerchant: {
     request: () => ({ method: 'PATCH', path: `/merchants/${tenant.id}`, body: { primaryColor: '#2e7d32' } }),

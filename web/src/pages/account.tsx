@@ -1,13 +1,57 @@
+import { useState } from 'preact/hooks';
+import { ActivitySection } from '../account/activity.tsx';
+import { EmailSection } from '../account/email.tsx';
+import { PasswordSection } from '../account/password.tsx';
+import { ProfileSection } from '../account/profile.tsx';
+import { SessionsSection } from '../account/sessions.tsx';
+import { TotpSection } from '../account/totp.tsx';
 import { useSession } from '../session.tsx';
 import { AppLayout, RequireSignedIn } from '../shell.tsx';
+import '../account/account.css';
 
-// Being written (issue 17): profile, password, e-mail, TOTP, sessions, activity.
+/** The sections, for the side navigation (in-page links). */
+function SectionNav() {
+  const { tenant, user } = useSession();
+  const sections = [
+    ['profile', 'Profile'],
+    ['password', 'Password'],
+    ['email', 'E-mail address'],
+    ...(tenant.totpAllowed || user?.totpEnabled ? [['two-step', 'Two-step verification']] : []),
+    ['sessions', 'Where you are signed in'],
+    ['activity', 'Recent activity'],
+  ];
+  return (
+    <nav class="side-nav" aria-label="Account sections">
+      <ul>
+        {sections.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * The signed-in user's own account (issue 17): profile, password, e-mail
+ * address, two-step verification, sessions and recent activity, each a panel,
+ * all through the SDK. A change anywhere reads the activity again.
+ */
 export function Account() {
   const { user } = useSession();
+  const [version, setVersion] = useState(0);
+  const changed = () => setVersion((n) => n + 1);
   return (
     <RequireSignedIn>
-      <AppLayout title="Your account">
-        <p>Signed in as {user?.email}</p>
+      <AppLayout title="Your account" nav={<SectionNav />}>
+        <p class="signed-in-as">Signed in as {user?.email}</p>
+        <ProfileSection onChanged={changed} />
+        <PasswordSection onChanged={changed} />
+        <EmailSection onChanged={changed} />
+        <TotpSection onChanged={changed} />
+        <SessionsSection onChanged={changed} />
+        <ActivitySection version={version} />
       </AppLayout>
     </RequireSignedIn>
   );

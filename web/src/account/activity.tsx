@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Activity, ActivityType } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Problem, useAction } from '../ui.tsx';
+import { when } from './forms.ts';
+import { Section } from './section.tsx';
+
+const PAGE = 10;
+
+/** Each kind of activity as the user would say it. */
+const ACTIVITY_SENTENCES: Record<ActivityType, string> = {
+  LOGIN: 'Signed in',
+  LOGOUT: 'Signed out',
+  LOGIN_FAILED: 'A sign-in failed',
+  PASSWORD_CHANGE: 'Password changed',
+  EMAIL_CHANGE: 'E-mail address changed',
+  TOTP_ENABLED: 'Two-step verification turned on',
+  TOTP_DISABLED: 'Two-step verification turned off',
+  SESSION_REVOKED: 'A session was signed out',
+  ROLE_ASSIGNED: 'A role was given',
+  ROLE_REVOKED: 'A role was taken away',
+  USER_DISABLED: 'Account disabled',
+  USER_ENABLED: 'Account enabled',
+  SIGNUP: 'Account created',
+  PASSWORD_RESET: 'Password reset',
+  USER_COMPROMISED: 'Account marked as compromised',
+  ACCOUNT_LOCKED: 'Signing in locked after too many attempts',
+  REFRESH_TOKEN_REUSED: 'A session was ended: it was used from two places',
+  REFRESH_TOKEN_GRACE: 'A session was renewed twice at once',
+  REAUTHENTICATED: 'Confirmed it was you',
+};
+
+/** "Chrome on Windows" from a User-Agent, roughly; the string itself when it says nothing familiar. */
+export function agentOf(userAgent: string): string {
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : null;
+  const os = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /Android/.test(userAgent)
+      ? 'Android'
+      : /iPhone|iPad/.test(userAgent)
+        ? 'iOS'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  if (browser && os) return `${browser} on ${os}`;
+  if (browser || os) return (browser ?? os) as string;
+  const trimmed = userAgent.trim();
+  return trimmed ? (trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed) : 'an unknown device';
+}
+
+/**
+ * The user's own recent activity (GET /users/me/activity), newest first, ten
+ * at a time with "Load more". `version` changes when the page made a change,
+ * and the list is read again from the top.
+ */
+export function ActivitySection(props: { version: number }) {
+  const { client, user } = useSession();
+  const [items, setItems] = useState<Activity[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const firstNew = useRef<HTMLLIElement>(null);
+  const [focusFrom, setFocusFrom] = useState<number | null>(null);
+
+  const load = useAction(async (after: string | null) => {
+    const page = await client.me.activity({ limit: PAGE, cursor: after });
+    setItems((before) => (after && before ? [...before, ...page.items] : page.items));
+    setCursor(page.nextCursor);
+    setFocusFrom(after && items ? items.length : null);
+  });
+  useEffect(() => {
+    load.run(null);
+  }, [props.version]);
+  // After "Load more", focus goes to the first of the records just shown (the button may be gone).
+  useEffect(() => {
+    if (focusFrom !== null) firstNew.current?.focus();
+  }, [focusFrom]);
+
+  const by = (a: Activity) =>
+    a.actorId === user?.id ? '' : a.actorId.startsWith('apikey:') ? ' (by an API key)' : ' (by an administrator)';
+
+  return (
+    <Section id="activity" title="Recent activity">
+      <Problem error={load.error} />
+      {items === null && !load.error && <p class="muted">Loading your activity…</p>}
+      {items && items.length === 0 && <p>Nothing yet.</p>}
+      {items && items.length > 0 && (
+        <ol class="activity" aria-label="Your activity, newest first">
+          {items.map((a, i) => (
+            <li key={a.id} ref={i === focusFrom ? firstNew : undefined} tabIndex={i === focusFrom ? -1 : undefined}>
+              <span class="what">
+                {ACTIVITY_SENTENCES[a.type] ?? a.type}
+                {by(a)}
+              </span>
+              <span class="muted">
+                <time dateTime={a.at}>{when(a.at)}</time> · {agentOf(a.userAgent)} · {a.ip}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {cursor && (
+        <button type="button" class="button secondary" disabled={load.busy} onClick={() => load.run(cursor)}>
+          Load more
+        </button>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks';
+import { formSchemas, type UpdateUserRequest, validateForm } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { fieldSentences, localValidationError } from './forms.ts';
+import { Section } from './section.tsx';
+
+/** First name, last name and phone (PATCH /users/me), checked first with the SDK's `formSchemas.profile`. */
+export function ProfileSection(props: { onChanged(): void }) {
+  const { client, user, setUser } = useSession();
+  const [firstName, setFirstName] = useState(user?.firstName ?? '');
+  const [lastName, setLastName] = useState(user?.lastName ?? '');
+  const [phone, setPhone] = useState(user?.phone ?? '');
+  const [saved, setSaved] = useState(false);
+
+  const save = useAction(async () => {
+    setSaved(false);
+    // A name never set may stay empty; one that was set cannot be cleared (the service requires 1+ characters).
+    const body: UpdateUserRequest = { phone: phone.trim() || null };
+    if (firstName.trim() || user?.firstName) body.firstName = firstName;
+    if (lastName.trim() || user?.lastName) body.lastName = lastName;
+    const checked = validateForm(formSchemas.profile, body);
+    if (!checked.success) throw localValidationError(checked.errors);
+    setUser(await client.me.update(checked.output));
+    setSaved(true);
+    props.onChanged();
+  });
+  const problems = fieldSentences(save.error);
+
+  return (
+    <Section id="profile" title="Profile">
+      <form onSubmit={onSubmit(save.run)} noValidate>
+        <div class="row">
+          <Field
+            label="First name"
+            name="firstName"
+            autocomplete="given-name"
+            value={firstName}
+            onInput={(e) => setFirstName(e.currentTarget.value)}
+            problem={problems.firstName}
+          />
+          <Field
+            label="Last name"
+            name="lastName"
+            autocomplete="family-name"
+            value={lastName}
+            onInput={(e) => setLastName(e.currentTarget.value)}
+            problem={problems.lastName}
+          />
+        </div>
+        <Field
+          label="Phone"
+          name="phone"
+          type="tel"
+          autocomplete="tel"
+          hint="Optional."
+          value={phone}
+          onInput={(e) => setPhone(e.currentTarget.value)}
+          problem={problems.phone}
+        />
+        <Problem error={save.error} />
+        {saved && <Notice>Your profile was saved.</Notice>}
+        <Button busy={save.busy}>Save profile</Button>
+      </form>
+    </Section>
+  );
+}

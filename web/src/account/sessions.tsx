@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import type { Session } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Notice, Problem, useAction } from '../ui.tsx';
+import { when } from './forms.ts';
+import { Section } from './section.tsx';
+
+const deviceOf = (s: Session) => `${s.browser ?? 'Unknown browser'} on ${s.os ?? 'an unknown system'}`;
+
+/**
+ * The user's live sessions (GET /users/me/sessions): device, address, last
+ * activity; this browser's is the one the service marks `current`. One can be
+ * signed out, or all of them, this one too, which leads to sign-in.
+ */
+export function SessionsSection(props: { onChanged(): void }) {
+  const { client, setUser } = useSession();
+  const { route } = useLocation();
+  const [sessions, setSessions] = useState<Session[] | null>(null);
+  const [signedOut, setSignedOut] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+
+  const load = useAction(async () => {
+    setSessions(await client.me.sessions.list());
+  });
+  useEffect(() => {
+    load.run();
+  }, []);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+
+  const revoke = useAction(async (session: Session) => {
+    await client.me.sessions.revoke(session.id);
+    setSignedOut(deviceOf(session));
+    setSessions(await client.me.sessions.list());
+    props.onChanged();
+    heading.current?.focus();
+  });
+  const revokeAll = useAction(async () => {
+    await client.me.sessions.revokeAll();
+    setUser(null);
+    route('/sign-in?expired=1');
+  });
+
+  return (
+    <Section id="sessions" title="Where you are signed in" headingRef={heading}>
+      {signedOut && <Notice>The session on {signedOut} was signed out.</Notice>}
+      <Problem error={load.error ?? revoke.error ?? revokeAll.error} />
+      {sessions === null && !load.error && <p class="muted">Loading your sessions…</p>}
+      {sessions && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Your signed-in sessions, the most recently active first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">IP address</th>
+                <th scope="col">Last active</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...sessions]
+                .sort(
+                  (a, b) => Number(b.current) - Number(a.current) || b.lastActivityAt.localeCompare(a.lastActivityAt),
+                )
+                .map((session) => (
+                  <tr key={session.id}>
+                    <td>
+                      {deviceOf(session)} {session.current && <span class="badge current">This device</span>}
+                    </td>
+                    <td>{session.ip}</td>
+                    <td>
+                      <time dateTime={session.lastActivityAt}>{when(session.lastActivityAt)}</time>
+                    </td>
+                    <td>
+                      <time dateTime={session.createdAt}>{when(session.createdAt)}</time>
+                    </td>
+                    <td>
+                      {!session.current && (
+                        <button
+                          type="button"
+                          class="button secondary small"
+                          disabled={revoke.busy}
+                          onClick={() => revoke.run(session)}
+                        >
+                          Sign out
+                          <span class="visually-hidden">
+                            {' '}
+                            the session on {deviceOf(session)}, last active {when(session.lastActivityAt)}
+                          </span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {confirming ? (
+        <fieldset class="confirm">
+          <legend>Sign out everywhere?</legend>
+          <p>Every session of your account ends, this one too: you will sign in again here.</p>
+          <div class="actions">
+            <button
+              ref={confirmButton}
+              type="button"
+              class="button danger"
+              disabled={revokeAll.busy}
+              onClick={() => revokeAll.run()}
+            >
+              Yes, sign out everywhere
+            </button>
+            <button type="button" class="button secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </fieldset>
+      ) : (
+        <p>
+          <button type="button" class="button secondary" onClick={() => setConfirming(true)}>
+            Sign out everywhere…
+          </button>
+        </p>
+      )}
+    </Section>
+  );
+}
