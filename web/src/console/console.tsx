@@ -60,13 +60,14 @@ function RedirectToUsers() {
 export function Console() {
   return (
     <RequireConsole>
+      {/* Inside app.tsx's `/console/*` route, paths are matched relative to `/console`. */}
       <Router>
-        <Route path="/console/users" component={Users} />
-        <Route path="/console/users/:id" component={UserPage} />
-        <Route path="/console/invitations" component={Invitations} />
-        <Route path="/console/roles" component={Roles} />
-        <Route path="/console/settings" component={Settings} />
-        <Route path="/console/api-keys" component={ApiKeys} />
+        <Route path="/users" component={Users} />
+        <Route path="/users/:id" component={UserPage} />
+        <Route path="/invitations" component={Invitations} />
+        <Route path="/roles" component={Roles} />
+        <Route path="/settings" component={Settings} />
+        <Route path="/api-keys" component={ApiKeys} />
         <Route default component={RedirectToUsers} />
       </Router>
     </RequireConsole>
