@@ -157,10 +157,10 @@ function UserTable(props: {
             )}
             {props.users.map((user) => (
               <tr key={user.id}>
+                <td>{displayName(user) === user.email ? <span class="muted">No name</span> : displayName(user)}</td>
                 <td>
-                  <a href={`/console/users/${encodeURIComponent(user.id)}`}>{displayName(user)}</a>
+                  <a href={`/console/users/${encodeURIComponent(user.id)}`}>{user.email}</a>
                 </td>
-                <td>{user.email}</td>
                 <td>
                   <StatusBadge status={user.status} />
                 </td>
