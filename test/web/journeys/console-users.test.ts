@@ -146,7 +146,7 @@ describe('the console’s users', () => {
     await roles.getByLabel('Role', { exact: true }).selectOption({ label: 'CASHIER' });
     await roles.getByLabel('Expires (optional)').fill('2030-06-15T14:30');
     await roles.getByRole('button', { name: 'Assign role' }).click();
-    await roles.getByText('CASHIER was assigned until the time given.').waitFor();
+    await expect(roles.getByRole('status').textContent()).resolves.toMatch(/^CASHIER was assigned, until .*2030/);
     const expected = new Date('2030-06-15T14:30').getTime();
     const row = roles.getByRole('row', { name: /CASHIER/ });
     const shown = await row.locator('time').getAttribute('datetime');
@@ -156,6 +156,8 @@ describe('the console’s users', () => {
     expect(Date.parse(granted?.expiresAt ?? '')).toBe(expected);
     await expectAccessible(page);
     await screenshot(page, 'console-user-role-assigned');
+    // The activity says so.
+    await page.getByRole('list', { name: 'Activity, newest first' }).getByText('Role assigned').waitFor();
 
     await row.getByRole('button', { name: 'Revoke CASHIER' }).click();
     await expectAccessible(page);

@@ -16,6 +16,11 @@ import './confirm.css';
 export function Confirm(props: {
   /** The opening button's text. */
   label: string;
+  /**
+   * The opening button's full name for screen readers, when the visible label leans on its table row
+   * ("Revoke" → "Revoke CASHIER"); it starts with `label`, so that speech control finds it.
+   */
+  fullLabel?: string;
   /** What the dialog asks, as a sentence or two. */
   question: ComponentChildren;
   /** The confirming button's text (a verb: "Delete", "Disable"). */
@@ -45,6 +50,7 @@ export function Confirm(props: {
         type="button"
         class={`button ${props.danger ? 'danger' : 'secondary'}`}
         aria-haspopup="dialog"
+        aria-label={props.fullLabel}
         disabled={props.disabled}
         onClick={open}
       >

@@ -114,7 +114,8 @@ export function Invitations() {
                     <td>
                       {mayActOn(caller, user) && (
                         <Confirm
-                          label={`Withdraw the invitation to ${user.email}`}
+                          label="Withdraw"
+                          fullLabel={`Withdraw the invitation to ${user.email}`}
                           question={`Withdraw the invitation to ${user.email}? Its link stops working.`}
                           confirmLabel="Withdraw"
                           danger

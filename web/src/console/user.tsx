@@ -7,7 +7,7 @@ import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
-import { displayName, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
+import { displayName, formatInstant, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
 
 /** What the service's refusals mean on this page. */
 const ADMIN_SENTENCES = {
@@ -27,6 +27,7 @@ export function UserPage() {
   const { client, user: caller } = useSession();
   const [user, setUser] = useState<User | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     let current = true;
     setUser(null);
@@ -52,6 +53,11 @@ export function UserPage() {
   }
 
   const mayAct = mayActOn(caller, user);
+  // A change made here shows in the activity: it is read again after each.
+  const changed = (next: User) => {
+    setUser(next);
+    setVersion((n) => n + 1);
+  };
   return (
     <ConsolePage title={displayName(user)}>
       <p>
@@ -65,11 +71,11 @@ export function UserPage() {
         </p>
       )}
       <Profile user={user} />
-      <StatusSection user={user} mayAct={mayAct} onChange={setUser} />
-      <RolesSection user={user} mayAct={mayAct} onChange={setUser} />
-      <TotpSection user={user} mayAct={mayAct} onChange={setUser} />
+      <StatusSection user={user} mayAct={mayAct} onChange={changed} />
+      <RolesSection user={user} mayAct={mayAct} onChange={changed} />
+      <TotpSection user={user} mayAct={mayAct} onChange={changed} />
       <UserDevices userId={user.id} />
-      <UserActivity userId={user.id} />
+      <UserActivity key={version} userId={user.id} />
       {mayAct && <DeleteSection user={user} />}
     </ConsolePage>
   );
@@ -221,7 +227,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
     const expiresAt = expiryAllowed ? isoFromLocal(expires) : null;
     await client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) });
     await reload();
-    setDone(`${chosen.name} was assigned${expiresAt ? ' until the time given' : ''}.`);
+    setDone(`${chosen.name} was assigned${expiresAt ? `, until ${formatInstant(expiresAt)}` : ''}.`);
     setRoleId('');
     setExpires('');
   });
@@ -275,7 +281,8 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
                   <td>
                     {mayGrant(caller, grant) && (
                       <Confirm
-                        label={`Revoke ${grant.name}`}
+                        label="Revoke"
+                        fullLabel={`Revoke ${grant.name}`}
                         question={`Revoke the role ${grant.name} from ${displayName(user)}?`}
                         confirmLabel="Revoke"
                         danger
@@ -300,7 +307,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
           <h3>Assign a role</h3>
           <Problem error={rolesError} />
           <form onSubmit={onSubmit(assign.run)} noValidate>
-            <div class="row">
+            <div class="row top">
               <div class="field">
                 <label for={roleSelect}>Role</label>
                 <select

@@ -157,11 +157,13 @@ function UserTable(props: {
             )}
             {props.users.map((user) => (
               <tr key={user.id}>
-                <td>{displayName(user) === user.email ? <span class="muted">No name</span> : displayName(user)}</td>
+                <td>
+                  {displayName(user) === user.email ? <span class="muted nowrap">No name</span> : displayName(user)}
+                </td>
                 <td>
                   <a href={`/console/users/${encodeURIComponent(user.id)}`}>{user.email}</a>
                 </td>
-                <td>
+                <td class="nowrap">
                   <StatusBadge status={user.status} />
                 </td>
                 <td>
