@@ -22,11 +22,15 @@ async function logInOverHttp(tenant: TestTenant, email: string, password: string
   return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
 }
 
-/** The tenant's first admin (SUPER_ADMIN) signs in on the hosted page and lands on `path`. */
-async function adminAt(tenant: TestTenant, path: string): Promise<Page> {
+/** The tenant's first admin (SUPER_ADMIN), or another user, signs in on the hosted page and lands on `path`. */
+async function adminAt(
+  tenant: TestTenant,
+  path: string,
+  as: { email: string; password: string } = { email: tenant.adminEmail, password: tenant.adminPassword },
+): Promise<Page> {
   const page = await web.open(tenant, `/sign-in?next=${encodeURIComponent(path)}`);
-  await page.getByLabel('E-mail address').fill(tenant.adminEmail);
-  await page.getByLabel('Password').fill(tenant.adminPassword);
+  await page.getByLabel('E-mail address').fill(as.email);
+  await page.getByLabel('Password').fill(as.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === path);
   return page;
@@ -186,7 +190,7 @@ describe('the console’s users', () => {
     const times = await activity.locator('time').evaluateAll((all) => all.map((t) => t.getAttribute('datetime')));
     const instants = times.map((t) => Date.parse(t ?? ''));
     expect(instants).toEqual([...instants].sort((a, b) => b - a));
-    await expect(entries.nth(20).evaluate((li) => li === li.ownerDocument.activeElement)).resolves.toBe(true);
+    await expect.poll(() => entries.nth(20).evaluate((li) => li === li.ownerDocument.activeElement)).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'console-user-activity');
   });
@@ -231,5 +235,48 @@ describe('the console’s users', () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/\S/);
     await screenshot(page, 'console-invitations-again');
+  });
+
+  it('an ADMIN is offered no control over a SUPER_ADMIN, nor roles at or above their own', async () => {
+    const tenant = await aTenantWith();
+    const [admin, plain] = await Promise.all([aUser(tenant), aUser(tenant)]);
+    const token = await logInOverHttp(tenant, tenant.adminEmail, tenant.adminPassword);
+    const roles = (await (await call(tenant, 'GET', '/roles', token)).json()) as { id: string; name: string }[];
+    const adminRole = roles.find((role) => role.name === 'ADMIN');
+    expect(
+      (await call(tenant, 'POST', '/roles/assign', token, { userId: admin.id, roleId: adminRole?.id })).status,
+    ).toBe(204);
+
+    const page = await adminAt(tenant, `/console/users/${tenant.adminUserId}`, admin);
+    await page.getByText('This user’s role is as high as yours or higher').waitFor();
+    await expect(page.getByRole('button', { name: 'Disable', exact: true }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete user' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: /^Revoke/ }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'console-user-above-me');
+
+    // A plain user's page offers the controls, and only the roles below ADMIN to assign.
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('link', { name: plain.email }).click();
+    await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
+    const choices = page.getByLabel('Role', { exact: true }).locator('option');
+    await choices.filter({ hasText: 'USER' }).waitFor({ state: 'attached' });
+    const offered = await choices.allTextContents();
+    expect(offered).toEqual(['Choose a role', 'USER', 'DEFAULT']);
+
+    // Meanwhile the user is made ADMIN too: the service refuses, and the dialog says so in a sentence.
+    expect(
+      (await call(tenant, 'POST', '/roles/assign', token, { userId: plain.id, roleId: adminRole?.id })).status,
+    ).toBe(204);
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    await confirmIn(page, 'Disable').click();
+    await expect(page.getByRole('dialog').getByRole('alert').textContent()).resolves.toMatch(
+      /^You do not have the authority to do that/,
+    );
+    await expectAccessible(page);
+    await screenshot(page, 'console-user-refused');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    const after = (await (await call(tenant, 'GET', `/users/${plain.id}`, token)).json()) as { status: string };
+    expect(after.status).toBe('ACTIVE');
   });
 });
