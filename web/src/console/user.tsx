@@ -1,6 +1,408 @@
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { fieldProblems } from '../messages.ts';
+import type { Role, SettableUserStatus, User } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
+import { UserActivity, UserDevices } from './users-activity.tsx';
+import { displayName, formatInstant, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
 
-// Being written (issue 17).
+/** What the service's refusals mean on this page. */
+const ADMIN_SENTENCES = {
+  FORBIDDEN:
+    'You do not have the authority to do that: administrators act only on users and roles below their own, and never on themselves.',
+  NOT_FOUND: 'This user no longer exists. They may have been deleted.',
+};
+
+/**
+ * `/console/users/:id`: one user's facts, status, roles, authenticator app, devices and activity, and their
+ * deletion. Controls the caller's authority forbids are not offered (users-shared.tsx, `mayActOn`); the service
+ * judges every call again and its refusal is said as a sentence.
+ */
 export function UserPage() {
-  return <ConsolePage title="User">{null}</ConsolePage>;
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  const { client, user: caller } = useSession();
+  const [user, setUser] = useState<User | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setUser(null);
+    setError(null);
+    client.admin.users.get(id).then(
+      (found) => current && setUser(found),
+      (failure: unknown) => current && setError(failure),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, id]);
+
+  if (error || !user) {
+    return (
+      <ConsolePage title="User">
+        {error ? <Problem error={error} overrides={ADMIN_SENTENCES} /> : <p role="status">Loading the user…</p>}
+        <p>
+          <a href="/console/users">Back to the users</a>
+        </p>
+      </ConsolePage>
+    );
+  }
+
+  const mayAct = mayActOn(caller, user);
+  // A change made here shows in the activity: it is read again after each.
+  const changed = (next: User) => {
+    setUser(next);
+    setVersion((n) => n + 1);
+  };
+  return (
+    <ConsolePage title={displayName(user)}>
+      <p>
+        <a href="/console/users">Back to the users</a>
+      </p>
+      {!mayAct && (
+        <p class="notice" role="note">
+          {caller?.id === user.id
+            ? 'This is your own account: change it on your account page. Administrators cannot change their own status or roles here.'
+            : 'This user’s role is as high as yours or higher, so you can look but not change anything.'}
+        </p>
+      )}
+      <Profile user={user} />
+      <StatusSection user={user} mayAct={mayAct} onChange={changed} />
+      <RolesSection user={user} mayAct={mayAct} onChange={changed} />
+      <TotpSection user={user} mayAct={mayAct} onChange={changed} />
+      <UserDevices userId={user.id} />
+      <UserActivity key={version} userId={user.id} />
+      {mayAct && <DeleteSection user={user} />}
+    </ConsolePage>
+  );
+}
+
+const EMAIL_STATUS_WORDS: Record<User['emailStatus'], string> = {
+  VALIDATED: 'confirmed',
+  VALIDATION_SENT: 'confirmation pending',
+  UNVALIDATED: 'not confirmed',
+};
+
+function Profile(props: { user: User }) {
+  const { user } = props;
+  return (
+    <section class="panel" aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <dl class="facts">
+        <dt>E-mail address</dt>
+        <dd>
+          {user.email} <span class="muted">({EMAIL_STATUS_WORDS[user.emailStatus]})</span>
+        </dd>
+        <dt>First name</dt>
+        <dd>{user.firstName ?? <span class="muted">None given</span>}</dd>
+        <dt>Last name</dt>
+        <dd>{user.lastName ?? <span class="muted">None given</span>}</dd>
+        <dt>Phone</dt>
+        <dd>{user.phone ?? <span class="muted">None given</span>}</dd>
+        <dt>Registered</dt>
+        <dd>
+          <When at={user.registeredAt} />
+        </dd>
+        <dt>Last sign-in</dt>
+        <dd>
+          <When at={user.lastLoginAt} />
+        </dd>
+        <dt>User id</dt>
+        <dd>
+          <code>{user.id}</code>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** Focus moves to a section's heading after its content changed under the button that was used. */
+function useSectionHeading() {
+  const ref = useRef<HTMLHeadingElement>(null);
+  return { ref, focus: () => setTimeout(() => ref.current?.focus(), 0) };
+}
+
+const STATUS_CHANGES: Record<
+  SettableUserStatus,
+  { label: string; confirmLabel: string; question: (name: string) => string; done: string }
+> = {
+  ACTIVE: {
+    label: 'Activate',
+    confirmLabel: 'Activate',
+    question: (name) => `Activate ${name}? They can sign in again (a compromised password stays void until reset).`,
+    done: 'The user is active.',
+  },
+  DISABLED: {
+    label: 'Disable',
+    confirmLabel: 'Disable',
+    question: (name) => `Disable ${name}? They are signed out everywhere at once and cannot sign in until activated.`,
+    done: 'The user is disabled and signed out everywhere.',
+  },
+  COMPROMISED: {
+    label: 'Mark as compromised',
+    confirmLabel: 'Mark as compromised',
+    question: (name) =>
+      `Mark ${name} as compromised? They are signed out everywhere and their password stops working: they must reset it to sign in again.`,
+    done: 'The user is marked as compromised and signed out everywhere.',
+  },
+};
+
+function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User): void }) {
+  const { client } = useSession();
+  const { user } = props;
+  const [done, setDone] = useState<string | null>(null);
+  const heading = useSectionHeading();
+  return (
+    <section class="panel" aria-labelledby="status-heading">
+      <h2 id="status-heading" tabIndex={-1} ref={heading.ref}>
+        Status
+      </h2>
+      <p>
+        <StatusBadge status={user.status} />
+      </p>
+      {done && <Notice>{done}</Notice>}
+      {props.mayAct && (
+        <div class="actions">
+          {(Object.keys(STATUS_CHANGES) as SettableUserStatus[])
+            .filter((status) => status !== user.status)
+            .map((status) => {
+              const change = STATUS_CHANGES[status];
+              return (
+                <Confirm
+                  key={status}
+                  label={change.label}
+                  question={change.question(displayName(user))}
+                  confirmLabel={change.confirmLabel}
+                  danger={status !== 'ACTIVE'}
+                  overrides={ADMIN_SENTENCES}
+                  onConfirm={async () => {
+                    props.onChange(await client.admin.users.setStatus(user.id, status));
+                    setDone(change.done);
+                    heading.focus();
+                  }}
+                />
+              );
+            })}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A `datetime-local` value (the reader's own zone) as an ISO instant, or null when empty. */
+function isoFromLocal(value: string): string | null {
+  if (!value) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
+
+function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User): void }) {
+  const { client, user: caller } = useSession();
+  const { user } = props;
+  const [roles, setRoles] = useState<Role[] | null>(null);
+  const [rolesError, setRolesError] = useState<unknown>(null);
+  const [roleId, setRoleId] = useState('');
+  const [expires, setExpires] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const heading = useSectionHeading();
+  const roleSelect = useId();
+
+  useEffect(() => {
+    if (!props.mayAct) return;
+    client.admin.roles.list().then(setRoles, setRolesError);
+  }, [client, props.mayAct]);
+
+  const grantable = (roles ?? []).filter((role) => mayGrant(caller, role)).sort((a, b) => a.priority - b.priority);
+  const chosen = grantable.find((role) => role.id === roleId) ?? null;
+  // SUPER_ADMIN is granted only without an expiry (a lapsing one could remove the others first).
+  const expiryAllowed = chosen?.name !== 'SUPER_ADMIN' || chosen.owner !== 'SYSTEM';
+
+  const reload = async () => props.onChange(await client.admin.users.get(user.id));
+  const assign = useAction(async () => {
+    if (!chosen) return;
+    const expiresAt = expiryAllowed ? isoFromLocal(expires) : null;
+    await client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) });
+    await reload();
+    setDone(`${chosen.name} was assigned${expiresAt ? `, until ${formatInstant(expiresAt)}` : ''}.`);
+    setRoleId('');
+    setExpires('');
+  });
+  const problems = fieldProblems(assign.error);
+  const sorted = [...user.roles].sort((a, b) => a.priority - b.priority);
+
+  return (
+    <section class="panel" aria-labelledby="roles-heading">
+      <h2 id="roles-heading" tabIndex={-1} ref={heading.ref}>
+        Roles
+      </h2>
+      {done && <Notice>{done}</Notice>}
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Role</th>
+              <th scope="col">Expires</th>
+              {props.mayAct && (
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.length === 0 && (
+              <tr>
+                <td colSpan={3} class="muted">
+                  No roles.
+                </td>
+              </tr>
+            )}
+            {sorted.map((grant) => (
+              <tr key={grant.roleId}>
+                <td>
+                  {grant.name} <span class="muted small">(priority {grant.priority})</span>
+                </td>
+                <td>
+                  {grant.expiresAt === null ? (
+                    <span class="muted">Never</span>
+                  ) : isExpired(grant) ? (
+                    <>
+                      Expired <When at={grant.expiresAt} />
+                    </>
+                  ) : (
+                    <When at={grant.expiresAt} />
+                  )}
+                </td>
+                {props.mayAct && (
+                  <td>
+                    {mayGrant(caller, grant) && (
+                      <Confirm
+                        label="Revoke"
+                        fullLabel={`Revoke ${grant.name}`}
+                        question={`Revoke the role ${grant.name} from ${displayName(user)}?`}
+                        confirmLabel="Revoke"
+                        danger
+                        overrides={ADMIN_SENTENCES}
+                        onConfirm={async () => {
+                          await client.admin.roles.revoke({ userId: user.id, roleId: grant.roleId });
+                          await reload();
+                          setDone(`${grant.name} was revoked.`);
+                          heading.focus();
+                        }}
+                      />
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {props.mayAct && (
+        <>
+          <h3>Assign a role</h3>
+          <Problem error={rolesError} />
+          <form onSubmit={onSubmit(assign.run)} noValidate>
+            <div class="row top">
+              <div class="field">
+                <label for={roleSelect}>Role</label>
+                <select
+                  id={roleSelect}
+                  required
+                  value={roleId}
+                  onChange={(e) => {
+                    setRoleId(e.currentTarget.value);
+                    setDone(null);
+                  }}
+                >
+                  <option value="">Choose a role</option>
+                  {grantable.map((role) => (
+                    <option key={role.id} value={role.id}>
+                      {role.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Field
+                label="Expires (optional)"
+                name="expiresAt"
+                type="datetime-local"
+                value={expiryAllowed ? expires : ''}
+                disabled={!expiryAllowed}
+                onInput={(e) => setExpires(e.currentTarget.value)}
+                hint={
+                  expiryAllowed
+                    ? 'Your local time. Leave empty for a role that does not expire.'
+                    : 'SUPER_ADMIN never expires.'
+                }
+                problem={problems.expiresAt}
+              />
+            </div>
+            <Problem error={assign.error} overrides={ADMIN_SENTENCES} />
+            <Button busy={assign.busy} disabled={!chosen}>
+              Assign role
+            </Button>
+          </form>
+        </>
+      )}
+    </section>
+  );
+}
+
+function TotpSection(props: { user: User; mayAct: boolean; onChange(user: User): void }) {
+  const { client } = useSession();
+  const { user } = props;
+  const [done, setDone] = useState(false);
+  const heading = useSectionHeading();
+  return (
+    <section class="panel" aria-labelledby="totp-heading">
+      <h2 id="totp-heading" tabIndex={-1} ref={heading.ref}>
+        Authenticator app
+      </h2>
+      {done && <Notice>The authenticator app was removed. The user can set up a new one from their account.</Notice>}
+      <p>{user.totpEnabled ? 'Set up: signing in asks for its code.' : 'Not set up.'}</p>
+      {props.mayAct && user.totpEnabled && (
+        <Confirm
+          label="Reset authenticator app"
+          question={`Remove ${displayName(user)}’s authenticator app and backup codes? They sign in without it until they set up a new one.`}
+          confirmLabel="Reset"
+          danger
+          overrides={ADMIN_SENTENCES}
+          onConfirm={async () => {
+            await client.admin.users.resetTotp(user.id);
+            props.onChange(await client.admin.users.get(user.id));
+            setDone(true);
+            heading.focus();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function DeleteSection(props: { user: User }) {
+  const { client } = useSession();
+  const { route } = useLocation();
+  const { user } = props;
+  return (
+    <section class="panel" aria-labelledby="delete-heading">
+      <h2 id="delete-heading">Delete</h2>
+      <p>Deleting removes the account, its sessions and its role grants. It cannot be undone.</p>
+      <Confirm
+        label="Delete user"
+        question={`Delete ${user.email}? This cannot be undone.`}
+        confirmLabel="Delete"
+        danger
+        overrides={ADMIN_SENTENCES}
+        onConfirm={async () => {
+          await client.admin.users.delete(user.id);
+          route(`/console/users?deleted=${encodeURIComponent(user.email)}`);
+        }}
+      />
+    </section>
+  );
 }

@@ -1,6 +1,218 @@
+import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { pageUsers, type User, type UserStatus } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Notice, Problem } from '../ui.tsx';
 import { ConsolePage } from './console.tsx';
+import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
-// Being written (issue 17).
+type StatusFilter = UserStatus | 'ALL';
+
+/** The tenant's users, loaded once (GET /users answers the whole list): `null` while loading. */
+export function useAllUsers() {
+  const { client } = useSession();
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setError(null);
+    client.admin.users.list().then(
+      (list) => current && setUsers([...list].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))),
+      (failure: unknown) => current && setError(failure),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, attempt]);
+  return { users, error, reload: () => setAttempt((n) => n + 1) };
+}
+
+/**
+ * `/console/users`: every user of the tenant, sorted by e-mail address, searched and paged here 25 a page
+ * (the SDK's `pageUsers`). The search, status filter and page live in the address, so that coming back from
+ * a user's page finds the list as it was.
+ */
 export function Users() {
-  return <ConsolePage title="Users">{null}</ConsolePage>;
+  const { query, path, route } = useLocation();
+  const { users, error, reload } = useAllUsers();
+  const [filter, setFilter] = useState(query.q ?? '');
+  const [status, setStatus] = useState<StatusFilter>(
+    USER_STATUSES.includes(query.status as UserStatus) ? (query.status as UserStatus) : 'ALL',
+  );
+  const [page, setPage] = useState(Number(query.page) || 1);
+  // The notice of a deletion (from the user's page) stays while the address is tidied below.
+  const [deleted] = useState(query.deleted);
+  const searchId = useId();
+  const statusId = useId();
+
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (filter) params.set('q', filter);
+    if (status !== 'ALL') params.set('status', status);
+    if (page > 1) params.set('page', String(page));
+    const search = params.toString();
+    route(`${path}${search ? `?${search}` : ''}`, true);
+  }, [filter, status, page, path, route]);
+
+  const shown = useMemo(() => {
+    const byStatus = (users ?? []).filter((user) => status === 'ALL' || user.status === status);
+    return pageUsers(byStatus, { page, filter });
+  }, [users, status, page, filter]);
+
+  return (
+    <ConsolePage title="Users">
+      {deleted && <Notice>{deleted} was deleted.</Notice>}
+      <search class="users-tools">
+        <div class="field">
+          <label for={searchId}>Search by name or e-mail</label>
+          <input
+            id={searchId}
+            type="search"
+            value={filter}
+            onInput={(e) => {
+              setFilter(e.currentTarget.value);
+              setPage(1);
+            }}
+          />
+        </div>
+        <div class="field narrow">
+          <label for={statusId}>Status</label>
+          <select
+            id={statusId}
+            value={status}
+            onChange={(e) => {
+              setStatus(e.currentTarget.value as StatusFilter);
+              setPage(1);
+            }}
+          >
+            <option value="ALL">All statuses</option>
+            {USER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusWord(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </search>
+      {error ? (
+        <div class="panel">
+          <Problem error={error} />
+          <button type="button" class="button secondary" onClick={reload}>
+            Try again
+          </button>
+        </div>
+      ) : users === null ? (
+        <p role="status">Loading the users…</p>
+      ) : (
+        <UserTable
+          users={shown.items}
+          total={shown.total}
+          all={users.length}
+          page={shown.page}
+          pageCount={shown.pageCount}
+          onPage={setPage}
+        />
+      )}
+    </ConsolePage>
+  );
+}
+
+function UserTable(props: {
+  users: User[];
+  total: number;
+  all: number;
+  page: number;
+  pageCount: number;
+  onPage(page: number): void;
+}) {
+  const count =
+    props.total === props.all
+      ? `${props.all} ${props.all === 1 ? 'user' : 'users'}`
+      : `${props.total} of ${props.all} users match`;
+  return (
+    <div class="panel">
+      <p role="status" class="muted">
+        {count}
+      </p>
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Users, sorted by e-mail address</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">E-mail address</th>
+              <th scope="col">Status</th>
+              <th scope="col">Roles</th>
+              <th scope="col">Last sign-in</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.users.length === 0 && (
+              <tr>
+                <td colSpan={5} class="muted">
+                  No user matches.
+                </td>
+              </tr>
+            )}
+            {props.users.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  {displayName(user) === user.email ? <span class="muted nowrap">No name</span> : displayName(user)}
+                </td>
+                <td>
+                  <a href={`/console/users/${encodeURIComponent(user.id)}`}>{user.email}</a>
+                </td>
+                <td class="nowrap">
+                  <StatusBadge status={user.status} />
+                </td>
+                <td>
+                  {inForce(user.roles)
+                    .sort((a, b) => a.priority - b.priority)
+                    .map((grant) => grant.name)
+                    .join(', ') || <span class="muted">None</span>}
+                </td>
+                <td>
+                  <When at={user.lastLoginAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {props.pageCount > 1 && <Pager page={props.page} pageCount={props.pageCount} onPage={props.onPage} />}
+    </div>
+  );
+}
+
+/**
+ * Previous and Next, which stay in the tab order at either end (aria-disabled, not disabled) so that focus is
+ * not lost when the last page is reached; the page reached is announced.
+ */
+function Pager(props: { page: number; pageCount: number; onPage(page: number): void }) {
+  const first = props.page <= 1;
+  const last = props.page >= props.pageCount;
+  return (
+    <nav class="pager" aria-label="Pages of users">
+      <button
+        type="button"
+        class="button secondary"
+        aria-disabled={first ? 'true' : undefined}
+        onClick={() => !first && props.onPage(props.page - 1)}
+      >
+        Previous
+      </button>
+      <span aria-live="polite">
+        Page {props.page} of {props.pageCount}
+      </span>
+      <button
+        type="button"
+        class="button secondary"
+        aria-disabled={last ? 'true' : undefined}
+        onClick={() => !last && props.onPage(props.page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
 }
