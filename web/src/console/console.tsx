@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { Route, Router, useLocation } from 'preact-iso';
 import { AppLayout, RequireConsole } from '../shell.tsx';
 import { ApiKeys } from './api-keys.tsx';
@@ -48,7 +49,7 @@ export function ConsolePage(props: { title: string; children: ComponentChildren 
 
 function RedirectToUsers() {
   const { route } = useLocation();
-  route('/console/users', true);
+  useEffect(() => route('/console/users', true), [route]);
   return null;
 }
 
@@ -61,12 +62,13 @@ export function Console() {
   return (
     <RequireConsole>
       <Router>
-        <Route path="/console/users" component={Users} />
-        <Route path="/console/users/:id" component={UserPage} />
-        <Route path="/console/invitations" component={Invitations} />
-        <Route path="/console/roles" component={Roles} />
-        <Route path="/console/settings" component={Settings} />
-        <Route path="/console/api-keys" component={ApiKeys} />
+        {/* Nested under /console/*: these paths are what follows /console. */}
+        <Route path="/users" component={Users} />
+        <Route path="/users/:id" component={UserPage} />
+        <Route path="/invitations" component={Invitations} />
+        <Route path="/roles" component={Roles} />
+        <Route path="/settings" component={Settings} />
+        <Route path="/api-keys" component={ApiKeys} />
         <Route default component={RedirectToUsers} />
       </Router>
     </RequireConsole>
