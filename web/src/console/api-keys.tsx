@@ -13,7 +13,6 @@ const when = (iso: string) => WHEN.format(new Date(iso));
 
 const KEY_SENTENCES = {
   FORBIDDEN: 'You may not create API keys. Only administrators who signed in themselves can.',
-  NOT_FOUND: 'That key is gone already. The list has been reloaded.',
 };
 
 /**
@@ -78,15 +77,17 @@ export function ApiKeys() {
 
   const revoke = async (key: ApiKey) => {
     if (!merchantId) return;
+    let said = `The key “${key.label}” was revoked. Anything still using it is refused from now on.`;
     try {
       await client.admin.merchant.apiKeys.revoke(merchantId, key.keyId);
-      setNews(`The key “${key.label}” was revoked. Anything still using it is refused from now on.`);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      setNews(`The key “${key.label}” had been revoked already.`);
+      said = `The key “${key.label}” had been revoked already.`;
     }
     if (created?.keyId === key.keyId) setCreated(null);
+    // The news comes with the list that shows it.
     await load.run();
+    setNews(said);
     listHeading.current?.focus();
   };
 

@@ -72,22 +72,24 @@ export function Roles() {
     setName('');
     setPriority('');
     setDescription('');
-    setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
     await load.run();
+    setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
   });
   const remote = fieldProblems(create.error);
 
   // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
   const listHeading = useRef<HTMLHeadingElement>(null);
   const remove = async (role: Role) => {
+    let said = `The role ${role.name} was deleted.`;
     try {
       await client.admin.roles.delete(role.id);
-      setNews(`The role ${role.name} was deleted.`);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      setNews(`The role ${role.name} had been deleted already.`);
+      said = `The role ${role.name} had been deleted already.`;
     }
+    // The news comes with the list that shows it.
     await load.run();
+    setNews(said);
     listHeading.current?.focus();
   };
 
@@ -163,7 +165,7 @@ export function Roles() {
       <section class="panel" aria-labelledby="new-role-heading">
         <h2 id="new-role-heading">Create a role</h2>
         <form onSubmit={onSubmit(create.run)} noValidate>
-          <div class="row">
+          <div class="row top">
             <Field
               label="Name"
               name="name"
