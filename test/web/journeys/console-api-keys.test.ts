@@ -67,7 +67,7 @@ describe('API keys', () => {
     const shown = page.getByRole('heading', { name: 'Your new key “Order sync”' });
     await shown.waitFor();
     // Focus lands on the news, so that a screen reader reads it first.
-    await expect(shown.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await expect(shown.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
     await expect(page.getByText('you will not see it again', { exact: false }).isVisible()).resolves.toBe(true);
     const apiKey = (await page.getByTestId('new-api-key').textContent())?.trim() ?? '';
     expect(apiKey).toMatch(/^sk_key_/);
@@ -76,7 +76,7 @@ describe('API keys', () => {
 
     await page.getByRole('button', { name: 'Copy the key' }).click();
     await page.getByRole('status').filter({ hasText: 'The key is copied to your clipboard.' }).waitFor();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(apiKey);
+    await expect(page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).resolves.toBe(apiKey);
 
     // It is a working admin key of this tenant.
     expect(await statusWithKey(tenant, apiKey)).toBe(200);
@@ -94,9 +94,12 @@ describe('API keys', () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('row', { name: /Order sync/ }).waitFor();
     expect(await page.content()).not.toContain(apiKey);
-    await expect(page.getByRole('row', { name: /Order sync/ }).locator('code').textContent()).resolves.toBe(
-      `${prefix}…`,
-    );
+    await expect(
+      page
+        .getByRole('row', { name: /Order sync/ })
+        .locator('code')
+        .textContent(),
+    ).resolves.toBe(`${prefix}…`);
     await expect(page.getByRole('row', { name: /Order sync/ }).textContent()).resolves.not.toContain('Never');
 
     // Revoke, with confirmation; Cancel is where the keyboard starts.
@@ -104,7 +107,9 @@ describe('API keys', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await expect(
-      dialog.getByRole('button', { name: 'Cancel' }).evaluate((element) => element === document.activeElement),
+      dialog
+        .getByRole('button', { name: 'Cancel' })
+        .evaluate((element) => element === element.ownerDocument.activeElement),
     ).resolves.toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'console-api-keys-revoke');

@@ -44,7 +44,10 @@ describe('roles', () => {
     await page.getByLabel('Priority', { exact: true }).fill('20');
     await page.getByLabel('Description (optional)').fill('Edits the catalogue');
     await page.getByRole('button', { name: 'Create role' }).click();
-    await page.getByRole('status').filter({ hasText: `The role ${name} was created, with priority 20.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `The role ${name} was created, with priority 20.` })
+      .waitFor();
     await expect(listedRoles(page)).resolves.toEqual(['SUPER_ADMIN', 'ADMIN', name, 'USER', 'DEFAULT']);
     const row = page.getByRole('row', { name: new RegExp(name) });
     await expect(row.textContent()).resolves.toContain('Edits the catalogue');
@@ -70,7 +73,10 @@ describe('roles', () => {
 
     await row.getByRole('button', { name: `Delete ${name}` }).click();
     await dialog.getByRole('button', { name: 'Delete role' }).click();
-    await page.getByRole('status').filter({ hasText: `The role ${name} was deleted.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `The role ${name} was deleted.` })
+      .waitFor();
     await expect(listedRoles(page)).resolves.toEqual(['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']);
 
     // Gone for the service too: a fresh page lists the four SYSTEM roles only.

@@ -19,7 +19,9 @@ async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
 
 /** The computed background of an element, as `rgb(r, g, b)`. */
 const backgroundOf = (page: Page, selector: string) =>
-  page.locator(selector).evaluate((element) => getComputedStyle(element).backgroundColor);
+  page
+    .locator(selector)
+    .evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundColor);
 
 describe('merchant settings', () => {
   it('the admin changes the name and primary colour, sees the preview follow before saving, saves; a fresh sign-in page wears them', async () => {
@@ -64,9 +66,9 @@ describe('merchant settings', () => {
     const fresh = await web.open(tenant, '/sign-in');
     await fresh.getByRole('heading', { name: 'Sign in to Fern & Moss' }).waitFor();
     const button = fresh.getByRole('button', { name: 'Sign in' });
-    await expect(button.evaluate((element) => getComputedStyle(element).backgroundColor)).resolves.toBe(
-      'rgb(122, 31, 162)',
-    );
+    await expect(
+      button.evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundColor),
+    ).resolves.toBe('rgb(122, 31, 162)');
     await expectAccessible(fresh);
     await screenshot(fresh, 'sign-in-rebranded');
   });
@@ -120,7 +122,7 @@ describe('merchant settings', () => {
     await add.fill('https://orders.example');
     await page.getByRole('button', { name: 'Add origin' }).click();
     await page.getByRole('button', { name: 'Remove https://shop.example' }).click();
-    await expect(add.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await expect(add.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'console-settings-origins');
     await page.getByRole('button', { name: 'Save settings' }).click();
