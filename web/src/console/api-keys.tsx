@@ -1,6 +1,249 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { fieldProblems } from '../messages.ts';
+import { ApiError, type ApiKey, type GeneratedApiKey } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { ConsolePage } from './console.tsx';
+import { Confirm } from './settings-confirm.tsx';
+import { needsReauthentication, ReauthenticateDialog } from './settings-reauth.tsx';
+import './settings.css';
 
-// Being written (issue 17).
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => WHEN.format(new Date(iso));
+
+const KEY_SENTENCES = {
+  FORBIDDEN: 'You may not create API keys. Only administrators who signed in themselves can.',
+};
+
+/**
+ * The merchant's admin API keys: listed by label and prefix (never the key),
+ * created by an administrator (the key is shown this once), revoked at once.
+ * Every console user may create them: the contract lets any ADMIN or
+ * SUPER_ADMIN user do so (keys themselves cannot, and never reach this page);
+ * the service asks for a recent sign-in, which the "confirm it is you" prompt gives.
+ */
 export function ApiKeys() {
-  return <ConsolePage title="API keys">{null}</ConsolePage>;
+  const { client, user } = useSession();
+  const [merchantId, setMerchantId] = useState<string | null>(null);
+  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [people, setPeople] = useState<Map<string, string>>(new Map());
+  const [news, setNews] = useState<string | null>(null);
+  const [created, setCreated] = useState<GeneratedApiKey | null>(null);
+  const [label, setLabel] = useState('');
+  const [localProblem, setLocalProblem] = useState<string | undefined>();
+  const [reauthenticating, setReauthenticating] = useState(false);
+  /** The refusal that asked for a recent sign-in, said as a sentence if the prompt is cancelled. */
+  const refusal = useRef<unknown>(null);
+  const listHeading = useRef<HTMLHeadingElement>(null);
+
+  const load = useAction(async () => {
+    const id = merchantId ?? (await client.admin.merchant.get()).id;
+    setMerchantId(id);
+    setKeys(await client.admin.merchant.apiKeys.list(id));
+  });
+  useEffect(() => {
+    load.run();
+    // Who made each key, by e-mail address; the id is shown when the list cannot be read.
+    client.admin.users
+      .list()
+      .then((users) => setPeople(new Map(users.map((u) => [u.id, u.email]))))
+      .catch(() => undefined);
+  }, []);
+
+  const create = useAction(async () => {
+    setNews(null);
+    if (!label.trim()) {
+      setLocalProblem('Give the key a label, such as the system that will use it.');
+      return;
+    }
+    setLocalProblem(undefined);
+    const id = merchantId ?? (await client.admin.merchant.get()).id;
+    try {
+      const key = await client.admin.merchant.apiKeys.create(id, { label: label.trim() });
+      setCreated(key);
+      setLabel('');
+      await load.run();
+    } catch (error) {
+      // Signed in more than 10 minutes ago: confirm it is you, then the same call again.
+      if (needsReauthentication(error)) {
+        refusal.current = error;
+        setReauthenticating(true);
+        return;
+      }
+      throw error;
+    }
+  });
+  const remote = fieldProblems(create.error);
+
+  const revoke = async (key: ApiKey) => {
+    if (!merchantId) return;
+    let said = `The key “${key.label}” was revoked. Anything still using it is refused from now on.`;
+    try {
+      await client.admin.merchant.apiKeys.revoke(merchantId, key.keyId);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+      said = `The key “${key.label}” had been revoked already.`;
+    }
+    if (created?.keyId === key.keyId) setCreated(null);
+    // The news comes with the list that shows it.
+    await load.run();
+    setNews(said);
+    listHeading.current?.focus();
+  };
+
+  const createdBy = (key: ApiKey) =>
+    key.createdBy === user?.id ? `You (${user.email})` : (people.get(key.createdBy) ?? key.createdBy);
+
+  return (
+    <ConsolePage title="API keys">
+      <p class="muted">
+        An API key lets a server of yours call this service’s admin endpoints with the <code>X-Api-Key</code> header,
+        with ADMIN authority at most, and never more than its creator has.
+      </p>
+      {created && (
+        <NewKey
+          generated={created}
+          onDone={() => {
+            setCreated(null);
+            listHeading.current?.focus();
+          }}
+        />
+      )}
+      {news && <Notice>{news}</Notice>}
+      <section class="panel" aria-labelledby="keys-heading">
+        <h2 id="keys-heading" tabIndex={-1} ref={listHeading}>
+          Keys
+        </h2>
+        <Problem error={load.error} />
+        {keys === null && !load.error && <p class="muted">Loading the keys…</p>}
+        {keys && keys.length === 0 && <p>There are no API keys.</p>}
+        {keys && keys.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.keyId}>
+                  <th scope="row">{key.label}</th>
+                  <td>
+                    <code class="key-prefix">{key.keyPrefix}…</code>
+                  </td>
+                  <td>{createdBy(key)}</td>
+                  <td>{when(key.createdAt)}</td>
+                  <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span class="muted">Never</span>}</td>
+                  <td>
+                    <Confirm
+                      label="Revoke"
+                      labelFor={`Revoke ${key.label}`}
+                      danger
+                      question={
+                        <>
+                          Revoke the key <strong>{key.label}</strong> ({key.keyPrefix}…)? Anything using it is refused
+                          at once. This cannot be undone.
+                        </>
+                      }
+                      confirmLabel="Revoke key"
+                      overrides={KEY_SENTENCES}
+                      onConfirm={() => revoke(key)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="panel" aria-labelledby="new-key-heading">
+        <h2 id="new-key-heading">Create a key</h2>
+        <form onSubmit={onSubmit(create.run)} noValidate>
+          <Field
+            label="Label"
+            name="label"
+            required
+            maxLength={64}
+            autocomplete="off"
+            hint="What uses it, so that you know which key to revoke later (e.g. “Order sync”)."
+            value={label}
+            onInput={(e) => setLabel(e.currentTarget.value)}
+            problem={localProblem ?? remote.label}
+          />
+          <Problem error={create.error} overrides={KEY_SENTENCES} />
+          <Button busy={create.busy}>Create key</Button>
+        </form>
+      </section>
+      <ReauthenticateDialog
+        open={reauthenticating}
+        reason="Creating an API key needs a recent sign-in: yours was more than 10 minutes ago."
+        onDone={() => {
+          setReauthenticating(false);
+          create.run();
+        }}
+        onCancel={() => {
+          setReauthenticating(false);
+          create.setError(refusal.current);
+        }}
+      />
+    </ConsolePage>
+  );
+}
+
+/** The key just made, whole: shown this once, with a copy button. */
+function NewKey(props: { generated: GeneratedApiKey; onDone(): void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const secret = useRef<HTMLElement>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [props.generated.keyId]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.generated.apiKey);
+      setCopied(true);
+    } catch {
+      // No clipboard (permission, insecure context): select it, for the keyboard's copy.
+      const range = document.createRange();
+      if (secret.current) range.selectNodeContents(secret.current);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      setCopied(false);
+    }
+  };
+  return (
+    <section class="panel new-key" aria-labelledby="created-key-heading">
+      <h2 id="created-key-heading" tabIndex={-1} ref={heading}>
+        Your new key “{props.generated.label}”
+      </h2>
+      <p>
+        <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept on this page. Store it where
+        your server keeps its secrets.
+      </p>
+      <code class="secret" ref={secret} data-testid="new-api-key">
+        {props.generated.apiKey}
+      </code>
+      <div class="actions">
+        <button type="button" class="button primary" onClick={copy}>
+          Copy the key
+        </button>
+        <button type="button" class="button secondary" onClick={props.onDone}>
+          I have stored it
+        </button>
+      </div>
+      {copied === true && <Notice>The key is copied to your clipboard.</Notice>}
+      {copied === false && (
+        <p class="hint" role="status">
+          The clipboard is not available here: the key is selected, copy it with your keyboard.
+        </p>
+      )}
+    </section>
+  );
 }

@@ -1,6 +1,208 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { fieldProblems } from '../messages.ts';
+import { ApiError, type Role, type User } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { ConsolePage } from './console.tsx';
+import { Confirm } from './settings-confirm.tsx';
+import './settings.css';
 
-// Being written (issue 17).
+/** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
+const LOWEST_MERCHANT_PRIORITY = 2;
+const HIGHEST_PRIORITY = 1000;
+const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+const ROLE_SENTENCES = {
+  ALREADY_EXISTS: 'There is a role with this name already. Choose another name.',
+  FORBIDDEN: 'You may only create or delete roles of less authority than your own.',
+};
+
+/** The caller's authority: the lowest priority among its grants in effect (a lower number is more). */
+export function authorityOf(user: User | null, now = Date.now()): number {
+  return (user?.roles ?? [])
+    .filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now)
+    .reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.POSITIVE_INFINITY);
+}
+
+/** CONTRACT.md, Rules: roles of strictly less authority (a higher number) only; SUPER_ADMIN (0) may handle all. */
+function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
+  return authority === 0 || role.priority > authority;
+}
+
+/**
+ * The tenant's roles by priority: the SYSTEM ones every tenant has (marked,
+ * never deletable) and the merchant's own, which an admin creates and deletes.
+ */
 export function Roles() {
-  return <ConsolePage title="Roles">{null}</ConsolePage>;
+  const { client, user } = useSession();
+  const authority = authorityOf(user);
+  const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, authority === 0 ? 0 : authority + 1);
+  const [roles, setRoles] = useState<Role[] | null>(null);
+  const [news, setNews] = useState<string | null>(null);
+
+  const load = useAction(async () => {
+    const list = await client.admin.roles.list();
+    setRoles([...list].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)));
+  });
+  useEffect(() => {
+    load.run();
+  }, []);
+
+  const [name, setName] = useState('');
+  const [priority, setPriority] = useState('');
+  const [description, setDescription] = useState('');
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const create = useAction(async () => {
+    setNews(null);
+    const problems: Record<string, string> = {};
+    const number = Number(priority);
+    if (!ROLE_NAME.test(name.trim())) {
+      problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
+    }
+    if (priority.trim() === '' || !Number.isInteger(number) || number < lowest || number > HIGHEST_PRIORITY) {
+      problems.priority = `Enter a whole number from ${lowest} to ${HIGHEST_PRIORITY}.`;
+    }
+    setLocal(problems);
+    if (Object.keys(problems).length > 0) return;
+    const role = await client.admin.roles.create({
+      name: name.trim(),
+      priority: number,
+      ...(description.trim() ? { description: description.trim() } : {}),
+    });
+    setName('');
+    setPriority('');
+    setDescription('');
+    await load.run();
+    setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
+  });
+  const remote = fieldProblems(create.error);
+
+  // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const remove = async (role: Role) => {
+    let said = `The role ${role.name} was deleted.`;
+    try {
+      await client.admin.roles.delete(role.id);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+      said = `The role ${role.name} had been deleted already.`;
+    }
+    // The news comes with the list that shows it.
+    await load.run();
+    setNews(said);
+    listHeading.current?.focus();
+  };
+
+  return (
+    <ConsolePage title="Roles">
+      <p class="muted">
+        A role’s priority is its authority: a lower number is more. Everyone holds DEFAULT; ADMIN and SUPER_ADMIN can
+        use this console. An administrator may only give, take or delete roles of less authority than their own.
+      </p>
+      {news && <Notice>{news}</Notice>}
+      <section class="panel" aria-labelledby="roles-heading">
+        <h2 id="roles-heading" tabIndex={-1} ref={listHeading}>
+          Roles by priority
+        </h2>
+        <Problem error={load.error} />
+        {roles === null && !load.error && <p class="muted">Loading the roles…</p>}
+        {roles && (
+          <table>
+            <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Priority</th>
+                <th scope="col">Role</th>
+                <th scope="col">Kind</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {roles.map((role) => (
+                <tr key={role.id}>
+                  <td>{role.priority}</td>
+                  <th scope="row">
+                    <span class="role-name">{role.name}</span>
+                    {role.description && <span class="role-description">{role.description}</span>}
+                  </th>
+                  <td>
+                    {role.owner === 'SYSTEM' ? (
+                      <span class="badge system">System</span>
+                    ) : (
+                      <span class="badge merchant">Your own</span>
+                    )}
+                  </td>
+                  <td>
+                    {role.owner === 'SYSTEM' ? (
+                      <span class="muted">Built in; cannot be deleted</span>
+                    ) : mayHandle(authority, role) ? (
+                      <Confirm
+                        label="Delete"
+                        labelFor={`Delete ${role.name}`}
+                        danger
+                        question={
+                          <>
+                            Delete the role <strong>{role.name}</strong>? This cannot be undone. People who were given
+                            it keep it listed on their account until it is taken from them.
+                          </>
+                        }
+                        confirmLabel="Delete role"
+                        overrides={ROLE_SENTENCES}
+                        onConfirm={() => remove(role)}
+                      />
+                    ) : (
+                      <span class="muted">More authority than yours</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="panel" aria-labelledby="new-role-heading">
+        <h2 id="new-role-heading">Create a role</h2>
+        <form onSubmit={onSubmit(create.run)} noValidate>
+          <div class="row top">
+            <Field
+              label="Name"
+              name="name"
+              required
+              autocomplete="off"
+              hint="Letters, digits, _ or -, starting with a letter; unique in this service."
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              problem={local.name ?? remote.name}
+            />
+            <Field
+              label="Priority"
+              name="priority"
+              type="number"
+              inputMode="numeric"
+              min={lowest}
+              max={HIGHEST_PRIORITY}
+              step={1}
+              required
+              hint={`From ${lowest} to ${HIGHEST_PRIORITY}. USER is 50 and DEFAULT 99.`}
+              value={priority}
+              onInput={(e) => setPriority(e.currentTarget.value)}
+              problem={local.priority ?? remote.priority}
+            />
+          </div>
+          <Field
+            label="Description (optional)"
+            name="description"
+            maxLength={256}
+            value={description}
+            onInput={(e) => setDescription(e.currentTarget.value)}
+            problem={remote.description}
+          />
+          <Problem error={create.error} overrides={ROLE_SENTENCES} />
+          <Button busy={create.busy}>Create role</Button>
+        </form>
+      </section>
+    </ConsolePage>
+  );
 }
