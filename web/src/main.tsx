@@ -27,10 +27,14 @@ async function boot(root: HTMLElement) {
   renderApp(root, { client, tenant, user });
 }
 
-function renderApp(root: HTMLElement, state: Omit<Session, 'setUser'>) {
+function renderApp(root: HTMLElement, state: Omit<Session, 'setUser' | 'setTenant'>) {
   const session: Session = {
     ...state,
     setUser: (user) => renderApp(root, { ...state, user }),
+    setTenant: (tenant) => {
+      applyBrand(document.documentElement, brandOf(tenant));
+      renderApp(root, { ...state, tenant });
+    },
   };
   render(
     <SessionProvider value={session}>

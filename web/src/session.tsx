@@ -9,6 +9,8 @@ export interface Session {
   user: User | null;
   /** After a sign-in, a profile change or a sign-out. */
   setUser(user: User | null): void;
+  /** After the console saves the tenant's settings: the frame and the brand follow at once. */
+  setTenant(tenant: TenantConfig): void;
 }
 
 const SessionContext = createContext<Session | null>(null);

@@ -143,7 +143,7 @@ describe('API keys', () => {
     await page.keyboard.type('not-the-password-1');
     await page.keyboard.press('Enter');
     await dialog.getByRole('alert').filter({ hasText: 'That password is not right.' }).waitFor();
-    await dialog.getByLabel('Your password').fill(tenant.adminPassword);
+    await dialog.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Your new key “Nightly export”' }).waitFor();
     await expect(dialog.isVisible()).resolves.toBe(false);

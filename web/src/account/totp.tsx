@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useReauthenticated } from '../reauth.tsx';
 import type { TotpSetupResponse } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import { grouped, QrCode, secretOf } from './qr.tsx';
-import { useReauthenticated } from './reauth.tsx';
 import { Section } from './section.tsx';
 
 const TOTP_SENTENCES = {

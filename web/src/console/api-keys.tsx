@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
+import { useReauthenticated } from '../reauth.tsx';
 import { ApiError, type ApiKey, type GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
-import { Confirm } from './settings-confirm.tsx';
-import { needsReauthentication, ReauthenticateDialog } from './settings-reauth.tsx';
 import './settings.css';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -31,9 +31,7 @@ export function ApiKeys() {
   const [created, setCreated] = useState<GeneratedApiKey | null>(null);
   const [label, setLabel] = useState('');
   const [localProblem, setLocalProblem] = useState<string | undefined>();
-  const [reauthenticating, setReauthenticating] = useState(false);
-  /** The refusal that asked for a recent sign-in, said as a sentence if the prompt is cancelled. */
-  const refusal = useRef<unknown>(null);
+  const reauth = useReauthenticated();
   const listHeading = useRef<HTMLHeadingElement>(null);
 
   const load = useAction(async () => {
@@ -58,20 +56,11 @@ export function ApiKeys() {
     }
     setLocalProblem(undefined);
     const id = merchantId ?? (await client.admin.merchant.get()).id;
-    try {
-      const key = await client.admin.merchant.apiKeys.create(id, { label: label.trim() });
-      setCreated(key);
-      setLabel('');
-      await load.run();
-    } catch (error) {
-      // Signed in more than 10 minutes ago: confirm it is you, then the same call again.
-      if (needsReauthentication(error)) {
-        refusal.current = error;
-        setReauthenticating(true);
-        return;
-      }
-      throw error;
-    }
+    // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
+    const key = await reauth.run(() => client.admin.merchant.apiKeys.create(id, { label: label.trim() }));
+    setCreated(key);
+    setLabel('');
+    await load.run();
   });
   const remote = fieldProblems(create.error);
 
@@ -144,7 +133,7 @@ export function ApiKeys() {
                   <td>
                     <Confirm
                       label="Revoke"
-                      labelFor={`Revoke ${key.label}`}
+                      fullLabel={`Revoke ${key.label}`}
                       danger
                       question={
                         <>
@@ -181,18 +170,7 @@ export function ApiKeys() {
           <Button busy={create.busy}>Create key</Button>
         </form>
       </section>
-      <ReauthenticateDialog
-        open={reauthenticating}
-        reason="Creating an API key needs a recent sign-in: yours was more than 10 minutes ago."
-        onDone={() => {
-          setReauthenticating(false);
-          create.run();
-        }}
-        onCancel={() => {
-          setReauthenticating(false);
-          create.setError(refusal.current);
-        }}
-      />
+      {reauth.prompt}
     </ConsolePage>
   );
 }

@@ -3,8 +3,8 @@ import { fieldProblems } from '../messages.ts';
 import { ApiError, type Role, type User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
-import { Confirm } from './settings-confirm.tsx';
 import './settings.css';
 
 /** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
@@ -140,7 +140,7 @@ export function Roles() {
                     ) : mayHandle(authority, role) ? (
                       <Confirm
                         label="Delete"
-                        labelFor={`Delete ${role.name}`}
+                        fullLabel={`Delete ${role.name}`}
                         danger
                         question={
                           <>

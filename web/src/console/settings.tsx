@@ -9,7 +9,7 @@ import {
   validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { applyBrand, type Brand, brandOf, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
+import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { ConsolePage } from './console.tsx';
 import { SignInPreview } from './preview.tsx';
@@ -105,7 +105,7 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
  * the origins allowed to call the service from a browser.
  */
 export function Settings() {
-  const { client, tenant, user, setUser } = useSession();
+  const { client, tenant, setTenant } = useSession();
   const [merchant, setMerchant] = useState<Merchant | null>(null);
   const [form, setForm] = useState<Form | null>(null);
   const load = useAction(async () => {
@@ -129,9 +129,9 @@ export function Settings() {
           onSaved={(saved) => {
             setMerchant(saved);
             setForm(formOf(saved));
-            // This page wears the new brand at once; the session's tenant follows, for the frame (name, title).
-            applyBrand(document.documentElement, brandOf(saved));
-            Object.assign(tenant, {
+            // This page wears the new brand at once, and the frame (name, title) follows.
+            setTenant({
+              ...tenant,
               name: saved.name,
               logoUrl: saved.logoUrl,
               primaryColor: saved.primaryColor,
@@ -141,7 +141,6 @@ export function Settings() {
               totpAllowed: saved.totpAllowed,
               allowUserDisableTotp: saved.allowUserDisableTotp,
             });
-            setUser(user);
           }}
         />
       )}

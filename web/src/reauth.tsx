@@ -1,8 +1,9 @@
 import type { JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../sdk.ts';
-import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { ApiError } from './sdk.ts';
+import { useSession } from './session.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction } from './ui.tsx';
+import './reauth.css';
 
 /** The 403 that asks the signed-in user to prove it is them again (sign-in older than 10 minutes). */
 export function needsReauthentication(error: unknown): boolean {
