@@ -69,10 +69,12 @@ try {
   await page.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/account/);
+  await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
   await shoot(page, 'account');
 
   await page.goto(`${origin}/console/users`);
-  await page.getByRole('heading', { name: 'Users' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+  await page.getByText('7 users').waitFor();
   await shoot(page, 'console');
 } finally {
   await browser.close();

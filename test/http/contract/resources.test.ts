@@ -166,6 +166,9 @@ describe('the service answers every brief resource exactly as the brief names it
 
     const sessions = await call('GET', '/users/me/sessions', headers);
     await expectResource('GET /users/me/sessions', sessions, 200, 'SessionResponse', 'list');
+    // The user's own activity (ours): the admin's ActivityPage, for the caller alone.
+    const mine = await call('GET', '/users/me/activity?limit=1', headers);
+    await expectResource('GET /users/me/activity', mine, 200, 'ActivityPage');
   });
 
   it('user administration: invitation, one user, status, devices, activity', async () => {
