@@ -1,16 +1,18 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { fieldProblems } from '../messages.ts';
 import type { LoginChallenge, LoginResult } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
+import { resendSentences, useResendClock } from './auth-forms.ts';
+import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
 
 /** What the sign-in form says for codes whose meaning is sharper here than in general. */
 const SIGN_IN_SENTENCES = {
   INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
-  INVALID_CODE: 'That code is not right, or it has expired.',
+  INVALID_CODE: 'That code is not right, or it has expired. Check it, or start again for a new one.',
   ACCOUNT_DISABLED: 'This account is disabled. Contact the administrator of this service.',
   ACCOUNT_INACTIVE:
     'This account is not active yet. Finish signing up with the code we e-mailed you, or sign up again.',
@@ -30,7 +32,15 @@ export function SignIn() {
   const [email, setEmail] = useState(query.email ?? '');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  /** Back from the second step: focus returns to the form's first field. */
+  const [restarted, setRestarted] = useState(false);
+  /** A new code was asked for on the second step. */
+  const [resent, setResent] = useState(false);
+  const emailField = useRef<HTMLInputElement>(null);
   const next = safeNext(query.next);
+  useEffect(() => {
+    if (restarted && !challenge) emailField.current?.focus();
+  }, [restarted, challenge]);
 
   const finish = (result: LoginResult) => {
     if ('user' in result) {
@@ -41,23 +51,38 @@ export function SignIn() {
     }
   };
 
+  const sendCode = () =>
+    client.login({ email: email.trim(), ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) });
   const start = useAction(async () => {
     finish(
       method === 'PASSWORD'
-        ? await client.login({ email, password, ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}) })
-        : await client.login({ email, ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) }),
+        ? await client.login({
+            email: email.trim(),
+            password,
+            ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}),
+          })
+        : await sendCode(),
     );
   });
 
   if (challenge) {
     return (
       <ChallengeStep
+        key={challenge.challengeId}
         challenge={challenge}
-        email={email}
+        email={email.trim()}
+        resent={resent}
         onResult={finish}
+        onResend={async () => {
+          const result = await sendCode();
+          setResent(true);
+          finish(result);
+        }}
         onRestart={() => {
           setChallenge(null);
           setPassword('');
+          setRestarted(true);
+          setResent(false);
         }}
       />
     );
@@ -94,6 +119,7 @@ export function SignIn() {
       )}
       <form onSubmit={onSubmit(start.run)} noValidate>
         <Field
+          inputRef={emailField}
           label="E-mail address"
           name="email"
           type="email"
@@ -126,11 +152,17 @@ export function SignIn() {
   );
 }
 
-/** The second step: the mailed code, or the authenticator's code (or a backup code). */
+/**
+ * The second step: the mailed code (with "send a new code"), or the
+ * authenticator's code (or a backup code instead). Focus starts in the code
+ * field, and returns there when the kind of code changes.
+ */
 function ChallengeStep(props: {
   challenge: LoginChallenge;
   email: string;
+  resent: boolean;
   onResult(result: LoginResult): void;
+  onResend(): Promise<void>;
   onRestart(): void;
 }) {
   const { client, tenant } = useSession();
@@ -141,12 +173,21 @@ function ChallengeStep(props: {
   const verify = useAction(async () => {
     props.onResult(await client.verifyLogin({ challengeId: props.challenge.challengeId, code: code.trim() }));
   });
+  // Remounted for each challenge: its code was mailed when it appeared.
+  const clock = useResendClock();
+  const resend = useAction(async () => {
+    clock.check();
+    await props.onResend();
+  });
   const title = byMail ? 'Check your e-mail' : 'Two-step verification';
+  const codeLabel = byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code';
   return (
     <AuthLayout title={title}>
       {byMail ? (
         <Notice>
-          If {props.email} has an account at {tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.
+          {props.resent
+            ? `If ${props.email} has an account at ${tenant.name}, we have sent it a new code. Use the newest one: it works for 10 minutes.`
+            : `If ${props.email} has an account at ${tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.`}
         </Notice>
       ) : (
         <p>
@@ -158,25 +199,33 @@ function ChallengeStep(props: {
       <form onSubmit={onSubmit(verify.run)} noValidate>
         <Field
           inputRef={focus}
-          label={byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code'}
+          label={codeLabel}
           name="code"
           inputMode={backup ? 'text' : 'numeric'}
           autocomplete="one-time-code"
           required
+          class={backup ? undefined : 'code'}
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
         />
         <Problem error={verify.error} overrides={SIGN_IN_SENTENCES} />
+        <Problem error={resend.error} overrides={{ ...SIGN_IN_SENTENCES, ...resendSentences(resend.error) }} />
         <Button busy={verify.busy}>Verify</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        {!byMail && (
+        {byMail ? (
+          <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
+            Send a new code
+          </button>
+        ) : (
           <button
             type="button"
             class="link"
             onClick={() => {
               setBackup(!backup);
               setCode('');
+              verify.setError(null);
+              focus.current?.focus();
             }}
           >
             {backup ? 'Use my authenticator app instead' : 'Use a backup code instead'}
