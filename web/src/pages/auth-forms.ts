@@ -8,8 +8,14 @@ import { ApiError, type FieldError, formSchemas, validateForm } from '../sdk.ts'
  * the forgot page hands to the reset page.
  */
 
-/** "needs a digit" under "Password" → "Password needs a digit." */
+/**
+ * A field's problem as a sentence: "is required" under "Password" → "Enter
+ * your password.", "needs a digit" → "Password needs a digit."
+ */
 function sentenceOf(label: string, message: string): string {
+  const noun = label.charAt(0).toLowerCase() + label.slice(1);
+  if (message === 'is required') return `Enter ${/^code\b/.test(noun) ? 'the' : 'your'} ${noun}.`;
+  if (/e-mail address$/.test(message)) return 'Enter an e-mail address, like name@example.com.';
   const text = `${label} ${message}`.trim();
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -61,7 +67,7 @@ export function checkForm(
   }
   const email = rules.email ? values[rules.email]?.trim() : undefined;
   if (rules.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-    errors.push({ path: rules.email, message: 'is not an e-mail address' });
+    errors.push({ path: rules.email, message: 'must be an e-mail address' });
   }
   const password = rules.newPassword ? values[rules.newPassword] : undefined;
   if (rules.newPassword && password) {

@@ -1,13 +1,22 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { fieldProblems } from '../messages.ts';
 import type { LoginChallenge, LoginResult } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
-import { resendSentences, useResendClock } from './auth-forms.ts';
+import {
+  checkForm,
+  fieldSentences,
+  formProblem,
+  resendSentences,
+  saidAtFields,
+  useFocusFirstProblem,
+  useResendClock,
+} from './auth-forms.ts';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
+
+const LABELS = { email: 'E-mail address', password: 'Password' };
 
 /** What the sign-in form says for codes whose meaning is sharper here than in general. */
 const SIGN_IN_SENTENCES = {
@@ -54,6 +63,11 @@ export function SignIn() {
   const sendCode = () =>
     client.login({ email: email.trim(), ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) });
   const start = useAction(async () => {
+    const local = checkForm(
+      { email, password },
+      { required: method === 'PASSWORD' ? ['email', 'password'] : ['email'], email: 'email' },
+    );
+    if (local.length > 0) throw formProblem(local);
     finish(
       method === 'PASSWORD'
         ? await client.login({
@@ -88,7 +102,8 @@ export function SignIn() {
     );
   }
 
-  const problems = fieldProblems(start.error);
+  const problems = fieldSentences(start.error, LABELS);
+  useFocusFirstProblem(start.error);
   return (
     <AuthLayout title={`Sign in to ${tenant.name}`}>
       {query.expired && <Notice>Your session has ended. Sign in again to go on.</Notice>}
@@ -120,7 +135,7 @@ export function SignIn() {
       <form onSubmit={onSubmit(start.run)} noValidate>
         <Field
           inputRef={emailField}
-          label="E-mail address"
+          label={LABELS.email}
           name="email"
           type="email"
           autocomplete="username"
@@ -131,7 +146,7 @@ export function SignIn() {
         />
         {method === 'PASSWORD' && (
           <Field
-            label="Password"
+            label={LABELS.password}
             name="password"
             type="password"
             autocomplete="current-password"
@@ -141,7 +156,7 @@ export function SignIn() {
             problem={problems.password}
           />
         )}
-        <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />
+        {!saidAtFields(start.error, LABELS) && <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />}
         <Button busy={start.busy}>{method === 'PASSWORD' ? 'Sign in' : 'E-mail me a code'}</Button>
       </form>
       <nav class="links" aria-label="Other options">
