@@ -160,7 +160,11 @@ export function SignIn() {
         <Button busy={start.busy}>{method === 'PASSWORD' ? 'Sign in' : 'E-mail me a code'}</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        {method === 'PASSWORD' && <a href="/forgot-password">Forgot your password?</a>}
+        {method === 'PASSWORD' && (
+          <a href={`/forgot-password${email.trim() ? `?email=${encodeURIComponent(email.trim())}` : ''}`}>
+            Forgot your password?
+          </a>
+        )}
         <a href="/sign-up">{tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}</a>
       </nav>
     </AuthLayout>
