@@ -32,7 +32,7 @@ describe('sign-up in an OPEN tenant', () => {
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     await expect(page.getByRole('status').textContent()).resolves.toContain(email);
     // The code field is where the next keystrokes go.
-    await expect(focused(page)).resolves.toBe('Code from the e-mail');
+    await expect.poll(() => focused(page)).toBe('Code from the e-mail');
     await expectAccessible(page);
     await screenshot(page, 'sign-up-code');
 
@@ -75,7 +75,7 @@ describe('sign-up in an OPEN tenant', () => {
     await forgetMailsTo(tenant, 'SIGNUP', email);
     await page.getByRole('button', { name: 'Send a new code' }).click();
     await page.getByText('We sent a new code').waitFor();
-    await expect(focused(page)).resolves.toBe('Code from the e-mail');
+    await expect.poll(() => focused(page)).toBe('Code from the e-mail');
     await expect(web.mailsTo(email)).resolves.toHaveLength(2);
     await page.getByLabel('Code from the e-mail').fill(await web.latestCode(email));
     await page.getByRole('button', { name: 'Verify and sign in' }).click();

@@ -60,8 +60,23 @@ export function SignIn() {
     }
   };
 
-  const sendCode = () =>
-    client.login({ email: email.trim(), ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) });
+  /**
+   * The last code mailed from this page. Asked again for the same address within its minute (after "start
+   * again"), the page goes back to it: the service would hold a new mail back, and the code on its way is the one.
+   */
+  const lastCode = useRef<{ email: string; challenge: LoginChallenge; at: number } | null>(null);
+  const sendCode = async (): Promise<LoginResult> => {
+    const address = email.trim();
+    const result = await client.login({ email: address, ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) });
+    if (!('user' in result)) lastCode.current = { email: address.toLowerCase(), challenge: result, at: Date.now() };
+    return result;
+  };
+  const codeOnItsWay = (): LoginChallenge | undefined => {
+    const last = lastCode.current;
+    return last && last.email === email.trim().toLowerCase() && Date.now() - last.at < 60_000
+      ? last.challenge
+      : undefined;
+  };
   const start = useAction(async () => {
     const local = checkForm(
       { email, password },
@@ -75,7 +90,7 @@ export function SignIn() {
             password,
             ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}),
           })
-        : await sendCode(),
+        : (codeOnItsWay() ?? (await sendCode())),
     );
   });
 
