@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { PROBLEM_SENTENCES, waitFor } from '../messages.ts';
+import { fieldProblems, PROBLEM_SENTENCES, waitFor } from '../messages.ts';
 import { ApiError, type FieldError, formSchemas, validateForm } from '../sdk.ts';
 
 /**
@@ -29,15 +29,14 @@ export function fieldSentences(
   errors: readonly FieldError[] | unknown,
   labels: Record<string, string>,
 ): Record<string, string> {
-  const list = errors instanceof ApiError ? errors.errors : Array.isArray(errors) ? (errors as FieldError[]) : [];
+  const byPath = Array.isArray(errors)
+    ? Object.fromEntries((errors as FieldError[]).map((e) => [e.path, e.message]))
+    : fieldProblems(errors);
+  const tooCommon = errors instanceof ApiError && errors.code === 'PASSWORD_TOO_COMMON';
   const out: Record<string, string> = {};
-  for (const { path, message } of list) {
+  for (const [path, message] of Object.entries(byPath)) {
     const label = labels[path];
-    if (!label || out[path]) continue;
-    out[path] =
-      errors instanceof ApiError && errors.code === 'PASSWORD_TOO_COMMON'
-        ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON
-        : sentenceOf(label, message);
+    if (label) out[path] = tooCommon ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON : sentenceOf(label, message);
   }
   return out;
 }

@@ -214,6 +214,11 @@ function ChallengeStep(props: {
     await props.onResend();
   });
   const title = byMail ? 'Check your e-mail' : 'Two-step verification';
+  const wrongCode = byMail
+    ? SIGN_IN_SENTENCES.INVALID_CODE
+    : backup
+      ? 'That backup code is not right, or it was used already.'
+      : 'That code is not right. Enter the code your authenticator app shows now, before it changes.';
   const codeLabel = byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code';
   return (
     <AuthLayout title={title}>
@@ -242,7 +247,7 @@ function ChallengeStep(props: {
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
         />
-        <Problem error={verify.error} overrides={SIGN_IN_SENTENCES} />
+        <Problem error={verify.error} overrides={{ ...SIGN_IN_SENTENCES, INVALID_CODE: wrongCode }} />
         <Problem error={resend.error} overrides={{ ...SIGN_IN_SENTENCES, ...resendSentences(resend.error) }} />
         <Button busy={verify.busy}>Verify</Button>
       </form>
