@@ -2,6 +2,7 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
+import { hostedOrigin } from '../tenancy/hosted-pages.ts';
 import { cleanDisplayText } from './branding.ts';
 import type { Mailer } from './message.ts';
 import { renderMail } from './templates.ts';
@@ -9,6 +10,8 @@ import { renderMail } from './templates.ts';
 export interface SesMailerOptions {
   /** Where a failed send is logged: error name, HTTP status and SES request id, never the address or the content. */
   log?: Logger;
+  /** The deployment's hosted pages origin template (`Config.hostedPagesOrigin`): mails then link to them. */
+  hostedPagesOrigin?: string | undefined;
 }
 
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
@@ -80,7 +83,10 @@ export function sesMailer(client: SESv2Client, from: string, options: SesMailerO
         // A programming error (the schemas check addresses), so a plain 500; the address stays out of the message.
         throw new Error(`mail ${message.kind}: the recipient is not one plain address`);
       }
-      const mail = renderMail(tenant, message);
+      const mail = renderMail(tenant, message, {
+        hostedOrigin: hostedOrigin({ hostedPagesOrigin: options.hostedPagesOrigin }, tenant.subdomain),
+        to,
+      });
       try {
         await client.send(
           new SendEmailCommand({
@@ -121,5 +127,5 @@ export function sesMailerFor(deps: Pick<Deps, 'config' | 'log'>): Mailer {
     // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
     ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-  return sesMailer(client, senderEmail, { log: deps.log });
+  return sesMailer(client, senderEmail, { log: deps.log, hostedPagesOrigin: deps.config.hostedPagesOrigin });
 }

@@ -11,7 +11,19 @@ export interface RenderedMail {
 }
 
 /** One piece of a mail body, rendered both as text and as HTML. */
-type Block = { paragraph: string } | { code: string };
+type Block = { paragraph: string } | { code: string } | { link: string; label: string };
+
+/** What a mail may know beyond the tenant and the message: where its links lead. */
+export interface MailContext {
+  /**
+   * The tenant's hosted pages (`hostedOrigin(config, subdomain)`), when the
+   * deployment has them: invitation and reset mails then link to the page that
+   * takes what they carry.
+   */
+  hostedOrigin?: string | undefined;
+  /** The recipient, filled into the reset page's link. */
+  to?: string | undefined;
+}
 
 interface Content {
   /**
@@ -29,7 +41,14 @@ function minutes(count: number): string {
   return count === 1 ? '1 minute' : `${count} minutes`;
 }
 
-function contentOf(name: string, message: MailMessage): Content {
+/** A link to one of the tenant's hosted pages, or none when the deployment has none. */
+function pageLink(context: MailContext, path: string, query: Record<string, string | undefined>): string | undefined {
+  if (!context.hostedOrigin || !/^https?:\/\/[^/?#\s]+$/.test(context.hostedOrigin)) return undefined;
+  const pairs = Object.entries(query).flatMap(([key, value]) => (value ? [`${key}=${encodeURIComponent(value)}`] : []));
+  return `${context.hostedOrigin}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+}
+
+function contentOf(name: string, message: MailMessage, context: MailContext): Content {
   const expiry = `It expires in ${minutes(CODE_LIFETIME_MINUTES)} and works once.`;
   switch (message.kind) {
     case 'SIGNUP_CODE':
@@ -57,7 +76,9 @@ function contentOf(name: string, message: MailMessage): Content {
           },
         ],
       };
-    case 'PASSWORD_RESET_CODE':
+    case 'PASSWORD_RESET_CODE': {
+      // The page asks for the address, the code and the new password; the address is filled in.
+      const page = pageLink(context, '/reset-password', { email: context.to });
       return {
         subject: `Reset your ${name} password`,
         preheader: `Your ${name} password reset code is inside. ${expiry}`,
@@ -65,9 +86,16 @@ function contentOf(name: string, message: MailMessage): Content {
           { paragraph: `Use this code to choose a new password for your ${name} account:` },
           { code: message.code },
           { paragraph: expiry },
+          ...(page
+            ? [
+                { paragraph: 'Enter it on this page, in the browser where you asked for it:' },
+                { link: page, label: 'Choose a new password' },
+              ]
+            : []),
           { paragraph: 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.' },
         ],
       };
+    }
     case 'EMAIL_CHANGE_CODE':
       return {
         subject: `Confirm your new e-mail address for ${name}`,
@@ -96,6 +124,7 @@ function contentOf(name: string, message: MailMessage): Content {
       };
     case 'INVITATION': {
       const inviter = message.inviterName ? cleanDisplayText(message.inviterName, 64) : '';
+      const page = pageLink(context, '/sign-up', { invitationToken: message.invitationToken });
       return {
         subject: inviter ? `${inviter} invited you to ${name}` : `You are invited to ${name}`,
         preheader: `Your invitation to join ${name} is inside.`,
@@ -105,7 +134,14 @@ function contentOf(name: string, message: MailMessage): Content {
               ? `${inviter} has invited you to join ${name}.`
               : `You have been invited to join ${name}.`,
           },
-          { paragraph: `To accept, sign up to ${name} with this invitation:` },
+          ...(page
+            ? [
+                { paragraph: `To accept, open this link and create your account:` },
+                { link: page, label: 'Accept the invitation' },
+                { paragraph: `Or sign up to ${name} with this invitation:` },
+              ]
+            : [{ paragraph: `To accept, sign up to ${name} with this invitation:` }]),
+          // The literal the contract promises (CONTRACT.md, Details), link or not.
           { code: `invitationToken=${message.invitationToken}` },
           {
             paragraph: 'If you did not expect this invitation, ignore this e-mail: no account is created without you.',
@@ -206,7 +242,9 @@ function contentOf(name: string, message: MailMessage): Content {
 }
 
 function renderText(brand: Branding, content: Content): string {
-  const body = content.blocks.map((block) => ('code' in block ? `    ${block.code}` : block.paragraph));
+  const body = content.blocks.map((block) =>
+    'code' in block ? `    ${block.code}` : 'link' in block ? `${block.label}: ${block.link}` : block.paragraph,
+  );
   return [brand.name, '', 'Hello,', '', ...body.flatMap((line) => [line, '']), '--', footerOf(brand), ''].join('\n');
 }
 
@@ -224,11 +262,17 @@ function renderHtml(brand: Branding, content: Content): string {
     ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${name}" height="40" style="display:block;height:40px;max-width:240px;border:0">`
     : `<span style="font-size:20px;font-weight:600">${name}</span>`;
   const blocks = content.blocks
-    .map((block) =>
-      'code' in block
-        ? `<p style="margin:24px 0;padding:12px 16px;border:2px solid ${brand.secondaryColor};border-radius:8px;font-family:${MONO};font-size:${block.code.length > 12 ? '15px;word-break:break-all' : '32px;letter-spacing:6px'};font-weight:700;color:#18181b;text-align:center">${escapeHtml(block.code)}</p>`
-        : `<p style="margin:0 0 16px;font-size:16px;line-height:24px">${escapeHtml(block.paragraph)}</p>`,
-    )
+    .map((block) => {
+      if ('code' in block) {
+        return `<p style="margin:24px 0;padding:12px 16px;border:2px solid ${brand.secondaryColor};border-radius:8px;font-family:${MONO};font-size:${block.code.length > 12 ? '15px;word-break:break-all' : '32px;letter-spacing:6px'};font-weight:700;color:#18181b;text-align:center">${escapeHtml(block.code)}</p>`;
+      }
+      if ('link' in block) {
+        // A button-like link, and the address spelled out below it for clients that strip links.
+        return `<p style="margin:24px 0 8px;text-align:center"><a href="${escapeHtml(block.link)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:${brand.primaryColor};color:${brand.onPrimaryColor};font-size:16px;font-weight:600;text-decoration:none">${escapeHtml(block.label)}</a></p>
+<p style="margin:0 0 16px;font-size:12px;line-height:18px;color:#52525b;word-break:break-all;text-align:center">${escapeHtml(block.link)}</p>`;
+      }
+      return `<p style="margin:0 0 16px;font-size:16px;line-height:24px">${escapeHtml(block.paragraph)}</p>`;
+    })
     .join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -253,9 +297,12 @@ ${blocks}
 `;
 }
 
-/** The subject, text part and HTML part of `message`, branded for `tenant`. Every interpolated value is escaped in HTML. */
-export function renderMail(tenant: Brand, message: MailMessage): RenderedMail {
+/**
+ * The subject, text part and HTML part of `message`, branded for `tenant`, with links to the tenant's hosted pages
+ * when `context` names them. Every interpolated value is escaped in HTML.
+ */
+export function renderMail(tenant: Brand, message: MailMessage, context: MailContext = {}): RenderedMail {
   const brand = brandingOf(tenant);
-  const content = contentOf(brand.name, message);
+  const content = contentOf(brand.name, message, context);
   return { subject: content.subject, text: renderText(brand, content), html: renderHtml(brand, content) };
 }

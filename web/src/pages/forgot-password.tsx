@@ -1,6 +1,52 @@
-import { AuthLayout } from '../ui.tsx';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { useSession } from '../session.tsx';
+import { AuthLayout, Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
+import { checkForm, fieldSentences, formProblem, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
+import './auth.css';
 
-// Being written (issue 17): the form of this page.
+const LABELS = { email: 'E-mail address' };
+
+/**
+ * Forgot password: the address gets a reset code if it has an account (the
+ * answer is the same either way), and the reset page takes it from there.
+ */
 export function ForgotPassword() {
-  return <AuthLayout title="Forgot your password">{null}</AuthLayout>;
+  const { client, tenant } = useSession();
+  const { query, route } = useLocation();
+  const [email, setEmail] = useState(query.email ?? '');
+  const send = useAction(async () => {
+    const local = checkForm({ email }, { required: ['email'], email: 'email' });
+    if (local.length > 0) throw formProblem(local);
+    const address = email.trim();
+    const { challengeId } = await client.forgotPassword({ email: address });
+    rememberReset(address, challengeId);
+    route(`/reset-password?email=${encodeURIComponent(address)}&sent=1`);
+  });
+  const problems = fieldSentences(send.error, LABELS);
+  useFocusFirstProblem(send.error);
+  const resetLink = `/reset-password${email.trim() ? `?email=${encodeURIComponent(email.trim())}` : ''}`;
+  return (
+    <AuthLayout title="Forgot your password?">
+      <p>Enter the e-mail address of your {tenant.name} account. We will e-mail you a code to choose a new password.</p>
+      <form onSubmit={onSubmit(send.run)} noValidate>
+        <Field
+          label={LABELS.email}
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+          problem={problems.email}
+        />
+        {!problems.email && <Problem error={send.error} />}
+        <Button busy={send.busy}>E-mail me a code</Button>
+      </form>
+      <nav class="links" aria-label="Other options">
+        <a href="/sign-in">Back to sign-in</a>
+        <a href={resetLink}>I already have a code</a>
+      </nav>
+    </AuthLayout>
+  );
 }

@@ -1,6 +1,136 @@
-import { AuthLayout } from '../ui.tsx';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { ApiError } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import {
+  checkForm,
+  fieldSentences,
+  forgetReset,
+  formProblem,
+  NEW_PASSWORD_HINT,
+  recallReset,
+  rememberReset,
+  resendSentences,
+  saidAtFields,
+  useFocusFirstProblem,
+  useResendClock,
+} from './auth-forms.ts';
+import './auth.css';
 
-// Being written (issue 17): the form of this page.
+const LABELS = { email: 'E-mail address', code: 'Code from the e-mail', newPassword: 'New password' };
+
+/** The page's own problem: a code with no request from this browser to answer. */
+const NO_REQUEST = 'NO_RESET_REQUEST';
+
+const RESET_SENTENCES = {
+  INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
+  [NO_REQUEST]:
+    'This browser has no code request for that address, or it has expired. Send a new code, then enter the code from the newest e-mail.',
+};
+
+/**
+ * Reset password: the address, the mailed code and the new password. The
+ * code answers the request the forgot page made in this browser (its
+ * challenge is kept in local storage); without one, "Send a new code" makes it.
+ */
 export function ResetPassword() {
-  return <AuthLayout title="Choose a new password">{null}</AuthLayout>;
+  const { client } = useSession();
+  const { query, route } = useLocation();
+  const [values, setValues] = useState({ email: query.email ?? '', code: '', newPassword: '' });
+  const [resent, setResent] = useState(false);
+  const clock = useResendClock(Boolean(query.sent));
+  const set = (name: keyof typeof values) => (e: { currentTarget: HTMLInputElement }) =>
+    setValues({ ...values, [name]: e.currentTarget.value });
+
+  const reset = useAction(async () => {
+    const local = checkForm(values, {
+      required: ['email', 'code', 'newPassword'],
+      email: 'email',
+      newPassword: 'newPassword',
+    });
+    if (local.length > 0) throw formProblem(local);
+    const email = values.email.trim();
+    const challengeId = recallReset(email);
+    if (!challengeId) throw new ApiError({ status: 400, code: NO_REQUEST });
+    await client.resetPassword({ challengeId, code: values.code.trim(), newPassword: values.newPassword });
+    forgetReset();
+    route(`/sign-in?reset=1&email=${encodeURIComponent(email)}`);
+  });
+
+  const resend = useAction(async () => {
+    setResent(false);
+    const local = checkForm(values, { required: ['email'], email: 'email' });
+    if (local.length > 0) throw formProblem(local);
+    clock.check();
+    const email = values.email.trim();
+    const { challengeId } = await client.forgotPassword({ email });
+    clock.sent();
+    rememberReset(email, challengeId);
+    setValues({ ...values, code: '' });
+    setResent(true);
+  });
+
+  const problems = { ...fieldSentences(resend.error, LABELS), ...fieldSentences(reset.error, LABELS) };
+  useFocusFirstProblem(reset.error ?? resend.error);
+  const address = values.email.trim() || 'the address';
+  return (
+    <AuthLayout title="Choose a new password">
+      {query.sent && !resent && (
+        <Notice>
+          If {query.email || 'that address'} has an account, we have e-mailed it a 6-digit code. It works for 10
+          minutes.
+        </Notice>
+      )}
+      {resent && <Notice>If {address} has an account, we have e-mailed it a new code. Use the newest one.</Notice>}
+      <form onSubmit={onSubmit(reset.run)} noValidate>
+        <Field
+          label={LABELS.email}
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value={values.email}
+          onInput={set('email')}
+          problem={problems.email}
+        />
+        <Field
+          label={LABELS.code}
+          name="code"
+          inputMode="numeric"
+          autocomplete="one-time-code"
+          required
+          class="code"
+          value={values.code}
+          onInput={set('code')}
+          problem={problems.code}
+        />
+        <Field
+          label={LABELS.newPassword}
+          name="newPassword"
+          type="password"
+          autocomplete="new-password"
+          required
+          hint={NEW_PASSWORD_HINT}
+          value={values.newPassword}
+          onInput={set('newPassword')}
+          problem={problems.newPassword}
+        />
+        {!saidAtFields(reset.error, LABELS) && <Problem error={reset.error} overrides={RESET_SENTENCES} />}
+        {!saidAtFields(resend.error, LABELS) && (
+          <Problem error={resend.error} overrides={resendSentences(resend.error)} />
+        )}
+        <Button busy={reset.busy}>Set the new password</Button>
+      </form>
+      <nav class="links" aria-label="Other options">
+        <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
+          Send a new code
+        </button>
+        <a href={`/forgot-password${values.email.trim() ? `?email=${encodeURIComponent(values.email.trim())}` : ''}`}>
+          Start again
+        </a>
+        <a href="/sign-in">Back to sign-in</a>
+      </nav>
+    </AuthLayout>
+  );
 }

@@ -1,16 +1,27 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { fieldProblems } from '../messages.ts';
 import type { LoginChallenge, LoginResult } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
+import {
+  checkForm,
+  fieldSentences,
+  formProblem,
+  resendSentences,
+  saidAtFields,
+  useFocusFirstProblem,
+  useResendClock,
+} from './auth-forms.ts';
+import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
+
+const LABELS = { email: 'E-mail address', password: 'Password' };
 
 /** What the sign-in form says for codes whose meaning is sharper here than in general. */
 const SIGN_IN_SENTENCES = {
   INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
-  INVALID_CODE: 'That code is not right, or it has expired.',
+  INVALID_CODE: 'That code is not right, or it has expired. Check it, or start again for a new one.',
   ACCOUNT_DISABLED: 'This account is disabled. Contact the administrator of this service.',
   ACCOUNT_INACTIVE:
     'This account is not active yet. Finish signing up with the code we e-mailed you, or sign up again.',
@@ -30,7 +41,15 @@ export function SignIn() {
   const [email, setEmail] = useState(query.email ?? '');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  /** Back from the second step: focus returns to the form's first field. */
+  const [restarted, setRestarted] = useState(false);
+  /** A new code was asked for on the second step. */
+  const [resent, setResent] = useState(false);
+  const emailField = useRef<HTMLInputElement>(null);
   const next = safeNext(query.next);
+  useEffect(() => {
+    if (restarted && !challenge) emailField.current?.focus();
+  }, [restarted, challenge]);
 
   const finish = (result: LoginResult) => {
     if ('user' in result) {
@@ -41,29 +60,65 @@ export function SignIn() {
     }
   };
 
+  /**
+   * The last code mailed from this page. Asked again for the same address within its minute (after "start
+   * again"), the page goes back to it: the service would hold a new mail back, and the code on its way is the one.
+   */
+  const lastCode = useRef<{ email: string; challenge: LoginChallenge; at: number } | null>(null);
+  const sendCode = async (): Promise<LoginResult> => {
+    const address = email.trim();
+    const result = await client.login({ email: address, ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) });
+    if (!('user' in result)) lastCode.current = { email: address.toLowerCase(), challenge: result, at: Date.now() };
+    return result;
+  };
+  const codeOnItsWay = (): LoginChallenge | undefined => {
+    const last = lastCode.current;
+    return last && last.email === email.trim().toLowerCase() && Date.now() - last.at < 60_000
+      ? last.challenge
+      : undefined;
+  };
   const start = useAction(async () => {
+    const local = checkForm(
+      { email, password },
+      { required: method === 'PASSWORD' ? ['email', 'password'] : ['email'], email: 'email' },
+    );
+    if (local.length > 0) throw formProblem(local);
     finish(
       method === 'PASSWORD'
-        ? await client.login({ email, password, ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}) })
-        : await client.login({ email, ...(methods.length > 1 ? { loginMode: 'OTP_EMAIL' } : {}) }),
+        ? await client.login({
+            email: email.trim(),
+            password,
+            ...(methods.length > 1 ? { loginMode: 'PASSWORD' } : {}),
+          })
+        : (codeOnItsWay() ?? (await sendCode())),
     );
   });
 
   if (challenge) {
     return (
       <ChallengeStep
+        key={challenge.challengeId}
         challenge={challenge}
-        email={email}
+        email={email.trim()}
+        resent={resent}
         onResult={finish}
+        onResend={async () => {
+          const result = await sendCode();
+          setResent(true);
+          finish(result);
+        }}
         onRestart={() => {
           setChallenge(null);
           setPassword('');
+          setRestarted(true);
+          setResent(false);
         }}
       />
     );
   }
 
-  const problems = fieldProblems(start.error);
+  const problems = fieldSentences(start.error, LABELS);
+  useFocusFirstProblem(start.error);
   return (
     <AuthLayout title={`Sign in to ${tenant.name}`}>
       {query.expired && <Notice>Your session has ended. Sign in again to go on.</Notice>}
@@ -94,7 +149,8 @@ export function SignIn() {
       )}
       <form onSubmit={onSubmit(start.run)} noValidate>
         <Field
-          label="E-mail address"
+          inputRef={emailField}
+          label={LABELS.email}
           name="email"
           type="email"
           autocomplete="username"
@@ -105,7 +161,7 @@ export function SignIn() {
         />
         {method === 'PASSWORD' && (
           <Field
-            label="Password"
+            label={LABELS.password}
             name="password"
             type="password"
             autocomplete="current-password"
@@ -115,22 +171,32 @@ export function SignIn() {
             problem={problems.password}
           />
         )}
-        <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />
+        {!saidAtFields(start.error, LABELS) && <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />}
         <Button busy={start.busy}>{method === 'PASSWORD' ? 'Sign in' : 'E-mail me a code'}</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        {method === 'PASSWORD' && <a href="/forgot-password">Forgot your password?</a>}
+        {method === 'PASSWORD' && (
+          <a href={`/forgot-password${email.trim() ? `?email=${encodeURIComponent(email.trim())}` : ''}`}>
+            Forgot your password?
+          </a>
+        )}
         <a href="/sign-up">{tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}</a>
       </nav>
     </AuthLayout>
   );
 }
 
-/** The second step: the mailed code, or the authenticator's code (or a backup code). */
+/**
+ * The second step: the mailed code (with "send a new code"), or the
+ * authenticator's code (or a backup code instead). Focus starts in the code
+ * field, and returns there when the kind of code changes.
+ */
 function ChallengeStep(props: {
   challenge: LoginChallenge;
   email: string;
+  resent: boolean;
   onResult(result: LoginResult): void;
+  onResend(): Promise<void>;
   onRestart(): void;
 }) {
   const { client, tenant } = useSession();
@@ -141,12 +207,26 @@ function ChallengeStep(props: {
   const verify = useAction(async () => {
     props.onResult(await client.verifyLogin({ challengeId: props.challenge.challengeId, code: code.trim() }));
   });
+  // Remounted for each challenge: its code was mailed when it appeared.
+  const clock = useResendClock();
+  const resend = useAction(async () => {
+    clock.check();
+    await props.onResend();
+  });
   const title = byMail ? 'Check your e-mail' : 'Two-step verification';
+  const wrongCode = byMail
+    ? SIGN_IN_SENTENCES.INVALID_CODE
+    : backup
+      ? 'That backup code is not right, or it was used already.'
+      : 'That code is not right. Enter the code your authenticator app shows now, before it changes.';
+  const codeLabel = byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code';
   return (
     <AuthLayout title={title}>
       {byMail ? (
         <Notice>
-          If {props.email} has an account at {tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.
+          {props.resent
+            ? `If ${props.email} has an account at ${tenant.name}, we have sent it a new code. Use the newest one: it works for 10 minutes.`
+            : `If ${props.email} has an account at ${tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.`}
         </Notice>
       ) : (
         <p>
@@ -158,25 +238,33 @@ function ChallengeStep(props: {
       <form onSubmit={onSubmit(verify.run)} noValidate>
         <Field
           inputRef={focus}
-          label={byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code'}
+          label={codeLabel}
           name="code"
           inputMode={backup ? 'text' : 'numeric'}
           autocomplete="one-time-code"
           required
+          class={backup ? undefined : 'code'}
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
         />
-        <Problem error={verify.error} overrides={SIGN_IN_SENTENCES} />
+        <Problem error={verify.error} overrides={{ ...SIGN_IN_SENTENCES, INVALID_CODE: wrongCode }} />
+        <Problem error={resend.error} overrides={{ ...SIGN_IN_SENTENCES, ...resendSentences(resend.error) }} />
         <Button busy={verify.busy}>Verify</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        {!byMail && (
+        {byMail ? (
+          <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
+            Send a new code
+          </button>
+        ) : (
           <button
             type="button"
             class="link"
             onClick={() => {
               setBackup(!backup);
               setCode('');
+              verify.setError(null);
+              focus.current?.focus();
             }}
           >
             {backup ? 'Use my authenticator app instead' : 'Use a backup code instead'}

@@ -67,6 +67,54 @@ describe('renderMail', () => {
     );
   });
 
+  describe('links to the hosted pages, when the deployment has them', () => {
+    const hosted = { hostedOrigin: 'https://acme.id.example', to: 'fern+1@shop.test' };
+
+    it('INVITATION: a link to the sign-up page with the token, and the literal invitationToken=<token> still', () => {
+      const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123' }, hosted);
+      const link = 'https://acme.id.example/sign-up?invitationToken=tok_abc-DEF_123';
+      expect(mail.text).toContain(`Accept the invitation: ${link}`);
+      expect(mail.text).toMatch(/^ {4}invitationToken=tok_abc-DEF_123$/m);
+      expect(mail.html).toContain(`<a href="${link}"`);
+      expect(mail.html).toContain('>invitationToken=tok_abc-DEF_123</p>');
+    });
+
+    it('PASSWORD_RESET_CODE: a link to the reset page with the address filled in, beside the code', () => {
+      const mail = renderMail(tenant, { kind: 'PASSWORD_RESET_CODE', code: '042917' }, hosted);
+      const link = 'https://acme.id.example/reset-password?email=fern%2B1%40shop.test';
+      expect(mail.text).toContain(`Choose a new password: ${link}`);
+      expect(mail.text).toMatch(/^ {4}042917$/m);
+      expect(mail.html).toContain(`<a href="${link}"`);
+    });
+
+    it('encodes the token in the URL and escapes the link in HTML', () => {
+      const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: '"><b>t&x</b>' }, hosted);
+      expect(mail.text).toContain('/sign-up?invitationToken=%22%3E%3Cb%3Et%26x%3C%2Fb%3E');
+      expect(mail.html).not.toContain('"><b>');
+      expect(mail.html).toContain('&quot;&gt;&lt;b&gt;t&amp;x&lt;/b&gt;');
+    });
+
+    it('without hosted pages (or with an origin that is not one), no link: the mail says what it always said', () => {
+      for (const context of [{}, { to: 'fern@shop.test' }, { hostedOrigin: 'javascript:alert(1)//x' }]) {
+        for (const message of [
+          { kind: 'INVITATION', invitationToken: 'tok_1' },
+          { kind: 'PASSWORD_RESET_CODE', code: '042917' },
+        ] satisfies MailMessage[]) {
+          const mail = renderMail(tenant, message, context);
+          expect(mail, message.kind).toEqual(renderMail(tenant, message));
+          expect(mail.html).not.toContain('<a href');
+          expect(mail.text).not.toMatch(/https?:|javascript:/);
+        }
+      }
+    });
+
+    it('other mails carry no link', () => {
+      for (const message of ALL_MESSAGES.filter((m) => m.kind !== 'INVITATION' && m.kind !== 'PASSWORD_RESET_CODE')) {
+        expect(renderMail(tenant, message, hosted).html, message.kind).not.toContain('<a href');
+      }
+    });
+  });
+
   it('ALREADY_REGISTERED: suggests signing in or resetting the password, with no code', () => {
     const mail = renderMail(tenant, { kind: 'ALREADY_REGISTERED' });
     expect(mail.text).toMatch(/already have one/);

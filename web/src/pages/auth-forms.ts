@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'preact/hooks';
+import { fieldProblems, PROBLEM_SENTENCES, waitFor } from '../messages.ts';
+import { ApiError, type FieldError, formSchemas, validateForm } from '../sdk.ts';
+
+/**
+ * What the sign-up and recovery pages share: field problems as sentences
+ * (the service's and the form's own), and the password reset challenge that
+ * the forgot page hands to the reset page.
+ */
+
+/**
+ * A field's problem as a sentence: "is required" under "Password" → "Enter
+ * your password.", "needs a digit" → "Password needs a digit."
+ */
+function sentenceOf(label: string, message: string): string {
+  const noun = label.charAt(0).toLowerCase() + label.slice(1);
+  if (message === 'is required') return `Enter ${/^code\b/.test(noun) ? 'the' : 'your'} ${noun}.`;
+  if (/e-mail address$/.test(message)) return 'Enter an e-mail address, like name@example.com.';
+  const text = `${label} ${message}`.trim();
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * The field problems of a failure (a 400's `errors[]`, PASSWORD_TOO_COMMON)
+ * or of the form's own check, as sentences by field path. `labels` names the
+ * fields the form shows; a problem of another path is left to the form's alert.
+ */
+export function fieldSentences(
+  errors: readonly FieldError[] | unknown,
+  labels: Record<string, string>,
+): Record<string, string> {
+  const byPath = Array.isArray(errors)
+    ? Object.fromEntries((errors as FieldError[]).map((e) => [e.path, e.message]))
+    : fieldProblems(errors);
+  const tooCommon = errors instanceof ApiError && errors.code === 'PASSWORD_TOO_COMMON';
+  const out: Record<string, string> = {};
+  for (const [path, message] of Object.entries(byPath)) {
+    const label = labels[path];
+    if (label) out[path] = tooCommon ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON : sentenceOf(label, message);
+  }
+  return out;
+}
+
+/** Whether every problem of `error` is said at a field of the form (so the alert need not repeat it). */
+export function saidAtFields(error: unknown, labels: Record<string, string>): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'VALIDATION_FAILED' || error.code === 'PASSWORD_TOO_COMMON') &&
+    error.errors.length > 0 &&
+    error.errors.every((e) => e.path in labels)
+  );
+}
+
+/**
+ * The form's own check before anything is sent: required fields and the
+ * password rules (the SDK's copy of the service's). Field errors in the
+ * shape of a 400's, or none.
+ */
+export function checkForm(
+  values: Record<string, string>,
+  rules: { required?: string[]; newPassword?: string; email?: string },
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const path of rules.required ?? []) {
+    if (!values[path]?.trim()) errors.push({ path, message: 'is required' });
+  }
+  const email = rules.email ? values[rules.email]?.trim() : undefined;
+  if (rules.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    errors.push({ path: rules.email, message: 'must be an e-mail address' });
+  }
+  const password = rules.newPassword ? values[rules.newPassword] : undefined;
+  if (rules.newPassword && password) {
+    const checked = validateForm(formSchemas.newPassword, password);
+    if (!checked.success)
+      errors.push({ path: rules.newPassword, message: checked.errors[0]?.message ?? 'is not valid' });
+  }
+  return errors;
+}
+
+/** A 400 of the form's own making, so local and remote problems show the same way. */
+export function formProblem(errors: FieldError[]): ApiError {
+  return new ApiError({ status: 400, code: 'VALIDATION_FAILED', errors });
+}
+
+export const NEW_PASSWORD_HINT = 'At least 8 characters, with a letter and a digit. A long phrase is best.';
+
+const RESET_KEY = 'identity:password-reset';
+/** A reset code works for 10 minutes (CONTRACT.md, Rules: E-mail codes). */
+const RESET_LIFETIME_MS = 10 * 60 * 1000;
+
+/**
+ * The reset challenge of an address, kept in this browser's local storage
+ * (shared by its tabs, so the link in the mail opened in a new tab finds it).
+ * Only the challenge id: useless without the code the mail carries.
+ */
+export function rememberReset(email: string, challengeId: string): void {
+  try {
+    localStorage.setItem(
+      RESET_KEY,
+      JSON.stringify({ email: email.trim().toLowerCase(), challengeId, until: Date.now() + RESET_LIFETIME_MS }),
+    );
+  } catch {
+    // Storage refused (a private window): the reset page asks for a new code instead.
+  }
+}
+
+export function recallReset(email: string): string | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(RESET_KEY) ?? 'null') as {
+      email?: unknown;
+      challengeId?: unknown;
+      until?: unknown;
+    } | null;
+    if (
+      kept &&
+      kept.email === email.trim().toLowerCase() &&
+      typeof kept.challengeId === 'string' &&
+      typeof kept.until === 'number' &&
+      kept.until > Date.now()
+    ) {
+      return kept.challengeId;
+    }
+  } catch {
+    // Nothing usable kept.
+  }
+  return undefined;
+}
+
+export function forgetReset(): void {
+  try {
+    localStorage.removeItem(RESET_KEY);
+  } catch {
+    // Nothing to forget.
+  }
+}
+
+/** The service mails one code a minute per address and purpose (CONTRACT.md, Rules: Codes per address). */
+const RESEND_AFTER_MS = 60_000;
+const RESEND_TOO_SOON = 'RESEND_TOO_SOON';
+
+/**
+ * "Send a new code" waits a minute after the last code, as the service's
+ * mail limit does: asked sooner, the service would answer as if it had sent
+ * one but send none, and the code on its way would no longer count. The
+ * page says how long to wait instead of asking.
+ */
+export function useResendClock(sentNow = true) {
+  const [sentAt, setSentAt] = useState(() => (sentNow ? Date.now() : 0));
+  return {
+    /** A code was just mailed. */
+    sent: () => setSentAt(Date.now()),
+    /** Throws the wait as the form's problem when the last code is less than a minute old. */
+    check: () => {
+      const wait = Math.ceil((sentAt + RESEND_AFTER_MS - Date.now()) / 1000);
+      if (wait > 0) throw new ApiError({ status: 429, code: RESEND_TOO_SOON, retryAfter: wait });
+    },
+  };
+}
+
+/** The sentence of useResendClock's problem, to merge into a form's `overrides`. */
+export function resendSentences(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.code !== RESEND_TOO_SOON) return {};
+  return {
+    [RESEND_TOO_SOON]: `A code was sent less than a minute ago. Check your spam folder, or ask again in ${waitFor(error.retryAfter ?? 60)}.`,
+  };
+}
+
+/**
+ * After a failure said at the fields, focus moves to the first field with a
+ * problem, so keyboard and screen reader users land on what to fix (its
+ * problem is read with it).
+ */
+export function useFocusFirstProblem(error: unknown): void {
+  useEffect(() => {
+    if (error) document.querySelector<HTMLInputElement>('main [aria-invalid="true"]')?.focus();
+  }, [error]);
+}
