@@ -30,9 +30,15 @@ const EXCEPTIONS: Record<string, number> = {
   changePassword: 127 * 1024,
   /**
    * The proofs of changePassword (TOTP check, 8 KB) and the e-mail-code login's
-   * mail path (templates 7 KB, the mail limits 2.6 KB): 108 KB.
+   * mail path (templates 7 KB, the mail limits 2.6 KB): 108 KB; then the hosted pages (1.5 KB in every
+   * bundle, and 1 KB of links to them in the templates): 112.2 KB.
    */
-  reauthenticate: 112 * 1024,
+  reauthenticate: 113 * 1024,
+  /**
+   * The e-mail-code login's mail path (templates 8.3 KB with the links to the hosted pages, the mail limits
+   * 2.6 KB) beside the password check: 100.5 KB. Mail templates per kind would bring it under (issue 19).
+   */
+  login: 104 * 1024,
   /**
    * The common-password list (22 KB) and the mail templates (7 KB) on top of the tenant stage: 101 KB, then
    * what the hosted pages add to every bundle (1.5 KB: discovery by slug and the hosted origin in the tenant
