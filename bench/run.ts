@@ -550,12 +550,6 @@ for (const [name, c] of Object.entries(cost)) {
   log(`cost ${name.padEnd(16)} ${c.sequential} sequential / ${c.total} total round trips, ${c.capacityUnits} CU`);
 }
 
-server.send({ type: 'stop' });
-
-// --- bundles and cold init ------------------------------------------------------------------
-const bundleFigures = await bundles(env);
-log(`bundled ${bundleFigures.length} routes (${elapsed()})`);
-
 // --- the hosted pages: JavaScript per page, and the sign-in page's time to a usable form ----------
 const webTenant = await createTenant(deps, {
   name: 'Web bench',
@@ -571,6 +565,12 @@ const web: WebFigures = {
 log(
   `hosted pages: sign-in ${web.signIn.jsGzipBytes} B gz, console ${web.console.jsGzipBytes} B gz, ready ${web.signInReadyMs.median} ms (${elapsed()})`,
 );
+
+server.send({ type: 'stop' });
+
+// --- bundles and cold init ------------------------------------------------------------------
+const bundleFigures = await bundles(env);
+log(`bundled ${bundleFigures.length} routes (${elapsed()})`);
 
 // --- results ----------------------------------------------------------------------------------
 const cpus = os.cpus();
