@@ -59,11 +59,13 @@ export function redirectUriKind(value: string): RedirectUriKind | { problem: str
 export const RedirectUri = v.pipe(
   v.string('must be a string'),
   v.maxLength(2048, 'must be at most 2048 characters'),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const kind = redirectUriKind(dataset.value);
-    if (typeof kind !== 'string') addIssue({ message: kind.problem });
-  }),
+  v.check(
+    (value) => typeof redirectUriKind(value) === 'string',
+    (issue) => {
+      const kind = redirectUriKind(String(issue.input));
+      return typeof kind === 'string' ? 'is not a redirect URI' : kind.problem;
+    },
+  ),
 );
 
 const unique = <T>(values: T[]) => new Set(values).size === values.length;
