@@ -101,7 +101,12 @@ const lifetime = (min: number, max: number) =>
   );
 const AccessTokenLifetime = lifetime(60, 3600);
 const RefreshTokenLifetime = lifetime(3600, 2_592_000);
-const SigningAlg = v.picklist(SIGNING_ALGS, 'must be ES256 or RS256');
+const SigningAlg = v.pipe(
+  v.picklist(SIGNING_ALGS, 'must be ES256 or RS256'),
+  v.description(
+    'How ID tokens are signed: ES256 by default; RS256 where an API Gateway HTTP API JWT authorizer checks them (it accepts RSA only)',
+  ),
+);
 const FirstParty = v.boolean('must be true or false');
 
 /** POST /oidc/clients. Omitted: grant types authorization_code + refresh_token, not first party, 900 s, 604800 s, ES256. */
