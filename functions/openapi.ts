@@ -18,6 +18,7 @@ export function identityOpenApi(serverUrl: string) {
       merchants: "The tenant's settings and API keys (admin)",
       'admin-users': "The tenant's users: invitations, status, TOTP reset, devices, activity (admin)",
       roles: 'Roles and their grants (admin)',
+      oidc: "The tenant's OpenID Connect clients: registration, secrets (admin)",
     },
   });
 }

@@ -11,6 +11,7 @@ import type { RouteDef } from '#shared/http/route.ts';
 import { authRoutes, authSchemas } from './auth/routes.ts';
 import { merchantRoutes, merchantSchemas } from './merchants/routes.ts';
 import { metaRoutes, metaSchemas } from './meta/routes.ts';
+import { oidcRoutes, oidcSchemas } from './oidc/routes.ts';
 import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
@@ -28,6 +29,7 @@ export const identityRoutes = {
   ...merchantRoutes,
   ...adminUserRoutes,
   ...roleRoutes,
+  ...oidcRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -43,4 +45,5 @@ export const namedSchemas = {
   ...merchantSchemas,
   ...adminUserSchemas,
   ...roleSchemas,
+  ...oidcSchemas,
 };

@@ -7,6 +7,7 @@ import type {
   ChallengeIdResponse,
   ChangePasswordRequest,
   CodeVerifyRequest,
+  CreateOidcClientRequest,
   CreateRoleRequest,
   Device,
   EmailChangeVerifyResponse,
@@ -18,6 +19,8 @@ import type {
   LoginResult,
   LoginSuccess,
   Merchant,
+  OidcClient,
+  OidcClientWithSecret,
   ReauthenticateCodeRequest,
   ReauthenticateProof,
   ResetPasswordRequest,
@@ -30,6 +33,7 @@ import type {
   TokensResponse,
   TotpSetupResponse,
   UpdateMerchantRequest,
+  UpdateOidcClientRequest,
   UpdateUserRequest,
   User,
 } from './types.js';
@@ -131,10 +135,23 @@ export interface AdminRolesApi {
   revoke(body: RevokeRoleRequest): Promise<void>;
 }
 
+/** The tenant's OpenID Connect clients; create and rotateSecret need a user who signed in within 10 minutes. */
+export interface AdminOidcClientsApi {
+  list(): Promise<OidcClient[]>;
+  get(clientId: string): Promise<OidcClient>;
+  /** A confidential client's `clientSecret` is in this answer only. */
+  create(body: CreateOidcClientRequest): Promise<OidcClientWithSecret>;
+  update(clientId: string, body: UpdateOidcClientRequest): Promise<OidcClient>;
+  delete(clientId: string): Promise<void>;
+  /** Confidential clients only (a public one: 409 CONFLICT); the new `clientSecret` is in this answer only. */
+  rotateSecret(clientId: string): Promise<OidcClientWithSecret>;
+}
+
 export interface AdminApi {
   users: AdminUsersApi;
   merchant: AdminMerchantApi;
   roles: AdminRolesApi;
+  oidcClients: AdminOidcClientsApi;
 }
 
 interface Envelope<T> {
@@ -229,7 +246,12 @@ export class IdentityClient {
     this.#now = options.now ?? (() => new Date());
     if (options.onSessionExpired) this.#expiryListeners.add(options.onSessionExpired);
     this.me = this.#meApi();
-    this.admin = { users: this.#adminUsersApi(), merchant: this.#adminMerchantApi(), roles: this.#adminRolesApi() };
+    this.admin = {
+      users: this.#adminUsersApi(),
+      merchant: this.#adminMerchantApi(),
+      roles: this.#adminRolesApi(),
+      oidcClients: this.#adminOidcClientsApi(),
+    };
   }
 
   /** The tenant configuration kept by `discover`, or null. */
@@ -629,6 +651,19 @@ export class IdentityClient {
       revoke: async (body) => {
         await this.#call('POST', '/roles/revoke', { body });
       },
+    };
+  }
+
+  #adminOidcClientsApi(): AdminOidcClientsApi {
+    return {
+      list: () => this.#call('GET', '/oidc/clients'),
+      get: (clientId) => this.#call('GET', `/oidc/clients/${seg(clientId)}`),
+      create: (body) => this.#call('POST', '/oidc/clients', { body }),
+      update: (clientId, body) => this.#call('PATCH', `/oidc/clients/${seg(clientId)}`, { body }),
+      delete: async (clientId) => {
+        await this.#call('DELETE', `/oidc/clients/${seg(clientId)}`);
+      },
+      rotateSecret: (clientId) => this.#call('POST', `/oidc/clients/${seg(clientId)}/secret`),
     };
   }
 }

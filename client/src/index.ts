@@ -5,6 +5,7 @@
 export {
   type AdminApi,
   type AdminMerchantApi,
+  type AdminOidcClientsApi,
   type AdminRolesApi,
   type AdminUsersApi,
   type FetchInit,

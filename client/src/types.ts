@@ -256,6 +256,50 @@ export interface GeneratedApiKey {
   createdAt: string;
 }
 
+export type OidcClientType = 'public' | 'confidential';
+export type OidcGrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+/** An OpenID Connect client of the tenant, as listed and read: never its secret. */
+export interface OidcClient {
+  clientId: string;
+  name: string;
+  type: OidcClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: OidcGrantType[];
+  firstParty: boolean;
+  accessTokenLifetimeSeconds: number;
+  refreshTokenLifetimeSeconds: number;
+  /** ES256 by default; RS256 for clients whose tokens an API Gateway HTTP API JWT authorizer checks (RSA only). */
+  idTokenSigningAlg: 'ES256' | 'RS256';
+  createdAt: string;
+  updatedAt: string;
+  /** Null for a public client. */
+  secretCreatedAt: string | null;
+  createdBy: string;
+}
+
+/** The client as created or after a secret rotation: `clientSecret` is shown this once (null for a public client). */
+export interface OidcClientWithSecret extends OidcClient {
+  clientSecret: string | null;
+}
+
+/** Defaults: grant types authorization_code + refresh_token, not first party, 900 s, 604800 s, ES256. */
+export interface CreateOidcClientRequest {
+  name: string;
+  type: OidcClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  grantTypes?: OidcGrantType[];
+  firstParty?: boolean;
+  accessTokenLifetimeSeconds?: number;
+  refreshTokenLifetimeSeconds?: number;
+  idTokenSigningAlg?: 'ES256' | 'RS256';
+}
+
+/** Any field but the id and the type. */
+export type UpdateOidcClientRequest = Partial<Omit<CreateOidcClientRequest, 'type'>>;
+
 export interface Role {
   id: string;
   name: string;

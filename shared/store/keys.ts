@@ -113,6 +113,9 @@ export const keys = {
   /** An admin API key: `sk_<keyId>_<secret>` names its item; only the secret's hash is stored. */
   apiKey: (t: TenantRef, keyId: string) => ({ pk: tenantPrefix(t), sk: `APIKEY#${segment(keyId)}` }),
   apiKeyPrefix: 'APIKEY#',
+  /** An OpenID Connect client of the tenant (shared/oidc/clients.ts); only its secret's hash is stored. */
+  oidcClient: (t: TenantRef, clientId: string) => ({ pk: tenantPrefix(t), sk: `OIDCCLIENT#${segment(clientId)}` }),
+  oidcClientPrefix: 'OIDCCLIENT#',
   /** Tenant-level audit records that outlive their subject (a deleted user), newest last; `ttl` 400 days. */
   audit: (t: TenantRef, at: string, auditId: string) => ({
     pk: `${tenantPrefix(t)}#AUDIT`,

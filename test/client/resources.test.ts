@@ -156,6 +156,40 @@ const rows: Array<[string, (c: IdentityClient) => Promise<unknown>, string, stri
       {},
       { userId: 'usr_1', roleId: 'rol_1' },
     ],
+    ['admin.oidcClients.list', (c) => c.admin.oidcClients.list(), 'GET', '/oidc/clients', {}, undefined],
+    ['admin.oidcClients.get', (c) => c.admin.oidcClients.get('cli/1'), 'GET', '/oidc/clients/cli%2F1', {}, undefined],
+    [
+      'admin.oidcClients.create',
+      (c) => c.admin.oidcClients.create({ name: 'Shop', type: 'public', redirectUris: ['https://shop.test/cb'] }),
+      'POST',
+      '/oidc/clients',
+      {},
+      { name: 'Shop', type: 'public', redirectUris: ['https://shop.test/cb'] },
+    ],
+    [
+      'admin.oidcClients.update',
+      (c) => c.admin.oidcClients.update('cli_1', { firstParty: true }),
+      'PATCH',
+      '/oidc/clients/cli_1',
+      {},
+      { firstParty: true },
+    ],
+    [
+      'admin.oidcClients.delete',
+      (c) => c.admin.oidcClients.delete('cli_1'),
+      'DELETE',
+      '/oidc/clients/cli_1',
+      {},
+      undefined,
+    ],
+    [
+      'admin.oidcClients.rotateSecret',
+      (c) => c.admin.oidcClients.rotateSecret('cli_1'),
+      'POST',
+      '/oidc/clients/cli_1/secret',
+      {},
+      undefined,
+    ],
   ];
 
 async function signedIn(answer: () => Response) {

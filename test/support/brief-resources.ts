@@ -34,6 +34,27 @@ const nullableTimestamp: Field = { type: 'string', format: 'timestamp', nullable
 const colour: Field = { type: 'string', format: 'colour', nullable: true };
 const flag: Field = { type: 'boolean' };
 
+const ours = (field: Field): Field => ({ ...field, ours: true });
+const OIDC_CLIENT = {
+  clientId: ours(text),
+  name: ours(text),
+  type: ours({ type: 'string', values: ['public', 'confidential'] }),
+  redirectUris: ours({ type: 'array', items: text }),
+  postLogoutRedirectUris: ours({ type: 'array', items: text }),
+  grantTypes: ours({
+    type: 'array',
+    items: { type: 'string', values: ['authorization_code', 'refresh_token', 'client_credentials'] },
+  }),
+  firstParty: ours(flag),
+  accessTokenLifetimeSeconds: ours({ type: 'integer' }),
+  refreshTokenLifetimeSeconds: ours({ type: 'integer' }),
+  idTokenSigningAlg: ours({ type: 'string', values: ['ES256', 'RS256'] }),
+  createdAt: ours(timestamp),
+  updatedAt: ours(timestamp),
+  secretCreatedAt: ours(nullableTimestamp),
+  createdBy: ours(text),
+} as const satisfies Record<string, Field>;
+
 const LOGIN_MODES = ['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL'] as const;
 const SIGNUP_MODES = ['OPEN', 'INVITATION_ONLY'] as const;
 const USER_STATUSES = ['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT'] as const;
@@ -199,6 +220,10 @@ export const BRIEF_RESOURCES = {
     expiresAt: timestamp,
   },
   HealthResponse: { status: { type: 'string', values: ['ok'] } },
+  /** Ours wholly (issue 18; not in the brief): an OpenID Connect client, never its secret. */
+  OidcClientResponse: OIDC_CLIENT,
+  /** Ours: the client as created or after a rotation, with its secret shown once (null for a public client). */
+  OidcClientWithSecretResponse: { ...OIDC_CLIENT, clientSecret: { ...nullableText, ours: true } },
 } as const satisfies Record<string, Record<string, Field>>;
 
 export type ResourceName = keyof typeof BRIEF_RESOURCES;

@@ -178,6 +178,39 @@ function onMerchant(suffix: string, admitted: number, body?: () => unknown): Rec
 
 const freshUserOfA = async () => (await aStoredUser(A.tenant)).id;
 
+/** A new confidential client of A, registered by A's owner; its id. */
+async function freshOidcClientOfA(): Promise<string> {
+  const res = await call('POST', '/oidc/clients', A.owner.headers, {
+    name: 'Isolation spare',
+    type: 'confidential',
+    redirectUris: ['https://shop.example/callback'],
+  });
+  expectStatus(res, 201, 'A: oidc client');
+  return res.body.clientId;
+}
+
+/** An `/oidc/clients/{clientId}…` admin route: B's client id and look-alikes are 404. */
+function onOidcClient(
+  suffix: string,
+  callers: CallerKind[],
+  admitted: number,
+  own: () => string | Promise<string>,
+  body?: unknown,
+): Recipe {
+  return {
+    callers,
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.oidcClient.clientId, A.oidcClient.clientId).map((v) => ({
+        name: v.name,
+        path: `/oidc/clients/${enc(v.value)}${suffix}`,
+        body,
+      })),
+    own: async () => ({ path: `/oidc/clients/${await own()}${suffix}`, body }),
+    admitted,
+  };
+}
+
 /** The activity of A's member may be paged with B's cursor: the cursor is a position, never a partition. */
 const onlyActivityOfA: Expectation = {
   says: "200 with A's member's activity only",
@@ -509,6 +542,13 @@ export const recipes: Record<string, Recipe> = {
     },
     admitted: 204,
   },
+
+  // --- OpenID Connect clients: B's client id and look-alikes name nothing in A.
+  getOidcClient: onOidcClient('', ADMINS, 200, () => A.oidcClient.clientId),
+  updateOidcClient: onOidcClient('', ADMINS, 200, () => A.oidcClient.clientId, { name: 'Isolation changed' }),
+  deleteOidcClient: onOidcClient('', ADMINS, 204, freshOidcClientOfA),
+  // A client secret is a lasting credential: keys cannot rotate one (as they cannot make keys).
+  rotateOidcClientSecret: onOidcClient('/secret', ['SUPER_ADMIN'], 200, freshOidcClientOfA),
 
   // --- roles and grants.
   createRole: {

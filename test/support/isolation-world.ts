@@ -59,6 +59,8 @@ export interface World {
   /** The admin API key the tests call with, and a spare one they aim at. */
   apiKey: { keyId: string; key: string };
   spareKey: { keyId: string; key: string };
+  /** A confidential OpenID Connect client, registered by the owner. */
+  oidcClient: { clientId: string };
   /** A plain user (DEFAULT and Gardener) with three sessions: its caller's, a spare one, and one refreshed once. */
   member: Caller & {
     user: TestUser;
@@ -139,6 +141,12 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
   };
   const [apiKey, spareKey, gardener] = await Promise.all([newKey(), newKey(), aRole(owner, 10, 'Gardener')]);
   await grant(owner, memberUser.id, gardener.id);
+  const oidc = await call('POST', '/oidc/clients', owner.headers, {
+    name: 'Isolation',
+    type: 'confidential',
+    redirectUris: ['https://shop.example/callback'],
+  });
+  expectStatus(oidc, 201, `${label}: oidc client`);
   const all = await listRoles({ tenant, ...owner });
   const byName = (name: string) => {
     const role = all.find((r) => r.name === name);
@@ -160,6 +168,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     owner,
     apiKey,
     spareKey,
+    oidcClient: { clientId: oidc.body.clientId as string },
     member: {
       user: memberUser,
       userId: memberUser.id,
@@ -299,6 +308,7 @@ function idsOfB(): string[] {
     sessionOf(B.member.refreshToken),
     B.apiKey.keyId,
     B.spareKey.keyId,
+    B.oidcClient.clientId,
     ...B.roles.all.map((role) => role.id),
     ...Object.values(B.challenges).map((challenge) => challenge.id),
   ];

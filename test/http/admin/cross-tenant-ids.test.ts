@@ -21,10 +21,11 @@ const { call, aSuperAdmin, aRole, grant } = adminApi(() => api.url);
 
 const adminRoutes = identityRouteList.filter((route) => route.auth === 'admin');
 
-/** What a row works on: a fresh plain user of tenant A, and a MERCHANT role of A that user holds. */
+/** What a row works on: a fresh plain user of tenant A, a MERCHANT role of A that user holds, and an OIDC client of A. */
 interface Row {
   target: string;
   role: RoleResponse;
+  client: string;
 }
 
 interface Recipe {
@@ -56,6 +57,13 @@ const recipes: Record<string, Recipe> = {
   deleteRole: { id: 'role' },
   assignRole: { body: (row) => ({ userId: row.target, roleId: row.role.id }), idsInBody: true },
   revokeRole: { body: (row) => ({ userId: row.target, roleId: row.role.id }), idsInBody: true },
+  // `{clientId}` names the row's OIDC client of A.
+  listOidcClients: {},
+  createOidcClient: {},
+  getOidcClient: {},
+  updateOidcClient: { body: () => ({ name: 'Taken over' }) },
+  deleteOidcClient: {},
+  rotateOidcClientSecret: {},
 };
 
 /** The contract's rows marked A (CONTRACT.md, Identity endpoints). */
@@ -90,9 +98,18 @@ beforeAll(async () => {
 });
 
 async function aRow(): Promise<Row> {
-  const [target, role] = await Promise.all([aStoredUser(tenantA.tenant), aRole(tenantA, 10)]);
+  const [target, role, client] = await Promise.all([
+    aStoredUser(tenantA.tenant),
+    aRole(tenantA, 10),
+    call('POST', '/oidc/clients', tenantA.headers, {
+      name: 'Cross-tenant',
+      type: 'confidential',
+      redirectUris: ['https://shop.example/callback'],
+    }),
+  ]);
+  expect(client.status, JSON.stringify(client.body)).toBe(201);
   await grant(tenantA, target.id, role.id);
-  return { target: target.id, role };
+  return { target: target.id, role, client: client.body.clientId };
 }
 
 /** The request a route gets for a row. */
@@ -101,7 +118,8 @@ function requestFor(route: RouteDef, row: Row) {
   const ids = { user: row.target, merchant: tenantA.tenant.id, role: row.role.id };
   const path = route.path
     .replace('{id}', ids[recipe?.id ?? (route.path.startsWith('/merchants/') ? 'merchant' : 'user')])
-    .replace('{keyId}', FAKE_KEY_ID);
+    .replace('{keyId}', FAKE_KEY_ID)
+    .replace('{clientId}', row.client);
   return { path, body: recipe?.body?.(row) };
 }
 
@@ -117,6 +135,8 @@ async function snapshot(row: Row) {
     [tenantA, '/users'],
     [tenantA, '/roles'],
     [tenantA, '/merchants/me'],
+    [tenantA, '/oidc/clients'],
+    [tenantB, '/oidc/clients'],
     [tenantB, '/users'],
     [tenantB, '/roles'],
     [tenantB, '/merchants/me'],

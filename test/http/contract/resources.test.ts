@@ -212,6 +212,21 @@ describe('the service answers every brief resource exactly as the brief names it
     await expectResource('GET /users', withKey, 200, 'UserResponse', 'list');
   });
 
+  it('OpenID Connect clients (ours, issue 18): registered, listed, read, changed, secret rotated', async () => {
+    const body = { name: 'Brief client', type: 'confidential', redirectUris: ['https://shop.example/callback'] };
+    const created = await call('POST', '/oidc/clients', adminHeaders, body);
+    await expectResource('POST /oidc/clients', created, 201, 'OidcClientWithSecretResponse');
+    const id = created.body.clientId;
+    const listed = await call('GET', '/oidc/clients', adminHeaders);
+    await expectResource('GET /oidc/clients', listed, 200, 'OidcClientResponse', 'list');
+    const read = await call('GET', `/oidc/clients/${id}`, adminHeaders);
+    await expectResource('GET /oidc/clients/{clientId}', read, 200, 'OidcClientResponse');
+    const patched = await call('PATCH', `/oidc/clients/${id}`, adminHeaders, { firstParty: true });
+    await expectResource('PATCH /oidc/clients/{clientId}', patched, 200, 'OidcClientResponse');
+    const rotated = await call('POST', `/oidc/clients/${id}/secret`, adminHeaders);
+    await expectResource('POST /oidc/clients/{clientId}/secret', rotated, 200, 'OidcClientWithSecretResponse');
+  });
+
   it('roles: SYSTEM and MERCHANT, custom as created', async () => {
     const made = await call('POST', '/roles', adminHeaders, { name: aRoleName(), priority: 20, custom: false });
     await expectResource('POST /roles', made, 201, 'RoleResponse');

@@ -112,6 +112,12 @@ const identityMatrix: Record<string, Cell[]> = {
   deleteRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   assignRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   revokeRole:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listOidcClients:         [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  createOidcClient:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getOidcClient:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  updateOidcClient:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  deleteOidcClient:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  rotateOidcClientSecret:  [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   notFound:                [NOT_FOUND, NOT_FOUND,   NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
@@ -377,9 +383,35 @@ const identityRecipes: Record<string, Recipe> = {
       return { method: 'POST', path: '/roles/revoke', body: { userId: id, roleId: merchantRole }, actsOn: id };
     },
   },
+  listOidcClients: { request: get('/oidc/clients') },
+  createOidcClient: { request: () => ({ method: 'POST', path: '/oidc/clients', body: MATRIX_CLIENT }) },
+  getOidcClient: { request: async () => ({ method: 'GET', path: `/oidc/clients/${await anOidcClient()}` }) },
+  updateOidcClient: {
+    request: async () => ({
+      method: 'PATCH',
+      path: `/oidc/clients/${await anOidcClient()}`,
+      body: { name: 'Changed' },
+    }),
+  },
+  deleteOidcClient: {
+    request: async () => ({ method: 'DELETE', path: `/oidc/clients/${await anOidcClient()}` }),
+  },
+  rotateOidcClientSecret: {
+    request: async () => ({ method: 'POST', path: `/oidc/clients/${await anOidcClient()}/secret` }),
+  },
   // The $default route: a known path with a method it does not have (a write, so nothing may change).
   notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
+
+/** A confidential client: it has a secret to rotate. */
+const MATRIX_CLIENT = { name: 'Matrix', type: 'confidential', redirectUris: ['https://matrix.example/cb'] };
+
+/** A new OIDC client of tenant A, registered by its owner; its id. */
+async function anOidcClient(): Promise<string> {
+  const created = await call('POST', '/oidc/clients', bearer(tenant, owner.token), MATRIX_CLIENT);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.clientId;
+}
 
 let plantId = 0;
 

@@ -112,6 +112,7 @@ describe('the routes that take an id', () => {
         'LOCK',
         'RATE',
         'API_KEY',
+        'OIDC_CLIENT:confidential',
       ]),
     );
     expect(

@@ -49,6 +49,8 @@ const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   LoginTokens: () => component('TokensResponse'),
   LoginChallenge: () => component('ChallengeResponse'),
   HealthResponse: () => component('HealthResponse'),
+  OidcClientResponse: () => component('OidcClientResponse'),
+  OidcClientWithSecretResponse: () => component('OidcClientWithSecretResponse'),
 };
 
 /** A JSON Schema as the table says it: its types (null included) and allowed values. */
