@@ -59,12 +59,13 @@ export const oidcRoutes = {
     method: 'PATCH',
     path: '/oidc/clients/{clientId}',
     entry: 'functions/oidc/update-oidc-client.ts',
-    summary: 'Change an OpenID Connect client (any field but its id and type, under the same rules)',
+    summary:
+      'Change an OpenID Connect client (any field but its id and type, under the same rules; its redirect URIs only by a user signed in within 10 minutes)',
     status: 200,
     params: OidcClientIdParams,
     body: UpdateOidcClientRequest,
     response: OidcClientResponse,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
     // Read, then a conditional UpdateItem on `updatedAt` (re-read when the condition fails).
     table: ['GetItem', 'UpdateItem'],
   },

@@ -1,4 +1,4 @@
-// PATCH /oidc/clients/{clientId}: admin (bearer or X-Api-Key); UpdateOidcClientRequest → OidcClientResponse
+// PATCH /oidc/clients/{clientId}: admin (bearer or X-Api-Key; redirect URIs: a recently signed-in user); UpdateOidcClientRequest → OidcClientResponse
 import { oidcRoutes } from '#functions/oidc/routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
@@ -6,6 +6,6 @@ import { updateOidcClient } from '#shared/oidc/clients.ts';
 
 export const handler = httpHandler(
   oidcRoutes.updateOidcClient,
-  ({ tenant, params, body }, deps) => updateOidcClient(deps, tenant, params.clientId, body),
+  ({ tenant, auth, params, body }, deps) => updateOidcClient(deps, tenant, auth, params.clientId, body),
   { authenticators: identityAuthenticators },
 );

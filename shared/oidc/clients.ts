@@ -23,10 +23,12 @@ import {
  * OpenID Connect clients of the caller's tenant (issue 18, first increment:
  * registration only; nothing verifies a client secret yet). Any admin (a user
  * of ADMIN or SUPER_ADMIN, or an API key) may list, read, change and delete
- * them; only a user who signed in within 10 minutes registers one or rotates
- * its secret. An API key may not: a client secret is a lasting credential,
- * and a leaked key must not plant credentials that outlive its revocation
- * (the reasoning of API key creation, shared/merchants/api-keys.ts).
+ * them; only a user who signed in within 10 minutes registers one, rotates
+ * its secret or changes where it redirects. An API key may not: a client
+ * secret is a lasting credential, and a redirect URI is where authorization
+ * codes will be sent, so a leaked key must neither plant credentials that
+ * outlive its revocation nor point a client's sign-ins at its holder (the
+ * reasoning of API key creation, shared/merchants/api-keys.ts).
  */
 
 const CLIENT_ID = /^cli_[0-9a-hjkmnp-tv-z]{20}$/;
@@ -106,9 +108,11 @@ function toResponse(client: StoredOidcClient): OidcClientResponse {
   };
 }
 
-/** Registering a client or rotating its secret: a user, recently signed in. */
+/** Registering a client, rotating its secret or changing its redirect URIs: a user, recently signed in. */
 function requireRecentUser(deps: Deps, principal: Principal): string {
-  if (principal.kind !== 'user') throw fail('FORBIDDEN', 'API keys cannot register clients or rotate their secrets');
+  if (principal.kind !== 'user') {
+    throw fail('FORBIDDEN', 'API keys cannot register clients, rotate their secrets or change their redirect URIs');
+  }
   requireRecentAuthentication(deps, principal);
   return principal.userId;
 }
@@ -175,12 +179,17 @@ export async function getOidcClient(deps: Deps, tenant: TenantRef, clientId: str
 export async function updateOidcClient(
   deps: Deps,
   tenant: TenantRef,
+  principal: Principal,
   clientId: string,
   body: UpdateOidcClientRequest,
 ): Promise<OidcClientResponse> {
   const changes: OidcClientChanges = Object.fromEntries(
     Object.entries(body).filter(([, value]) => value !== undefined),
   ) as OidcClientChanges;
+  // Where codes and logouts are sent is guarded like the secret itself.
+  if (changes.redirectUris !== undefined || changes.postLogoutRedirectUris !== undefined) {
+    requireRecentUser(deps, principal);
+  }
   const repo = oidcClientRepo(deps.store);
   let seen = await found(deps, tenant, clientId);
   for (let attempt = 1; ; attempt++) {

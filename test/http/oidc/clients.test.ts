@@ -232,6 +232,39 @@ describe('PATCH /oidc/clients/{clientId}', () => {
     expectInvalid(await patch(headers, created.clientId, body), path);
   });
 
+  it('refuses an API key that would send a client’s sign-ins elsewhere (403 FORBIDDEN); it may still rename it', async () => {
+    const { tenant, headers } = await anAdmin();
+    const created = await aClient(headers);
+    const key = await call('POST', `/merchants/${tenant.id}/api-keys`, headers, { label: 'oidc' });
+    const withKey = { ...tenant.headers, 'x-api-key': key.body.apiKey };
+    expectProblem(
+      await patch(withKey, created.clientId, { redirectUris: ['https://evil.example/cb'] }),
+      403,
+      'FORBIDDEN',
+    );
+    expectProblem(
+      await patch(withKey, created.clientId, { postLogoutRedirectUris: ['https://evil.example/'] }),
+      403,
+      'FORBIDDEN',
+    );
+    expect((await patch(withKey, created.clientId, { name: 'Back office' })).status).toBe(200);
+    expect((await get(headers, created.clientId)).body).toMatchObject({
+      name: 'Back office',
+      redirectUris: webServer.redirectUris,
+      postLogoutRedirectUris: webServer.postLogoutRedirectUris,
+    });
+  });
+
+  it('answers 403 REAUTHENTICATION_REQUIRED to a redirect URI change when the sign-in is older than 10 minutes', async () => {
+    const { tenant, token, headers } = await anAdmin();
+    const created = await aClient(headers);
+    await ageSignIn(tenant, token);
+    const res = await patch(headers, created.clientId, { redirectUris: ['https://shop.example/other'] });
+    expectProblem(res, 403, 'REAUTHENTICATION_REQUIRED');
+    expect((await get(headers, created.clientId)).body.redirectUris).toEqual(webServer.redirectUris);
+    expect((await patch(headers, created.clientId, { firstParty: false })).status).toBe(200);
+  });
+
   it("judges a change with the client's stored type: no client_credentials for a public client", async () => {
     const { headers } = await anAdmin();
     const created = await aClient(headers, publicApp);
