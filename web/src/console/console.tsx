@@ -4,6 +4,7 @@ import { Route, Router, useLocation } from 'preact-iso';
 import { AppLayout, RequireConsole } from '../shell.tsx';
 import { ApiKeys } from './api-keys.tsx';
 import { Invitations } from './invitations.tsx';
+import { OidcClients } from './oidc-clients.tsx';
 import { Roles } from './roles.tsx';
 import { Settings } from './settings.tsx';
 import { UserPage } from './user.tsx';
@@ -16,6 +17,7 @@ const SECTIONS = [
   { path: '/console/roles', label: 'Roles' },
   { path: '/console/settings', label: 'Settings' },
   { path: '/console/api-keys', label: 'API keys' },
+  { path: '/console/oidc-clients', label: 'Sign-in clients' },
 ] as const;
 
 function SideNav() {
@@ -69,6 +71,7 @@ export function Console() {
         <Route path="/roles" component={Roles} />
         <Route path="/settings" component={Settings} />
         <Route path="/api-keys" component={ApiKeys} />
+        <Route path="/oidc-clients" component={OidcClients} />
         <Route default component={RedirectToUsers} />
       </Router>
     </RequireConsole>
