@@ -36,7 +36,8 @@ function keysToPrefetch(request: HttpRequest, tenant: TenantRef) {
 /**
  * Resolves the tenant: from X-App-ID + X-Mid-Key (400 TENANT_REQUIRED when
  * either is missing, 404 TENANT_NOT_FOUND for an unknown pair), or for
- * discovery from the public client key in `clientId`. On a protected route
+ * discovery from the public client key in `clientId` (or, from a tenant's
+ * own hosted pages, its subdomain in `slug`). On a protected route
  * with a good access token of the named tenant, the tenant is read together
  * with the token's session and user (one round trip); the auth stage gives
  * that check's verdict after the Origin check, so the answers keep their order.
