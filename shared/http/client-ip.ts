@@ -14,6 +14,13 @@ export const VIEWER_IP_HEADER = 'x-identity-viewer-ip';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** The secret's digest, made once per process (the secret is the deployment's, fixed for the process). */
+let secretDigest: { secret: string; digest: Buffer } | undefined;
+function digestOfSecret(secret: string): Buffer {
+  if (secretDigest?.secret !== secret) secretDigest = { secret, digest: digest(secret) };
+  return secretDigest.digest;
+}
+
 /** The client's address: the viewer's when the request came through our edge, API Gateway's `sourceIp` otherwise. */
 export function clientIp(event: HttpEvent, edgeSecret: string | undefined): string {
   const sourceIp = event.requestContext?.http?.sourceIp ?? '';
@@ -22,5 +29,5 @@ export function clientIp(event: HttpEvent, edgeSecret: string | undefined): stri
   const viewer = header(event, VIEWER_IP_HEADER)?.trim();
   if (!presented || !viewer || isIP(viewer) === 0) return sourceIp;
   // Compared as digests: equal lengths, and no timing to learn the secret from.
-  return timingSafeEqual(digest(presented), digest(edgeSecret)) ? viewer : sourceIp;
+  return timingSafeEqual(digest(presented), digestOfSecret(edgeSecret)) ? viewer : sourceIp;
 }

@@ -71,6 +71,8 @@ describe('the Origin check and the hosted origins', () => {
     const tenant = await aTenant();
     const res = await login(tenant, hosted(tenant.subdomain));
     expect(res.status).toBe(401);
+    // CORS echoes only the tenant's origins: its own hosted origin is one of them.
+    expect(res.headers.get('access-control-allow-origin')).toBe(hosted(tenant.subdomain));
   });
 
   it('refuses another tenant’s hosted origin with 403 ORIGIN_NOT_ALLOWED, without CORS headers', async () => {

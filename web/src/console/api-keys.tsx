@@ -6,6 +6,7 @@ import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
+import { ShownOnce } from './shown-once.tsx';
 import './settings.css';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -177,51 +178,17 @@ export function ApiKeys() {
 
 /** The key just made, whole: shown this once, with a copy button. */
 function NewKey(props: { generated: GeneratedApiKey; onDone(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const secret = useRef<HTMLElement>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
-  useEffect(() => {
-    heading.current?.focus();
-  }, [props.generated.keyId]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.generated.apiKey);
-      setCopied(true);
-    } catch {
-      // No clipboard (permission, insecure context): select it, for the keyboard's copy.
-      const range = document.createRange();
-      if (secret.current) range.selectNodeContents(secret.current);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      setCopied(false);
-    }
-  };
   return (
-    <section class="panel new-key" aria-labelledby="created-key-heading">
-      <h2 id="created-key-heading" tabIndex={-1} ref={heading}>
-        Your new key “{props.generated.label}”
-      </h2>
-      <p>
-        <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept on this page. Store it where
-        your server keeps its secrets.
-      </p>
-      <code class="secret" ref={secret} data-testid="new-api-key">
-        {props.generated.apiKey}
-      </code>
-      <div class="actions">
-        <button type="button" class="button primary" onClick={copy}>
-          Copy the key
-        </button>
-        <button type="button" class="button secondary" onClick={props.onDone}>
-          I have stored it
-        </button>
-      </div>
-      {copied === true && <Notice>The key is copied to your clipboard.</Notice>}
-      {copied === false && (
-        <p class="hint" role="status">
-          The clipboard is not available here: the key is selected, copy it with your keyboard.
-        </p>
-      )}
-    </section>
+    <ShownOnce
+      id="created-key-heading"
+      heading={`Your new key “${props.generated.label}”`}
+      value={props.generated.apiKey}
+      noun="key"
+      testId="new-api-key"
+      onDone={props.onDone}
+    >
+      <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept on this page. Store it where your
+      server keeps its secrets.
+    </ShownOnce>
   );
 }

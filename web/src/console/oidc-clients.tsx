@@ -12,6 +12,7 @@ import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
+import { ShownOnce } from './shown-once.tsx';
 import './settings.css';
 import './oidc-clients.css';
 
@@ -446,54 +447,18 @@ function Register(props: {
 
 /** A confidential client's secret, just made: shown this once, with a copy button. */
 function NewSecret(props: { client: OidcClientWithSecret; rotated: boolean; onDone(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const secret = useRef<HTMLElement>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const value = props.client.clientSecret ?? '';
-  useEffect(() => {
-    heading.current?.focus();
-    setCopied(null);
-  }, [value]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      // No clipboard (permission, insecure context): select it, for the keyboard's copy.
-      const range = document.createRange();
-      if (secret.current) range.selectNodeContents(secret.current);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      setCopied(false);
-    }
-  };
   return (
-    <section class="panel new-key" aria-labelledby="client-secret-heading">
-      <h2 id="client-secret-heading" tabIndex={-1} ref={heading}>
-        {props.rotated ? `The new secret of “${props.client.name}”` : `“${props.client.name}” is registered`}
-      </h2>
-      <p>
-        <strong>Copy the secret now: you will not see it again.</strong>{' '}
-        {props.rotated ? 'The old secret no longer works. ' : ''}Store it where your server keeps its secrets, with the
-        client id <code>{props.client.clientId}</code>.
-      </p>
-      <code class="secret" ref={secret} data-testid="client-secret">
-        {value}
-      </code>
-      <div class="actions">
-        <button type="button" class="button primary" onClick={copy}>
-          Copy the secret
-        </button>
-        <button type="button" class="button secondary" onClick={props.onDone}>
-          I have stored it
-        </button>
-      </div>
-      {copied === true && <Notice>The secret is copied to your clipboard.</Notice>}
-      {copied === false && (
-        <p class="hint" role="status">
-          The clipboard is not available here: the secret is selected, copy it with your keyboard.
-        </p>
-      )}
-    </section>
+    <ShownOnce
+      id="client-secret-heading"
+      heading={props.rotated ? `The new secret of “${props.client.name}”` : `“${props.client.name}” is registered`}
+      value={props.client.clientSecret ?? ''}
+      noun="secret"
+      testId="client-secret"
+      onDone={props.onDone}
+    >
+      <strong>Copy the secret now: you will not see it again.</strong>{' '}
+      {props.rotated ? 'The old secret no longer works. ' : ''}Store it where your server keeps its secrets, with the
+      client id <code>{props.client.clientId}</code>.
+    </ShownOnce>
   );
 }
