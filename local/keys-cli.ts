@@ -4,7 +4,10 @@
  *   npm run keys -- rotate [--json]
  *
  * Makes a new active signing key and retires the previous one, which stays in
- * the JWK Set for an hour so tokens in flight keep verifying. Against the
+ * the JWK Set for an hour so tokens in flight keep verifying: the ES256 key,
+ * and the RS256 key too when the deployment has one (OpenID clients asked for
+ * it), in one transaction. `--json` answers `{ kid, kids }`: `kid` the new
+ * ES256 kid, `kids` the new kid of each algorithm. Against the
  * local store by default (as `npm run tenant`); against a deployed table with
  * `TABLE_NAME` and `KMS_KEY_ID` (the stack's outputs) and AWS credentials.
  */
@@ -23,12 +26,11 @@ const { values, positionals } = commandLine(USAGE, {});
   }
   const target = await storeTarget();
   try {
-    const kid = await signingKeys(makeDeps(target.env)).rotate();
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify({ kid })}\n`
-        : `Signing key rotated: new kid ${kid}. The previous key stays published for 1 hour.\n`,
-    );
+    const kids = await signingKeys(makeDeps(target.env)).rotate();
+    const text = kids.RS256
+      ? `Signing keys rotated: new ES256 kid ${kids.ES256}, new RS256 kid ${kids.RS256}. The previous keys stay published for 1 hour.`
+      : `Signing key rotated: new kid ${kids.ES256}. The previous key stays published for 1 hour.`;
+    process.stdout.write(values.json ? `${JSON.stringify({ kid: kids.ES256, kids })}\n` : `${text}\n`);
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -5,8 +5,8 @@ import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 
-/** A public key as the JWKS publishes it. */
-export interface PublicJwk {
+/** An ES256 public key as the JWKS publishes it (RFC 7518 6.2: P-256). */
+export interface EcPublicJwk {
   kty: 'EC';
   crv: 'P-256';
   x: string;
@@ -15,6 +15,22 @@ export interface PublicJwk {
   alg: 'ES256';
   use: 'sig';
 }
+
+/** An RS256 public key as the JWKS publishes it (RFC 7518 6.3: modulus and exponent only). */
+export interface RsaPublicJwk {
+  kty: 'RSA';
+  n: string;
+  e: string;
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+}
+
+/**
+ * A public key as the JWKS publishes it. Its `alg` is the key's algorithm: the
+ * item has no field of its own for it (keys stored before RS256 existed are ES256).
+ */
+export type PublicJwk = EcPublicJwk | RsaPublicJwk;
 
 /** A token-signing key as stored: its private half only encrypted by the key vault. */
 export interface StoredSigningKey {
@@ -62,12 +78,13 @@ export function signingKeyRepo(store: StoreClient) {
     },
 
     /**
-     * Stores `created` and retires every key of `current`, in one transaction;
-     * a retired key may be deleted by DynamoDB from `deleteAfter` on. RACED
-     * (nothing written) when another rotation retired one of them first.
+     * Stores every key of `created` (one per algorithm) and retires every key of
+     * `current`, in one transaction; a retired key may be deleted by DynamoDB
+     * from `deleteAfter` on. RACED (nothing written) when another rotation
+     * retired one of them first.
      */
     async rotate(
-      created: StoredSigningKey,
+      created: readonly StoredSigningKey[],
       current: readonly StoredSigningKey[],
       retiredAt: Date,
       deleteAfter: Date,
@@ -78,7 +95,9 @@ export function signingKeyRepo(store: StoreClient) {
         await doc.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: tableName, Item: itemOf(created), ConditionExpression: 'attribute_not_exists(pk)' } },
+              ...created.map((k) => ({
+                Put: { TableName: tableName, Item: itemOf(k), ConditionExpression: 'attribute_not_exists(pk)' },
+              })),
               ...current.map((k) => ({
                 Update: {
                   TableName: tableName,

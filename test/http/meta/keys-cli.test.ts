@@ -47,6 +47,27 @@ describe('npm run keys -- rotate', () => {
     expect(await keysOfTable()).toEqual(before);
   });
 
+  it('rotates the RS256 key too once the deployment has one, in the same run', async () => {
+    const es = (await tableKeys().active()).kid;
+    const rs = (await tableKeys().active('RS256')).kid;
+    const result = await keysCli(['rotate', '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const { kid, kids } = JSON.parse(result.stdout);
+    expect(kids).toEqual({ ES256: kid, RS256: expect.stringMatching(/^key_/) });
+    expect([kid, kids.RS256]).not.toContain(es);
+    expect([kid, kids.RS256]).not.toContain(rs);
+    expect((await tableKeys().active('RS256')).kid).toBe(kids.RS256);
+    const published = (await keysOfTable()).keys.map((k) => k.kid);
+    expect(published).toEqual(expect.arrayContaining([es, rs, kid, kids.RS256]));
+
+    const text = await keysCli(['rotate']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /^Signing keys rotated: new ES256 kid key_\w+, new RS256 kid key_\w+\. The previous keys stay published for 1 hour\.\n$/,
+    );
+  });
+
   it('refuses bad command lines with exit code 2 and the usage', async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [[], {}, 'the one command is "rotate"'],

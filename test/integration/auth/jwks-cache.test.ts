@@ -60,11 +60,11 @@ describe('GET /.well-known/jwks.json: served from a list at most a second old', 
     const jwks = aProcess(table, { clock });
     expect(await jwksKids(jwks)).toEqual([first]);
 
-    const ownKid = await signingKeys(jwks).rotate();
+    const ownKid = (await signingKeys(jwks).rotate()).ES256;
     expect(await jwksKids(jwks)).toEqual([first, ownKid].sort());
 
     clock.advance(1_000);
-    const otherKid = await signingKeys(aProcess(table, { clock })).rotate();
+    const otherKid = (await signingKeys(aProcess(table, { clock })).rotate()).ES256;
     clock.advance(1_000); // the list this process read at its own rotation is now a second old
     expect(await jwksKids(jwks)).toEqual([first, ownKid, otherKid].sort());
   });

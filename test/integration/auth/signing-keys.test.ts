@@ -1,5 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from 'jose';
+import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
+import { JwksResponse } from '#functions/meta/routes.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import { localKeyVault } from '#shared/crypto/key-vault.ts';
@@ -88,7 +91,10 @@ describe('signingKeys (DynamoDB Local)', () => {
     const oldKid = (await signingKeys(signer).active()).kid;
 
     clock.advance(MINUTE);
-    const newKid = await signingKeys(aProcess(table, { clock })).rotate();
+    const rotated = await signingKeys(aProcess(table, { clock })).rotate();
+    // A deployment that never asked for RS256 gets no RSA key from a rotation either.
+    expect(rotated).toEqual({ ES256: expect.any(String) });
+    const newKid = rotated.ES256;
     expect(newKid).not.toBe(oldKid);
 
     // Every process picks the new key once its cache is gone; the rotating one at once.
@@ -220,7 +226,7 @@ describe('signingKeys (DynamoDB Local)', () => {
 
     const rotatingA = signingKeys(a).rotate();
     await reachedWrite;
-    const kidB = await signingKeys(aProcess(table)).rotate();
+    const kidB = (await signingKeys(aProcess(table)).rotate()).ES256;
     proceed();
     await expect(rotatingA).rejects.toThrow('another rotation ran at the same time; nothing rotated');
     expect(await storedKeys(aProcess(table))).toHaveLength(2);
@@ -237,5 +243,208 @@ describe('signingKeys (DynamoDB Local)', () => {
 
   it('publishes nothing before the first key exists', async () => {
     expect(await signingKeys(aProcess(await aKeysTable())).publicJwks({ fresh: true })).toEqual({ keys: [] });
+  });
+});
+
+/** Claims verifyAccessToken accepts, for a token signed by hand. */
+function apiClaims(deps: Deps): Record<string, unknown> {
+  const iat = Math.floor(deps.clock.now().getTime() / 1000);
+  return { ...subject, iss: deps.config.issuerUrl, aud: subject.app, iat, exp: iat + 900, jti: 'jti_1' };
+}
+
+const PRIVATE_RSA_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth'];
+
+describe('signingKeys RS256 (DynamoDB Local)', () => {
+  it('makes no RSA key until active("RS256") is asked for, then one, beside an unchanged ES256 key', async () => {
+    const table = await aKeysTable();
+    const creator = instrumented(aProcess(table));
+    const es = await signingKeys(creator.deps).active();
+    expect(es).toMatchObject({ alg: 'ES256', privateKey: { algorithm: { name: 'ECDSA', namedCurve: 'P-256' } } });
+    expect((await storedKeys(aProcess(table))).map((i) => i.publicJwk.kty)).toEqual(['EC']);
+    expect(creator.encrypt).toHaveBeenCalledTimes(1);
+
+    // Concurrent first uses in one process share one key generation per algorithm.
+    const [rs, rsAgain, esAgain] = await Promise.all([
+      signingKeys(creator.deps).active('RS256'),
+      signingKeys(creator.deps).active('RS256'),
+      signingKeys(creator.deps).active(),
+    ]);
+    expect(rs.alg).toBe('RS256');
+    expect(rs.kid).toMatch(/^key_[0-9a-z]{20}$/);
+    expect(rs.kid).not.toBe(es.kid);
+    expect(rsAgain.kid).toBe(rs.kid);
+    expect(esAgain.kid).toBe(es.kid);
+    expect(rs.privateKey.algorithm).toMatchObject({
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: 2048,
+      hash: { name: 'SHA-256' },
+    });
+    expect(rs.privateKey.extractable).toBe(false);
+    expect(creator.encrypt).toHaveBeenCalledTimes(2);
+    expect(creator.encrypt.mock.calls[1]?.[1]).toEqual({ purpose: 'jwt-signing', kid: rs.kid });
+
+    // Another process: the same key of each algorithm, one KMS call for each, then none (cached per algorithm).
+    const other = instrumented(aProcess(table));
+    expect((await signingKeys(other.deps).active('RS256')).kid).toBe(rs.kid);
+    expect((await signingKeys(other.deps).active()).kid).toBe(es.kid);
+    expect((await signingKeys(other.deps).active('RS256')).kid).toBe(rs.kid);
+    expect((await signingKeys(other.deps).active()).kid).toBe(es.kid);
+    expect(other.decrypt).toHaveBeenCalledTimes(2);
+    expect(other.encrypt).not.toHaveBeenCalled();
+
+    // Stored like the ES256 key: the same attributes, the private half only encrypted, bound to its kid.
+    const items = await storedKeys(aProcess(table));
+    expect(items).toHaveLength(2);
+    const item = items.find((i) => i.kid === rs.kid);
+    if (!item) throw new Error('no RS256 key item');
+    expect(Object.keys(item).sort()).toEqual(
+      ['pk', 'sk', 'entity', 'kid', 'publicJwk', 'encryptedPrivateKey', 'createdAt', 'retiredAt'].sort(),
+    );
+    expect(item.publicJwk).toEqual({
+      kty: 'RSA',
+      n: expect.any(String),
+      e: 'AQAB',
+      kid: rs.kid,
+      alg: 'RS256',
+      use: 'sig',
+    });
+    expect(Buffer.from(item.publicJwk.n, 'base64url')).toHaveLength(256);
+    const plaintext = await creator.deps.vault.decrypt(item.encryptedPrivateKey, {
+      purpose: 'jwt-signing',
+      kid: rs.kid,
+    });
+    const privateJwk = JSON.parse(Buffer.from(plaintext).toString('utf8'));
+    expect(privateJwk).toMatchObject({ kty: 'RSA', n: item.publicJwk.n, e: 'AQAB' });
+    const stored = JSON.stringify(item);
+    for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) {
+      expect(privateJwk[member], member).toMatch(/^[\w-]{40,}$/);
+      expect(stored.includes(privateJwk[member]), member).toBe(false);
+    }
+    await expect(
+      creator.deps.vault.decrypt(item.encryptedPrivateKey, { purpose: 'jwt-signing', kid: es.kid }),
+    ).rejects.toThrow();
+  });
+
+  it('publishes the RS256 key with the RSA shape and public members only, and a JWT it signs verifies with it', async () => {
+    const table = await aKeysTable();
+    const signer = aProcess(table);
+    const es = await signingKeys(signer).active();
+    const rs = await signingKeys(signer).active('RS256');
+
+    const jwks = await signingKeys(aProcess(table)).publicJwks();
+    expect(kidsOf(jwks)).toEqual([es.kid, rs.kid].sort());
+    expect(v.parse(JwksResponse, jwks)).toEqual(jwks); // strict: any private member would fail
+    const rsa = jwks.keys.find((k) => k.kid === rs.kid);
+    expect(rsa && Object.keys(rsa).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    for (const member of PRIVATE_RSA_MEMBERS) expect(rsa).not.toHaveProperty(member);
+    expect(jwks.keys.find((k) => k.kid === es.kid)).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+
+    const token = await new SignJWT({ scope: 'openid' })
+      .setProtectedHeader({ alg: rs.alg, kid: rs.kid, typ: 'JWT' })
+      .setIssuer('http://acme.localhost:3000')
+      .setAudience('cli_1')
+      .setSubject('usr_1')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(rs.privateKey);
+    // As a relying party does: the JWK Set as published, the algorithm pinned.
+    const verified = await jwtVerify(token, createLocalJWKSet(jwks), {
+      algorithms: ['RS256'],
+      issuer: 'http://acme.localhost:3000',
+      audience: 'cli_1',
+    });
+    expect(verified.payload).toMatchObject({ sub: 'usr_1', scope: 'openid' });
+    expect(verified.protectedHeader).toMatchObject({ alg: 'RS256', kid: rs.kid });
+    if (!rsa) throw new Error('no RSA key published');
+    expect((await jwtVerify(token, await importJWK(rsa, 'RS256'))).payload.sub).toBe('usr_1');
+    // The published EC key does not verify it.
+    const ec = jwks.keys.find((k) => k.kid === es.kid);
+    if (!ec) throw new Error('no EC key published');
+    await expect(jwtVerify(token, await importJWK(ec, 'ES256'))).rejects.toThrow();
+  });
+
+  it('never lets the RS256 key verify an API access token', async () => {
+    const table = await aKeysTable();
+    const signer = aProcess(table);
+    const es = await signingKeys(signer).active();
+    const rs = await signingKeys(signer).active('RS256');
+    const verifier = aProcess(table);
+
+    // The control: the same claims signed with the ES256 key verify.
+    const good = await new SignJWT(apiClaims(signer))
+      .setProtectedHeader({ alg: 'ES256', kid: es.kid, typ: 'JWT' })
+      .sign(es.privateKey);
+    expect(await verifyAccessToken(verifier, good)).toMatchObject({ sub: 'usr_1' });
+
+    const rsaSigned = await new SignJWT(apiClaims(signer))
+      .setProtectedHeader({ alg: 'RS256', kid: rs.kid, typ: 'JWT' })
+      .sign(rs.privateKey);
+    expect(decodeProtectedHeader(rsaSigned)).toMatchObject({ alg: 'RS256', kid: rs.kid });
+    expect(await verifyAccessToken(verifier, rsaSigned)).toBeNull();
+    // Claiming ES256 under the RSA key's kid: the ES256 lookup finds no key for that kid.
+    const underRsaKid = await new SignJWT(apiClaims(signer))
+      .setProtectedHeader({ alg: 'ES256', kid: rs.kid, typ: 'JWT' })
+      .sign(es.privateKey);
+    expect(await verifyAccessToken(verifier, underRsaKid)).toBeNull();
+
+    // The lookups: verificationKey pins ES256 unless told; verificationKeyFor says which algorithm.
+    const keysOf = signingKeys(verifier);
+    expect(await keysOf.verificationKey(rs.kid)).toBeNull();
+    expect(await keysOf.verificationKey(es.kid, 'RS256')).toBeNull();
+    expect(await keysOf.verificationKey(rs.kid, 'RS256')).toMatchObject({ algorithm: { name: 'RSASSA-PKCS1-v1_5' } });
+    expect(await keysOf.verificationKey(es.kid)).toMatchObject({ algorithm: { name: 'ECDSA' } });
+    expect(await keysOf.verificationKeyFor(rs.kid)).toMatchObject({ alg: 'RS256', key: { type: 'public' } });
+    expect(await keysOf.verificationKeyFor(es.kid)).toMatchObject({ alg: 'ES256', key: { type: 'public' } });
+    expect(await keysOf.verificationKeyFor('key_unknown0000000000')).toBeNull();
+  });
+
+  it('rotates both algorithms in one transaction: both old keys retired and published an hour, new ones active', async () => {
+    const table = await aKeysTable();
+    const clock = aClock();
+    const signer = aProcess(table, { clock });
+    const oldEs = (await signingKeys(signer).active()).kid;
+    const oldRs = (await signingKeys(signer).active('RS256')).kid;
+
+    clock.advance(MINUTE);
+    const rotator = aProcess(table, { clock });
+    const send = rotator.store.doc.send.bind(rotator.store.doc);
+    const transactions: any[] = [];
+    rotator.store.doc.send = ((command: any, ...rest: any[]) => {
+      if (command instanceof TransactWriteCommand) transactions.push(command.input);
+      return (send as any)(command, ...rest);
+    }) as typeof rotator.store.doc.send;
+    const kids = await signingKeys(rotator).rotate();
+    expect(kids).toEqual({ ES256: expect.any(String), RS256: expect.any(String) });
+    expect([kids.ES256, kids.RS256]).not.toContain(oldEs);
+    expect([kids.ES256, kids.RS256]).not.toContain(oldRs);
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0].TransactItems).toHaveLength(4); // two new keys, two retired
+
+    // The rotating process signs with the new keys at once; a fresh one too.
+    expect((await signingKeys(rotator).active('RS256')).kid).toBe(kids.RS256);
+    expect((await signingKeys(rotator).active()).kid).toBe(kids.ES256);
+    expect((await signingKeys(aProcess(table, { clock })).active('RS256')).kid).toBe(kids.RS256);
+    expect((await signingKeys(aProcess(table, { clock })).active()).kid).toBe(kids.ES256);
+
+    const items = await storedKeys(aProcess(table));
+    for (const kid of [oldEs, oldRs]) {
+      expect(items.find((i) => i.kid === kid)).toMatchObject({
+        retiredAt: clock.now().toISOString(),
+        ttl: Math.ceil(clock.now().getTime() / 1000) + 3600,
+      });
+    }
+    expect(items.find((i) => i.kid === kids.ES256)).toMatchObject({ retiredAt: null, publicJwk: { alg: 'ES256' } });
+    expect(items.find((i) => i.kid === kids.RS256)).toMatchObject({ retiredAt: null, publicJwk: { alg: 'RS256' } });
+
+    clock.advance(59 * MINUTE);
+    const all = [oldEs, oldRs, kids.ES256, kids.RS256 ?? ''].sort();
+    expect(kidsOf(await signingKeys(aProcess(table, { clock })).publicJwks())).toEqual(all);
+    expect(await signingKeys(aProcess(table, { clock })).verificationKey(oldRs, 'RS256')).not.toBeNull();
+    clock.advance(2 * MINUTE); // 61 minutes after
+    expect(kidsOf(await signingKeys(aProcess(table, { clock })).publicJwks())).toEqual(
+      [kids.ES256, kids.RS256 ?? ''].sort(),
+    );
+    expect(await signingKeys(aProcess(table, { clock })).verificationKeyFor(oldRs)).toBeNull();
+    expect(await signingKeys(aProcess(table, { clock })).verificationKeyFor(oldEs)).toBeNull();
   });
 });

@@ -90,7 +90,7 @@ describe('verifyAccessToken', () => {
 
   it('refuses HS256 keyed with our public key (algorithm confusion)', async () => {
     const jwk = (await signingKeys(deps).publicJwks()).keys.find((k) => k.kid === kid);
-    if (!jwk) throw new Error('no public key');
+    if (jwk?.kty !== 'EC') throw new Error('no ES256 public key');
     const pem = await exportSPKI((await importJWK(jwk, 'ES256', { extractable: true })) as CryptoKey);
     for (const secret of [pem, JSON.stringify(jwk), jwk.x]) {
       const forged = await sign(goodClaims(), new TextEncoder().encode(secret), { alg: 'HS256' });
