@@ -25,7 +25,9 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { BASE_PATH } from '#functions/routes.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
+import { VIEWER_HOST_HEADER, WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 import { readIdentityConfig } from './config.ts';
 import { hostedPagesOrigin } from './identity-stack.ts';
@@ -35,12 +37,41 @@ import { acknowledgeWebFindings } from './nag.ts';
 export const API_PATH_PATTERN = '/api/*';
 
 /**
- * Viewer-request function of `/api/*`: the viewer's address in VIEWER_IP_HEADER, over anything the viewer sent
- * in it. With the edge secret CloudFront adds, the API takes it as the client's (shared/http/client-ip.ts).
+ * The issuer's discovery paths, `/.well-known/*` of a tenant's host: sent to the API like `/api/*`. Every tenant is
+ * its own OpenID Provider whose issuer is its hosted origin, `https://<subdomain>.<webDomain>` (shared/oidc/README.md:
+ * the sign-in pages and the browser's session cookie live there), and a client finds the provider's metadata at
+ * `<issuer>/.well-known/openid-configuration` (OIDC Discovery 1.0) or `/.well-known/oauth-authorization-server`
+ * (RFC 8414), so those two must answer at the root of the pages' origin.
  */
-export const VIEWER_IP_CODE = `function handler(event) {
+export const WELL_KNOWN_PATH_PATTERN = '/.well-known/*';
+
+/** The API's discovery route, where the edge sends the issuer's well-known discovery paths. */
+export const DISCOVERY_ROUTE_PATH = `${BASE_PATH}/oidc/openid-configuration`;
+
+/**
+ * Viewer-request function of `/api/*` and `/.well-known/*` (one function for both, the uri telling them apart:
+ * CloudFront Functions are an account-wide quota, and one copy cannot drift from another):
+ *
+ * - the viewer's address in VIEWER_IP_HEADER and the host it asked for in VIEWER_HOST_HEADER, each over anything the
+ *   viewer sent in it (the latter removed when the viewer sent no Host). With the edge secret CloudFront adds, the
+ *   API takes the first as the client's address (shared/http/client-ip.ts) and the second as the tenant's OIDC
+ *   issuer (shared/http/viewer-origin.ts): API Gateway sees its own Host, not the tenant's, since the origin request
+ *   policy must leave Host out;
+ * - on `/.well-known/*`, the two discovery paths go to DISCOVERY_ROUTE_PATH (the query string is kept: CloudFront
+ *   holds it apart from the uri), and any other well-known path is answered 404 here, never reaching the API.
+ */
+export const API_VIEWER_REQUEST_CODE = `function handler(event) {
   var request = event.request;
+  if (request.uri.indexOf('/.well-known/') === 0) {
+    if (${JSON.stringify(WELL_KNOWN_DISCOVERY_PATHS)}.indexOf(request.uri) === -1) {
+      return { statusCode: 404, statusDescription: 'Not Found' };
+    }
+    request.uri = '${DISCOVERY_ROUTE_PATH}';
+  }
   request.headers['${VIEWER_IP_HEADER}'] = { value: event.viewer.ip };
+  var host = request.headers.host;
+  if (host) request.headers['${VIEWER_HOST_HEADER}'] = { value: host.value };
+  else delete request.headers['${VIEWER_HOST_HEADER}'];
   return request;
 }`;
 
@@ -123,7 +154,10 @@ export interface WebStackProps extends StackProps {
 /**
  * The hosted pages: the built web app in a private bucket behind CloudFront (origin access control), every
  * tenant at `https://<subdomain>.<webDomain>/`, with the identity API under `/api/*` of the same distribution
- * (the pages call it same-origin). Its own stack: the Identity stack is close to our 450-resource rule.
+ * (the pages call it same-origin). That origin is also the tenant's OpenID Provider issuer (shared/oidc/README.md),
+ * so its `/.well-known/*` discovery paths go to the API too, and the API learns which tenant's issuer a request
+ * names from the viewer's host this distribution sends it. Its own stack: the Identity stack is close to our
+ * 450-resource rule.
  */
 export class WebStack extends Stack {
   readonly bucket: Bucket;
@@ -155,9 +189,9 @@ export class WebStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
     });
 
-    const viewerIp = new EdgeFunction(this, 'ViewerIp', {
-      comment: 'Sends the viewer address to the identity API',
-      code: FunctionCode.fromInline(VIEWER_IP_CODE),
+    const apiViewerRequest = new EdgeFunction(this, 'ApiViewerRequest', {
+      comment: 'Sends the viewer address and host to the identity API; routes the issuer discovery paths',
+      code: FunctionCode.fromInline(API_VIEWER_REQUEST_CODE),
       runtime: FunctionRuntime.JS_2_0,
     });
 
@@ -191,11 +225,22 @@ export class WebStack extends Stack {
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Every viewer header (the tenant headers, Origin, the bearer, the viewer's address set above); API
-          // Gateway needs its own Host.
+          // Every viewer header (the tenant headers, Origin, the bearer, the viewer's address and host set above);
+          // API Gateway needs its own Host.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy,
-          functionAssociations: [{ function: viewerIp, eventType: FunctionEventType.VIEWER_REQUEST }],
+          functionAssociations: [{ function: apiViewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
+        // The issuer's discovery document at the issuer's root (WELL_KNOWN_PATH_PATTERN says why), rewritten by the
+        // same function to the API's route; read-only, so GET, HEAD and OPTIONS (CORS preflight) only.
+        [WELL_KNOWN_PATH_PATTERN]: {
+          origin: apiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy,
+          functionAssociations: [{ function: apiViewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
       },
     });

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { BASE_PATH } from '#functions/routes.ts';
+import { WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 
 /** Where `npm run build:web` writes the hosted pages. */
@@ -18,19 +20,40 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** The API's discovery route, for the issuer's discovery paths (DISCOVERY_ROUTE_PATH of infra/web-stack.ts). */
+const DISCOVERY_ROUTE_PATH = `${BASE_PATH}/oidc/openid-configuration`;
+
+/** What CloudFront's `/.well-known/*` behaviour lets through (AllowedMethods.ALLOW_GET_HEAD_OPTIONS). */
+const WELL_KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The local CloudFront: on a tenant's host `/api/*` goes to the API (the gateway), every other
  * path to the built pages, the way infra/web-stack.ts's behaviours route them,
  * with the same response headers. So the pages at `<subdomain>.localhost:<port>`
  * call the API same-origin, as on AWS.
+ *
+ * A tenant's host is also its OpenID Provider's issuer (shared/oidc/README.md): its discovery
+ * paths (WELL_KNOWN_DISCOVERY_PATHS) go to the API's discovery route, query kept, as CloudFront's
+ * viewer-request function rewrites them, and any other `/.well-known/` path is 404. The Host
+ * header stays the browser's: the gateway passes it on, and the API takes the issuer from it
+ * (shared/http/viewer-origin.ts).
  */
 export function localEdge(options: { api: RequestListener; distDir?: string }): RequestListener {
   const distDir = options.distDir ?? WEB_DIST;
   return (req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
     // `localhost:<port>` itself is the API's own URL (API Gateway's on AWS): all of it goes to the gateway.
     // Only a tenant's host, `<subdomain>.localhost:<port>`, is the distribution serving pages.
     if (!isPagesHost(req.headers.host) || path === '/api' || path.startsWith('/api/')) {
+      options.api(req, res);
+      return;
+    }
+    if (path.startsWith('/.well-known/')) {
+      if (!WELL_KNOWN_METHODS.has(req.method ?? 'GET')) return forbidden(res);
+      if (!WELL_KNOWN_DISCOVERY_PATHS.includes(path)) return notFound(res);
+      const query = url.indexOf('?');
+      req.url = `${DISCOVERY_ROUTE_PATH}${query === -1 ? '' : url.slice(query)}`;
       options.api(req, res);
       return;
     }
@@ -83,6 +106,12 @@ async function servePage(distDir: string, path: string, req: IncomingMessage, re
     ...WEB_SECURITY_HEADERS,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** What CloudFront answers a method its behaviour does not allow. */
+function forbidden(res: ServerResponse): void {
+  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', ...WEB_SECURITY_HEADERS });
+  res.end('Forbidden\n');
 }
 
 function notFound(res: ServerResponse): void {

@@ -21,13 +21,23 @@ function digestOfSecret(secret: string): Buffer {
   return secretDigest.digest;
 }
 
+/**
+ * Whether the request came through our CloudFront distribution: it carries the deployment's edge secret, which
+ * CloudFront adds to every request it sends the API (and which no viewer knows). Never without a secret configured.
+ */
+export function fromOurEdge(event: HttpEvent, edgeSecret: string | undefined): boolean {
+  if (!edgeSecret) return false;
+  const presented = header(event, EDGE_SECRET_HEADER);
+  if (typeof presented !== 'string' || presented === '') return false;
+  // Compared as digests: equal lengths, and no timing to learn the secret from.
+  return timingSafeEqual(digest(presented), digestOfSecret(edgeSecret));
+}
+
 /** The client's address: the viewer's when the request came through our edge, API Gateway's `sourceIp` otherwise. */
 export function clientIp(event: HttpEvent, edgeSecret: string | undefined): string {
   const sourceIp = event.requestContext?.http?.sourceIp ?? '';
   if (!edgeSecret) return sourceIp;
-  const presented = header(event, EDGE_SECRET_HEADER);
   const viewer = header(event, VIEWER_IP_HEADER)?.trim();
-  if (!presented || !viewer || isIP(viewer) === 0) return sourceIp;
-  // Compared as digests: equal lengths, and no timing to learn the secret from.
-  return timingSafeEqual(digest(presented), digestOfSecret(edgeSecret)) ? viewer : sourceIp;
+  if (!viewer || isIP(viewer) === 0) return sourceIp;
+  return fromOurEdge(event, edgeSecret) ? viewer : sourceIp;
 }

@@ -5,8 +5,16 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it } from 'vitest';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { API_PATH_PATTERN, responseHeadersFrom, VIEWER_IP_CODE, WebStack } from '#infra/web-stack.ts';
+import {
+  API_PATH_PATTERN,
+  API_VIEWER_REQUEST_CODE,
+  DISCOVERY_ROUTE_PATH,
+  responseHeadersFrom,
+  WELL_KNOWN_PATH_PATTERN,
+  WebStack,
+} from '#infra/web-stack.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
+import { VIEWER_HOST_HEADER } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../web/security-headers.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
@@ -56,6 +64,29 @@ function exportedResource(importValue: unknown): string {
 /** A CloudFront function evaluated as CloudFront runs it: a script defining `handler(event)`. */
 function cloudFrontFunction(code: string): (event: any) => any {
   return new Function(`${code}\nreturn handler;`)();
+}
+
+/** The API's viewer-request function as deployed (the one that names the viewer's address). */
+function apiFunction(t: Template): [string, Resource] {
+  const found = Object.entries(resources(t, 'AWS::CloudFront::Function')).find(([, f]) =>
+    String(f.Properties.FunctionCode).includes(VIEWER_IP_HEADER),
+  );
+  if (!found) throw new Error('No function sets the viewer address');
+  return found;
+}
+
+/** A viewer request as CloudFront hands it to a function: lower-cased header names, each `{ value }`. */
+function viewerRequest(uri: string, headers: Record<string, string> = {}, querystring: Record<string, unknown> = {}) {
+  return {
+    viewer: { ip: '203.0.113.7' },
+    request: {
+      method: 'GET',
+      uri,
+      querystring,
+      headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, { value }])),
+      cookies: {},
+    },
+  };
 }
 
 /** The pages' viewer-request function (the one that serves index.html). */
@@ -179,19 +210,36 @@ describe('WebStack: API behaviour', () => {
     expect(resources(identity, 'AWS::ApiGatewayV2::Api')[apiId]?.Properties.ProtocolType).toBe('HTTP');
   });
 
-  it('sets the viewer address header in a viewer-request function, over whatever the viewer sent', () => {
-    const fn = Object.values(resources(web, 'AWS::CloudFront::Function')).find((f) =>
-      String(f.Properties.FunctionCode).includes(VIEWER_IP_HEADER),
+  it('sets the viewer address and host headers in a viewer-request function, over whatever the viewer sent', () => {
+    const [, fn] = apiFunction(web);
+    expect(fn.Properties.FunctionCode).toBe(API_VIEWER_REQUEST_CODE);
+    expect(fn.Properties.FunctionCode).toContain(VIEWER_HOST_HEADER);
+    const handler = cloudFrontFunction(fn.Properties.FunctionCode);
+    const request = handler(
+      viewerRequest('/api/v1/auth/login', {
+        host: 'shop.id.example.com',
+        [VIEWER_IP_HEADER]: '10.0.0.1',
+        [VIEWER_HOST_HEADER]: 'victim.example.com',
+      }),
     );
-    expect(fn?.Properties.FunctionCode).toBe(VIEWER_IP_CODE);
-    const handler = cloudFrontFunction(VIEWER_IP_CODE);
-    const request = handler({
-      viewer: { ip: '203.0.113.7' },
-      request: { uri: '/api/v1/auth/login', headers: { [VIEWER_IP_HEADER]: { value: '10.0.0.1' } } },
-    });
+    expect(request.uri).toBe('/api/v1/auth/login');
     expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
+    expect(request.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'shop.id.example.com' });
     const associated = behaviour.FunctionAssociations as { EventType: string }[];
     expect(associated.map((a) => a.EventType)).toEqual(['viewer-request']);
+  });
+
+  it('removes a viewer host the viewer sent itself when it sent no Host', () => {
+    const handler = cloudFrontFunction(apiFunction(web)[1].Properties.FunctionCode);
+    const request = handler(viewerRequest('/api/v1/health', { [VIEWER_HOST_HEADER]: 'victim.example.com' }));
+    expect(request.headers).not.toHaveProperty(VIEWER_HOST_HEADER);
+    expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
+  });
+
+  it('leaves the API’s own well-known paths (the JWKS under /api/v1) as they are', () => {
+    const handler = cloudFrontFunction(apiFunction(web)[1].Properties.FunctionCode);
+    const request = handler(viewerRequest('/api/v1/.well-known/jwks.json', { host: 'shop.id.example.com' }));
+    expect(request.uri).toBe('/api/v1/.well-known/jwks.json');
   });
 
   it("adds the Identity stack's generated edge secret as a header, by a dynamic reference (no value in a template)", () => {
@@ -213,6 +261,66 @@ describe('WebStack: API behaviour', () => {
         'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
       });
     }
+  });
+});
+
+describe('WebStack: the issuer’s discovery paths (/.well-known/*)', () => {
+  const config = distributionConfig(web);
+  const behaviours = config.CacheBehaviors as any[];
+  const wellKnown = behaviours.find((b) => b.PathPattern === WELL_KNOWN_PATH_PATTERN);
+  const api = behaviours.find((b) => b.PathPattern === API_PATH_PATTERN);
+  const handler = cloudFrontFunction(apiFunction(web)[1].Properties.FunctionCode);
+
+  it('sends /.well-known/* to the API origin, uncached, GET, HEAD and OPTIONS, every viewer header but Host', () => {
+    expect(WELL_KNOWN_PATH_PATTERN).toBe('/.well-known/*');
+    expect(wellKnown).toMatchObject({
+      TargetOriginId: api.TargetOriginId,
+      ViewerProtocolPolicy: 'redirect-to-https',
+      CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
+      OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+      ResponseHeadersPolicyId: api.ResponseHeadersPolicyId,
+    });
+    expect([...wellKnown.AllowedMethods].sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
+  });
+
+  it('runs the API’s viewer-request function: one function for both behaviours', () => {
+    const [functionId] = apiFunction(web);
+    for (const behaviour of [wellKnown, api]) {
+      expect(behaviour.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+    // The pages' function and this one: nothing else.
+    expect(Object.keys(resources(web, 'AWS::CloudFront::Function'))).toHaveLength(2);
+  });
+
+  it.each(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'])(
+    'rewrites %s to the API’s discovery route, keeping the query, with the viewer’s address and host',
+    (uri) => {
+      expect(DISCOVERY_ROUTE_PATH).toBe('/api/v1/oidc/openid-configuration');
+      const querystring = { foo: { value: 'bar' } };
+      const request = handler(
+        viewerRequest(uri, { host: 'shop.id.example.com', [VIEWER_HOST_HEADER]: 'victim.example.com' }, querystring),
+      );
+      expect(request.uri).toBe('/api/v1/oidc/openid-configuration');
+      expect(request.querystring).toEqual(querystring);
+      expect(request.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'shop.id.example.com' });
+      expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
+      expect(request.headers.host).toEqual({ value: 'shop.id.example.com' });
+    },
+  );
+
+  it.each([
+    '/.well-known/jwks.json',
+    '/.well-known/openid-configuration/',
+    '/.well-known/openid-configuration.json',
+    '/.well-known/OPENID-CONFIGURATION',
+    '/.well-known/security.txt',
+    '/.well-known/../api/v1/auth/login',
+    '/.well-known/',
+  ])('answers 404 itself for %s (never reaching the API)', (uri) => {
+    const answer = handler(viewerRequest(uri, { host: 'shop.id.example.com' }));
+    expect(answer).toEqual({ statusCode: 404, statusDescription: 'Not Found' });
   });
 });
 
@@ -241,9 +349,10 @@ describe('WebStack: security headers', () => {
     expect(overrides.every((o) => o === true)).toBe(true);
   });
 
-  it('puts the policy on the pages and on the API', () => {
+  it('puts the policy on the pages, on the API and on the discovery paths', () => {
     const [policyId] = Object.keys(resources(web, 'AWS::CloudFront::ResponseHeadersPolicy'));
     const config = distributionConfig(web);
+    expect(config.CacheBehaviors).toHaveLength(2);
     for (const behaviour of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
       expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
     }

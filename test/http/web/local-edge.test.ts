@@ -1,6 +1,8 @@
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localEdge } from '#local/web-server.ts';
 import { aTenant, useLocalStack } from '#test/support/server.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../../web/security-headers.ts';
 
@@ -13,20 +15,27 @@ import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../../web/security-heade
 const FIXTURE_DIST = resolve(import.meta.dirname, '../../infra/fixtures/web-dist');
 const api = useLocalStack({ webDist: FIXTURE_DIST });
 
-/** A GET with an explicit Host (Node's fetch cannot resolve `*.localhost`; Chromium can). */
-function get(host: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+/** A request with an explicit Host (Node's fetch cannot resolve `*.localhost`; Chromium can), to the stack's port. */
+function get(
+  host: string,
+  path: string,
+  options: { port?: number; method?: string } = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((done, reject) => {
-    const req = request({ host: '127.0.0.1', port: api.stack.port, path, headers: { host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        done({
-          status: res.statusCode ?? 0,
-          headers: res.headers as Record<string, string>,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
+    const req = request(
+      { host: '127.0.0.1', port: options.port ?? api.stack.port, path, method: options.method, headers: { host } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          done({
+            status: res.statusCode ?? 0,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -72,5 +81,96 @@ describe('the local edge', () => {
     const res = await get(`localhost:${api.stack.port}`, '/sign-in');
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toBe('application/problem+json');
+  });
+});
+
+/**
+ * A tenant's host is its OpenID Provider's issuer (shared/oidc/README.md): the discovery document answers at its
+ * root, as CloudFront's viewer-request function (infra/web-stack.ts) rewrites `/.well-known/*`.
+ */
+describe('the local edge: the issuer’s discovery paths', () => {
+  /** The edge in front of a stand-in API that tells what it was sent. */
+  let echo: Server;
+  const seen: { method?: string; url?: string; host?: string }[] = [];
+  const echoPort = () => (echo.address() as AddressInfo).port;
+  beforeAll(async () => {
+    echo = createServer(
+      localEdge({
+        distDir: FIXTURE_DIST,
+        api: (req, res) => {
+          seen.push({ method: req.method, url: req.url, host: req.headers.host });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ url: req.url, host: req.headers.host }));
+        },
+      }),
+    );
+    await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+  });
+  afterAll(async () => {
+    echo.closeAllConnections();
+    await new Promise((done) => echo.close(done));
+  });
+  const echoHost = () => `shop.localhost:${echoPort()}`;
+
+  it.each(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'])(
+    'sends %s to the API’s discovery route, keeping the query string and the browser’s Host',
+    async (path) => {
+      const res = await get(echoHost(), `${path}?foo=bar&x=%2F`, { port: echoPort() });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({
+        url: '/api/v1/oidc/openid-configuration?foo=bar&x=%2F',
+        host: echoHost(),
+      });
+      const plain = await get(echoHost(), path, { port: echoPort() });
+      expect(JSON.parse(plain.body).url).toBe('/api/v1/oidc/openid-configuration');
+    },
+  );
+
+  it.each([
+    '/.well-known/jwks.json',
+    '/.well-known/security.txt',
+    '/.well-known/openid-configuration/',
+    '/.well-known/OPENID-CONFIGURATION',
+    '/.well-known/',
+  ])('answers 404 for %s, as CloudFront’s function does, without asking the API', async (path) => {
+    const before = seen.length;
+    const res = await get(echoHost(), path, { port: echoPort() });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    for (const [name, value] of Object.entries(WEB_SECURITY_HEADERS)) expect(res.headers[name], name).toBe(value);
+    expect(seen.length).toBe(before);
+  });
+
+  it('answers 403 for a method CloudFront’s behaviour does not allow (GET, HEAD, OPTIONS)', async () => {
+    const before = seen.length;
+    expect(
+      (await get(echoHost(), '/.well-known/openid-configuration', { port: echoPort(), method: 'POST' })).status,
+    ).toBe(403);
+    expect(seen.length).toBe(before);
+    const preflight = await get(echoHost(), '/.well-known/openid-configuration', {
+      port: echoPort(),
+      method: 'OPTIONS',
+    });
+    expect(JSON.parse(preflight.body).url).toBe('/api/v1/oidc/openid-configuration');
+  });
+
+  it('leaves the API’s own paths, and every path of the plain localhost host, as they are', async () => {
+    const jwks = await get(echoHost(), '/api/v1/.well-known/jwks.json', { port: echoPort() });
+    expect(JSON.parse(jwks.body).url).toBe('/api/v1/.well-known/jwks.json');
+    const bare = await get(`localhost:${echoPort()}`, '/.well-known/openid-configuration', { port: echoPort() });
+    expect(JSON.parse(bare.body).url).toBe('/.well-known/openid-configuration');
+  });
+
+  it('reaches the API gateway of the local stack (an API answer, never the pages)', async () => {
+    const tenant = await aTenant();
+    const host = `${tenant.subdomain}.localhost:${api.stack.port}`;
+    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+      const res = await get(host, path);
+      expect(res.headers['content-type'], path).toMatch(/^application\/(problem\+)?json/);
+      expect(res.body, path).not.toContain('<div id="app"></div>');
+    }
+    const other = await get(host, '/.well-known/jwks.json');
+    expect(other.status).toBe(404);
+    expect(other.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 });
