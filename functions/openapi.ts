@@ -19,6 +19,8 @@ export function identityOpenApi(serverUrl: string) {
       'admin-users': "The tenant's users: invitations, status, TOTP reset, devices, activity (admin)",
       roles: 'Roles and their grants (admin)',
       oidc: "The tenant's OpenID Connect clients: registration, secrets (admin)",
+      'openid-provider':
+        "Each tenant's OpenID Provider. The protocol endpoints (tenant: issuer) are served on the tenant's issuer, its hosted origin https://<subdomain>.<webDomain>, under /api/v1: they answer OAuth's errors, not problem details. The sign-in and sign-out pages' steps take the tenant headers.",
     },
   });
 }

@@ -7,10 +7,11 @@
  *
  * Paths are relative to the base path `/api/v1` (CONTRACT.md, Details).
  */
-import type { RouteDef } from '#shared/http/route.ts';
+import { BASE_PATH, type RouteDef } from '#shared/http/route.ts';
 import { authRoutes, authSchemas } from './auth/routes.ts';
 import { merchantRoutes, merchantSchemas } from './merchants/routes.ts';
 import { metaRoutes, metaSchemas } from './meta/routes.ts';
+import { oidcProviderRoutes, oidcProviderSchemas } from './oidc/protocol-routes.ts';
 import { oidcRoutes, oidcSchemas } from './oidc/routes.ts';
 import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
@@ -18,7 +19,7 @@ import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
 import { myActivityRoutes } from './users/my-activity-routes.ts';
 import { userRoutes, userSchemas } from './users/routes.ts';
 
-export const BASE_PATH = '/api/v1';
+export { BASE_PATH };
 
 export const identityRoutes = {
   ...metaRoutes,
@@ -30,6 +31,7 @@ export const identityRoutes = {
   ...adminUserRoutes,
   ...roleRoutes,
   ...oidcRoutes,
+  ...oidcProviderRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -46,4 +48,5 @@ export const namedSchemas = {
   ...adminUserSchemas,
   ...roleSchemas,
   ...oidcSchemas,
+  ...oidcProviderSchemas,
 };

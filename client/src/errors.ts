@@ -23,14 +23,20 @@ export const CLIENT_ERROR_CODES = {
  * e-mail change, TOTP init/verify/disable and API key creation when the
  * session's password or e-mail code is more than 10 minutes old: call
  * `reauthenticate()`, then the same call again. It is a 403 so that no
- * refresh is tried: a refresh never renews it.
+ * refresh is tried: a refresh never renews it. CONSENT_REQUIRED (403) answers
+ * `oidc.completeAuthorization` when a third-party client needs the user's
+ * consent: ask, then complete with `{ consent: 'GRANTED' }` or `'DENIED'`.
  */
 export const SERVICE_ERROR_CODES = [
   'VALIDATION_FAILED',
   'MALFORMED_JSON',
   'TENANT_REQUIRED',
   'PASSWORD_TOO_COMMON',
+  'INVALID_GRANT',
+  'UNAUTHORIZED_CLIENT',
+  'UNSUPPORTED_GRANT_TYPE',
   'UNAUTHENTICATED',
+  'INVALID_CLIENT',
   'INVALID_CREDENTIALS',
   'INVALID_CODE',
   'REFRESH_TOKEN_INVALID',
@@ -38,6 +44,7 @@ export const SERVICE_ERROR_CODES = [
   'SESSION_REVOKED',
   'FORBIDDEN',
   'REAUTHENTICATION_REQUIRED',
+  'CONSENT_REQUIRED',
   'ORIGIN_NOT_ALLOWED',
   'TENANT_MISMATCH',
   'TOTP_NOT_ALLOWED',

@@ -3,4 +3,6 @@ import { metaRoutes } from '#functions/meta/routes.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { preflightHeaders } from '#shared/tenancy/service.ts';
 
-export const handler = httpHandler(metaRoutes.preflight, ({ request }, deps) => preflightHeaders(deps, request.origin));
+export const handler = httpHandler(metaRoutes.preflight, ({ request, params }, deps) =>
+  preflightHeaders(deps, request.origin, params.proxy),
+);

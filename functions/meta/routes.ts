@@ -6,19 +6,31 @@ import * as v from 'valibot';
 import type { RouteDef } from '#shared/http/route.ts';
 import { HealthResponse, ProxyPathParams } from '#shared/http/schemas.ts';
 
-/** RFC 7517 JWK Set of the access-token signing keys (public halves only: never `d`). */
+/**
+ * RFC 7517 JWK Set of the token-signing keys: ES256 (EC P-256, RFC 7518 6.2)
+ * and RS256 (RSA, RFC 7518 6.3) public keys. Public members only: strict
+ * objects, so an answer carrying a private member (`d`, `p`, `q`, `dp`, `dq`,
+ * `qi`) or anything else breaks the contract.
+ */
+const EcJwk = v.strictObject({
+  kty: v.literal('EC'),
+  crv: v.literal('P-256'),
+  x: v.string(),
+  y: v.string(),
+  kid: v.string(),
+  alg: v.literal('ES256'),
+  use: v.literal('sig'),
+});
+const RsaJwk = v.strictObject({
+  kty: v.literal('RSA'),
+  n: v.string(),
+  e: v.string(),
+  kid: v.string(),
+  alg: v.literal('RS256'),
+  use: v.literal('sig'),
+});
 export const JwksResponse = v.object({
-  keys: v.array(
-    v.object({
-      kty: v.literal('EC'),
-      crv: v.literal('P-256'),
-      x: v.string(),
-      y: v.string(),
-      kid: v.string(),
-      alg: v.literal('ES256'),
-      use: v.literal('sig'),
-    }),
-  ),
+  keys: v.array(v.variant('kty', [EcJwk, RsaJwk])),
 });
 
 /**

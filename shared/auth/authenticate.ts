@@ -69,7 +69,8 @@ function principalOf(
   const { names, authority } = effectiveRoles(user, now);
   // Carried to the guarded operations (recent-authentication.ts); a session without it predates the field.
   const authenticatedAt = typeof session.authenticatedAt === 'string' ? session.authenticatedAt : null;
-  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority, authenticatedAt, user };
+  const amr = Array.isArray(session.amr) ? (session.amr as string[]) : null;
+  return { kind: 'user', userId: user.id, sessionId: claims.sid, roles: names, authority, authenticatedAt, amr, user };
 }
 
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */

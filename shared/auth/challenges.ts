@@ -73,6 +73,7 @@ export async function openTotpChallenge(
   userId: string,
   email: string,
   credentialEpoch: number,
+  firstFactor: string,
 ) {
   const now = deps.clock.now();
   const challenge: Challenge = {
@@ -88,6 +89,7 @@ export async function openTotpChallenge(
     pending: null,
     newEmail: null,
     credentialEpoch,
+    firstFactor,
   };
   await deps.challenges.create(tenant, challenge);
   return challenge;

@@ -77,7 +77,7 @@ export async function afterFirstFactor(
     // The step carries the credential epoch of the first factor's read: a password change before the
     // second factor ends this login too (login-verify). This right attempt's place is given back meanwhile.
     const [step] = await Promise.all([
-      openTotpChallenge(deps, tenant, user.id, user.email, user.credentialEpoch),
+      openTotpChallenge(deps, tenant, user.id, user.email, user.credentialEpoch, commit.amr?.[0] ?? 'pwd'),
       attempt.release(),
     ]);
     if (commit.consumes && !(await deps.challenges.consume(tenant, commit.consumes, deps.clock.now()))) {

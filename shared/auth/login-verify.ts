@@ -49,7 +49,7 @@ export async function verifyLogin(
       const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
       const user = found.value?.id === answered.userId ? found.value : null;
       if (!user) throw fail('INVALID_CODE');
-      return afterFirstFactor(deps, tenant, user, client, attempt, { consumes: challenge.id });
+      return afterFirstFactor(deps, tenant, user, client, attempt, { consumes: challenge.id, amr: ['otp'] });
     }
 
     // The first factor was checked in an earlier request: if the credential epoch moved on since (password
@@ -63,6 +63,8 @@ export async function verifyLogin(
       throw fail('INVALID_CODE');
     }
     assertMayLogIn(user);
-    return succeed(deps, tenant, user, client, attempt, { consumes: challenge.id });
+    // Two factors: the first (a password or a mailed code, kept on the step) and the authenticator's code.
+    const amr = [...new Set([challenge.firstFactor ?? 'pwd', 'otp']), 'mfa'];
+    return succeed(deps, tenant, user, client, attempt, { consumes: challenge.id, amr });
   });
 }

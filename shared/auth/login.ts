@@ -105,7 +105,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
         passwordHash: user.passwordHash,
       });
     }
-    return afterFirstFactor(deps, tenant, user, client, attempt);
+    return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'] });
   });
 }
 

@@ -19,6 +19,8 @@ export interface UserPrincipal {
    * recent (recent-authentication.ts): the safe default for a principal built elsewhere.
    */
   authenticatedAt?: string | null;
+  /** How the session's user proved who they are at login (RFC 8176), when recorded. */
+  amr?: string[] | null;
   /** The profile the bearer check read (with the session, in one round trip): no second read for /users/me. */
   user?: User;
 }

@@ -6,11 +6,12 @@ import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { User } from '../users/types.ts';
 import { enforceRateLimit } from './guards.ts';
 import { tokensFor } from './issue-tokens.ts';
 import { refreshMacKey, refreshMacPrefetch, successorSecret } from './refresh-successor.ts';
 import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
-import { signingKeys } from './signing-keys.ts';
+import { type SigningAlg, signingKeys } from './signing-keys.ts';
 
 /**
  * What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user, and the
@@ -39,11 +40,36 @@ export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRe
  * - Never past the session's 7 days, whichever path answers.
  */
 export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string, client: ClientInfo) {
+  const rotated = await rotateRefreshToken(deps, tenant, refreshToken, client, { clientId: null, rateLimited: true });
+  return tokensFor(deps, tenant, rotated.user, rotated.sessionId, rotated.refreshToken);
+}
+
+/** What a rotation leaves: the session's user (ACTIVE), the session, and the refresh token to answer. */
+export interface Rotated {
+  user: User;
+  sessionId: string;
+  refreshToken: string;
+}
+
+/**
+ * The rotation itself, with every rule above, for /auth/refresh (`clientId` null) and for an OpenID Connect
+ * client's token endpoint (`clientId`: the session must be that client's). `rateLimited`: counted in the
+ * per-(tenant, IP) limit of the auth routes; an OpenID client's server speaks for all its users from one
+ * address, so the token endpoint is not (shared/oidc/README.md).
+ */
+export async function rotateRefreshToken(
+  deps: Deps,
+  tenant: Merchant,
+  refreshToken: string,
+  client: ClientInfo,
+  options: { clientId: string | null; rateLimited: boolean; signingAlg?: SigningAlg },
+): Promise<Rotated> {
   const parsed = parseRefreshToken(refreshToken);
   if (!parsed) throw fail('REFRESH_TOKEN_INVALID');
   const { userId, sessionId, secret } = parsed;
   const now = deps.clock.now();
   const presented = hashRefreshSecret(secret);
+  const bound = options.clientId;
 
   // Everything the answer needs is read before the rotation (the signing key too, on a cold start): once the
   // presented token is rotated out, a failure would strand the client with a token that is no longer current
@@ -52,8 +78,8 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   // several DynamoDB operations, so refreshes are counted too (security review S2). In parallel with
   // the reads; its refusal comes first.
   const [rate, read] = await Promise.allSettled([
-    enforceRateLimit(deps, tenant, client.ip),
-    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active(), refreshMacKey(deps)]),
+    options.rateLimited ? enforceRateLimit(deps, tenant, client.ip) : undefined,
+    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active(options.signingAlg), refreshMacKey(deps)]),
   ]);
   if (rate.status === 'rejected') throw rate.reason;
   if (read.status === 'rejected') throw read.reason;
@@ -63,7 +89,7 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
   const nextHash = hashRefreshSecret(nextSecret);
   const epoch = user?.credentialEpoch ?? 0;
   // Only a session at the profile's credential epoch rotates: one the epoch ended is refused like a revoked one.
-  const outcome = await deps.sessions.rotateRefresh(tenant, userId, sessionId, presented, nextHash, now, epoch);
+  const outcome = await deps.sessions.rotateRefresh(tenant, userId, sessionId, presented, nextHash, now, epoch, bound);
   // Taken off the profile's list with it, when revoked here, so that it stops counting towards the 50.
   const listed = user?.liveSessions?.[sessionId] !== undefined;
 
@@ -75,11 +101,11 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
       }
       throw fail('REFRESH_TOKEN_REUSED');
     }
-    // Never rotated out of this session (unknown, or the session revoked): nothing to continue.
+    // Never rotated out of this session (unknown, another client's, or the session revoked): nothing to continue.
     if (!rotatedAt) throw fail('REFRESH_TOKEN_INVALID');
     // Within the grace: the successor is answered only while it is still current, the session live,
     // within its 7 days (the answer extends nothing) and at the epoch; else the chain moved on or ended.
-    if (!(await refreshGraceRepo(deps.store).continueChain(tenant, userId, sessionId, nextHash, now, epoch))) {
+    if (!(await refreshGraceRepo(deps.store).continueChain(tenant, userId, sessionId, nextHash, now, epoch, bound))) {
       throw fail('REFRESH_TOKEN_INVALID');
     }
     if (user?.status === 'ACTIVE') {
@@ -91,5 +117,5 @@ export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string
     await deps.sessions.revoke(tenant, userId, sessionId, now, listed);
     throw fail('REFRESH_TOKEN_INVALID');
   }
-  return tokensFor(deps, tenant, user, sessionId, formatRefreshToken(userId, sessionId, nextSecret));
+  return { user, sessionId, refreshToken: formatRefreshToken(userId, sessionId, nextSecret) };
 }

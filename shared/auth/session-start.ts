@@ -7,6 +7,7 @@ import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.t
 import { capSessions } from '../sessions/session-cap.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
+import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
@@ -18,6 +19,19 @@ import { formatRefreshToken, hashRefreshSecret } from './refresh-token.ts';
 export interface SessionCommit extends SessionStartAlso {
   /** The challenge whose code allowed this login: used up in the session's transaction. */
   consumes?: string;
+  /** How the user proved who they are (RFC 8176: `pwd`, `otp`, `mfa`), kept with the session for ID tokens. */
+  amr?: string[];
+}
+
+/** A session of an OpenID Connect client (its code redeemed), where it differs from a login's. */
+export interface ClientSessionShape {
+  clientId: string;
+  clientName: string;
+  /** The client's refresh token lifetime. */
+  refreshTtlMs: number;
+  /** When the user last proved their first factor in the browser session that authorized the client. */
+  authenticatedAt: string;
+  scopes: string[];
 }
 
 /** Where the profile's write sits in sessionRepo.start's transaction. */
@@ -43,6 +57,26 @@ export async function startSession(
   client: ClientInfo,
   commit: SessionCommit = {},
 ) {
+  return beginSession(deps, tenant, user, client, commit, null, (session, refreshToken) =>
+    tokensFor(deps, tenant, { ...user, lastLoginAt: session.createdAt }, session.id, refreshToken),
+  );
+}
+
+/**
+ * startSession's steps for any session: a login's (`shape` null) or an OpenID Connect client's, whose
+ * tokens `sign` makes (called before the session is stored, as startSession's are). `alsoWith` adds writes
+ * that name the new session to its transaction (the code it redeems).
+ */
+export async function beginSession<T>(
+  deps: Deps,
+  tenant: Merchant,
+  user: User,
+  client: ClientInfo,
+  commit: SessionCommit,
+  shape: ClientSessionShape | null,
+  sign: (session: Session, refreshToken: string) => Promise<T>,
+  alsoWith: (session: Session) => TransactItem[] = () => [],
+): Promise<T> {
   const now = deps.clock.now();
   const secret = newOpaqueToken();
   const session: Session = {
@@ -56,23 +90,22 @@ export async function startSession(
     userAgent: normaliseUserAgent(client.userAgent),
     fingerprint: deviceFingerprint(client.userAgent),
     refreshHash: hashRefreshSecret(secret),
-    refreshExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS).toISOString(),
+    refreshExpiresAt: new Date(now.getTime() + (shape?.refreshTtlMs ?? REFRESH_TOKEN_TTL_MS)).toISOString(),
     revokedAt: null,
     // The first factor was proven just now (password or e-mail code; signup verify's code too): the session
     // counts as freshly authenticated for REAUTHENTICATION_WINDOW_MS. Refresh keeps this value, never renews it.
-    authenticatedAt: now.toISOString(),
+    // A client's session keeps the browser session's (its ID tokens' auth_time).
+    authenticatedAt: shape?.authenticatedAt ?? now.toISOString(),
+    amr: commit.amr ?? null,
+    clientId: shape?.clientId ?? null,
+    clientName: shape?.clientName ?? null,
+    scopes: shape?.scopes ?? null,
   };
   const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...client, actorId: user.id });
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
-  const tokens = await tokensFor(
-    deps,
-    tenant,
-    { ...user, lastLoginAt: session.createdAt },
-    session.id,
-    formatRefreshToken(user.id, session.id, secret),
-  );
-  const { consumes, ...also } = commit;
+  const tokens = await sign(session, formatRefreshToken(user.id, session.id, secret));
+  const { consumes, amr: _amr, ...also } = commit;
   const cap = capSessions(user.liveSessions, now);
   // A session the 50-session limit ends is recorded, as any revoked session is, in the same transaction.
   const ended = cap.evict.map(() =>
@@ -80,6 +113,7 @@ export async function startSession(
   );
   const items = [
     ...(also.items ?? []),
+    ...alsoWith(session),
     ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : []),
     ...ended,
   ];

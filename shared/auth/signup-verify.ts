@@ -61,6 +61,8 @@ async function activate(
   const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
   return startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: challenge.id,
+    // The mailed code is what proved the address, and the person, just now.
+    amr: ['otp'],
     // Verified, the signup no longer lapses: its `ttl` set to null (DynamoDB's TTL skips an item whose `ttl`
     // is not a number; the session's profile write can only SET), and its claim's removed, in the same transaction.
     profile: { ...activation, ttl: null },

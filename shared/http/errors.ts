@@ -7,7 +7,15 @@ export const ERRORS = {
   MALFORMED_JSON: 400,
   TENANT_REQUIRED: 400,
   PASSWORD_TOO_COMMON: 400,
+  /** OAuth: the code or refresh token is unknown, used, expired, another client's, or fails its PKCE check. */
+  INVALID_GRANT: 400,
+  /** OAuth: the client may not use this grant type. */
+  UNAUTHORIZED_CLIENT: 400,
+  /** OAuth: a grant type this provider does not implement. */
+  UNSUPPORTED_GRANT_TYPE: 400,
   UNAUTHENTICATED: 401,
+  /** OAuth (token, revocation): the client's authentication failed or is missing (RFC 6749 5.2). */
+  INVALID_CLIENT: 401,
   INVALID_CREDENTIALS: 401,
   INVALID_CODE: 401,
   REFRESH_TOKEN_INVALID: 401,
@@ -15,6 +23,8 @@ export const ERRORS = {
   SESSION_REVOKED: 401,
   FORBIDDEN: 403,
   REAUTHENTICATION_REQUIRED: 403,
+  /** A third-party OpenID Connect client without the user's consent to what it asks. */
+  CONSENT_REQUIRED: 403,
   ORIGIN_NOT_ALLOWED: 403,
   TENANT_MISMATCH: 403,
   TOTP_NOT_ALLOWED: 403,

@@ -28,6 +28,7 @@ import {
   type HttpRequest,
   type HttpResult,
   header,
+  type IssuerTenant,
   type RequestState,
   type ServiceDeps,
 } from './request-state.ts';
@@ -66,6 +67,10 @@ export interface HandlerInput<R extends RouteDef> {
      * source rather than its parsed value: JSON.parse rounds numbers silently.
      */
     rawBody: string | undefined;
+    /** The query string as sent (OAuth refuses a parameter sent twice, which the parsed query hides). */
+    rawQuery: string;
+    /** A request header (OAuth's client authentication and userinfo read `Authorization`). */
+    header(name: string): string | undefined;
   };
 }
 
@@ -152,8 +157,10 @@ export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
   verifyToken?: TokenVerifier;
   /** The mailer's factory; required for routes flagged `ses`. */
   mailer?: (deps: Deps) => Mailer;
-  /** The error answer: RFC 9457 problem+json unless a service documents another body (the plant store). */
+  /** The error answer: RFC 9457 problem+json unless a service documents another body (the plant store, OAuth's). */
   errorBody?: (error: AppError) => ErrorAnswer;
+  /** How a `tenant: 'issuer'` route finds its tenant (shared/oidc/issuer.ts); required for those routes. */
+  issuer?: IssuerTenant;
 }
 
 type Handler = MiddyfiedHandler<HttpEvent, HttpResult, Error, Context>;
@@ -203,6 +210,9 @@ export function httpHandler(
   // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;
   const errorAnswer = options.errorBody ?? problemAnswer;
+  // What only OpenID Provider routes need is passed by their handlers, so no other bundle carries it.
+  if (route.tenant === 'issuer' && !options.issuer) throw new Error(`${route.operationId}: pass the issuer lookup`);
+  if (route.oauth && !options.errorBody) throw new Error(`${route.operationId}: pass OAuth's error body (errorBody)`);
   if (route.tenant === 'token') {
     if (route.auth !== 'bearer' || !options.verifyToken) throw new Error(`${route.operationId}: bearer, verifyToken`);
   } else if (route.auth !== 'none' && !options.authenticators) {
@@ -267,6 +277,8 @@ export function httpHandler(
           requestId: state.requestId,
           origin: state.origin,
           rawBody: rawBodyOf(event),
+          rawQuery: event.rawQueryString ?? '',
+          header: (name: string) => header(event, name.toLowerCase()),
         },
       } as HandlerInput<RouteDef>,
       deps,
@@ -284,6 +296,7 @@ export function httpHandler(
           deps,
           authenticators: options.authenticators,
           verifyToken: options.verifyToken,
+          issuerTenant: options.issuer,
           prefetch: options.prefetch as RequestState['prefetch'],
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
           origin: header(request.event, 'origin'),
@@ -303,10 +316,11 @@ export function httpHandler(
         const result: unknown = request.response;
         // A route with two outcomes answers 204 when its service returned nothing (RouteDef.alsoNoContent).
         const status = route.alsoNoContent && result === undefined ? 204 : route.status;
+        const noBody = status === 204 || status === 302;
         if (result instanceof Reply) {
-          respond(req, status, status === 204 ? undefined : result.body, result.headers);
+          respond(req, status, noBody ? undefined : result.body, result.headers);
         } else {
-          respond(req, status, status === 204 ? undefined : result);
+          respond(req, status, noBody ? undefined : result);
         }
       },
       onError: (request) => onError(request as HttpRequest<ServiceDeps>, errorAnswer),

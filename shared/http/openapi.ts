@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { type JsonSchema, type OverrideActionContext, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { ERRORS, type ErrorCode } from './errors.ts';
+import { AppError, ERRORS, type ErrorCode } from './errors.ts';
+import { oauthErrorOf } from './oauth-error.ts';
 import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 import { type RouteDef, tableActionsOf } from './route.ts';
 import { Problem } from './schemas.ts';
@@ -130,7 +131,9 @@ export function buildOpenApi(
   info: OpenApiInfo,
   errors: OpenApiErrors = PROBLEM_ERRORS,
 ) {
-  const definitions = { ...named, [errors.name]: errors.schema };
+  // OAuth's protocol endpoints (`oauth: true`) answer OAuth's error body, whatever the service's own is.
+  const oauthUsed = routes.some((route) => route.oauth && !route.undocumented);
+  const definitions = { ...named, [errors.name]: errors.schema, ...(oauthUsed ? { OAuthError } : {}) };
   const convert = (schema: v.GenericSchema) =>
     componentRefs(toJsonSchema(schema, { ...CONVERSION, definitions, typeMode: 'output' }));
   const parametersOf = (schema: v.GenericSchema | undefined, where: 'query' | 'path') => {
@@ -161,8 +164,28 @@ export function buildOpenApi(
   // Problem bodies carry their code, so the description names the codes; other bodies get the status's name.
   const describeCodes = (codes: readonly ErrorCode[]) =>
     errors.responses === 'range' ? codes.join(', ') : (STATUS_CODES[ERRORS[codes[0] as ErrorCode]] ?? 'Error');
+  const oauthProblem = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+  });
   const errorResponses = (route: RouteDef): Record<string, Json> => {
     const codes = route.errors ?? [];
+    if (route.oauth) {
+      // One response per status: OAuth's body names its error, not our code (RFC 6749 5.2, RFC 6750 3.1).
+      const statuses = [...new Set(codes.map((code) => ERRORS[code]))].sort((a, b) => a - b);
+      const responses: Record<string, Json> = Object.fromEntries(
+        statuses.map((status) => {
+          const names = [...new Set(codes.filter((c) => ERRORS[c] === status).map(oauthErrorName))];
+          return [String(status), oauthProblem(`${STATUS_CODES[status] ?? 'Error'}: ${names.join(', ')}`)];
+        }),
+      );
+      retryAfterUsed = true;
+      responses['503'] = {
+        ...oauthProblem('temporarily_unavailable: overloaded, try again after Retry-After'),
+        headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+      };
+      return responses;
+    }
     const withStatus = (wanted: (status: number) => boolean) => codes.filter((code) => wanted(ERRORS[code]));
     const clientErrors = withStatus((status) => status < 500 && status !== 429);
     const tooMany = withStatus((status) => status === 429);
@@ -193,12 +216,17 @@ export function buildOpenApi(
       parameters.unshift({ $ref: '#/components/parameters/AppId' }, { $ref: '#/components/parameters/MidKey' });
     }
     const success: Json =
-      route.status === 204
-        ? { description: 'No content' }
-        : {
-            description: 'OK',
-            content: { 'application/json': { schema: route.response ? convert(route.response) : { type: 'object' } } },
-          };
+      route.status === 204 || (route.oauth && !route.response)
+        ? { description: route.status === 204 ? 'No content' : 'OK, no body' }
+        : route.status === 302
+          ? { description: 'Found: go where Location says', headers: { Location: LOCATION_HEADER } }
+          : {
+              description: 'OK',
+              content: {
+                'application/json': { schema: route.response ? convert(route.response) : { type: 'object' } },
+              },
+            };
+    const bodyType = route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
     const operation: Json = {
       operationId: route.operationId,
       summary: route.summary,
@@ -211,13 +239,13 @@ export function buildOpenApi(
             : [{ bearerAuth: [] }, { apiKey: [] }],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body) } } } }
+        ? { requestBody: { required: true, content: { [bodyType]: { schema: convert(route.body) } } } }
         : {}),
       responses: {
         [String(route.status)]: success,
         ...(route.alsoNoContent ? { '204': { description: 'No content' } } : {}),
         ...errorResponses(route),
-        default: problem(errors.description),
+        default: route.oauth ? oauthProblem('Error (OAuth 2.0)') : problem(errors.description),
       },
     };
     paths[route.path] ??= {};
@@ -275,6 +303,18 @@ function tagsOf(routes: readonly RouteDef[], descriptions: Record<string, string
     return { name, description };
   });
 }
+
+/** Where a redirect (authorize, end-session) sends the browser. */
+const LOCATION_HEADER = { required: true, schema: { type: 'string' }, description: 'The URL to go to' };
+
+/** OAuth 2.0's error body (RFC 6749 5.2), answered by the OpenID Provider's protocol endpoints. */
+const OAuthError = v.object({
+  error: v.pipe(v.string(), v.description('invalid_request, invalid_client, invalid_grant, invalid_token, …')),
+  error_description: v.optional(v.string()),
+});
+
+/** The OAuth error name the service answers for one of its codes (shared/http/oauth-error.ts). */
+const oauthErrorName = (code: ErrorCode) => oauthErrorOf(new AppError(code));
 
 /** The Origin a browser sends, on routes that refuse a request without one. */
 const ORIGIN_PARAMETER = {

@@ -48,6 +48,8 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   prefetched?: Prefetched | undefined;
   /** The bearer check done with the tenant read (tenant stage), its verdict given by the auth stage. */
   prefetchedBearer?: PrefetchedBearer | undefined;
+  /** The tenant an OpenID Connect request's issuer names (httpHandler's `issuer` option), for `tenant: 'issuer'` routes. */
+  issuerTenant?: IssuerTenant | undefined;
   /** The verified access token of a `tenant: 'token'` route: its caller and, in `app`/`mid`, its tenant. */
   token: TokenPrincipal | undefined;
   body: unknown;
@@ -56,6 +58,9 @@ export interface RequestState<D extends ServiceDeps = Deps> {
 }
 
 export type HttpEvent = APIGatewayProxyEventV2;
+
+/** Finds the tenant whose OpenID Provider a request was sent to (by the viewer's host), or null. */
+export type IssuerTenant = (event: HttpEvent, deps: Deps) => Promise<Merchant | null>;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 export type HttpRequest<D extends ServiceDeps = Deps> = Request<
   HttpEvent,

@@ -2,6 +2,9 @@ import type { GenericSchema } from 'valibot';
 import type { VaultGrant } from '../crypto/key-vault.ts';
 import type { ErrorCode } from './errors.ts';
 
+/** The identity API's base path: every route's path is under it (CONTRACT.md, Details). */
+export const BASE_PATH = '/api/v1';
+
 /** `ANY`: every method, as API Gateway writes it (the `$default` route's). */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS' | 'ANY';
 
@@ -46,12 +49,14 @@ export interface RouteDef {
    * for the API), `clientId` (discovery's public client key), `token` (the
    * `app` and `mid` claims of the bearer access token: a resource server such
    * as the plant store, which takes no tenant headers; needs `auth: 'bearer'`)
-   * or `none`.
+   * `issuer` (an OpenID Connect endpoint: the tenant whose hosted origin, the
+   * issuer, the viewer used: shared/http/viewer-origin.ts) or `none`.
    */
-  tenant: 'headers' | 'clientId' | 'token' | 'none';
+  tenant: 'headers' | 'clientId' | 'token' | 'issuer' | 'none';
   /** Who may call: anyone (with the tenant), a bearer, or an admin bearer or API key. */
   auth: 'none' | 'bearer' | 'admin';
-  status: 200 | 201 | 202 | 204;
+  /** 302: a redirect (the OpenID Connect authorize and end-session endpoints); its `Location` is the answer. */
+  status: 200 | 201 | 202 | 204 | 302;
   /**
    * A route with two outcomes (POST /auth/reauthenticate): it answers `status`
    * with `response` when its service returns a value, and 204 No Content when
@@ -59,6 +64,18 @@ export interface RouteDef {
    */
   alsoNoContent?: boolean;
   body?: GenericSchema;
+  /**
+   * How the body is sent: JSON (the default), or `form` (`application/x-www-form-urlencoded`,
+   * as OAuth's token and revocation endpoints take it: RFC 6749 3.2). A form body is an object
+   * of strings; a field sent twice is refused (400).
+   */
+  bodyType?: 'json' | 'form';
+  /**
+   * An OAuth protocol endpoint (token, userinfo, revocation, discovery): errors are OAuth's
+   * `{ error, error_description }` (RFC 6749 5.2) instead of problem+json, and it carries no
+   * ambient credential (no cookie is read), so any origin may call it: CORS `*`, no Origin check.
+   */
+  oauth?: boolean;
   query?: GenericSchema;
   params?: GenericSchema;
   /** Response body schema; absent for 204 and for the OpenAPI document itself. */
@@ -125,6 +142,8 @@ export function tableActionsOf(route: RouteDef): TableAction[] {
     actions.add('Query');
     actions.add('GetItem');
   }
+  // By the issuer's subdomain: its claim, then the merchant.
+  if (route.tenant === 'issuer') actions.add('GetItem');
   // The bearer check: the public signing keys (Query), then session and user together (BatchGetItem).
   // A `token` route reads nothing for it: the JWT is checked against the issuer's JWKS, fetched over HTTPS.
   if (route.auth !== 'none' && route.tenant !== 'token') {

@@ -38,7 +38,7 @@ const SECRET_PREFIX = 'cs_';
 const UPDATE_ATTEMPTS = 3;
 
 /** Whether a path parameter can name a client at all (`#` and the like never reach a key builder). */
-function isOidcClientId(value: string): boolean {
+export function isOidcClientId(value: string): boolean {
   return CLIENT_ID.test(value);
 }
 

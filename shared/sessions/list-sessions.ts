@@ -21,6 +21,8 @@ export async function listMySessions(deps: Deps, tenant: Merchant, principal: Us
         ip: session.ip,
         lastActivityAt: session.lastActivityAt,
         createdAt: session.createdAt,
+        // An OpenID Connect client's session: revoking it ends that client's refresh token and userinfo access.
+        clientName: session.clientName ?? null,
       };
     });
 }

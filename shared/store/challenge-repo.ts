@@ -36,6 +36,8 @@ export interface Challenge {
   credentialEpoch?: number;
   /** REAUTH: the session the code was asked in; the code freshens that session only. */
   sessionId?: string | null;
+  /** A TOTP step: how the first factor was proven (`pwd` or `otp`, RFC 8176), for the session's `amr`. */
+  firstFactor?: string;
 }
 
 export const MAX_CODE_ATTEMPTS = 5;
@@ -55,6 +57,7 @@ function toChallenge(item: Record<string, unknown>): Challenge {
     newEmail: (item.newEmail as string | null) ?? null,
     ...(typeof item.credentialEpoch === 'number' ? { credentialEpoch: item.credentialEpoch } : {}),
     sessionId: (item.sessionId as string | null | undefined) ?? null,
+    ...(typeof item.firstFactor === 'string' ? { firstFactor: item.firstFactor } : {}),
   };
 }
 

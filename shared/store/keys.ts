@@ -116,6 +116,26 @@ export const keys = {
   /** An OpenID Connect client of the tenant (shared/oidc/clients.ts); only its secret's hash is stored. */
   oidcClient: (t: TenantRef, clientId: string) => ({ pk: tenantPrefix(t), sk: `OIDCCLIENT#${segment(clientId)}` }),
   oidcClientPrefix: 'OIDCCLIENT#',
+  /** A pending OpenID Connect authorization request (shared/oidc/authorize.ts), by its id; 10 minutes. */
+  oidcRequest: (t: TenantRef, requestId: string) => ({
+    pk: `${tenantPrefix(t)}#OIDCREQ#${segment(requestId)}`,
+    sk: 'OIDCREQ',
+  }),
+  /** An authorization code, by the SHA-256 of the code (never the code); redeemable for 60 s. */
+  oidcCode: (t: TenantRef, codeHash: string) => ({
+    pk: `${tenantPrefix(t)}#OIDCCODE#${segment(codeHash)}`,
+    sk: 'OIDCCODE',
+  }),
+  /** A user's consent to a third-party client's scopes, beside the user. */
+  oidcConsent: (t: TenantRef, userId: string, clientId: string) => ({
+    pk: userPartition(t, userId),
+    sk: `CONSENT#${segment(clientId)}`,
+  }),
+  /** A pending RP-initiated logout (where the sign-out page goes next), by its id; 10 minutes. */
+  oidcLogout: (t: TenantRef, logoutId: string) => ({
+    pk: `${tenantPrefix(t)}#OIDCLOGOUT#${segment(logoutId)}`,
+    sk: 'OIDCLOGOUT',
+  }),
   /** Tenant-level audit records that outlive their subject (a deleted user), newest last; `ttl` 400 days. */
   audit: (t: TenantRef, at: string, auditId: string) => ({
     pk: `${tenantPrefix(t)}#AUDIT`,

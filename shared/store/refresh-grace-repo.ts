@@ -3,9 +3,9 @@ import type { StoreClient } from './client.ts';
 import { epochIs, type Placeholders } from './credential-epoch.ts';
 import { isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
-import { NOT_REVOKED } from './session-repo.ts';
+import { boundToClient, NOT_REVOKED } from './session-repo.ts';
 
-/** The refresh grace's one write (POST /auth/refresh only: kept out of the session repo every bearer bundle carries). */
+/** The refresh grace's one write (POST /auth/refresh and the OpenID Connect token endpoint: kept out of the session repo every bearer bundle carries). */
 export function refreshGraceRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
@@ -26,18 +26,21 @@ export function refreshGraceRepo(store: StoreClient) {
       successorHash: string,
       now: Date,
       epoch: number,
+      client: string | null = null,
     ): Promise<boolean> {
       const at: Placeholders = { names: {}, values: {} };
       const atEpoch = epochIs('epoch', epoch, at);
+      const boundHere = boundToClient(client);
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.session(t, userId, sessionId),
             UpdateExpression: 'SET lastActivityAt = :now',
-            ConditionExpression: `refreshHash = :successor AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
+            ConditionExpression: `refreshHash = :successor AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch} AND ${boundHere.condition}`,
             ExpressionAttributeNames: at.names,
             ExpressionAttributeValues: {
+              ...boundHere.values,
               ':successor': successorHash,
               ':now': now.toISOString(),
               ':null': null,

@@ -36,6 +36,20 @@ export interface Session {
    * stored before it was recorded: those never count as recent.
    */
   authenticatedAt: string | null;
+  /**
+   * How the user proved who they are at login (RFC 8176 `amr`: `pwd`, `otp`, `mfa`), for OpenID Connect's
+   * ID tokens. Null for sessions stored before it was recorded.
+   */
+  amr: string[] | null;
+  /**
+   * The OpenID Connect client this session was started for (its code redeemed), or null for a session of
+   * the hosted pages or the API. Its refresh token is good at that client's token endpoint only.
+   */
+  clientId: string | null;
+  /** That client's name when the session began, for the user's session list. */
+  clientName: string | null;
+  /** The scopes the user granted that client (which claims its tokens carry); null for other sessions. */
+  scopes: string[] | null;
 }
 
 export interface Device {
@@ -60,6 +74,10 @@ const SESSION_FIELDS: FieldNames<Session> = {
   refreshExpiresAt: true,
   revokedAt: true,
   authenticatedAt: true,
+  amr: true,
+  clientId: true,
+  clientName: true,
+  scopes: true,
 };
 
 export const toSession = (item: Record<string, unknown>) => fieldsOf<Session>(item, SESSION_FIELDS);
@@ -126,6 +144,17 @@ function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCa
     ExpressionAttributeNames: at.names,
     ExpressionAttributeValues: at.values,
   };
+}
+
+/**
+ * A refresh token is good only where it was issued: an OpenID Connect client's session rotates at that
+ * client's token endpoint (`client`, its id), a session of the hosted pages or the API at /auth/refresh
+ * (`null`). The condition and its values (`:null` is null, as NOT_REVOKED has it).
+ */
+export function boundToClient(client: string | null): { condition: string; values: Record<string, unknown> } {
+  return client === null
+    ? { condition: '(attribute_not_exists(clientId) OR clientId = :null)', values: {} }
+    : { condition: 'clientId = :client', values: { ':client': client } };
 }
 
 export function sessionRepo(store: StoreClient) {
@@ -225,8 +254,10 @@ export function sessionRepo(store: StoreClient) {
       nextHash: string,
       now: Date,
       epoch: number,
+      client: string | null = null,
     ): Promise<RotateOutcome> {
       const key = keys.session(t, userId, sessionId);
+      const boundHere = boundToClient(client);
       // A session the epoch ended (password change, reset, disable, revoke-all) never gets a token again.
       const at: Placeholders = { names: {}, values: {} };
       const atEpoch = epochIs('epoch', epoch, at);
@@ -242,9 +273,10 @@ export function sessionRepo(store: StoreClient) {
               TableName: tableName,
               Key: key,
               UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
-              ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch}`,
+              ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch} AND ${boundHere.condition}`,
               ExpressionAttributeNames: at.names,
               ExpressionAttributeValues: {
+                ...boundHere.values,
                 ':next': nextHash,
                 ':presented': presentedHash,
                 ':now': now.toISOString(),

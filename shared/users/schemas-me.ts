@@ -52,6 +52,8 @@ export const SessionResponse = v.object({
   ip: v.string(),
   lastActivityAt: v.string(),
   createdAt: v.string(),
+  /** Ours: the OpenID Connect client this session was started for (its name then), or null. */
+  clientName: v.nullable(v.string()),
 });
 
 /** Any string: an id that names no session of the caller is 404, never a validation error that tells ids apart. */

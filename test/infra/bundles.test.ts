@@ -26,14 +26,22 @@ const BUDGET = 100 * 1024;
  * the list as a file beside the bundle, read on first use, or mail templates
  * per kind. Kept visible here rather than hidden in a raised budget.
  */
+/**
+ * The OpenID Provider (issue 18) adds about 2.3 KB to every bundle: the RS256 signing keys beside ES256 in the
+ * signing-key module every bearer check reads (0.8 KB), form bodies in the body stage (0.4 KB), the session's
+ * binding to its client and the OIDC item keys (0.5 KB), CORS for the protocol endpoints and the edge's viewer
+ * (0.4 KB); what only its routes need (the issuer lookup, OAuth's error body) is passed by their handlers alone.
+ * Bundles that were within 2.3 KB of their budget got the difference (marked "+ OIDC").
+ */
+const OIDC_EVERYWHERE = 2.3 * 1024;
 const EXCEPTIONS: Record<string, number> = {
-  changePassword: 127 * 1024,
+  changePassword: 127 * 1024 + OIDC_EVERYWHERE,
   /**
    * The proofs of changePassword (TOTP check, 8 KB) and the e-mail-code login's
    * mail path (templates 7 KB, the mail limits 2.6 KB): 108 KB; then the hosted pages (1.5 KB in every
    * bundle, and 1 KB of links to them in the templates): 112.2 KB.
    */
-  reauthenticate: 113 * 1024,
+  reauthenticate: 113 * 1024 + OIDC_EVERYWHERE,
   /**
    * The e-mail-code login's mail path (templates 8.3 KB with the links to the hosted pages, the mail limits
    * 2.6 KB) beside the password check: 100.5 KB. Mail templates per kind would bring it under (issue 19).
@@ -47,6 +55,16 @@ const EXCEPTIONS: Record<string, number> = {
   signup: 108 * 1024,
   /** ua-parser-js (20 KB: every browser and OS a device is named by) on top of the admin stages: 100 KB, then 1.5 KB as above. */
   listUserDevices: 105 * 1024,
+  /** ua-parser-js (20 KB) as listUserDevices has it, on the bearer stages: 99.9 KB, then + OIDC. */
+  listMySessions: 100 * 1024 + OIDC_EVERYWHERE,
+  /** The invitation's mail path (templates 8.3 KB, the mail limits 2.6 KB) on the admin stages: 99.9 KB, then + OIDC. */
+  inviteUser: 100 * 1024 + OIDC_EVERYWHERE,
+  /**
+   * This service's OpenAPI document, built from the route list and its valibot schemas on first request: it
+   * grows with every route (the OpenID Provider's eleven and their schemas: 5 KB). Serving the committed
+   * openapi.json would not be smaller (about 200 KB of JSON).
+   */
+  getOpenapi: 108 * 1024,
 };
 
 /** Both services' routes: the identity's and the plant store's. */

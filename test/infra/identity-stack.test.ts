@@ -316,6 +316,8 @@ describe('IdentityStack: IAM', () => {
     ['login', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
     // Signs, and derives refresh-token successors with the refresh-mac key (made on first use).
     ['refresh', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], 'refresh-mac': ['kms:Decrypt', 'kms:Encrypt'] }],
+    // The OpenID Provider's token endpoint: signs ID and access tokens, rotates refresh tokens as refresh does.
+    ['oidcToken', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], 'refresh-mac': ['kms:Decrypt', 'kms:Encrypt'] }],
     // Checks a TOTP code, then signs.
     ['loginVerify', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'], totp: ['kms:Decrypt'] }],
     // Stores a new TOTP secret: encrypts only.
@@ -344,6 +346,8 @@ describe('IdentityStack: IAM', () => {
         'initTotp',
         'login',
         'loginVerify',
+        // The OpenID Provider's token endpoint signs ID and access tokens and rotates refresh tokens.
+        'oidcToken',
         // TOTP (or backup) codes with the password or e-mail code: totp:decrypt.
         'reauthenticate',
         'refresh',

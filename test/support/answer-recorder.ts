@@ -35,6 +35,32 @@ export function watchAnswers(service: Service, baseUrl: string): void {
   state.watched.push({ service, origin: url.origin, basePath: url.pathname.replace(/\/$/, '') });
 }
 
+/**
+ * Records an answer of a tenant's hosted origin (`<subdomain>.localhost:<port>`, an OpenID Provider's
+ * issuer), which Node's fetch cannot reach (test/support/oidc.ts sends it over node:http): under the API's
+ * base path on the port of a watched identity stack, it is that service's answer.
+ */
+export function recordHostedAnswer(url: URL, method: string, response: Response): void {
+  const target = state.watched.find(
+    (w) => w.service === 'identity' && new URL(w.origin).port === url.port && url.pathname.startsWith(`${w.basePath}/`),
+  );
+  if (!target) return;
+  const copy = response.clone();
+  state.pending.push(
+    copy.text().then(
+      (body) => ({
+        service: target.service,
+        method: method.toUpperCase(),
+        path: url.pathname.slice(target.basePath.length),
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body,
+      }),
+      () => undefined,
+    ),
+  );
+}
+
 /** Wraps `globalThis.fetch` once; answers from watched base URLs are recorded. */
 export function installAnswerRecorder(): void {
   if (state.installed) return;

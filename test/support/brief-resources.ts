@@ -109,6 +109,7 @@ export const BRIEF_RESOURCES = {
     ip: text,
     lastActivityAt: timestamp,
     createdAt: timestamp,
+    clientName: ours(nullableText),
   },
   DeviceResponse: {
     fingerprint: text,

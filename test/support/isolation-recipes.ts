@@ -6,7 +6,19 @@ import type { RouteDef } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi, aRoleName, aStoredUser } from './admin.ts';
 import { type Answer, expectProblem } from './http.ts';
-import { A, api, B, EMAIL, expectStatus, NEW_PASSWORD, ORIGIN, sessionOf, type World } from './isolation-world.ts';
+import {
+  A,
+  api,
+  B,
+  EMAIL,
+  expectStatus,
+  NEW_PASSWORD,
+  OIDC_REDIRECT_URI,
+  ORIGIN,
+  sessionOf,
+  type World,
+} from './isolation-world.ts';
+import { aPendingAuthorization, aPendingLogout } from './oidc.ts';
 
 /**
  * The requests of the tenant isolation suite (test/http/security/tenant-isolation.test.ts):
@@ -207,6 +219,35 @@ function onOidcClient(
         body,
       })),
     own: async () => ({ path: `/oidc/clients/${await own()}${suffix}`, body }),
+    admitted,
+  };
+}
+
+/**
+ * A route on a pending authorization request (`/oidc/authorization-requests/{requestId}…`) or logout
+ * (`/oidc/logout-requests/{logoutId}…`): B's id and look-alikes are 404; A's own, fresh for each caller, admitted.
+ */
+function onPending(
+  kind: 'request' | 'logout',
+  suffix: string,
+  callers: CallerKind[],
+  admitted: number,
+  body?: unknown,
+): Recipe {
+  const base = kind === 'request' ? '/oidc/authorization-requests' : '/oidc/logout-requests';
+  const idOf = (world: World) => (kind === 'request' ? world.oidcRequestId : world.oidcLogoutId);
+  return {
+    callers,
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(idOf(B), idOf(A)).map((v) => ({ name: v.name, path: `${base}/${enc(v.value)}${suffix}`, body })),
+    own: async () => {
+      const id =
+        kind === 'request'
+          ? await aPendingAuthorization(api.stack, A.tenant, A.oidcClient.clientId, OIDC_REDIRECT_URI)
+          : await aPendingLogout(api.stack, A.tenant, A.oidcClient.clientId);
+      return { path: `${base}/${id}${suffix}`, body };
+    },
     admitted,
   };
 }
@@ -549,6 +590,12 @@ export const recipes: Record<string, Recipe> = {
   deleteOidcClient: onOidcClient('', ADMINS, 204, freshOidcClientOfA),
   // A client secret is a lasting credential: keys cannot rotate one (as they cannot make keys).
   rotateOidcClientSecret: onOidcClient('/secret', ['SUPER_ADMIN'], 200, freshOidcClientOfA),
+
+  // --- the OpenID Provider's sign-in and sign-out pages: a pending request or logout of B is unknown to A.
+  getAuthorizationRequest: onPending('request', '', ['anonymous'], 200),
+  completeAuthorization: onPending('request', '/complete', ['member'], 200, {}),
+  cancelAuthorization: onPending('request', '/cancel', ['anonymous'], 200, { error: 'login_required' }),
+  completeLogout: onPending('logout', '/complete', ['anonymous'], 200, {}),
 
   // --- roles and grants.
   createRole: {

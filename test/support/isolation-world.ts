@@ -4,6 +4,7 @@ import { adminApi, type Caller, type RoleResponse } from './admin.ts';
 import { aUser, latestCodeTo, mailsTo, type TestTenant, type TestUser } from './auth.ts';
 import { makeTestDeps } from './deps.ts';
 import type { Answer } from './http.ts';
+import { aPendingAuthorization, aPendingLogout } from './oidc.ts';
 import type { useLocalStack } from './server.ts';
 import {
   expectUnchanged,
@@ -31,6 +32,8 @@ const deps = makeTestDeps();
 
 const run = `${process.pid}-${Date.now().toString(36)}`;
 export const ORIGIN = 'https://shop.example';
+/** Where the world's OpenID Connect client is sent back. */
+export const OIDC_REDIRECT_URI = 'https://shop.example/callback';
 /** The addresses both tenants use, each for the same kind of user. */
 export const EMAIL = {
   owner: `iso-owner-${run}@shop.test`,
@@ -59,8 +62,11 @@ export interface World {
   /** The admin API key the tests call with, and a spare one they aim at. */
   apiKey: { keyId: string; key: string };
   spareKey: { keyId: string; key: string };
-  /** A confidential OpenID Connect client, registered by the owner. */
+  /** A confidential, first-party OpenID Connect client, registered by the owner. */
   oidcClient: { clientId: string };
+  /** A pending authorization request of that client, and a pending logout (ids of the sign-in and sign-out pages). */
+  oidcRequestId: string;
+  oidcLogoutId: string;
   /** A plain user (DEFAULT and Gardener) with three sessions: its caller's, a spare one, and one refreshed once. */
   member: Caller & {
     user: TestUser;
@@ -144,9 +150,14 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
   const oidc = await call('POST', '/oidc/clients', owner.headers, {
     name: 'Isolation',
     type: 'confidential',
-    redirectUris: ['https://shop.example/callback'],
+    redirectUris: [OIDC_REDIRECT_URI],
+    firstParty: true,
   });
   expectStatus(oidc, 201, `${label}: oidc client`);
+  const [oidcRequestId, oidcLogoutId] = await Promise.all([
+    aPendingAuthorization(api.stack, tenant, oidc.body.clientId, OIDC_REDIRECT_URI),
+    aPendingLogout(api.stack, tenant, oidc.body.clientId),
+  ]);
   const all = await listRoles({ tenant, ...owner });
   const byName = (name: string) => {
     const role = all.find((r) => r.name === name);
@@ -169,6 +180,8 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     apiKey,
     spareKey,
     oidcClient: { clientId: oidc.body.clientId as string },
+    oidcRequestId,
+    oidcLogoutId,
     member: {
       user: memberUser,
       userId: memberUser.id,
@@ -309,6 +322,8 @@ function idsOfB(): string[] {
     B.apiKey.keyId,
     B.spareKey.keyId,
     B.oidcClient.clientId,
+    B.oidcRequestId,
+    B.oidcLogoutId,
     ...B.roles.all.map((role) => role.id),
     ...Object.values(B.challenges).map((challenge) => challenge.id),
   ];

@@ -12,7 +12,9 @@ export const CORS_MAX_AGE_SECONDS = '600';
  * no Origin and pass.
  */
 export function checkOrigin(request: HttpRequest): void {
-  const { tenant, origin, deps } = request.internal.state;
+  const { tenant, origin, deps, route } = request.internal.state;
+  // OAuth's protocol endpoints read no cookie: a code needs its verifier or the client's secret, userinfo a bearer.
+  if (route.oauth) return;
   if (tenant && origin !== undefined && !originAllowed(deps.config, tenant, origin)) {
     throw fail('ORIGIN_NOT_ALLOWED');
   }
@@ -20,7 +22,12 @@ export function checkOrigin(request: HttpRequest): void {
 
 /** CORS headers for an answer: the Origin is echoed only when the request's tenant allows it. */
 export function corsHeaders(request: HttpRequest): Record<string, string> {
-  const { tenant, origin, deps } = request.internal.state ?? {};
+  const { tenant, origin, deps, route } = request.internal.state ?? {};
+  // Any origin: a SPA client of any tenant calls token, userinfo and revocation from its own origin, without
+  // credentials (no cookie is sent or read), so `*` grants nothing a non-browser could not do.
+  if (route?.oauth) {
+    return { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'WWW-Authenticate, Retry-After' };
+  }
   const headers: Record<string, string> = { vary: 'Origin' };
   if (tenant && deps && origin !== undefined && originAllowed(deps.config, tenant, origin)) {
     headers['access-control-allow-origin'] = origin;

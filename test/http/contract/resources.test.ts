@@ -25,6 +25,16 @@ const NOT_BRIEF_RESOURCES = new Set([
   'GET /openapi.json',
   'GET /.well-known/jwks.json',
   'GET /.well-known/openid-configuration',
+  // The OpenID Provider: its protocol documents are OAuth's and OpenID Connect's (test/http/oidc/ holds them to
+  // those specs), and the sign-in page's steps are its own (test/http/oidc/, test/web/journeys/oidc-*).
+  'GET /oidc/openid-configuration',
+  'POST /oidc/token',
+  'GET /oidc/userinfo',
+  'POST /oidc/userinfo',
+  'GET /oidc/authorization-requests/{requestId}',
+  'POST /oidc/authorization-requests/{requestId}/complete',
+  'POST /oidc/authorization-requests/{requestId}/cancel',
+  'POST /oidc/logout-requests/{logoutId}/complete',
 ]);
 
 /** `METHOD /path/template` of every route this file checked. */

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { plantRouteList } from '#functions/plants/routes.ts';
-import { identityRouteList } from '#functions/routes.ts';
+import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { issueAccessToken } from '#shared/auth/tokens.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { storedPlants } from '#test/http/plants/helpers.ts';
@@ -9,6 +9,7 @@ import { adminApi, anEmail, aRoleName, aStoredUser } from '#test/support/admin.t
 import { aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, bearer, post } from '#test/support/http.ts';
+import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
@@ -60,6 +61,11 @@ const MISMATCH = '403 TENANT_MISMATCH';
 const FORBIDDEN = '403 FORBIDDEN';
 /** The `$default` route: an unmatched method and path is unknown to every caller, whatever its credential. */
 const NOT_FOUND = '404 NOT_FOUND';
+/**
+ * userinfo takes an OpenID Connect access token only (its recipe sends one): every API token a column sends
+ * instead is refused, in OAuth's words (`{ error }`, RFC 6750).
+ */
+const BAD_TOKEN = '401 oauth:invalid_token';
 /** The plant store's own error body: `{ error: 401, message }`, application/json. */
 const PLANT_401 = '401 {error,message}';
 const PLANT_404 = '404 {error,message}';
@@ -118,6 +124,19 @@ const identityMatrix: Record<string, Cell[]> = {
   updateOidcClient:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   deleteOidcClient:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   rotateOidcClientSecret:  [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  // The OpenID Provider (on the tenant's issuer host): its protocol endpoints take no API credential, the client
+  // authenticates itself; completing a sign-in is the signed-in user's; userinfo takes an OIDC access token only.
+  getOidcConfiguration:    [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  authorize:               [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
+  getAuthorizationRequest: [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  completeAuthorization:   [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  cancelAuthorization:     [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  oidcToken:               [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  oidcUserinfo:            [200,       BAD_TOKEN,   BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, 200,     BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, BAD_TOKEN],
+  oidcUserinfoPost:        [200,       BAD_TOKEN,   BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, 200,     BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, BAD_TOKEN, BAD_TOKEN],
+  oidcRevoke:              [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  endSession:              [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
+  completeLogout:          [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   notFound:                [NOT_FOUND, NOT_FOUND,   NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
@@ -156,6 +175,10 @@ interface Request {
   headers?: Record<string, string>;
   /** A user the request acts on, whose activity a refused request must leave alone. */
   actsOn?: string;
+  /** Sent to tenant A's OpenID Provider (its issuer host, the path under the API's base path), not the API's URL. */
+  issuer?: boolean;
+  /** A form body (OAuth's token and revocation endpoints), instead of `body`. */
+  form?: Record<string, string>;
 }
 
 interface Recipe {
@@ -399,6 +422,79 @@ const identityRecipes: Record<string, Recipe> = {
   rotateOidcClientSecret: {
     request: async () => ({ method: 'POST', path: `/oidc/clients/${await anOidcClient()}/secret` }),
   },
+  getOidcConfiguration: { request: () => ({ method: 'GET', path: '/oidc/openid-configuration', issuer: true }) },
+  authorize: { request: async () => ({ method: 'GET', path: authorizePath(await matrixClient()), issuer: true }) },
+  getAuthorizationRequest: {
+    request: async () => ({ method: 'GET', path: `/oidc/authorization-requests/${await aPendingRequest()}` }),
+  },
+  completeAuthorization: {
+    request: async () => ({
+      method: 'POST',
+      path: `/oidc/authorization-requests/${await aPendingRequest()}/complete`,
+      body: {},
+    }),
+  },
+  cancelAuthorization: {
+    request: async () => ({
+      method: 'POST',
+      path: `/oidc/authorization-requests/${await aPendingRequest()}/cancel`,
+      body: { error: 'login_required' },
+    }),
+  },
+  oidcToken: {
+    request: async () => {
+      const client = await matrixClient();
+      return {
+        method: 'POST',
+        path: '/oidc/token',
+        issuer: true,
+        form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+      };
+    },
+  },
+  oidcUserinfo: {
+    request: async () => ({
+      method: 'GET',
+      path: '/oidc/userinfo',
+      issuer: true,
+      headers: { authorization: `Bearer ${await anOidcAccessToken()}` },
+    }),
+  },
+  oidcUserinfoPost: {
+    request: async () => ({
+      method: 'POST',
+      path: '/oidc/userinfo',
+      issuer: true,
+      headers: { authorization: `Bearer ${await anOidcAccessToken()}` },
+    }),
+  },
+  oidcRevoke: {
+    request: async () => {
+      const client = await matrixClient();
+      return {
+        method: 'POST',
+        path: '/oidc/revoke',
+        issuer: true,
+        form: { token: await anOidcAccessToken(), client_id: client.clientId, client_secret: client.clientSecret },
+      };
+    },
+  },
+  endSession: {
+    request: async () => ({
+      method: 'GET',
+      path: `/oidc/end-session?client_id=${(await matrixClient()).clientId}`,
+      issuer: true,
+    }),
+  },
+  completeLogout: {
+    request: async () => {
+      const started = await localhostFetch(
+        `${issuerOf(api.stack, tenant)}${BASE_PATH}/oidc/end-session?client_id=${(await matrixClient()).clientId}`,
+      );
+      const logoutId = new URL(started.headers.get('location') ?? '').searchParams.get('logout');
+      return { method: 'POST', path: `/oidc/logout-requests/${logoutId}/complete`, body: {} };
+    },
+  },
   // The $default route: a known path with a method it does not have (a write, so nothing may change).
   notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
@@ -411,6 +507,73 @@ async function anOidcClient(): Promise<string> {
   const created = await call('POST', '/oidc/clients', bearer(tenant, owner.token), MATRIX_CLIENT);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body.clientId;
+}
+
+/** A first-party confidential client of tenant A with every grant: no consent step, a secret for its grants. */
+const MATRIX_SIGN_IN_CLIENT = {
+  name: 'Matrix sign-in',
+  type: 'confidential',
+  redirectUris: ['https://matrix.example/cb'],
+  grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+  firstParty: true,
+};
+let signInClient: Promise<{ clientId: string; clientSecret: string }> | undefined;
+function matrixClient() {
+  signInClient ??= call('POST', '/oidc/clients', bearer(tenant, owner.token), MATRIX_SIGN_IN_CLIENT).then((res) => {
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  });
+  return signInClient;
+}
+
+const PKCE_VERIFIER = 'matrix-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
+const PKCE_CHALLENGE = createHash('sha256').update(PKCE_VERIFIER).digest('base64url');
+
+function authorizePath(client: { clientId: string }): string {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: MATRIX_SIGN_IN_CLIENT.redirectUris[0] as string,
+    scope: 'openid email',
+    code_challenge: PKCE_CHALLENGE,
+    code_challenge_method: 'S256',
+    state: 'matrix',
+  });
+  return `/oidc/authorize?${query}`;
+}
+
+/** A new authorization request of the matrix client, waiting for its sign-in page; its id. */
+async function aPendingRequest(): Promise<string> {
+  const res = await localhostFetch(`${issuerOf(api.stack, tenant)}${BASE_PATH}${authorizePath(await matrixClient())}`);
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location') ?? '').searchParams.get('request') as string;
+}
+
+/** An OpenID Connect access token of the owner for the matrix client: the code flow, driven through the API. */
+async function anOidcAccessToken(): Promise<string> {
+  const client = await matrixClient();
+  const done = await post(
+    `${api.url}/oidc/authorization-requests/${await aPendingRequest()}/complete`,
+    {},
+    bearer(tenant, owner.token),
+  );
+  expect(done.status, done.text).toBe(200);
+  const code = new URL(done.body.redirectTo).searchParams.get('code') as string;
+  const res = await localhostFetch(`${issuerOf(api.stack, tenant)}${BASE_PATH}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: MATRIX_SIGN_IN_CLIENT.redirectUris[0] as string,
+      code_verifier: PKCE_VERIFIER,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    }),
+  });
+  const tokens = (await res.json()) as { access_token: string };
+  expect(res.status, JSON.stringify(tokens)).toBe(200);
+  return tokens.access_token;
 }
 
 let plantId = 0;
@@ -559,10 +722,16 @@ beforeAll(async () => {
 // ------------------------------------------------------------------ running a row
 
 async function send(recipe: Recipe, request: Request, credential: Record<string, string>): Promise<Answer> {
-  const base = recipe.service === 'plants' ? api.plantsUrl : api.url;
-  const res = await fetch(`${base}${request.path}`, {
+  const base = request.issuer
+    ? `${issuerOf(api.stack, tenant)}${BASE_PATH}`
+    : recipe.service === 'plants'
+      ? api.plantsUrl
+      : api.url;
+  const form: Record<string, string> = request.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+  const res = await localhostFetch(`${base}${request.path}`, {
     method: request.method,
-    headers: { ...(request.headers ?? tenant.headers), ...credential },
+    headers: { ...(request.headers ?? (request.issuer ? {} : tenant.headers)), ...form, ...credential },
+    ...(request.form ? { body: new URLSearchParams(request.form).toString() } : {}),
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
   });
   const text = await res.text();
@@ -577,8 +746,13 @@ async function send(recipe: Recipe, request: Request, credential: Record<string,
 
 /** An answer in the table's notation; anything else shows as itself, so that the diff says what came back. */
 function cellOf(res: Answer): Cell {
+  // A redirect is the success of authorize and end-session.
   if (res.status >= 200 && res.status < 300) return res.status;
+  if (res.status === 302 && res.headers.get('location')) return 302;
   const type = res.headers.get('content-type');
+  const oauthError =
+    type?.startsWith('application/json') && typeof res.body?.error === 'string' && res.body.message === undefined;
+  if (oauthError) return `${res.status} oauth:${res.body.error}`;
   if (type === 'application/problem+json' && typeof res.body?.code === 'string')
     return `${res.status} ${res.body.code}`;
   const plantError =
@@ -693,7 +867,11 @@ describe('the matrix', () => {
   });
 
   it('gives every credential the anonymous answer on the routes open to all', () => {
-    const open = [...identityRouteList, ...plantRouteList].filter((route) => route.auth === 'none');
+    // userinfo checks a credential of its own, an OpenID Connect access token (its row says what it does with API tokens).
+    const ownCredential = ['oidcUserinfo', 'oidcUserinfoPost'];
+    const open = [...identityRouteList, ...plantRouteList].filter(
+      (route) => route.auth === 'none' && !ownCredential.includes(route.operationId),
+    );
     const rows = { ...identityMatrix, ...plantMatrix };
     const uneven = open.filter((route) => new Set(rows[route.operationId]).size !== 1).map((r) => r.operationId);
     expect(uneven).toEqual([]);

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identityRouteList } from '#functions/routes.ts';
+import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { ERRORS } from '#shared/http/errors.ts';
 import { isDefaultRoute, type RouteDef } from '#shared/http/route.ts';
 import { type AdminTenant, adminApi } from '#test/support/admin.ts';
+import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
@@ -42,9 +43,19 @@ interface Sent {
   text: string;
 }
 
-/** Sends a request whose body is raw bytes or text, as given; never parses the answer. */
-async function send(method: string, path: string, headers: Record<string, string>, body?: string | Buffer) {
-  const res = await fetch(`${api.url}${path}`, {
+/**
+ * Sends a request whose body is raw bytes or text, as given; never parses the answer. An OpenID Provider
+ * route (`tenant: 'issuer'`) goes to the owner's issuer, its hosted origin, where its requests reach validation.
+ */
+async function send(
+  route: RouteDef,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+) {
+  const base = route.tenant === 'issuer' ? `${issuerOf(api.stack, owner.tenant)}${BASE_PATH}` : api.url;
+  const res = await localhostFetch(`${base}${path}`, {
     method,
     headers,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : new Uint8Array(body) }),
@@ -64,7 +75,10 @@ function pathOf(route: RouteDef): string {
     .replace('{proxy+}', 'users/me')
     .replace('{id}', route.path.startsWith('/merchants/') ? owner.tenant.id : owner.userId)
     .replace('{keyId}', 'key_00000000000000000000')
-    .replace('{sessionId}', 'ses_00000000000000000000');
+    .replace('{sessionId}', 'ses_00000000000000000000')
+    .replace('{clientId}', 'cli_00000000000000000000')
+    .replace('{requestId}', `oar_${'0'.repeat(32)}`)
+    .replace('{logoutId}', `olr_${'0'.repeat(32)}`);
 }
 
 /** The headers under which a route's body is validated: the tenant, and the SUPER_ADMIN's bearer if it needs one. */
@@ -85,11 +99,42 @@ const LEAKS = [
   /ConditionalCheckFailed|ValidationException|ResourceNotFound|TransactionCanceled/,
 ];
 
-/** Never a 5xx; an error is a catalogued problem with no stack trace or internal name. */
-function expectSafeAnswer(res: Sent, what: string) {
+/** The OAuth error names the OpenID Provider's protocol endpoints answer (shared/http/oauth-error.ts). */
+const OAUTH_ERRORS = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_token',
+  'temporarily_unavailable',
+];
+
+/** The code an error answer names: a problem's `code`, or `oauth:<error>` for OAuth's body. */
+const codeOf = (route: RouteDef, res: Sent) => {
+  const body = JSON.parse(res.text) as { code?: string; error?: string };
+  return route.oauth ? `oauth:${body.error}` : (body.code as string);
+};
+
+/**
+ * Never a 5xx; an error is a catalogued problem with no stack trace or internal name (an OAuth protocol
+ * endpoint's: OAuth's `{ error, error_description }` with a known error name).
+ */
+function expectSafeAnswer(route: RouteDef, res: Sent, what: string) {
   const context = `${what}\n→ ${res.status} ${res.contentType} ${res.text.slice(0, 500)}`;
   expect(res.status, context).toBeLessThan(500);
   if (res.status < 400) return;
+  if (route.oauth) {
+    expect(res.contentType, context).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.text) as Record<string, unknown>;
+    expect(OAUTH_ERRORS, context).toContain(body.error);
+    expect(
+      Object.keys(body).filter((key) => key !== 'error' && key !== 'error_description'),
+      context,
+    ).toEqual([]);
+    for (const leak of LEAKS) expect(res.text, context).not.toMatch(leak);
+    return;
+  }
   // A 431/400 of Node's HTTP parser would be plain text: none of our requests should reach it.
   expect(res.contentType, context).toBe('application/problem+json');
   const problem = JSON.parse(res.text) as { code?: string; status?: number };
@@ -121,10 +166,10 @@ async function checkRoute<T>(
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
       const { method = methodOf(route), path = pathOf(route), headers, body } = request(value);
-      const res = await send(method, path, headers, body);
+      const res = await send(route, method, path, headers, body);
       const shown = typeof body === 'string' ? body.slice(0, 300) : body ? `<${body.length} bytes>` : '';
-      expectSafeAnswer(res, `${method} ${path} ${JSON.stringify(headers).slice(0, 300)} ${shown}`);
-      if (res.status >= 400) codes.add(JSON.parse(res.text).code);
+      expectSafeAnswer(route, res, `${method} ${path} ${JSON.stringify(headers).slice(0, 300)} ${shown}`);
+      if (res.status >= 400) codes.add(codeOf(route, res));
       else if (route.method !== 'GET') baseline = await snapshot();
     }),
     { numRuns, endOnFailure: true },
@@ -246,6 +291,27 @@ function hostileBody(fields: string[]): fc.Arbitrary<string | Buffer> {
   );
 }
 
+/** A form body (OAuth's token and revocation endpoints) for these fields: hostile values, repeats, bad encoding. */
+function hostileForm(fields: string[]): fc.Arbitrary<string | Buffer> {
+  const name = fields.length ? fc.constantFrom(...fields) : fc.constant('x');
+  return fc.oneof(
+    fc
+      .dictionary(fc.oneof(name, fc.string({ maxLength: 12 })), hostileString, { minKeys: 1, maxKeys: 5 })
+      .map((fields) => new URLSearchParams(fields).toString()),
+    // A parameter sent twice, which OAuth forbids.
+    fc.tuple(name, hostileString).map(([field, value]) => `${field}=a&${new URLSearchParams({ [field]: value })}`),
+    // Values over any field's length.
+    name.map((field) => `${field}=${'a'.repeat(MAX_BODY - field.length - 2)}`),
+    // Bad percent-encoding and bytes that are not UTF-8.
+    fc.constantFrom('%', 'grant_type=%zz', 'code=%c0%af', 'a=%ff%fe', '=&=&', '__proto__=1&constructor=2'),
+    fc
+      .tuple(name, fc.constantFrom([0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]))
+      .map(([field, bytes]) => Buffer.concat([Buffer.from(`${field}=a`), Buffer.from(bytes)])),
+    // JSON text under a form content type.
+    fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+  );
+}
+
 /** Header values that must not get past the tenant stage, and must not break it. */
 const hostileHeaderValue = fc.oneof(
   fc.constantFrom(
@@ -278,14 +344,21 @@ describe('hostile bodies, to every route that takes one', () => {
   for (const route of bodyRoutes) {
     it(`${route.method} ${route.path} (${route.operationId}) never answers 5xx, answers catalogued problems only, and stores nothing`, async () => {
       const fields = fieldsOf(route);
+      const form = route.bodyType === 'form';
       const codes = await checkRoute(
         route,
-        hostileBody(fields),
-        (body) => ({ headers: { ...validHeaders(route), 'content-type': 'application/json' }, body }),
+        form ? hostileForm(fields) : hostileBody(fields),
+        (body) => ({
+          headers: {
+            ...validHeaders(route),
+            'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+          },
+          body,
+        }),
         BODY_RUNS,
       );
       // The bodies got past the tenant and credential stages to the body's own checks.
-      expect([...codes]).toContain('VALIDATION_FAILED');
+      expect([...codes]).toContain(route.oauth ? 'oauth:invalid_request' : 'VALIDATION_FAILED');
       expect(codes).not.toContain('UNAUTHENTICATED');
     });
   }

@@ -70,6 +70,7 @@ describe('GET /users/me/sessions', () => {
         ip: localIp,
         lastActivityAt: isoTimestamp,
         createdAt: isoTimestamp,
+        clientName: null,
       },
       {
         id: expect.any(String),
@@ -79,11 +80,13 @@ describe('GET /users/me/sessions', () => {
         ip: localIp,
         lastActivityAt: isoTimestamp,
         createdAt: isoTimestamp,
+        clientName: null,
       },
     ]);
     for (const session of res.body) {
       expect(Object.keys(session).sort()).toEqual([
         'browser',
+        'clientName',
         'createdAt',
         'current',
         'id',

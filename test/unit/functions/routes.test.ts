@@ -42,8 +42,15 @@ describe('the identity route list', () => {
 
   it('declares every request body as a strict object, so unknown fields are refused', () => {
     for (const route of identityRouteList) {
-      if (route.body) expect(route.body.type, route.operationId).toBe('strict_object');
+      // OAuth's form bodies are the exception: RFC 6749 3.2 says to ignore unrecognised parameters.
+      if (route.body && route.bodyType !== 'form') expect(route.body.type, route.operationId).toBe('strict_object');
     }
+  });
+
+  it('takes form bodies only on the OAuth protocol endpoints, where unknown parameters are ignored', () => {
+    const forms = identityRouteList.filter((route) => route.bodyType === 'form');
+    expect(forms.map((route) => route.operationId).sort()).toEqual(['oidcRevoke', 'oidcToken']);
+    for (const route of forms) expect(route.oauth, route.operationId).toBe(true);
   });
 });
 

@@ -1,0 +1,163 @@
+import { newOpaqueToken } from '../auth/codes.ts';
+import type { Deps } from '../deps.ts';
+import { Reply } from '../http/reply.ts';
+import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
+import { type AuthorizationRequest, oidcFlowRepo, type Prompt } from '../store/oidc-flow-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { isOidcClientId } from './clients.ts';
+import { type Issuer, issuerOf, withQuery } from './issuer.ts';
+import { knownScopes } from './scopes.ts';
+
+/** How long the user has to sign in before the request lapses (the client starts again). */
+export const AUTHORIZATION_REQUEST_TTL_MS = 10 * 60 * 1000;
+
+/** Errors the hosted page explains, for requests that cannot be sent back to the client (RFC 6749 4.1.2.1). */
+export type AuthorizePageError = 'INVALID_REQUEST' | 'UNKNOWN_CLIENT' | 'REDIRECT_URI_MISMATCH';
+
+/** A S256 challenge is base64url(SHA-256): 43 characters (RFC 7636 4.2). */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const MAX_AGE = /^\d{1,9}$/;
+/** Bounds on what is stored and echoed back. */
+const MAX_STATE = 2048;
+const MAX_NONCE = 512;
+const MAX_LOGIN_HINT = 256;
+
+/** An error for the client, sent to its redirect URI. */
+class ClientError extends Error {
+  readonly error: string;
+  readonly description: string;
+  constructor(error: string, description: string) {
+    super(description);
+    this.error = error;
+    this.description = description;
+  }
+}
+
+/** The query's parameters, each at most once (RFC 6749 3.1: a repeated parameter is an error). */
+function parametersOf(rawQuery: string) {
+  const params = new URLSearchParams(rawQuery);
+  const repeated = [...new Set([...params.keys()].filter((name) => params.getAll(name).length > 1))];
+  return {
+    repeated,
+    get: (name: string): string | undefined => {
+      const value = params.get(name);
+      return value === null || value === '' ? undefined : value;
+    },
+  };
+}
+
+function pageError(issuer: Issuer, error: AuthorizePageError): Reply {
+  return new Reply(undefined, { location: withQuery(`${issuer.url}/authorize`, { error }) });
+}
+
+/**
+ * GET /oidc/authorize (README.md, Authorize): the code flow with PKCE S256, checked in the RFC's order. A
+ * request whose client or redirect URI cannot be trusted never redirects to it: the hosted error page says
+ * why. Any other problem goes back to the client's redirect URI with `error`, `state` and `iss`. A good
+ * request is stored, and the browser goes to the hosted sign-in page.
+ */
+export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string): Promise<Reply> {
+  const issuer = issuerOf(deps.config, tenant);
+  const params = parametersOf(rawQuery);
+  const clientId = params.get('client_id');
+  const requestedUri = params.get('redirect_uri');
+  if (!clientId || params.repeated.includes('client_id') || params.repeated.includes('redirect_uri')) {
+    return pageError(issuer, 'INVALID_REQUEST');
+  }
+  const client = isOidcClientId(clientId) ? await oidcClientRepo(deps.store).get(tenant, clientId) : null;
+  if (!client) return pageError(issuer, 'UNKNOWN_CLIENT');
+  // Exact comparison; a client with one registered URI may leave it out (RFC 6749 3.1.2.3).
+  const redirectUri = requestedUri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri) return pageError(issuer, 'INVALID_REQUEST');
+  if (!client.redirectUris.includes(redirectUri)) return pageError(issuer, 'REDIRECT_URI_MISMATCH');
+
+  // From here on the redirect URI is the client's own: every answer goes there, with the state echoed exactly.
+  const state = params.repeated.includes('state') ? undefined : params.get('state');
+  const back = (answer: Record<string, string>) =>
+    new Reply(undefined, {
+      location: withQuery(redirectUri, { ...answer, state: state?.slice(0, MAX_STATE), iss: issuer.url }),
+    });
+  try {
+    const request = checkedRequest(params, client, redirectUri, state, deps.clock.now());
+    await oidcFlowRepo(deps.store).createRequest(tenant, request);
+    return new Reply(undefined, {
+      location: withQuery(`${issuer.url}/authorize`, { request: request.requestId }),
+    });
+  } catch (error) {
+    if (error instanceof ClientError) return back({ error: error.error, error_description: error.description });
+    throw error;
+  }
+}
+
+function checkedRequest(
+  params: ReturnType<typeof parametersOf>,
+  client: StoredOidcClient,
+  redirectUri: string,
+  state: string | undefined,
+  now: Date,
+): AuthorizationRequest {
+  if (params.repeated.length > 0) {
+    throw new ClientError('invalid_request', `${params.repeated.join(', ')}: sent more than once`);
+  }
+  if (params.get('request')) throw new ClientError('request_not_supported', 'request objects are not supported');
+  if (params.get('request_uri')) {
+    throw new ClientError('request_uri_not_supported', 'request_uri is not supported');
+  }
+  const responseType = params.get('response_type');
+  if (!responseType) throw new ClientError('invalid_request', 'response_type is required');
+  // Implicit (`token`, `id_token`) and hybrid (`code id_token`, …) flows put tokens in the URL: only `code`.
+  if (responseType !== 'code') {
+    throw new ClientError('unsupported_response_type', 'only the authorization code flow (response_type=code)');
+  }
+  const responseMode = params.get('response_mode');
+  if (responseMode !== undefined && responseMode !== 'query') {
+    throw new ClientError('invalid_request', 'response_mode: only query');
+  }
+  if (!client.grantTypes.includes('authorization_code')) {
+    throw new ClientError('unauthorized_client', 'this client may not use the authorization code grant');
+  }
+  const requested = (params.get('scope') ?? '').split(' ').filter(Boolean);
+  if (!requested.includes('openid')) throw new ClientError('invalid_scope', 'scope must include openid');
+  const codeChallenge = params.get('code_challenge');
+  const method = params.get('code_challenge_method');
+  if (!codeChallenge) throw new ClientError('invalid_request', 'code_challenge is required (PKCE, S256)');
+  if (method !== 'S256') throw new ClientError('invalid_request', 'code_challenge_method must be S256');
+  if (!S256_CHALLENGE.test(codeChallenge)) throw new ClientError('invalid_request', 'code_challenge is malformed');
+  if (state !== undefined && state.length > MAX_STATE) throw new ClientError('invalid_request', 'state is too long');
+  const nonce = params.get('nonce');
+  if (nonce !== undefined && nonce.length > MAX_NONCE) throw new ClientError('invalid_request', 'nonce is too long');
+  const maxAge = params.get('max_age');
+  if (maxAge !== undefined && !MAX_AGE.test(maxAge)) {
+    throw new ClientError('invalid_request', 'max_age must be a number of seconds');
+  }
+  const loginHint = params.get('login_hint');
+  return {
+    requestId: `oar_${newOpaqueToken(24)}`,
+    clientId: client.clientId,
+    redirectUri,
+    state: state ?? null,
+    nonce: nonce ?? null,
+    codeChallenge,
+    scopes: knownScopes(requested),
+    prompt: promptOf(params.get('prompt')),
+    maxAge: maxAge === undefined ? null : Number(maxAge),
+    loginHint: loginHint && loginHint.length <= MAX_LOGIN_HINT ? loginHint : null,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + AUTHORIZATION_REQUEST_TTL_MS).toISOString(),
+  };
+}
+
+/** `prompt` (OIDC Core 3.1.2.1): `none` alone, or `login` and/or `consent`; `select_account` asks for a sign-in. */
+function promptOf(value: string | undefined): Prompt | null {
+  if (value === undefined) return null;
+  const values = new Set(value.split(' ').filter(Boolean));
+  const known = ['none', 'login', 'consent', 'select_account'];
+  if ([...values].some((v) => !known.includes(v))) throw new ClientError('invalid_request', 'prompt: unknown value');
+  if (values.has('none')) {
+    if (values.size > 1) throw new ClientError('invalid_request', 'prompt=none cannot be combined');
+    return 'none';
+  }
+  // One prompt is kept: a fresh sign-in covers the rest (consent is asked again on its own when needed).
+  if (values.has('login') || values.has('select_account')) return 'login';
+  return values.has('consent') ? 'consent' : null;
+}

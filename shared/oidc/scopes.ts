@@ -1,0 +1,28 @@
+import type { User } from '../users/types.ts';
+
+/**
+ * The scopes this provider knows (OpenID Connect Core 5.4), and the claims each lets a client see.
+ * `offline_access` is accepted: a client with the `refresh_token` grant gets a refresh token either way.
+ */
+export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'offline_access'] as const;
+
+/** The known scopes among those asked for, in our order; unknown ones are ignored (OIDC Core 3.1.2.1). */
+export function knownScopes(requested: readonly string[]): string[] {
+  return SUPPORTED_SCOPES.filter((scope) => requested.includes(scope));
+}
+
+/** The user's claims that `scopes` allow (ID token and userinfo), beside `sub`. */
+export function claimsFor(user: User, scopes: readonly string[]): Record<string, unknown> {
+  const claims: Record<string, unknown> = {};
+  // A claim without a value is left out, never null (OIDC Core 5.3.2).
+  if (scopes.includes('profile')) {
+    if (user.firstName) claims.given_name = user.firstName;
+    if (user.lastName) claims.family_name = user.lastName;
+  }
+  if (scopes.includes('email')) {
+    claims.email = user.email;
+    claims.email_verified = user.emailStatus === 'VALIDATED';
+  }
+  if (scopes.includes('phone') && user.phone) claims.phone_number = user.phone;
+  return claims;
+}

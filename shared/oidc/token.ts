@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { hashToken } from '../auth/codes.ts';
+import { rotateRefreshToken } from '../auth/refresh.ts';
+import { beginSession } from '../auth/session-start.ts';
+import type { Deps } from '../deps.ts';
+import { type AppError, fail, isAppError } from '../http/errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
+import { conditionFailedAt } from '../store/errors.ts';
+import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
+import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
+import { authenticateClient, type ClientCredentials } from './client-auth.ts';
+import { type Issuer, issuerOf } from './issuer.ts';
+import { signAccessToken, signIdToken } from './oidc-tokens.ts';
+import type { TokenRequest } from './protocol-schemas.ts';
+
+/** RFC 7636 4.1: 43 to 128 unreserved characters. */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+const required = (value: string | undefined, name: string): string => {
+  if (value === undefined || value === '') {
+    throw fail('VALIDATION_FAILED', {
+      detail: `${name} is required`,
+      errors: [{ path: name, message: 'is required' }],
+    });
+  }
+  return value;
+};
+
+/** RFC 7636 4.6: BASE64URL(SHA256(verifier)) equals the challenge. */
+function pkceMatches(verifier: string, challenge: string): boolean {
+  return CODE_VERIFIER.test(verifier) && createHash('sha256').update(verifier).digest('base64url') === challenge;
+}
+
+/**
+ * POST /oidc/token (RFC 6749 3.2, OIDC Core 3.1.3): the client is authenticated first (401 INVALID_CLIENT),
+ * then its grant: an authorization code, a refresh token, or (a confidential client alone) its own
+ * credentials.
+ */
+export async function token(
+  deps: Deps,
+  tenant: Merchant,
+  body: TokenRequest,
+  credentials: ClientCredentials,
+  client: ClientInfo,
+) {
+  const grantType = required(body.grant_type, 'grant_type');
+  const oidcClient = await authenticateClient(deps, tenant, credentials);
+  const issuer = issuerOf(deps.config, tenant);
+  const allowed = (grant: StoredOidcClient['grantTypes'][number]) => {
+    if (!oidcClient.grantTypes.includes(grant)) throw fail('UNAUTHORIZED_CLIENT', `this client may not use ${grant}`);
+  };
+  switch (grantType) {
+    case 'authorization_code':
+      allowed('authorization_code');
+      return redeemCode(deps, tenant, issuer, oidcClient, body);
+    case 'refresh_token':
+      allowed('refresh_token');
+      return refreshGrant(deps, tenant, issuer, oidcClient, required(body.refresh_token, 'refresh_token'), client);
+    case 'client_credentials': {
+      allowed('client_credentials');
+      const { accessToken, expiresIn } = await signAccessToken(deps, issuer, tenant, oidcClient, null);
+      return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: expiresIn, scope: '' };
+    }
+    default:
+      throw fail('UNSUPPORTED_GRANT_TYPE', `grant_type ${grantType} is not supported`);
+  }
+}
+
+/**
+ * The code grant: the code must be this client's, for this redirect URI, within its 60 s, never redeemed,
+ * and its PKCE verifier right. It is redeemed by the transaction that starts the client's session (one
+ * conditional write): of concurrent redemptions exactly one commits. A code presented again is refused and
+ * the session its first redemption started is revoked (RFC 6749 4.1.2: its tokens die with it).
+ */
+async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: StoredOidcClient, body: TokenRequest) {
+  const code = required(body.code, 'code');
+  const redirectUri = required(body.redirect_uri, 'redirect_uri');
+  const verifier = required(body.code_verifier, 'code_verifier');
+  const codeHash = hashToken(code);
+  const flows = oidcFlowRepo(deps.store);
+  const now = deps.clock.now();
+  const stored = code.length <= 128 ? await flows.getCode(tenant, codeHash) : null;
+  if (!stored || stored.clientId !== client.clientId) throw fail('INVALID_GRANT', 'the code is not valid');
+  if (stored.redeemedAt !== null) return replayed(deps, tenant, stored);
+  if (Date.parse(stored.expiresAt) <= now.getTime()) throw fail('INVALID_GRANT', 'the code has expired');
+  if (stored.redirectUri !== redirectUri)
+    throw fail('INVALID_GRANT', 'redirect_uri differs from the authorization request');
+  if (!pkceMatches(verifier, stored.codeChallenge)) throw fail('INVALID_GRANT', 'the code_verifier does not match');
+  const user = await deps.users.get(tenant, stored.userId);
+  // Only an ACTIVE user at the epoch the browser session had: a password change or disable since voids the code.
+  if (user?.status !== 'ACTIVE' || user.credentialEpoch !== stored.epoch) {
+    throw fail('INVALID_GRANT', 'the code is no longer valid');
+  }
+  const wantsRefresh = client.grantTypes.includes('refresh_token');
+  let sessionId = '';
+  try {
+    return await beginSession(
+      deps,
+      tenant,
+      user,
+      { ip: stored.ip, userAgent: stored.userAgent },
+      { amr: stored.amr },
+      {
+        clientId: client.clientId,
+        clientName: client.name,
+        refreshTtlMs: client.refreshTokenLifetimeSeconds * 1000,
+        authenticatedAt: stored.authenticatedAt,
+        scopes: stored.scopes,
+      },
+      async (session, refreshToken) => {
+        sessionId = session.id;
+        const grant = {
+          user,
+          sessionId: session.id,
+          scopes: stored.scopes,
+          authenticatedAt: stored.authenticatedAt,
+          amr: stored.amr,
+          nonce: stored.nonce,
+        };
+        const [access, idToken] = await Promise.all([
+          signAccessToken(deps, issuer, tenant, client, grant),
+          signIdToken(deps, issuer, client, grant),
+        ]);
+        return {
+          access_token: access.accessToken,
+          token_type: 'Bearer' as const,
+          expires_in: access.expiresIn,
+          scope: stored.scopes.join(' '),
+          ...(wantsRefresh ? { refresh_token: refreshToken } : {}),
+          id_token: idToken,
+        };
+      },
+      (session) => [flows.redeemItem(tenant, codeHash, session.id, now)],
+    );
+  } catch (error) {
+    if (!conditionFailedAt(error) && !isCodeRace(error)) throw error;
+    // Another redemption won (or the code lapsed or the user changed between the read and the write).
+    const again = await flows.getCode(tenant, codeHash);
+    if (again?.redeemedAt && again.sessionId !== sessionId) return replayed(deps, tenant, again);
+    throw fail('INVALID_GRANT', 'the code is no longer valid');
+  }
+}
+
+/** startSession's own answers to a cancelled transaction (the profile moved on): the code is void either way. */
+function isCodeRace(error: unknown): error is AppError {
+  return isAppError(error) && (error.code === 'INVALID_CODE' || error.code === 'INVALID_CREDENTIALS');
+}
+
+/** A code presented again: refused, and what its first redemption issued is revoked. */
+async function replayed(deps: Deps, tenant: Merchant, code: AuthorizationCode): Promise<never> {
+  if (code.sessionId) {
+    const user = await deps.users.get(tenant, code.userId);
+    await deps.sessions.revoke(
+      tenant,
+      code.userId,
+      code.sessionId,
+      deps.clock.now(),
+      !!user?.liveSessions?.[code.sessionId],
+    );
+  }
+  deps.log.info('authorization code replayed; its session is revoked', {
+    clientId: code.clientId,
+    userId: code.userId,
+  });
+  throw fail('INVALID_GRANT', 'the code was already used; the tokens it issued are revoked');
+}
+
+/**
+ * The refresh grant: today's rotation (successor, 10 s grace, reuse detection that revokes the session),
+ * bound to this client's session. A fresh ID token (same `auth_time`, no `nonce`) goes with the new tokens.
+ */
+async function refreshGrant(
+  deps: Deps,
+  tenant: Merchant,
+  issuer: Issuer,
+  client: StoredOidcClient,
+  refreshToken: string,
+  info: ClientInfo,
+) {
+  let rotated: Awaited<ReturnType<typeof rotateRefreshToken>>;
+  try {
+    rotated = await rotateRefreshToken(deps, tenant, refreshToken, info, {
+      clientId: client.clientId,
+      rateLimited: false,
+    });
+  } catch (error) {
+    if (isAppError(error) && (error.code === 'REFRESH_TOKEN_INVALID' || error.code === 'REFRESH_TOKEN_REUSED')) {
+      throw fail(
+        'INVALID_GRANT',
+        error.code === 'REFRESH_TOKEN_REUSED'
+          ? 'the refresh token was reused; the session is revoked'
+          : 'the refresh token is not valid',
+      );
+    }
+    throw error;
+  }
+  const session = await deps.sessions.get(tenant, rotated.user.id, rotated.sessionId);
+  const scopes = session?.scopes ?? ['openid'];
+  const grant = {
+    user: rotated.user,
+    sessionId: rotated.sessionId,
+    scopes,
+    authenticatedAt: session?.authenticatedAt ?? session?.createdAt ?? deps.clock.now().toISOString(),
+    amr: session?.amr ?? ['pwd'],
+    nonce: null,
+  };
+  const [access, idToken] = await Promise.all([
+    signAccessToken(deps, issuer, tenant, client, grant),
+    signIdToken(deps, issuer, client, grant),
+  ]);
+  return {
+    access_token: access.accessToken,
+    token_type: 'Bearer' as const,
+    expires_in: access.expiresIn,
+    scope: scopes.join(' '),
+    refresh_token: rotated.refreshToken,
+    id_token: idToken,
+  };
+}
