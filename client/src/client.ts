@@ -4,9 +4,13 @@ import type {
   ActivityPage,
   ApiKey,
   AssignRoleRequest,
+  AuthorizationCancelError,
+  AuthorizationRedirect,
+  AuthorizationRequest,
   ChallengeIdResponse,
   ChangePasswordRequest,
   CodeVerifyRequest,
+  CompleteAuthorizationRequest,
   CreateOidcClientRequest,
   CreateRoleRequest,
   Device,
@@ -18,6 +22,7 @@ import type {
   LoginRequest,
   LoginResult,
   LoginSuccess,
+  LogoutRedirect,
   Merchant,
   OidcClient,
   OidcClientWithSecret,
@@ -147,6 +152,26 @@ export interface AdminOidcClientsApi {
   rotateSecret(clientId: string): Promise<OidcClientWithSecret>;
 }
 
+/**
+ * The hosted sign-in page's side of an OpenID Connect sign-in (shared/oidc/README.md): the authorization
+ * request a client started, finished with the signed-in user's session or cancelled with an error for the
+ * client, and the end of an RP-initiated logout. Each answers where the browser goes next.
+ */
+export interface OidcApi {
+  /** GET /oidc/authorization-requests/{requestId} (no bearer): 404 NOT_FOUND once expired, completed or cancelled. */
+  authorizationRequest(requestId: string): Promise<AuthorizationRequest>;
+  /**
+   * POST /oidc/authorization-requests/{requestId}/complete with the session's bearer: the code for the client.
+   * Rejects 403 REAUTHENTICATION_REQUIRED (`prompt=login` or `max_age`: `reauthenticate()`, then again),
+   * 403 CONSENT_REQUIRED (ask the user, then again with `{ consent }`), 404 NOT_FOUND.
+   */
+  completeAuthorization(requestId: string, body?: CompleteAuthorizationRequest): Promise<AuthorizationRedirect>;
+  /** POST /oidc/authorization-requests/{requestId}/cancel (no bearer): the error goes to the client. */
+  cancelAuthorization(requestId: string, error: AuthorizationCancelError): Promise<AuthorizationRedirect>;
+  /** POST /oidc/logout-requests/{logoutId}/complete (no bearer): the client's post-logout URI, or null. */
+  completeLogout(logoutId: string): Promise<LogoutRedirect>;
+}
+
 export interface AdminApi {
   users: AdminUsersApi;
   merchant: AdminMerchantApi;
@@ -222,6 +247,7 @@ function decodeCookie(value: string): string | undefined {
 export class IdentityClient {
   readonly me: MeApi;
   readonly admin: AdminApi;
+  readonly oidc: OidcApi;
 
   readonly #baseUrl: string;
   readonly #fetch: FetchLike;
@@ -246,6 +272,7 @@ export class IdentityClient {
     this.#now = options.now ?? (() => new Date());
     if (options.onSessionExpired) this.#expiryListeners.add(options.onSessionExpired);
     this.me = this.#meApi();
+    this.oidc = this.#oidcApi();
     this.admin = {
       users: this.#adminUsersApi(),
       merchant: this.#adminMerchantApi(),
@@ -603,6 +630,18 @@ export class IdentityClient {
       },
       activity: (page = {}) =>
         this.#call('GET', '/users/me/activity', { query: { limit: page.limit, cursor: page.cursor } }),
+    };
+  }
+
+  #oidcApi(): OidcApi {
+    const request = (requestId: string) => `/oidc/authorization-requests/${seg(requestId)}`;
+    return {
+      authorizationRequest: (requestId) => this.#call('GET', request(requestId), { bearer: false }),
+      completeAuthorization: (requestId, body = {}) => this.#call('POST', `${request(requestId)}/complete`, { body }),
+      cancelAuthorization: (requestId, error) =>
+        this.#call('POST', `${request(requestId)}/cancel`, { body: { error }, bearer: false }),
+      completeLogout: (logoutId) =>
+        this.#call('POST', `/oidc/logout-requests/${seg(logoutId)}/complete`, { body: {}, bearer: false }),
     };
   }
 

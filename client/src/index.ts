@@ -14,6 +14,7 @@ export {
   IdentityClient,
   type IdentityClientOptions,
   type MeApi,
+  type OidcApi,
   REFRESH_COOKIE,
   REFRESH_TOKEN_LIFETIME_MS,
 } from './client.js';

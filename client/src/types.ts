@@ -153,6 +153,8 @@ export interface Session {
   ip: string;
   lastActivityAt: string;
   createdAt: string;
+  /** The OpenID Connect client the session was started for (its name); null for the hosted pages' and API sessions. */
+  clientName: string | null;
 }
 
 export interface Device {
@@ -338,4 +340,45 @@ export interface RevokeRoleRequest {
   roleId: string;
   app?: string;
   mid?: string;
+}
+
+/** What the authorization request asked of the sign-in page (OIDC Core 3.1.2.1 `prompt`). */
+export type AuthorizationPrompt = 'none' | 'login' | 'consent';
+
+/** GET /oidc/authorization-requests/{requestId}: what the hosted sign-in page shows for an OpenID Connect client. */
+export interface AuthorizationRequest {
+  requestId: string;
+  client: {
+    clientId: string;
+    name: string;
+    /** The tenant's own app: never asks for consent. */
+    firstParty: boolean;
+  };
+  /** The scopes asked for and understood (`openid`, `profile`, `email`, `phone`, `offline_access`). */
+  scopes: string[];
+  prompt: AuthorizationPrompt | null;
+  /** Seconds: an older sign-in must be proven again. */
+  maxAge: number | null;
+  /** The e-mail address the client suggests, to fill in. */
+  loginHint: string | null;
+  /** ISO 8601; after it the request is gone (404 NOT_FOUND). */
+  expiresAt: string;
+}
+
+/** POST /oidc/authorization-requests/{requestId}/complete: the user's answer to the consent question, when asked. */
+export interface CompleteAuthorizationRequest {
+  consent?: 'GRANTED' | 'DENIED';
+}
+
+/** The OAuth error a request is cancelled with (sent to the client's redirect URI). */
+export type AuthorizationCancelError = 'login_required' | 'consent_required' | 'interaction_required' | 'access_denied';
+
+/** Where the browser goes next: the client's redirect URI with the code (or the error), `state` and `iss`. */
+export interface AuthorizationRedirect {
+  redirectTo: string;
+}
+
+/** POST /oidc/logout-requests/{logoutId}/complete: the client's post-logout URI, or null (the page says so itself). */
+export interface LogoutRedirect {
+  redirectTo: string | null;
 }

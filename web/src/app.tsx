@@ -1,8 +1,10 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { Authorize } from './pages/authorize.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
 import { SignIn } from './pages/sign-in.tsx';
+import { SignOut } from './pages/sign-out.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { useSession } from './session.tsx';
 
@@ -42,7 +44,8 @@ function ExpiryWatcher() {
     () =>
       client.onSessionExpired(() => {
         setUser(null);
-        route(`/sign-in?expired=1&next=${encodeURIComponent(location.pathname)}`);
+        // With its query: an OpenID Connect sign-in (`/authorize?request=…`) carries on after signing in again.
+        route(`/sign-in?expired=1&next=${encodeURIComponent(location.pathname + location.search)}`);
       }),
     [client, setUser, route],
   );
@@ -60,6 +63,8 @@ export function App() {
           <Route path="/sign-up" component={SignUp} />
           <Route path="/forgot-password" component={ForgotPassword} />
           <Route path="/reset-password" component={ResetPassword} />
+          <Route path="/authorize" component={Authorize} />
+          <Route path="/sign-out" component={SignOut} />
           <Route path="/account" component={Account} />
           <Route path="/console" component={Console} />
           <Route path="/console/*" component={Console} />

@@ -81,7 +81,7 @@ const PROMPT_SENTENCES = {
  * The prompt itself: a modal `<dialog>` (focus is kept inside, Escape closes it, focus returns to where it was),
  * labelled by its heading, its first field focused.
  */
-export function ReauthPrompt(props: { onProven(): void; onDismiss(): void }) {
+export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reason?: string }) {
   const { client, tenant, user } = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
   const first = useRef<HTMLInputElement>(null);
@@ -137,7 +137,10 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void }) {
       }}
     >
       <h2 id={titleId}>Confirm it is you</h2>
-      <p>You signed in more than 10 minutes ago. For your safety, prove it is you before this change goes on.</p>
+      <p>
+        {props.reason ??
+          'You signed in more than 10 minutes ago. For your safety, prove it is you before this change goes on.'}
+      </p>
       {methods.length > 1 && (
         <fieldset class="choice">
           <legend>How do you want to confirm?</legend>

@@ -6,7 +6,18 @@ import { Notice, Problem, useAction } from '../ui.tsx';
 import { when } from './forms.ts';
 import { Section } from './section.tsx';
 
-const deviceOf = (s: Session) => `${s.browser ?? 'Unknown browser'} on ${s.os ?? 'an unknown system'}`;
+/**
+ * What a session is, as the table names it: the app it was started for (an OpenID Connect client: its
+ * browser is the app's server, not the user's), or the browser and system of this service's own pages.
+ */
+const deviceOf = (s: Session) =>
+  s.clientName
+    ? `${s.clientName} (an app you signed in to with this account)`
+    : `${s.browser ?? 'Unknown browser'} on ${s.os ?? 'an unknown system'}`;
+
+/** "the session on Firefox on Linux", "your sign-in to Shop app": what was signed out. */
+const whichSession = (s: Session) =>
+  s.clientName ? `your sign-in to ${s.clientName}` : `the session on ${deviceOf(s)}`;
 
 /**
  * The user's live sessions (GET /users/me/sessions): device, address, last
@@ -17,6 +28,7 @@ export function SessionsSection(props: { onChanged(): void }) {
   const { client, setUser } = useSession();
   const { route } = useLocation();
   const [sessions, setSessions] = useState<Session[] | null>(null);
+  /** The sentence saying which session was just signed out. */
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -34,7 +46,7 @@ export function SessionsSection(props: { onChanged(): void }) {
 
   const revoke = useAction(async (session: Session) => {
     await client.me.sessions.revoke(session.id);
-    setSignedOut(deviceOf(session));
+    setSignedOut(whichSession(session));
     setSessions(await client.me.sessions.list());
     props.onChanged();
     heading.current?.focus();
@@ -47,7 +59,7 @@ export function SessionsSection(props: { onChanged(): void }) {
 
   return (
     <Section id="sessions" title="Where you are signed in" headingRef={heading}>
-      {signedOut && <Notice>The session on {signedOut} was signed out.</Notice>}
+      {signedOut && <Notice>{`${signedOut.charAt(0).toUpperCase()}${signedOut.slice(1)} was signed out.`}</Notice>}
       <Problem error={load.error ?? revoke.error ?? revokeAll.error} />
       {sessions === null && !load.error && <p class="muted">Loading your sessions…</p>}
       {sessions && (
@@ -93,7 +105,7 @@ export function SessionsSection(props: { onChanged(): void }) {
                           Sign out
                           <span class="visually-hidden">
                             {' '}
-                            the session on {deviceOf(session)}, last active {when(session.lastActivityAt)}
+                            {whichSession(session)}, last active {when(session.lastActivityAt)}
                           </span>
                         </button>
                       )}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { LoginChallenge, LoginResult } from '../sdk.ts';
+import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
@@ -27,18 +27,30 @@ const SIGN_IN_SENTENCES = {
     'This account is not active yet. Finish signing up with the code we e-mailed you, or sign up again.',
 };
 
+export interface SignInProps {
+  /**
+   * Called with the signed-in user instead of going to `?next=` (the OpenID Connect sign-in page carries on
+   * with its request). The session's user is set first either way.
+   */
+  onSignedIn?: ((user: User) => void) | undefined;
+  /** The address to fill in (a client's `login_hint`); else the page's `?email=`. */
+  email?: string | undefined;
+  /** The heading; `Sign in to <tenant>` by default. */
+  title?: string | undefined;
+}
+
 /**
  * Sign-in in the tenant's login mode: a password, a code mailed to the
  * address, or the choice of both; then, when the account has an
  * authenticator app, its code or a backup code.
  */
-export function SignIn() {
+export function SignIn(props: SignInProps) {
   const { client, tenant, user, setUser } = useSession();
   const { query, route } = useLocation();
   const methods: Method[] =
     tenant.loginMode === 'PASSWORD_OR_OTP_EMAIL' ? ['PASSWORD', 'OTP_EMAIL'] : [tenant.loginMode as Method];
   const [method, setMethod] = useState<Method>(methods[0] as Method);
-  const [email, setEmail] = useState(query.email ?? '');
+  const [email, setEmail] = useState(props.email ?? query.email ?? '');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   /** Back from the second step: focus returns to the form's first field. */
@@ -54,7 +66,8 @@ export function SignIn() {
   const finish = (result: LoginResult) => {
     if ('user' in result) {
       setUser(result.user);
-      route(next);
+      if (props.onSignedIn) props.onSignedIn(result.user);
+      else route(next);
     } else {
       setChallenge(result);
     }
@@ -120,11 +133,11 @@ export function SignIn() {
   const problems = fieldSentences(start.error, LABELS);
   useFocusFirstProblem(start.error);
   return (
-    <AuthLayout title={`Sign in to ${tenant.name}`}>
+    <AuthLayout title={props.title ?? `Sign in to ${tenant.name}`}>
       {query.expired && <Notice>Your session has ended. Sign in again to go on.</Notice>}
       {query.reset && <Notice>Your password was changed. Sign in with the new one.</Notice>}
       {query.registered && <Notice>Your account is ready. Sign in to go on.</Notice>}
-      {user && (
+      {user && !props.onSignedIn && (
         <Notice>
           You are signed in as {user.email}. <a href={next}>Continue</a>
         </Notice>

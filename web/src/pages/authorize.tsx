@@ -1,0 +1,305 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { ReauthPrompt } from '../reauth.tsx';
+import { ApiError, type AuthorizationCancelError, type AuthorizationRequest } from '../sdk.ts';
+import { useSession } from '../session.tsx';
+import { BrandMark, Button, Problem, useTitle } from '../ui.tsx';
+import { SignIn } from './sign-in.tsx';
+import './auth.css';
+import './authorize.css';
+
+/**
+ * `/authorize`: the hosted page of an OpenID Connect sign-in (shared/oidc/README.md, The sign-in page).
+ * `?error=` is the authorize endpoint refusing a request it could not send back to the client (no link to
+ * the client: its address is not to be trusted); `?request=` is a request to finish: sign in (or confirm it
+ * is you, or allow the client), then back to the client with its code, or with an error it asked for.
+ */
+export function Authorize() {
+  const { query } = useLocation();
+  return query.request ? <AuthorizationFlow requestId={query.request} /> : <RefusedRequest code={query.error} />;
+}
+
+/** The authorize endpoint's refusals, each a sentence; `{tenant}` is the tenant's name. */
+const REFUSALS: Record<string, string> = {
+  INVALID_REQUEST:
+    'The app that sent you here made a sign-in request that {tenant} cannot accept. Go back to the app and try again; if it happens again, tell the app’s makers.',
+  UNKNOWN_CLIENT:
+    'The app that sent you here is not registered with {tenant}, so you cannot sign in to it with your {tenant} account.',
+  REDIRECT_URI_MISMATCH:
+    'The app that sent you here asked to send you back to an address it has not registered with {tenant}. For your safety, you are not sent there.',
+};
+const UNKNOWN_REFUSAL = 'This sign-in request cannot be used. Go back to the app and start again.';
+
+function RefusedRequest(props: { code: string | undefined }) {
+  const { tenant } = useSession();
+  const sentence = (props.code && REFUSALS[props.code]) ?? UNKNOWN_REFUSAL;
+  return (
+    <Step title="This sign-in cannot go on">
+      <p class="alert" role="alert">
+        {sentence.replaceAll('{tenant}', tenant.name)}
+      </p>
+    </Step>
+  );
+}
+
+/** What each scope lets the client have, as the consent card lists it (unknown scopes are ignored, as the service does). */
+const SCOPE_SENTENCES: Record<string, string> = {
+  openid: 'Know who you are (your account id)',
+  profile: 'Your name',
+  email: 'Your e-mail address',
+  phone: 'Your phone number',
+  offline_access: 'Stay signed in when you are away',
+};
+
+const EXPIRED = 'This sign-in link has expired or was already used. Go back to the app and start again.';
+
+/** The request is gone (404: expired, completed or cancelled) or its id was never one (400). */
+const isExpired = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.code === 'VALIDATION_FAILED');
+
+type Stage =
+  | { kind: 'loading' }
+  | { kind: 'sign-in'; email: string | undefined }
+  | { kind: 'working' }
+  | { kind: 'consent' }
+  | { kind: 'reauth'; open: boolean }
+  | { kind: 'returning'; to: string }
+  | { kind: 'failed'; error: unknown };
+
+const codeOf = (error: unknown) => (error instanceof ApiError ? error.code : undefined);
+
+/** A refusal that means there is no usable session: the access token and its refresh are gone. */
+const signedOut = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+function AuthorizationFlow(props: { requestId: string }) {
+  const { client, user, setUser } = useSession();
+  const [request, setRequest] = useState<AuthorizationRequest | null>(null);
+  const [stage, setStage] = useState<Stage>({ kind: 'loading' });
+  const [deciding, setDeciding] = useState<'GRANTED' | 'DENIED' | null>(null);
+
+  const go = (to: string) => {
+    setStage({ kind: 'returning', to });
+    location.assign(to);
+  };
+  const fail = (error: unknown) => setStage({ kind: 'failed', error });
+
+  const cancel = async (req: AuthorizationRequest, error: AuthorizationCancelError) => {
+    setStage({ kind: 'working' });
+    try {
+      go((await client.oidc.cancelAuthorization(req.requestId, error)).redirectTo);
+    } catch (failure) {
+      fail(failure);
+    }
+  };
+
+  /** The signed-in user's answer to the client: its code, or what stands in the way (prompt=none never asks). */
+  const complete = async (req: AuthorizationRequest, consent?: 'GRANTED' | 'DENIED') => {
+    if (consent) setDeciding(consent);
+    else setStage({ kind: 'working' });
+    try {
+      go((await client.oidc.completeAuthorization(req.requestId, consent ? { consent } : undefined)).redirectTo);
+    } catch (error) {
+      const silent = req.prompt === 'none';
+      if (codeOf(error) === 'REAUTHENTICATION_REQUIRED') {
+        if (silent) await cancel(req, 'login_required');
+        else setStage({ kind: 'reauth', open: true });
+      } else if (codeOf(error) === 'CONSENT_REQUIRED') {
+        if (silent) await cancel(req, 'consent_required');
+        else setStage({ kind: 'consent' });
+      } else if (signedOut(error)) {
+        setUser(null);
+        if (silent) await cancel(req, 'login_required');
+        else setStage({ kind: 'sign-in', email: req.loginHint ?? undefined });
+      } else {
+        fail(error);
+      }
+    } finally {
+      setDeciding(null);
+    }
+  };
+
+  const start = async () => {
+    setStage({ kind: 'loading' });
+    let req: AuthorizationRequest;
+    try {
+      req = await client.oidc.authorizationRequest(props.requestId);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    setRequest(req);
+    if (user) await complete(req);
+    else if (req.prompt === 'none') await cancel(req, 'login_required');
+    else setStage({ kind: 'sign-in', email: req.loginHint ?? undefined });
+  };
+
+  // Once per request: the session the page opened with decides the first step.
+  useEffect(() => {
+    start();
+  }, [props.requestId]);
+
+  /** "Not you?": this browser signs out of the hosted pages, and the form takes another account. */
+  const switchAccount = async () => {
+    await client.logout();
+    setUser(null);
+    setStage({ kind: 'sign-in', email: undefined });
+  };
+
+  if (stage.kind === 'failed') {
+    const expired = isExpired(stage.error);
+    return (
+      <Step title={expired ? 'This sign-in has expired' : 'This sign-in cannot go on'}>
+        <Problem error={stage.error} overrides={expired ? { [codeOf(stage.error) ?? '']: EXPIRED } : {}} />
+        {!expired && (
+          <button type="button" class="button secondary" onClick={() => start()}>
+            Try again
+          </button>
+        )}
+      </Step>
+    );
+  }
+  if (!request || stage.kind === 'loading') {
+    return (
+      <Step title="Signing you in…">
+        <p role="status">One moment…</p>
+      </Step>
+    );
+  }
+  const name = request.client.name;
+  switch (stage.kind) {
+    case 'returning':
+      return (
+        <Step title={`Returning to ${name}…`}>
+          <p role="status">
+            If nothing happens, <a href={stage.to}>continue to {name}</a>.
+          </p>
+        </Step>
+      );
+    case 'sign-in':
+      return (
+        <SignIn
+          title={`Sign in to continue to ${name}`}
+          email={stage.email}
+          onSignedIn={() => {
+            complete(request);
+          }}
+        />
+      );
+    case 'reauth':
+      return (
+        <Step title={`Continue to ${name}`}>
+          <p>{name} asks you to confirm it is you before going on.</p>
+          <SignedInAs email={user?.email} onSwitch={switchAccount} />
+          <Button type="button" onClick={() => setStage({ kind: 'reauth', open: true })}>
+            Confirm it is you
+          </Button>
+          {stage.open && (
+            <ReauthPrompt
+              reason={`${name} asks you to confirm it is you before going on.`}
+              onProven={() => {
+                complete(request);
+              }}
+              onDismiss={() => setStage({ kind: 'reauth', open: false })}
+            />
+          )}
+        </Step>
+      );
+    case 'consent':
+      return (
+        <Consent
+          request={request}
+          email={user?.email}
+          deciding={deciding}
+          onDecide={(consent) => complete(request, consent)}
+          onSwitch={switchAccount}
+        />
+      );
+    default:
+      return (
+        <Step title={`Continuing to ${name}…`}>
+          <p role="status">One moment…</p>
+        </Step>
+      );
+  }
+}
+
+/** The consent card: who asks, for what, for which account; Allow or Deny. */
+function Consent(props: {
+  request: AuthorizationRequest;
+  email: string | undefined;
+  deciding: 'GRANTED' | 'DENIED' | null;
+  onDecide(consent: 'GRANTED' | 'DENIED'): void;
+  onSwitch(): void;
+}) {
+  const { tenant } = useSession();
+  const name = props.request.client.name;
+  const asked = props.request.scopes.flatMap((scope) => SCOPE_SENTENCES[scope] ?? []);
+  return (
+    <Step title={`Allow ${name} to use your ${tenant.name} account?`}>
+      <p id="consent-scopes">{name} asks for:</p>
+      <ul class="scopes" aria-labelledby="consent-scopes">
+        {asked.map((sentence) => (
+          <li key={sentence}>{sentence}</li>
+        ))}
+      </ul>
+      <SignedInAs email={props.email} onSwitch={props.onSwitch} />
+      <div class="decide">
+        <Button
+          type="button"
+          busy={props.deciding === 'GRANTED'}
+          disabled={props.deciding !== null}
+          onClick={() => props.onDecide('GRANTED')}
+        >
+          Allow
+        </Button>
+        <Button
+          type="button"
+          kind="secondary"
+          busy={props.deciding === 'DENIED'}
+          disabled={props.deciding !== null}
+          onClick={() => props.onDecide('DENIED')}
+        >
+          Deny
+        </Button>
+      </div>
+      <p class="muted">You can sign {name} out at any time from your account page.</p>
+    </Step>
+  );
+}
+
+function SignedInAs(props: { email: string | undefined; onSwitch(): void }) {
+  if (!props.email) return null;
+  return (
+    <p class="signed-in-as">
+      Signed in as <strong>{props.email}</strong>.{' '}
+      <button type="button" class="link" onClick={props.onSwitch}>
+        Not you? Use another account
+      </button>
+    </p>
+  );
+}
+
+/**
+ * One card of the flow, as the sign-in pages look. Its heading takes focus when the step appears, so that
+ * keyboard and screen reader users hear where the flow went (the consent question, a failure).
+ */
+function Step(props: { title: string; children: ComponentChildren }) {
+  const { tenant } = useSession();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useTitle(props.title);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [props.title]);
+  return (
+    <main class="auth">
+      <div class="card">
+        <BrandMark name={tenant.name} logoUrl={tenant.logoUrl} />
+        <h1 tabIndex={-1} ref={heading}>
+          {props.title}
+        </h1>
+        {props.children}
+      </div>
+    </main>
+  );
+}
