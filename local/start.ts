@@ -40,6 +40,7 @@ Hosted pages of the demo tenant (open in Chromium or any browser that resolves *
   Sign up      ${pages}/sign-up
   Account      ${pages}/account
   Console      ${pages}/console   (sign in as the admin below)
+  OpenID       ${pages}   (the tenant's issuer: register clients under Console → Sign-in clients)
 
   API          ${stack.apiUrl}   (OpenAPI: ${stack.apiUrl}/openapi.json)
   Inbox        ${stack.sesUrl.replace('127.0.0.1', 'localhost')}/   (JSON: /store)
