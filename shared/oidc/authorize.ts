@@ -78,7 +78,7 @@ export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string):
       location: withQuery(redirectUri, { ...answer, state: state?.slice(0, MAX_STATE), iss: issuer.url }),
     });
   try {
-    const request = checkedRequest(params, client, redirectUri, state, deps.clock.now());
+    const request = checkedRequest(params, client, redirectUri, requestedUri !== undefined, state, deps.clock.now());
     await oidcFlowRepo(deps.store).createRequest(tenant, request);
     return new Reply(undefined, {
       location: withQuery(`${issuer.url}/authorize`, { request: request.requestId }),
@@ -93,6 +93,7 @@ function checkedRequest(
   params: ReturnType<typeof parametersOf>,
   client: StoredOidcClient,
   redirectUri: string,
+  redirectUriGiven: boolean,
   state: string | undefined,
   now: Date,
 ): AuthorizationRequest {
@@ -135,6 +136,7 @@ function checkedRequest(
     requestId: `oar_${newOpaqueToken(24)}`,
     clientId: client.clientId,
     redirectUri,
+    redirectUriGiven,
     state: state ?? null,
     nonce: nonce ?? null,
     codeChallenge,

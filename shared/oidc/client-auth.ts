@@ -44,9 +44,9 @@ function secretMatches(client: StoredOidcClient, secret: string): boolean {
 export async function authenticateClient(deps: Deps, tenant: TenantRef, credentials: ClientCredentials) {
   const usedBasic = /^Basic\s/i.test(credentials.authorization ?? '');
   const basic = usedBasic ? basicCredentials(credentials.authorization as string) : null;
-  // Basic's challenge, so that a client that tried Basic knows to try again with it (RFC 6749 5.2).
+  // Every 401 names a scheme to authenticate with (RFC 9110 15.5.2; RFC 6749 5.2 for a client that tried Basic).
   const refuse = (detail: string) =>
-    fail('INVALID_CLIENT', { detail, headers: usedBasic ? { 'www-authenticate': 'Basic realm="token"' } : {} });
+    fail('INVALID_CLIENT', { detail, headers: { 'www-authenticate': 'Basic realm="token"' } });
   if (usedBasic && !basic) throw refuse('malformed Basic credentials');
   if (basic && credentials.clientSecret !== undefined) throw refuse('one client authentication method at a time');
   if (basic && credentials.clientId !== undefined && credentials.clientId !== basic.id) {

@@ -46,8 +46,10 @@ export async function endSession(deps: Deps, tenant: Merchant, rawQuery: string)
     }
   }
   const wanted = single('post_logout_redirect_uri');
+  // A hint that is not this issuer's ID token (forged, another tenant's) sends the browser nowhere.
+  const hintGood = hint === undefined || claims !== null;
   const redirectTo =
-    client && wanted && client.postLogoutRedirectUris.includes(wanted)
+    hintGood && client && wanted && client.postLogoutRedirectUris.includes(wanted)
       ? withQuery(wanted, { state: single('state') })
       : null;
   const now = deps.clock.now();

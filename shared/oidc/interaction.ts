@@ -60,7 +60,9 @@ function answerTo(deps: Deps, tenant: Merchant, request: AuthorizationRequest, a
 function authenticationFitsRequest(request: AuthorizationRequest, authenticatedAt: string | null, now: Date) {
   if (!authenticatedAt) return false;
   const at = Date.parse(authenticatedAt);
-  if (request.prompt === 'login' && at < Date.parse(request.createdAt)) return false;
+  // A sign-in made for this request (after it began) satisfies both, max_age=0 included.
+  if (at >= Date.parse(request.createdAt)) return true;
+  if (request.prompt === 'login') return false;
   if (request.maxAge !== null && now.getTime() - at > request.maxAge * 1000) return false;
   return true;
 }
@@ -110,6 +112,7 @@ export async function completeAuthorization(
       codeHash: hashToken(code),
       clientId: request.clientId,
       redirectUri: request.redirectUri,
+      redirectUriGiven: request.redirectUriGiven,
       codeChallenge: request.codeChallenge,
       nonce: request.nonce,
       scopes: request.scopes,

@@ -75,7 +75,6 @@ export async function token(
  */
 async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: StoredOidcClient, body: TokenRequest) {
   const code = required(body.code, 'code');
-  const redirectUri = required(body.redirect_uri, 'redirect_uri');
   const verifier = required(body.code_verifier, 'code_verifier');
   const codeHash = hashToken(code);
   const flows = oidcFlowRepo(deps.store);
@@ -84,8 +83,9 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
   if (!stored || stored.clientId !== client.clientId) throw fail('INVALID_GRANT', 'the code is not valid');
   if (stored.redeemedAt !== null) return replayed(deps, tenant, stored);
   if (Date.parse(stored.expiresAt) <= now.getTime()) throw fail('INVALID_GRANT', 'the code has expired');
-  if (stored.redirectUri !== redirectUri)
-    throw fail('INVALID_GRANT', 'redirect_uri differs from the authorization request');
+  // RFC 6749 4.1.3: required, and the same, when the authorization request named it; else, if sent, the same.
+  const sameUri = body.redirect_uri === undefined ? !stored.redirectUriGiven : body.redirect_uri === stored.redirectUri;
+  if (!sameUri) throw fail('INVALID_GRANT', 'redirect_uri differs from the authorization request');
   if (!pkceMatches(verifier, stored.codeChallenge)) throw fail('INVALID_GRANT', 'the code_verifier does not match');
   const user = await deps.users.get(tenant, stored.userId);
   // Only an ACTIVE user at the epoch the browser session had: a password change or disable since voids the code.

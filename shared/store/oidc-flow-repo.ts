@@ -21,6 +21,8 @@ export interface AuthorizationRequest {
   requestId: string;
   clientId: string;
   redirectUri: string;
+  /** Whether the request named its redirect URI (a client with one may leave it out): then the token request must too. */
+  redirectUriGiven: boolean;
   state: string | null;
   nonce: string | null;
   codeChallenge: string;
@@ -36,6 +38,7 @@ const REQUEST_FIELDS: FieldNames<AuthorizationRequest> = {
   requestId: true,
   clientId: true,
   redirectUri: true,
+  redirectUriGiven: true,
   state: true,
   nonce: true,
   codeChallenge: true,
@@ -52,6 +55,8 @@ export interface AuthorizationCode {
   codeHash: string;
   clientId: string;
   redirectUri: string;
+  /** The request named it: the token request must name the same (RFC 6749 4.1.3). */
+  redirectUriGiven: boolean;
   codeChallenge: string;
   nonce: string | null;
   scopes: string[];
@@ -75,6 +80,7 @@ const CODE_FIELDS: FieldNames<AuthorizationCode> = {
   codeHash: true,
   clientId: true,
   redirectUri: true,
+  redirectUriGiven: true,
   codeChallenge: true,
   nonce: true,
   scopes: true,
