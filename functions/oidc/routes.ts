@@ -5,7 +5,7 @@
  * within 10 minutes (API keys get 403 FORBIDDEN, as for API key creation).
  */
 import * as v from 'valibot';
-import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
+import { ADMIN_ERRORS, adminRoute, type RouteDef, SIGNS_TOKENS } from '#shared/http/route.ts';
 import {
   CreateOidcClientRequest,
   OidcClientIdParams,
@@ -39,6 +39,8 @@ export const oidcRoutes = {
     response: OidcClientWithSecretResponse,
     errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED'],
     table: ['PutItem'],
+    // An RS256 client: the RS256 signing key is made (published) now, before its first token.
+    kms: SIGNS_TOKENS,
   },
   getOidcClient: {
     ...adminRoute({ tag: 'oidc' }),
@@ -68,6 +70,8 @@ export const oidcRoutes = {
     errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
     // Read, then a conditional UpdateItem on `updatedAt` (re-read when the condition fails).
     table: ['GetItem', 'UpdateItem'],
+    // A change to RS256: the RS256 signing key is made (published) now, before the client's next token.
+    kms: SIGNS_TOKENS,
   },
   deleteOidcClient: {
     ...adminRoute({ tag: 'oidc' }),

@@ -1,6 +1,7 @@
 import { hashToken, newOpaqueToken } from '../auth/codes.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
+import { signingKeys } from '../auth/signing-keys.ts';
 import type { Deps } from '../deps.ts';
 import { type FieldError, fail } from '../http/errors.ts';
 import { newId } from '../random.ts';
@@ -161,6 +162,8 @@ export async function createOidcClient(
     secretCreatedAt: secret ? now : null,
     createdBy,
   };
+  // Its signing key published before its first token: a resource server that fetched the JWK Set early has it.
+  if (stored.idTokenSigningAlg === 'RS256') await signingKeys(deps).active('RS256');
   await oidcClientRepo(deps.store).create(tenant, stored);
   return { ...toResponse(stored), clientSecret: secret?.secret ?? null };
 }
@@ -191,6 +194,7 @@ export async function updateOidcClient(
     requireRecentUser(deps, principal);
   }
   const repo = oidcClientRepo(deps.store);
+  if (changes.idTokenSigningAlg === 'RS256') await signingKeys(deps).active('RS256');
   let seen = await found(deps, tenant, clientId);
   for (let attempt = 1; ; attempt++) {
     const next = { ...seen, ...changes };

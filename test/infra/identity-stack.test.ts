@@ -348,6 +348,9 @@ describe('IdentityStack: IAM', () => {
         'loginVerify',
         // The OpenID Provider's token endpoint signs ID and access tokens and rotates refresh tokens.
         'oidcToken',
+        // Registering a client for RS256 (or changing one to it) publishes the RS256 key first.
+        'createOidcClient',
+        'updateOidcClient',
         // TOTP (or backup) codes with the password or e-mail code: totp:decrypt.
         'reauthenticate',
         'refresh',
