@@ -42,6 +42,7 @@ export function openidConfiguration(deps: Pick<Deps, 'config'>, tenant: Merchant
       'azp',
       'email',
       'email_verified',
+      'name',
       'given_name',
       'family_name',
       'phone_number',

@@ -43,6 +43,7 @@ export const UserinfoResponse = v.object({
   sub: v.string(),
   email: v.optional(v.string()),
   email_verified: v.optional(v.boolean()),
+  name: v.optional(v.string()),
   given_name: v.optional(v.string()),
   family_name: v.optional(v.string()),
   phone_number: v.optional(v.string()),

@@ -16,6 +16,9 @@ export function claimsFor(user: User, scopes: readonly string[]): Record<string,
   const claims: Record<string, unknown> = {};
   // A claim without a value is left out, never null (OIDC Core 5.3.2).
   if (scopes.includes('profile')) {
+    const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+    // The full name too (OIDC Core 5.1): the one claim most clients show (Auth.js's session `name`).
+    if (name) claims.name = name;
     if (user.firstName) claims.given_name = user.firstName;
     if (user.lastName) claims.family_name = user.lastName;
   }

@@ -33,7 +33,11 @@ async function aTenantOn(deps: Deps) {
 const rsaKeys = async (deps: Deps) =>
   (await signingKeys(deps).publicJwks({ fresh: true })).keys.filter((key) => key.alg === 'RS256');
 
-const client = { name: 'Back office', type: 'confidential', redirectUris: ['https://shop.example/callback'] } as const;
+const client = {
+  name: 'Back office',
+  type: 'confidential' as const,
+  redirectUris: ['https://shop.example/callback'],
+};
 
 describe('an RS256 client publishes its signing key when registered', () => {
   it('registering an ES256 client makes no RSA key; registering an RS256 one publishes one', async () => {
