@@ -170,6 +170,28 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     expect(again.get('code')).not.toBe(answer.get('code'));
   });
 
+  it('a new user signs up from the app’s sign-in (name, address, password, the mailed code) and lands at the app with a code', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', signupMode: 'OPEN' });
+    const client = await registerClient(tenant, { name: 'Shop app', firstParty: true });
+    const request = authorization(client);
+    const page = await web.open(tenant, request.path);
+    await page.getByRole('heading', { name: 'Sign in to continue to Shop app' }).waitFor();
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-up');
+    const email = `new-${randomBytes(6).toString('hex')}@shop.test`;
+    await page.getByLabel('First name').fill('Fern');
+    await page.getByLabel('Last name').fill('Gully');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('Sprout-leaf-42');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await page.getByLabel('Code from the e-mail').fill(await web.latestCode(email));
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    const answer = await landedAtClient(page);
+    expect(answer.get('state')).toBe(request.state);
+    expect(answer.get('code')).toEqual(expect.any(String));
+  });
+
   it('a third-party client asks for consent: Allow sends a code; asked again (prompt=consent), Deny sends access_denied', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);

@@ -181,6 +181,7 @@ function AuthorizationFlow(props: { requestId: string }) {
         <SignIn
           title={`Sign in to continue to ${name}`}
           email={stage.email}
+          returnTo={`/authorize?request=${encodeURIComponent(props.requestId)}`}
           onSignedIn={() => {
             complete(request);
           }}

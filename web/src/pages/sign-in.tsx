@@ -37,6 +37,11 @@ export interface SignInProps {
   email?: string | undefined;
   /** The heading; `Sign in to <tenant>` by default. */
   title?: string | undefined;
+  /**
+   * Where "Create an account" comes back to once the account is made and signed in (the OpenID Connect
+   * sign-in page's own address, so that a new user still reaches the app that sent them).
+   */
+  returnTo?: string | undefined;
 }
 
 /**
@@ -193,7 +198,9 @@ export function SignIn(props: SignInProps) {
             Forgot your password?
           </a>
         )}
-        <a href="/sign-up">{tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}</a>
+        <a href={props.returnTo ? `/sign-up?next=${encodeURIComponent(props.returnTo)}` : '/sign-up'}>
+          {tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}
+        </a>
       </nav>
     </AuthLayout>
   );

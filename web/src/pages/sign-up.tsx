@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { useSession } from '../session.tsx';
+import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
   checkForm,
@@ -46,7 +46,9 @@ export function SignUp() {
           invitation e-mail to create your account.
         </p>
         <nav class="links" aria-label="Other options">
-          <a href="/sign-in">I already have an account: sign in</a>
+          <a href={query.next ? `/sign-in?next=${encodeURIComponent(query.next)}` : '/sign-in'}>
+            I already have an account: sign in
+          </a>
         </nav>
       </AuthLayout>
     );
@@ -83,8 +85,8 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
     if (local.length > 0) throw formProblem(local);
     const answer = await request();
     if (answer === null) {
-      // An invitation accepted: the account is ready, and signing in is the next step.
-      route(`/sign-in?registered=1&email=${encodeURIComponent(values.email.trim())}`);
+      // An invitation accepted: the account is ready, and signing in is the next step (then where it was going).
+      route(`/sign-in?registered=1&email=${encodeURIComponent(values.email.trim())}${nextParam(query.next)}`);
     } else {
       setChallengeId(answer.challengeId);
     }
@@ -169,16 +171,21 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
         <Button busy={submit.busy}>Create account</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        <a href="/sign-in">I already have an account: sign in</a>
+        <a href={query.next ? `/sign-in?next=${encodeURIComponent(query.next)}` : '/sign-in'}>
+          I already have an account: sign in
+        </a>
       </nav>
     </AuthLayout>
   );
 }
 
+/** `&next=…` for a sign-in link when the sign-up was on its way somewhere (safeNext judges it there). */
+const nextParam = (next: string | undefined) => (next ? `&next=${encodeURIComponent(next)}` : '');
+
 /** The second step of an OPEN sign-up: the mailed code, which activates the account and signs in. */
 function VerifySignUp(props: { email: string; challengeId: string; onResend(): Promise<void>; onRestart(): void }) {
   const { client, setUser } = useSession();
-  const { route } = useLocation();
+  const { route, query } = useLocation();
   const [code, setCode] = useState('');
   const [resent, setResent] = useState(false);
   const focus = useAutoFocus<HTMLInputElement>();
@@ -188,10 +195,11 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
     const result = await client.verifySignup({ challengeId: props.challengeId, code: code.trim() });
     if ('user' in result) {
       setUser(result.user);
-      route('/account');
+      // Signed up from an app's sign-in (OpenID Connect): back to it; else the account page.
+      route(safeNext(query.next));
     } else {
       // Not expected of a new account; sign-in knows every further step.
-      route(`/sign-in?registered=1&email=${encodeURIComponent(props.email)}`);
+      route(`/sign-in?registered=1&email=${encodeURIComponent(props.email)}${nextParam(query.next)}`);
     }
   });
   const resend = useAction(async () => {
