@@ -26,6 +26,12 @@ export interface IdentityConfig {
    * the ACM certificate (us-east-1, for `*.<domain>`) CloudFront answers it with; undefined: none given.
    */
   web: { domain: string; certificateArn: string } | undefined;
+  /**
+   * The plant store's second mode (`plantsJwtIssuer`, `plantsJwtAudience`): an API Gateway JWT authorizer on its
+   * token routes, for the access tokens an OpenID Provider (a tenant's issuer) signs RS256 for these client ids;
+   * undefined: none (the handler checks the identity API's own tokens itself).
+   */
+  plantsJwtAuthorizer: { issuer: string; audience: string[] } | undefined;
 }
 
 export const CONTEXT_DEFAULTS = {
@@ -40,6 +46,8 @@ export const CONTEXT_DEFAULTS = {
   argon2ReservedConcurrency: 10,
   webDomain: '',
   webCertificateArn: '',
+  plantsJwtIssuer: '',
+  plantsJwtAudience: '',
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = {
@@ -103,6 +111,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
 
   return {
     web: readWebConfig(node),
+    plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
     senderEmail,
     issuerUrl: contextString(node, 'issuerUrl'),
     removalPolicy,
@@ -135,6 +144,46 @@ function readWebConfig(node: Node): IdentityConfig['web'] {
     );
   }
   return { domain, certificateArn };
+}
+
+/**
+ * An audience entry: a client id as the issuer writes it in `aud` / `client_id` (printable, no space and no
+ * comma, which separates the entries of a `-c plantsJwtAudience=a,b` value).
+ */
+const AUDIENCE_ENTRY = /^[\x21-\x2b\x2d-\x7e]{1,256}$/;
+
+function readPlantsJwtAuthorizer(node: Node): IdentityConfig['plantsJwtAuthorizer'] {
+  const issuer = contextString(node, 'plantsJwtIssuer');
+  // One or more client ids: a JSON array in cdk.json, or a comma-separated string (`-c plantsJwtAudience=a,b`).
+  const raw: unknown = node.tryGetContext('plantsJwtAudience') ?? CONTEXT_DEFAULTS.plantsJwtAudience;
+  let entries: unknown[];
+  if (Array.isArray(raw)) entries = raw;
+  else if (typeof raw === 'string') entries = raw.split(',');
+  else
+    throw new Error(
+      `Context "plantsJwtAudience" must be a client id, a comma-separated list or an array of them, got ${JSON.stringify(raw)}`,
+    );
+  const audience = entries.map((entry) => (typeof entry === 'string' ? entry.trim() : entry)).filter((e) => e !== '');
+  if (issuer === '' && audience.length === 0) return undefined;
+  if (issuer === '' || audience.length === 0) {
+    throw new Error('Context "plantsJwtIssuer" and "plantsJwtAudience" go together: set both, or neither');
+  }
+  // API Gateway takes an https issuer only, and compares it with `iss` exactly: no query, fragment or credentials.
+  const url = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (url?.protocol !== 'https:' || url.search !== '' || url.hash !== '' || url.username || url.password) {
+    throw new Error(
+      `Context "plantsJwtIssuer" must be an https URL without query or fragment (a tenant's issuer, such as https://shop.id.example.com), got "${issuer}"`,
+    );
+  }
+  for (const entry of audience) {
+    if (typeof entry !== 'string' || !AUDIENCE_ENTRY.test(entry)) {
+      throw new Error(
+        `Context "plantsJwtAudience" must list client ids (no spaces or commas), got ${JSON.stringify(entry)}`,
+      );
+    }
+  }
+  const unique = [...new Set(audience as string[])];
+  return { issuer, audience: unique };
 }
 
 function positiveInteger(node: Node, key: keyof typeof CONTEXT_DEFAULTS): number {

@@ -1,10 +1,11 @@
 import { CfnOutput, CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnRoute, type HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
-import type { RouteDef } from '#shared/http/route.ts';
+import { type RouteDef, routeKey } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
 import { readIdentityConfig } from './config.ts';
 import { addRouteFunctions, serviceApi } from './http-api.ts';
@@ -12,6 +13,12 @@ import { serviceTable } from './table.ts';
 
 /** The partitions of the identity's ORIGIN index (`ORIGIN#<origin>`, shared/store/keys.ts), as an IAM pattern. */
 export const ORIGIN_PARTITIONS = `${keys.originPartition('')}*`;
+
+/**
+ * `true` on the functions behind the JWT authorizer (the `plantsJwtIssuer` context): API Gateway has checked the
+ * token, and the function takes its caller from the authorizer's claims (shared/plants/deps.ts).
+ */
+export const JWT_AUTHORIZER_VARIABLE = 'PLANTS_JWT_AUTHORIZER';
 
 export interface PlantsStackProps extends StackProps {
   /**
@@ -37,6 +44,11 @@ export interface PlantsStackProps extends StackProps {
  * Gateway JWT authorizer cannot pin a per-tenant audience), so they get the
  * issuer and its JWKS URL, and no access to the identity's keys. Of the
  * identity's table, the CORS routes may Query the ORIGIN partitions only.
+ *
+ * The second mode (README, Plant store; the `plantsJwtIssuer` and `plantsJwtAudience` context): an API Gateway
+ * JWT authorizer for one tenant's OpenID Provider sits in front of the token routes (`tenant: 'token'`:
+ * POST /plants) and checks the RS256 access tokens of the listed clients before any function runs; those
+ * functions then take the caller from the authorizer's verified claims.
  */
 export class PlantsStack extends Stack {
   readonly api: HttpApi;
@@ -71,8 +83,13 @@ export class PlantsStack extends Stack {
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [ORIGIN_PARTITIONS] } },
     });
     const corsRoutes = new Set(plantCorsRoutes);
+    const routes = props.routes ?? plantRouteList;
+    // The routes whose caller is a bearer token: the ones a JWT authorizer guards, when there is one.
+    const tokenRoutes = routes.filter((route) => route.tenant === 'token');
+    const jwt = config.plantsJwtAuthorizer;
+    const behindAuthorizer = (route: RouteDef) => jwt !== undefined && route.tenant === 'token';
 
-    addRouteFunctions(this, this.api, props.routes ?? plantRouteList, {
+    addRouteFunctions(this, this.api, routes, {
       basePath: '',
       table: this.table,
       tableNameVariable: 'PLANTS_TABLE_NAME',
@@ -82,11 +99,39 @@ export class PlantsStack extends Stack {
         JWKS_URL: `${props.identityBaseUrl}/.well-known/jwks.json`,
         PLANTS_URL: this.api.apiEndpoint,
       },
-      extrasFor: (route) =>
-        corsRoutes.has(route.operationId)
-          ? { environment: { TABLE_NAME: props.identityTable.tableName }, statements: [readOrigins] }
-          : undefined,
+      extrasFor: (route) => {
+        const cors = corsRoutes.has(route.operationId);
+        if (!cors && !behindAuthorizer(route)) return undefined;
+        return {
+          environment: {
+            ...(cors ? { TABLE_NAME: props.identityTable.tableName } : {}),
+            ...(behindAuthorizer(route) ? { [JWT_AUTHORIZER_VARIABLE]: 'true' } : {}),
+          },
+          statements: cors ? [readOrigins] : [],
+        };
+      },
     });
+
+    if (jwt) {
+      // One authorizer (API Gateway reads `<issuer>/.well-known/openid-configuration` for its jwks_uri), on each
+      // token route. The routes are made by addRouteFunctions, so the authorizer is bound to them here.
+      const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', jwt.issuer, {
+        jwtAudience: jwt.audience,
+        identitySource: ['$request.header.Authorization'],
+      });
+      for (const route of tokenRoutes) {
+        const key = routeKey(route, '');
+        const apiRoute = this.api.node.children.find(
+          (child): child is HttpRoute =>
+            child instanceof HttpRoute && (child.node.defaultChild as CfnRoute).routeKey === key,
+        );
+        if (!apiRoute) throw new Error(`No API route ${key} to put the JWT authorizer on`);
+        const bound = authorizer.bind({ route: apiRoute, scope: this.api });
+        const cfnRoute = apiRoute.node.defaultChild as CfnRoute;
+        cfnRoute.authorizationType = bound.authorizationType;
+        cfnRoute.authorizerId = bound.authorizerId;
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Plant store base URL' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { DEFAULT_ROUTE, isDefaultRoute, type RouteDef, routeKey } from '#shared/http/route.ts';
+import { authorizerRefusal, type JwtAuthorize, type JwtAuthorizerContext } from './jwt-authorizer.ts';
 
 /**
  * The local API Gateway (HTTP API, payload format 2.0). It routes with the
@@ -25,6 +26,12 @@ export interface GatewayOptions {
   root: string;
   /** Called after each request, for the console (never given headers, query or body). */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+  /**
+   * API Gateway's JWT authorizer on these routes (by operationId), as the CDK stack attaches it
+   * (local/jwt-authorizer.ts): a request it refuses gets API Gateway's 401 and no handler runs; one it lets
+   * through carries the token's claims in `requestContext.authorizer`.
+   */
+  jwtAuthorizer?: { routes: readonly string[]; authorize: JwtAuthorize };
 }
 
 /** API Gateway's payload limit for HTTP APIs. */
@@ -103,6 +110,8 @@ export function toApiGatewayEvent(input: {
   pathParameters: Record<string, string> | undefined;
   requestId: string;
   now: Date;
+  /** What a JWT authorizer that let the request through passes on (`requestContext.authorizer`). */
+  authorizer?: JwtAuthorizerContext;
 }): APIGatewayProxyEventV2 {
   const queryIndex = input.url.indexOf('?');
   const rawPath = queryIndex === -1 ? input.url : input.url.slice(0, queryIndex);
@@ -187,6 +196,8 @@ export function toApiGatewayEvent(input: {
       stage: '$default',
       time: clfTime(input.now),
       timeEpoch: input.now.getTime(),
+      // Not in APIGatewayProxyEventV2's type (APIGatewayProxyEventV2WithJWTAuthorizer has it): only behind an authorizer.
+      ...(input.authorizer ? ({ authorizer: input.authorizer } as object) : {}),
     },
     ...(input.pathParameters ? { pathParameters: input.pathParameters } : {}),
     ...(body !== undefined ? { body } : {}),
@@ -311,6 +322,28 @@ export function gatewayListener(options: GatewayOptions): RequestListener {
       }
       // What no route matches goes to the $default route, whose event has that route key and no path parameters.
       const key = match?.compiled.routeKey ?? DEFAULT_ROUTE;
+      // The route's authorizer runs before its function, as on AWS.
+      let authorizer: JwtAuthorizerContext | undefined;
+      if (options.jwtAuthorizer?.routes.includes(route.operationId)) {
+        const header = req.headers.authorization;
+        try {
+          authorizer = (await options.jwtAuthorizer.authorize(header)) ?? undefined;
+        } catch (error) {
+          process.stderr.write(
+            `${JSON.stringify({ level: 'error', message: 'JWT authorizer failed', routeKey: key, error: String(error) })}\n`,
+          );
+        }
+        if (!authorizer) {
+          send(
+            res,
+            authorizerRefusal.status,
+            { 'content-type': 'application/json', 'apigw-requestid': requestId },
+            authorizerRefusal.body,
+          );
+          log(authorizerRefusal.status);
+          return;
+        }
+      }
       const names = match?.compiled.names ?? [];
       const pathParameters =
         names.length > 0
@@ -327,6 +360,7 @@ export function gatewayListener(options: GatewayOptions): RequestListener {
         pathParameters,
         requestId,
         now: new Date(),
+        authorizer,
       });
       try {
         const handler = await load(route);

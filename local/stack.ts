@@ -4,6 +4,7 @@ import { plantRouteList } from '#functions/plants/routes.ts';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { createGateway, type GatewayOptions, gatewayListener } from './gateway.ts';
+import { type JwtAuthorizerSettings, jwtAuthorizer } from './jwt-authorizer.ts';
 import { startSesEmulator } from './ses.ts';
 import { localEdge } from './web-server.ts';
 
@@ -36,6 +37,13 @@ export interface LocalStackOptions {
   onRequest?: GatewayOptions['onRequest'];
   /** The built pages to serve on tenants' hosts; web/dist unless a test brings its own. */
   webDist?: string;
+  /**
+   * The plant store's second mode (README, Plant store): API Gateway's JWT authorizer in front of its token
+   * routes, emulated (local/jwt-authorizer.ts), for this issuer and audience; a function is read at each
+   * request (a test learns its tenant's issuer and client ids after the start). Absent: the `PLANTS_JWT_ISSUER`
+   * and `PLANTS_JWT_AUDIENCE` (comma-separated) environment, else none.
+   */
+  plantsJwtAuthorizer?: JwtAuthorizerSettings | (() => JwtAuthorizerSettings);
 }
 
 export interface LocalStack {
@@ -67,6 +75,20 @@ function close(server: Server): Promise<void> {
     server.closeAllConnections();
     server.close(() => done());
   });
+}
+
+/** The JWT authorizer of `npm start`: `PLANTS_JWT_ISSUER` and `PLANTS_JWT_AUDIENCE` (client ids, comma-separated). */
+function plantsJwtAuthorizerFromEnv(env: Record<string, string | undefined>): JwtAuthorizerSettings | undefined {
+  const issuer = env.PLANTS_JWT_ISSUER?.trim() ?? '';
+  const audience = (env.PLANTS_JWT_AUDIENCE ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (issuer === '' && audience.length === 0) return undefined;
+  if (issuer === '' || audience.length === 0) {
+    throw new Error('PLANTS_JWT_ISSUER and PLANTS_JWT_AUDIENCE go together: set both, or neither');
+  }
+  return { issuer, audience };
 }
 
 /**
@@ -112,6 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The plant store: its own routes at the root of its own port, its own table. It verifies
     // tokens against the identity's JWKS at ISSUER_URL, as a deployed resource server does.
     let plantsUrl: string | undefined;
+    const authorizerSettings = options.plantsJwtAuthorizer ?? plantsJwtAuthorizerFromEnv(process.env);
     if (options.plantsPort !== undefined) {
       await ensureTable(dynamoEndpoint, plantsTableName);
       const plants = createGateway({
@@ -119,6 +142,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         basePath: '',
         root: REPO_ROOT,
         onRequest: options.onRequest,
+        // As infra/plants-stack.ts attaches it: on the token routes (POST /plants).
+        ...(authorizerSettings
+          ? {
+              jwtAuthorizer: {
+                routes: plantRouteList.filter((route) => route.tenant === 'token').map((route) => route.operationId),
+                authorize: jwtAuthorizer({ settings: authorizerSettings }),
+              },
+            }
+          : {}),
       });
       servers.push(plants);
       plantsUrl = `http://localhost:${await listen(plants, options.plantsPort)}`;
@@ -146,6 +178,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // The plant store's own settings (ISSUER_URL above is its issuer too; its JWKS_URL defaults from it).
       PLANTS_TABLE_NAME: plantsTableName,
       ...(plantsUrl ? { PLANTS_URL: plantsUrl } : {}),
+      // Behind the JWT authorizer the plant store takes its caller from the authorizer's claims, as the stack sets it.
+      PLANTS_JWT_AUTHORIZER: authorizerSettings ? 'true' : 'false',
     });
     return {
       apiUrl,

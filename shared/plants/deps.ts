@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import type { ServiceDeps } from '../http/request-state.ts';
 import { jsonLogger, type Logger } from '../log.ts';
 import { createStoreClient } from '../store/client.ts';
+import { authorizerClaimsVerifier } from './authorizer-claims.ts';
 import { type AllowedOrigins, identityOrigins, type PlantStore, plantStore } from './store.ts';
 
 /**
@@ -29,12 +30,20 @@ const Env = v.object({
    * those items and nothing else of the table).
    */
   TABLE_NAME: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /**
+   * `true` on the functions behind an API Gateway JWT authorizer (the `plantsJwtIssuer` context): the bearer
+   * check takes the caller from the authorizer's verified claims (authorizer-claims.ts) instead of verifying
+   * the token against ISSUER_URL's keys. Unset (or `false`): the handler verifies.
+   */
+  PLANTS_JWT_AUTHORIZER: v.optional(v.picklist(['true', 'false']), 'false'),
 });
 
 export interface PlantConfig {
   issuerUrl: string;
   jwksUrl: string;
   plantsUrl: string;
+  /** The function sits behind an API Gateway JWT authorizer, whose claims name the caller (PLANTS_JWT_AUTHORIZER). */
+  behindJwtAuthorizer: boolean;
 }
 
 export interface PlantDeps extends ServiceDeps {
@@ -42,7 +51,10 @@ export interface PlantDeps extends ServiceDeps {
   plants: PlantStore;
   /** The origins the identity's tenants allow (CORS). */
   origins: AllowedOrigins;
-  /** The resource-server bearer check, its key set cached for the life of the process. */
+  /**
+   * The resource-server bearer check, its key set cached for the life of the process; behind a JWT
+   * authorizer, the authorizer's claims of the running request.
+   */
   verifyToken: TokenVerifier;
   clock: Clock;
   log: Logger;
@@ -66,6 +78,7 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
     issuerUrl: e.ISSUER_URL,
     jwksUrl: e.JWKS_URL ?? `${e.ISSUER_URL}/.well-known/jwks.json`,
     plantsUrl: e.PLANTS_URL,
+    behindJwtAuthorizer: e.PLANTS_JWT_AUTHORIZER === 'true',
   };
   const store = createStoreClient({
     tableName: e.PLANTS_TABLE_NAME,
@@ -77,7 +90,9 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
     plants: plantStore(store),
     // The identity's table on the same client: one connection pool, another table name.
     origins: e.TABLE_NAME ? identityOrigins({ doc: store.doc, tableName: e.TABLE_NAME }) : noOrigins,
-    verifyToken: remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
+    verifyToken: config.behindJwtAuthorizer
+      ? authorizerClaimsVerifier()
+      : remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
     clock: systemClock,
     log: jsonLogger,
   };

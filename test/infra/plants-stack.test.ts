@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { plantCorsRoutes, plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
 import { BASE_PATH } from '#functions/routes.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { ORIGIN_PARTITIONS, PlantsStack } from '#infra/plants-stack.ts';
+import { JWT_AUTHORIZER_VARIABLE, ORIGIN_PARTITIONS, PlantsStack } from '#infra/plants-stack.ts';
 import { serviceTable } from '#infra/table.ts';
 import { routeKey } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -275,5 +275,96 @@ describe('the CDK app: Identity and Plants', () => {
       expect(exported?.Value).toEqual({ 'Fn::GetAtt': [tableLogicalId, 'Arn'] });
     }
     expect(plants.dependencies).toContain(identity);
+  });
+});
+
+describe('PlantsStack: the JWT authorizer (plantsJwtIssuer, plantsJwtAudience)', () => {
+  const ISSUER = 'https://shop.id.example.com';
+  const AUDIENCE = ['cli_abcdefghjkmnpqrstvwx', 'cli_0123456789abcdefghjk'];
+  const withAuthorizer = synth({ plantsJwtIssuer: ISSUER, plantsJwtAudience: AUDIENCE });
+  const tokenRoutes = plantRouteList.filter((r) => r.tenant === 'token');
+  const routeOf = (t: Template, key: string) =>
+    Object.values(resources(t, 'AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
+
+  it('guards only the token routes (POST /plants)', () => {
+    expect(tokenRoutes.map((r) => routeKey(r, ''))).toEqual(['POST /plants']);
+  });
+
+  it('has one JWT authorizer: the issuer, the audience, the identity source $request.header.Authorization', () => {
+    withAuthorizer.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    const [[id, authorizer]] = Object.entries(resources(withAuthorizer, 'AWS::ApiGatewayV2::Authorizer')) as [
+      [string, Resource],
+    ];
+    expect(id).toEqual(expect.any(String));
+    const [apiId] = Object.keys(resources(withAuthorizer, 'AWS::ApiGatewayV2::Api'));
+    expect(authorizer.Properties).toEqual({
+      ApiId: { Ref: apiId },
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: { Issuer: ISSUER, Audience: AUDIENCE },
+      Name: 'JwtAuthorizer',
+    });
+  });
+
+  it('puts it on POST /plants (AuthorizationType JWT, its AuthorizerId, no scopes) and on no other route', () => {
+    const [authorizerId] = Object.keys(resources(withAuthorizer, 'AWS::ApiGatewayV2::Authorizer'));
+    for (const route of Object.values(resources(withAuthorizer, 'AWS::ApiGatewayV2::Route'))) {
+      if (route.Properties.RouteKey === 'POST /plants') {
+        expect(route.Properties).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
+        expect(route.Properties.AuthorizationScopes).toBeUndefined();
+      } else {
+        expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+        expect(route.Properties.AuthorizerId).toBeUndefined();
+      }
+    }
+  });
+
+  it(`tells the guarded function to take its caller from the authorizer's claims (${JWT_AUTHORIZER_VARIABLE}=true), and no other`, () => {
+    for (const route of plantRouteList) {
+      const env = envOf(functionOf(withAuthorizer, routeKey(route, '')));
+      const before = envOf(functionOf(template, routeKey(route, '')));
+      if (route.tenant === 'token') {
+        expect(env).toEqual({ ...before, [JWT_AUTHORIZER_VARIABLE]: 'true' });
+      } else {
+        expect(env).toEqual(before);
+      }
+    }
+  });
+
+  it('changes nothing else: the same resources but the authorizer, and the same grants', () => {
+    const count = (t: Template) => Object.keys(t.toJSON().Resources ?? {}).length;
+    expect(count(withAuthorizer)).toBe(count(template) + 1);
+    // The CloudFormation resource limit rule (test/infra/resource-limits.test.ts): at most 450.
+    expect(count(withAuthorizer)).toBeLessThanOrEqual(450);
+    const policies = (t: Template) => JSON.stringify(resources(t, 'AWS::IAM::Role'));
+    expect(policies(withAuthorizer)).toBe(policies(template));
+  });
+
+  it('is absent without the context: no authorizer, every route NONE, no such variable (as in the tests above)', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    expect(routeOf(template, 'POST /plants')?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    for (const fn of Object.values(resources(template, 'AWS::Lambda::Function'))) {
+      expect(envOf(fn)[JWT_AUTHORIZER_VARIABLE]).toBeUndefined();
+    }
+  });
+
+  it('takes the audience as a comma-separated string too (-c plantsJwtAudience=a,b)', () => {
+    const t = synth({ plantsJwtIssuer: ISSUER, plantsJwtAudience: ` ${AUDIENCE.join(' , ')} ` });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      JwtConfiguration: { Issuer: ISSUER, Audience: AUDIENCE },
+    });
+  });
+
+  it.each([
+    [{ plantsJwtIssuer: ISSUER }, /go together/],
+    [{ plantsJwtAudience: AUDIENCE }, /go together/],
+    [{ plantsJwtIssuer: 'http://shop.id.example.com', plantsJwtAudience: AUDIENCE }, /https URL/],
+    [{ plantsJwtIssuer: 'https://shop.id.example.com?x=1', plantsJwtAudience: AUDIENCE }, /https URL/],
+    [{ plantsJwtIssuer: 'not a url', plantsJwtAudience: AUDIENCE }, /https URL/],
+    [{ plantsJwtIssuer: ISSUER, plantsJwtAudience: ['cli one'] }, /client ids/],
+    [{ plantsJwtIssuer: ISSUER, plantsJwtAudience: [42] }, /client ids/],
+    [{ plantsJwtIssuer: ISSUER, plantsJwtAudience: { a: 1 } }, /plantsJwtAudience/],
+  ])('refuses the context %j', (context, message) => {
+    expect(() => synth(context)).toThrow(message);
   });
 });

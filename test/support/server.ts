@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, inject } from 'vitest';
-import { type LocalStack, startLocalStack } from '#local/stack.ts';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '#local/stack.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 import { watchAnswers } from './answer-recorder.ts';
 import { makeTestDeps } from './deps.ts';
@@ -15,6 +15,8 @@ export function useLocalStack(
     codeResponseFloorMs?: number;
     mailDailyBudgetPerTenant?: number;
     webDist?: string;
+    /** The plant store behind the emulated JWT authorizer (LocalStackOptions.plantsJwtAuthorizer). */
+    plantsJwtAuthorizer?: LocalStackOptions['plantsJwtAuthorizer'];
   } = {},
 ): {
   readonly url: string;
@@ -39,6 +41,7 @@ export function useLocalStack(
       // The deployment's default unless a test of the budget sets a small one (each test file makes its own tenants).
       mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
       webDist: options.webDist,
+      plantsJwtAuthorizer: options.plantsJwtAuthorizer,
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);
