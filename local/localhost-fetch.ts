@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
  * A fetch that reaches `*.localhost` hosts (a tenant's hosted origin, its OpenID Provider's issuer): Node's fetch
  * resolves none of them (Chromium does) and lets no caller set `Host`, so such a request goes to 127.0.0.1 over
  * node:http with the host it named, as a browser's arrives. Other URLs go to fetch. Never follows redirects.
- * (test/support/oidc.ts has the tests' own, which also records the answers for the OpenAPI check.)
+ * (test/support/oidc.ts wraps it to record the answers for the OpenAPI check.)
  */
 export const localhostFetch: typeof fetch = async (input, init) => {
   const request = new Request(input, init);

@@ -11,7 +11,7 @@ import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts
 import type { Merchant } from '../tenancy/types.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { type Issuer, issuerOf } from './issuer.ts';
-import { signAccessToken, signIdToken } from './oidc-tokens.ts';
+import { signAccessToken, signIdToken, type UserGrant } from './oidc-tokens.ts';
 import type { TokenRequest } from './protocol-schemas.ts';
 
 /** RFC 7636 4.1: 43 to 128 unreserved characters. */
@@ -118,18 +118,7 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
           amr: stored.amr,
           nonce: stored.nonce,
         };
-        const [access, idToken] = await Promise.all([
-          signAccessToken(deps, issuer, tenant, client, grant),
-          signIdToken(deps, issuer, client, grant),
-        ]);
-        return {
-          access_token: access.accessToken,
-          token_type: 'Bearer' as const,
-          expires_in: access.expiresIn,
-          scope: stored.scopes.join(' '),
-          ...(wantsRefresh ? { refresh_token: refreshToken } : {}),
-          id_token: idToken,
-        };
+        return userTokens(deps, issuer, tenant, client, grant, wantsRefresh ? refreshToken : undefined);
       },
       (session) => [flows.redeemItem(tenant, codeHash, session.id, now)],
     );
@@ -205,6 +194,18 @@ async function refreshGrant(
     amr: session?.amr ?? ['pwd'],
     nonce: null,
   };
+  return userTokens(deps, issuer, tenant, client, grant, rotated.refreshToken);
+}
+
+/** The token response of a user's grant (RFC 6749 5.1, OIDC Core 3.1.3.3): access and ID token, and the refresh token. */
+async function userTokens(
+  deps: Deps,
+  issuer: Issuer,
+  tenant: Merchant,
+  client: StoredOidcClient,
+  grant: UserGrant,
+  refreshToken: string | undefined,
+) {
   const [access, idToken] = await Promise.all([
     signAccessToken(deps, issuer, tenant, client, grant),
     signIdToken(deps, issuer, client, grant),
@@ -213,8 +214,8 @@ async function refreshGrant(
     access_token: access.accessToken,
     token_type: 'Bearer' as const,
     expires_in: access.expiresIn,
-    scope: scopes.join(' '),
-    refresh_token: rotated.refreshToken,
+    scope: grant.scopes.join(' '),
+    ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
     id_token: idToken,
   };
 }

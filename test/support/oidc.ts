@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
+import { localhostFetch as reachLocalhost } from '#local/localhost-fetch.ts';
 import type { LocalStack } from '#local/stack.ts';
 import { recordHostedAnswer } from './answer-recorder.ts';
 import type { TestTenant } from './auth.ts';
@@ -18,49 +18,16 @@ export function issuerOf(stack: LocalStack, tenant: { subdomain: string }): stri
 }
 
 /**
- * Node's fetch neither resolves `*.localhost` (Chromium does) nor lets a caller set `Host`: this fetch sends
- * such a request to 127.0.0.1 over node:http with the host the client named, as a browser's request
- * arrives. Given to openid-client and the other relying-party libraries as their fetch. Never follows
- * redirects (the authorization and logout redirects are what the tests look at).
+ * local/localhost-fetch.ts's fetch (it reaches `*.localhost`, which Node's fetch cannot), whose answers from a
+ * tenant's hosted origin are checked against the OpenAPI document like every other answer of the stack
+ * (check-answers.ts). Given to openid-client and the other relying-party libraries as their fetch.
  */
 export const localhostFetch: typeof fetch = async (input, init) => {
   const request = new Request(input, init);
+  const response = await reachLocalhost(request);
   const url = new URL(request.url);
-  if (!url.hostname.endsWith('.localhost')) return fetch(request);
-  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-  const headers: Record<string, string> = Object.fromEntries(request.headers);
-  headers.host = url.host;
-  if (body) headers['content-length'] = String(body.length);
-  return new Promise<Response>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: url.port || 80,
-        path: `${url.pathname}${url.search}`,
-        method: request.method,
-        headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const answer = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
-          }
-          const status = res.statusCode ?? 500;
-          const empty = status === 204 || status === 304 || request.method === 'HEAD';
-          const response = new Response(empty ? null : Buffer.concat(chunks), { status, headers: answer });
-          // Checked against the OpenAPI document like every other answer of the stack (check-answers.ts).
-          recordHostedAnswer(new URL(request.url), request.method, response);
-          resolve(response);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  if (url.hostname.endsWith('.localhost')) recordHostedAnswer(url, request.method, response);
+  return response;
 };
 
 export interface RegisteredClient {
