@@ -23,9 +23,15 @@ describe('GET /.well-known/jwks.json', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     const { keys } = await bodyOf(res);
     expect(keys.length).toBeGreaterThan(0);
+    // ES256 keys, and RS256 ones once an OpenID Connect client asked for RS256: public members only.
     for (const key of keys) {
-      expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
-      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) });
+      if (key.kty === 'RSA') {
+        expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+        expect(key).toMatchObject({ alg: 'RS256', use: 'sig', kid: expect.any(String) });
+      } else {
+        expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+        expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) });
+      }
       expect(key).not.toHaveProperty('d');
     }
     expect(keys.map((k: { kid: string }) => k.kid)).toContain(decodeProtectedHeader(accessToken).kid);
