@@ -49,6 +49,8 @@ describe('Sign-in clients', () => {
     const tenant = await aTenantWith();
     const page = await signInAsOwner(tenant, '/console/oidc-clients');
     await page.getByText('There are no sign-in clients.').waitFor();
+    // The issuer an app's library is given: this tenant's own hosted origin.
+    await expect(page.locator('code.issuer').innerText()).resolves.toBe(web.origin(tenant));
     await expect(page.getByRole('link', { name: 'Sign-in clients' }).getAttribute('aria-current')).resolves.toBe(
       'page',
     );

@@ -120,6 +120,10 @@ export function OidcClients() {
         A sign-in client is an app of yours that signs people in with this service through OpenID Connect: a web, mobile
         or server app, registered with the exact addresses people come back to.
       </p>
+      <p>
+        Give your app's OpenID Connect library this issuer, a client id from below (and its secret, for a confidential
+        client) and one of its redirect URIs: <code class="issuer">{location.origin}</code>
+      </p>
       {shown?.client.clientSecret && (
         <NewSecret
           client={shown.client}
