@@ -50,3 +50,12 @@ export async function restoreSession(client: IdentityClient): Promise<User | nul
 export function safeNext(next: string | null | undefined, fallback = '/account'): string {
   return next && /^\/(?!\/)[\w\-./?=&%]*$/.test(next) && !next.startsWith('/sign-in') ? next : fallback;
 }
+
+/** `path` with the given parameters that have a value (`?email=…&next=…`): links that carry a sign-in's way on. */
+export function withQuery(path: string, params: Record<string, string | undefined>): string {
+  const query = Object.entries(params)
+    .filter((entry): entry is [string, string] => Boolean(entry[1]))
+    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+    .join('&');
+  return query ? `${path}?${query}` : path;
+}

@@ -192,6 +192,27 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     expect(answer.get('code')).toEqual(expect.any(String));
   });
 
+  it('a user who forgot their password resets it from the app’s sign-in, signs in with the new one and lands at the app', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
+    const user = await aUser(tenant);
+    const client = await registerClient(tenant, { name: 'Shop app', firstParty: true });
+    const request = authorization(client, { login_hint: user.email });
+    const page = await web.open(tenant, request.path);
+    await page.getByRole('heading', { name: 'Sign in to continue to Shop app' }).waitFor();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('button', { name: 'E-mail me a code' }).click();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('Code from the e-mail').fill(await web.latestCode(user.email));
+    await page.getByLabel('New password').fill('Fresh-start-2027');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
+    await page.getByLabel('Password').fill('Fresh-start-2027');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const answer = await landedAtClient(page);
+    expect(answer.get('state')).toBe(request.state);
+    expect(answer.get('code')).toEqual(expect.any(String));
+  });
+
   it('a third-party client asks for consent: Allow sends a code; asked again (prompt=consent), Deny sends access_denied', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);

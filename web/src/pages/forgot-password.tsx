@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { useSession } from '../session.tsx';
+import { useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
 import { checkForm, fieldSentences, formProblem, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
 import './auth.css';
@@ -21,11 +21,12 @@ export function ForgotPassword() {
     const address = email.trim();
     const { challengeId } = await client.forgotPassword({ email: address });
     rememberReset(address, challengeId);
-    route(`/reset-password?email=${encodeURIComponent(address)}&sent=1`);
+    // On its way to an app's sign-in (OpenID Connect), the reset goes back there after signing in.
+    route(withQuery('/reset-password', { email: address, sent: '1', next: query.next }));
   });
   const problems = fieldSentences(send.error, LABELS);
   useFocusFirstProblem(send.error);
-  const resetLink = `/reset-password${email.trim() ? `?email=${encodeURIComponent(email.trim())}` : ''}`;
+  const resetLink = withQuery('/reset-password', { email: email.trim(), next: query.next });
   return (
     <AuthLayout title="Forgot your password?">
       <p>Enter the e-mail address of your {tenant.name} account. We will e-mail you a code to choose a new password.</p>
@@ -44,7 +45,7 @@ export function ForgotPassword() {
         <Button busy={send.busy}>E-mail me a code</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        <a href="/sign-in">Back to sign-in</a>
+        <a href={withQuery('/sign-in', { next: query.next })}>Back to sign-in</a>
         <a href={resetLink}>I already have a code</a>
       </nav>
     </AuthLayout>

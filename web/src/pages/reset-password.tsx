@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { ApiError } from '../sdk.ts';
-import { useSession } from '../session.tsx';
+import { useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import {
   checkForm,
@@ -55,7 +55,7 @@ export function ResetPassword() {
     if (!challengeId) throw new ApiError({ status: 400, code: NO_REQUEST });
     await client.resetPassword({ challengeId, code: values.code.trim(), newPassword: values.newPassword });
     forgetReset();
-    route(`/sign-in?reset=1&email=${encodeURIComponent(email)}`);
+    route(withQuery('/sign-in', { reset: '1', email, next: query.next }));
   });
 
   const resend = useAction(async () => {
@@ -126,10 +126,8 @@ export function ResetPassword() {
         <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
           Send a new code
         </button>
-        <a href={`/forgot-password${values.email.trim() ? `?email=${encodeURIComponent(values.email.trim())}` : ''}`}>
-          Start again
-        </a>
-        <a href="/sign-in">Back to sign-in</a>
+        <a href={withQuery('/forgot-password', { email: values.email.trim(), next: query.next })}>Start again</a>
+        <a href={withQuery('/sign-in', { next: query.next })}>Back to sign-in</a>
       </nav>
     </AuthLayout>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
-import { safeNext, useSession } from '../session.tsx';
+import { safeNext, useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
   checkForm,
@@ -194,11 +194,11 @@ export function SignIn(props: SignInProps) {
       </form>
       <nav class="links" aria-label="Other options">
         {method === 'PASSWORD' && (
-          <a href={`/forgot-password${email.trim() ? `?email=${encodeURIComponent(email.trim())}` : ''}`}>
+          <a href={withQuery('/forgot-password', { email: email.trim(), next: props.returnTo })}>
             Forgot your password?
           </a>
         )}
-        <a href={props.returnTo ? `/sign-up?next=${encodeURIComponent(props.returnTo)}` : '/sign-up'}>
+        <a href={withQuery('/sign-up', { next: props.returnTo })}>
           {tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}
         </a>
       </nav>
