@@ -161,6 +161,8 @@ export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
   errorBody?: (error: AppError) => ErrorAnswer;
   /** How a `tenant: 'issuer'` route finds its tenant (shared/oidc/issuer.ts); required for those routes. */
   issuer?: IssuerTenant;
+  /** A last step on a success answer (GET /users gzips a large one: shared/http/gzip-answer.ts). */
+  encodeAnswer?: (event: HttpEvent, answer: HttpResult) => HttpResult;
 }
 
 type Handler = MiddyfiedHandler<HttpEvent, HttpResult, Error, Context>;
@@ -321,6 +323,9 @@ export function httpHandler(
           respond(req, status, noBody ? undefined : result.body, result.headers);
         } else {
           respond(req, status, noBody ? undefined : result);
+        }
+        if (options.encodeAnswer && request.response) {
+          request.response = options.encodeAnswer(request.event, request.response);
         }
       },
       onError: (request) => onError(request as HttpRequest<ServiceDeps>, errorAnswer),
