@@ -64,6 +64,11 @@ export function renderMarkdown(r: Results): string {
   lines.push(
     `| \`GET /users\` with 10,000 users < 1 s | median ${r.listUsers10k.medianMs} ms, max ${r.listUsers10k.maxMs} ms (${kb(r.listUsers10k.responseBytes)}) | ${mark(r.listUsers10k.medianMs < 1000)} |`,
   );
+  if (r.listUsers10k.gzipBytes) {
+    lines.push(
+      `| \`GET /users\` under Lambda's 6 MB: users that fit | plain ${r.listUsers10k.usersUnder6MbPlain}, gzipped ${r.listUsers10k.usersUnder6MbGzip} (${kb(r.listUsers10k.gzipBytes)} for 10,001, base64 in the answer) | info |`,
+    );
+  }
   const bundles = r.bundles as { operationId: string; bytes: number; gzipBytes: number; coldInitMs: number | null }[];
   const big = bundles.filter((b) => b.bytes >= 100 * 1024);
   const slow = bundles.filter((b) => b.coldInitMs === null || b.coldInitMs >= 50);
