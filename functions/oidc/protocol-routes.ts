@@ -117,8 +117,9 @@ export const oidcProviderRoutes = {
     errors: [...CLIENT_ERRORS, 'INVALID_GRANT', 'UNAUTHORIZED_CLIENT', 'UNSUPPORTED_GRANT_TYPE', 'TENANT_NOT_FOUND'],
     // Client and code (GetItem), the user and session (GetItem); the session's transaction (Put the session,
     // Update device, profile and code, Put the activity); the refresh rotation (Update, Put the used hash);
-    // a replayed code's session revoked (Update); the signing keys (Query, and PutItem on first use).
-    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    // a replayed code's session read with its user (BatchGetItem) and revoked (Update); the signing keys (Query,
+    // and PutItem on first use).
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
     kms: [...SIGNS_TOKENS, 'refresh-mac:encrypt', 'refresh-mac:decrypt'],
   },
   oidcUserinfo: {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { effectiveRoles } from '../roles/authority.ts';
-import { epochOf } from '../store/credential-epoch.ts';
+import { isLiveSession } from '../sessions/live-session.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -54,16 +54,7 @@ function principalOf(
   session: Record<string, unknown> | null,
 ): UserPrincipal {
   const now = deps.clock.now();
-  if (
-    !user ||
-    !session ||
-    session.revokedAt ||
-    Date.parse(session.refreshExpiresAt as string) <= now.getTime() ||
-    // Password change or reset, DISABLED/COMPROMISED and revoke-all move the profile's epoch on: every
-    // session of an older one ends at once, with no write per session (read in this same BatchGetItem).
-    epochOf(session) !== user.credentialEpoch ||
-    user.status !== 'ACTIVE'
-  ) {
+  if (!session || !isLiveSession(user, session, now)) {
     throw fail('SESSION_REVOKED', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
   }
   const { names, authority } = effectiveRoles(user, now);

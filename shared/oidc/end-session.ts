@@ -5,6 +5,7 @@ import { Reply } from '../http/reply.ts';
 import { oidcClientRepo } from '../store/oidc-client-repo.ts';
 import { oidcFlowRepo } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { endClientSession } from './client-sessions.ts';
 import { isOidcClientId } from './clients.ts';
 import { issuerOf, withQuery } from './issuer.ts';
 import { verifyIssued } from './oidc-tokens.ts';
@@ -40,10 +41,7 @@ export async function endSession(deps: Deps, tenant: Merchant, rawQuery: string)
     typeof claims.sub === 'string' &&
     typeof claims.sid === 'string'
   ) {
-    const { user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid);
-    if (session && session.clientId === client.clientId) {
-      await deps.sessions.revoke(tenant, claims.sub, claims.sid, deps.clock.now(), !!user?.liveSessions?.[claims.sid]);
-    }
+    await endClientSession(deps, tenant, claims.sub, claims.sid, client.clientId);
   }
   const wanted = single('post_logout_redirect_uri');
   // A hint that is not this issuer's ID token (forged, another tenant's) sends the browser nowhere.

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
+import { endClientSession } from './client-sessions.ts';
 import { issuerOf } from './issuer.ts';
 import { verifyOidcAccessToken } from './oidc-tokens.ts';
 import type { RevocationRequest } from './protocol-schemas.ts';
@@ -29,15 +30,6 @@ export async function revoke(deps: Deps, tenant: Merchant, body: RevocationReque
     const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant), token);
     if (claims?.sid && claims.client_id === client.clientId) owner = { userId: claims.sub, sessionId: claims.sid };
   }
-  if (!owner) return;
-  const { user, session } = await deps.users.getWithSession(tenant, owner.userId, owner.sessionId);
   // Only this client's own session; a refresh token's secret need not match (RFC 7009 2.1: revoking is no use of it).
-  if (!session || session.clientId !== client.clientId) return;
-  await deps.sessions.revoke(
-    tenant,
-    owner.userId,
-    owner.sessionId,
-    deps.clock.now(),
-    !!user?.liveSessions?.[owner.sessionId],
-  );
+  if (owner) await endClientSession(deps, tenant, owner.userId, owner.sessionId, client.clientId);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
 import { rotateRefreshToken } from '../auth/refresh.ts';
+import { parseRefreshToken } from '../auth/refresh-token.ts';
 import { beginSession } from '../auth/session-start.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, isAppError } from '../http/errors.ts';
@@ -10,6 +11,7 @@ import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
+import { endClientSession } from './client-sessions.ts';
 import { type Issuer, issuerOf } from './issuer.ts';
 import { signAccessToken, signIdToken, type UserGrant } from './oidc-tokens.ts';
 import type { TokenRequest } from './protocol-schemas.ts';
@@ -138,16 +140,7 @@ function isCodeRace(error: unknown): error is AppError {
 
 /** A code presented again: refused, and what its first redemption issued is revoked. */
 async function replayed(deps: Deps, tenant: Merchant, code: AuthorizationCode): Promise<never> {
-  if (code.sessionId) {
-    const user = await deps.users.get(tenant, code.userId);
-    await deps.sessions.revoke(
-      tenant,
-      code.userId,
-      code.sessionId,
-      deps.clock.now(),
-      !!user?.liveSessions?.[code.sessionId],
-    );
-  }
+  if (code.sessionId) await endClientSession(deps, tenant, code.userId, code.sessionId, code.clientId);
   deps.log.info('authorization code replayed; its session is revoked', {
     clientId: code.clientId,
     userId: code.userId,
@@ -167,13 +160,18 @@ async function refreshGrant(
   refreshToken: string,
   info: ClientInfo,
 ) {
-  let rotated: Awaited<ReturnType<typeof rotateRefreshToken>>;
-  try {
-    rotated = await rotateRefreshToken(deps, tenant, refreshToken, info, {
+  // What the new ID token repeats (scopes, auth_time, amr) never changes on rotation: read beside it.
+  const parsed = parseRefreshToken(refreshToken);
+  const [rotation, read] = await Promise.allSettled([
+    rotateRefreshToken(deps, tenant, refreshToken, info, {
       clientId: client.clientId,
       rateLimited: false,
-    });
-  } catch (error) {
+      signingAlg: client.idTokenSigningAlg,
+    }),
+    parsed ? deps.sessions.get(tenant, parsed.userId, parsed.sessionId) : null,
+  ]);
+  if (rotation.status === 'rejected') {
+    const error = rotation.reason;
     if (isAppError(error) && (error.code === 'REFRESH_TOKEN_INVALID' || error.code === 'REFRESH_TOKEN_REUSED')) {
       throw fail(
         'INVALID_GRANT',
@@ -184,7 +182,9 @@ async function refreshGrant(
     }
     throw error;
   }
-  const session = await deps.sessions.get(tenant, rotated.user.id, rotated.sessionId);
+  if (read.status === 'rejected') throw read.reason;
+  const rotated = rotation.value;
+  const session = read.value;
   const scopes = session?.scopes ?? ['openid'];
   const grant = {
     user: rotated.user,

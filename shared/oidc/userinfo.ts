@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { effectiveRoles } from '../roles/authority.ts';
-import { epochOf } from '../store/credential-epoch.ts';
+import { isLiveSession } from '../sessions/live-session.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { issuerOf } from './issuer.ts';
 import { verifyOidcAccessToken } from './oidc-tokens.ts';
@@ -30,15 +30,8 @@ export async function userinfo(deps: Deps, tenant: Merchant, authorization: stri
   }
   const { user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid);
   const now = deps.clock.now();
-  if (
-    !user ||
-    !session ||
-    session.revokedAt ||
-    session.clientId !== claims.client_id ||
-    Date.parse(session.refreshExpiresAt as string) <= now.getTime() ||
-    epochOf(session) !== user.credentialEpoch ||
-    user.status !== 'ACTIVE'
-  ) {
+  // The API's rule of a live session, and the session this client's own.
+  if (!isLiveSession(user, session, now) || session?.clientId !== claims.client_id) {
     throw fail('SESSION_REVOKED', { detail: 'the session has ended', headers: INVALID_TOKEN });
   }
   const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ') : [];

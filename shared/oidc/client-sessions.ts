@@ -1,0 +1,19 @@
+import type { Deps } from '../deps.ts';
+import type { TenantRef } from '../store/keys.ts';
+
+/**
+ * Ends an OpenID Connect client's session (its refresh token, and userinfo for its access tokens), and only a
+ * session of that client: revocation, RP-initiated logout and a replayed code all come here. The profile is
+ * read with it (one BatchGetItem), so the session leaves the user's list of live ones in the same write.
+ */
+export async function endClientSession(
+  deps: Deps,
+  tenant: TenantRef,
+  userId: string,
+  sessionId: string,
+  clientId: string,
+): Promise<void> {
+  const { user, session } = await deps.users.getWithSession(tenant, userId, sessionId);
+  if (session?.clientId !== clientId) return;
+  await deps.sessions.revoke(tenant, userId, sessionId, deps.clock.now(), !!user?.liveSessions?.[sessionId]);
+}
