@@ -47,6 +47,7 @@ export const oidcProviderRoutes = {
     method: 'GET',
     path: '/oidc/authorize',
     entry: 'functions/oidc/authorize.ts',
+    bundleSdk: true,
     summary:
       'Authorization endpoint (code flow, PKCE S256): 302 to the hosted sign-in page, to the client with an error, or to the hosted error page for an unknown client or redirect URI',
     status: 302,
@@ -108,6 +109,7 @@ export const oidcProviderRoutes = {
     method: 'POST',
     path: '/oidc/token',
     entry: 'functions/oidc/oidc-token.ts',
+    bundleSdk: true,
     summary: 'Token endpoint: authorization_code (PKCE), refresh_token (rotating, reuse detected), client_credentials',
     oauth: true,
     bodyType: 'form',

@@ -22,6 +22,7 @@ export const userRoutes = {
     method: 'GET',
     path: '/users/me',
     entry: 'functions/users/get-me.ts',
+    bundleSdk: true,
     summary: 'The signed-in user',
     status: 200,
     response: UserResponse,

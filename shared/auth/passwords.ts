@@ -1,4 +1,8 @@
-import { hash, verify } from '@node-rs/argon2';
+import { createRequire } from 'node:module';
+
+// Loaded by CommonJS require, not `import`: argon2 is a CommonJS native addon, and an ESM import of CommonJS starts
+// Node's CommonJS export lexer first, about 30 ms of every argon2 route's cold start (bench/RESULTS.md, cold init).
+const { hash, verify } = createRequire(import.meta.url)('@node-rs/argon2') as typeof import('@node-rs/argon2');
 
 /**
  * argon2id with OWASP's minimum parameters (m=19456 KiB, t=2, p=1). Hashes are

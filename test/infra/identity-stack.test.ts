@@ -511,6 +511,16 @@ describe('bundlingFor', () => {
     expect(options.environment).toBeUndefined();
   });
 
+  it('bundles the SDK into a route a user waits on, leaving out only what loads on first use', () => {
+    const external = bundlingFor(fakeRoute({ bundleSdk: true })).externalModules ?? [];
+    expect(external).not.toContain('@aws-sdk/*');
+    expect(external).not.toContain('@aws-sdk/client-dynamodb');
+    expect(external).not.toContain('@aws-sdk/lib-dynamodb');
+    // The environment's credentials (what a Lambda function has) are bundled; the chain's later providers are not.
+    expect(external).not.toContain('@aws-sdk/credential-provider-env');
+    expect(external).toEqual(expect.arrayContaining(['@aws-sdk/client-kms', '@aws-sdk/credential-provider-ini']));
+  });
+
   it('installs the linux arm64 argon2 binary into the bundle of an argon2 route', () => {
     const options = bundlingFor(fakeRoute({ argon2: true }));
     expect(options.nodeModules).toEqual(['@node-rs/argon2']);
