@@ -9,7 +9,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, expect } from 'vitest';
 import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
-import { invocation } from '#local/gateway.ts';
+import { trackInvocations } from '#local/gateway.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { iamActionsOf } from './iam-actions.ts';
 
@@ -30,6 +30,8 @@ function grantedTo(route: RouteDef): Set<string> {
   return granted;
 }
 
+const currentRoute = trackInvocations();
+
 // Every document client the handlers make (per process, on first use) records its calls by route.
 if (!state[PATCHED]) {
   state[PATCHED] = true;
@@ -38,7 +40,7 @@ if (!state[PATCHED]) {
     const doc = from(...args);
     doc.middlewareStack.add(
       (next, context) => async (call) => {
-        const route = invocation.getStore();
+        const route = currentRoute();
         if (route) {
           const command = (context.commandName ?? '?').replace(/Command$/, '');
           const key = route.operationId;
