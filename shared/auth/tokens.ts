@@ -1,6 +1,7 @@
-import { type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
+import { type CryptoKey, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
+import { rootOf } from '../store/client.ts';
 import { type SigningKeyDeps, signingKeys } from './signing-keys.ts';
 
 /** Access tokens live 15 minutes (CONTRACT.md, Tokens and sessions). */
@@ -62,6 +63,34 @@ export async function issueAccessToken(
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
+/** A token this process verified: its claims, and the key and issuer it was verified with. */
+interface VerifiedToken {
+  claims: AccessTokenClaims;
+  kid: string;
+  key: CryptoKey;
+  issuer: string;
+}
+
+/**
+ * The tokens verified lately, by their exact text, per process (per table client, as the signing keys): a client
+ * sends the same access token with every request for its 15 minutes, and the ECDSA check of its signature was a
+ * tenth of the CPU of a session check (bench/RESULTS.md). The text is the whole proof, so the same text needs no
+ * second check; what can change is time and the key: a remembered token is still refused from its `exp` on, and
+ * once its key is no longer published. Only good tokens are kept, at most VERIFIED_TOKENS_KEPT (oldest out first).
+ */
+const verifiedTokens = new WeakMap<object, Map<string, VerifiedToken>>();
+const VERIFIED_TOKENS_KEPT = 1000;
+
+function verifiedTokensOf(deps: TokenDeps): Map<string, VerifiedToken> {
+  const root = rootOf(deps.store);
+  let kept = verifiedTokens.get(root);
+  if (!kept) {
+    kept = new Map();
+    verifiedTokens.set(root, kept);
+  }
+  return kept;
+}
+
 /**
  * The claims of a good access token, or null for anything else: bad
  * signature, another algorithm, unknown or long-retired `kid`, wrong issuer,
@@ -73,7 +102,20 @@ export async function issueAccessToken(
  */
 export async function verifyAccessToken(deps: TokenDeps, token: string): Promise<AccessTokenClaims | null> {
   const keys = signingKeys(deps);
+  const kept = verifiedTokensOf(deps);
+  const known = kept.get(token);
+  if (known) {
+    const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+    const stillGood =
+      known.issuer === deps.config.issuerUrl &&
+      known.claims.exp > nowSeconds &&
+      (await keys.verificationKey(known.kid)) === known.key;
+    if (stillGood) return known.claims;
+    // Checked afresh below, which refuses it for the same reason.
+    kept.delete(token);
+  }
   let keysUnreadable: { error: unknown } | undefined;
+  let used: { kid: string; key: CryptoKey } | undefined;
   try {
     const { payload } = await jwtVerify(
       token,
@@ -85,7 +127,8 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
                 keysUnreadable = { error };
                 throw error;
               });
-        if (!key) throw new Error('unknown signing key');
+        if (!key || header.kid === undefined) throw new Error('unknown signing key');
+        used = { kid: header.kid, key };
         return key;
       },
       {
@@ -100,8 +143,12 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
     );
     const claims = v.safeParse(AccessTokenClaims, payload);
     // aud must be exactly the tenant the token was issued for: a string (not a list) equal to `app`.
-    if (!claims.success || claims.output.aud !== claims.output.app) return null;
-    return claims.output;
+    if (!claims.success || claims.output.aud !== claims.output.app || !used) return null;
+    // Shared by every request that sends this token: nobody may change it.
+    const verified = Object.freeze({ ...claims.output, roles: Object.freeze([...claims.output.roles]) as string[] });
+    if (kept.size >= VERIFIED_TOKENS_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(token, { claims: verified, ...used, issuer: deps.config.issuerUrl });
+    return verified;
   } catch {
     if (keysUnreadable) throw keysUnreadable.error;
     return null;

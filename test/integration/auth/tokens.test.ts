@@ -149,3 +149,59 @@ describe('verifyAccessToken', () => {
     }
   });
 });
+
+describe('verifyAccessToken of a token it verified before (the per-process memory of good tokens)', () => {
+  it('answers the same claims again, and they cannot be changed by whoever reads them', async () => {
+    const process = aProcess(await aKeysTable(), { clock: aClock(clock.now().toISOString()) });
+    const issued = (await issueAccessToken(process, subject)).accessToken;
+    const first = await verifyAccessToken(process, issued);
+    expect(await verifyAccessToken(process, issued)).toEqual(first);
+    expect(first).toEqual(decodeJwt(issued));
+    expect(() => {
+      (first as { roles: string[] }).roles.push('SUPER_ADMIN');
+    }).toThrow();
+    expect((await verifyAccessToken(process, issued))?.roles).toEqual(['USER', 'DEFAULT']);
+  });
+
+  it('still refuses it from its exp on, in the same process', async () => {
+    const later = aClock(clock.now().toISOString());
+    const process = aProcess(await aKeysTable(), { clock: later });
+    const issued = (await issueAccessToken(process, subject)).accessToken;
+    expect(await verifyAccessToken(process, issued)).not.toBeNull();
+    later.advance(15 * MINUTE - 1000);
+    expect(await verifyAccessToken(process, issued)).not.toBeNull();
+    later.advance(1000);
+    expect(await verifyAccessToken(process, issued)).toBeNull();
+  });
+
+  it('refuses it once its key is no longer published, though the token has not expired', async () => {
+    const later = aClock(clock.now().toISOString());
+    const table = await aKeysTable();
+    const process = aProcess(table, { clock: later });
+    const key = await signingKeys(process).active();
+    const iat = Math.floor(later.now().getTime() / 1000);
+    // A token that outlives its key (ours live 15 minutes; this one says 3 hours): only the key can end it.
+    const longLived = await new SignJWT({ ...subject, iss: ISSUER, aud: subject.app, iat, exp: iat + 3 * 3600, jti: 'j' })
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+      .sign(key.privateKey);
+    expect(await verifyAccessToken(process, longLived)).not.toBeNull();
+    await signingKeys(aProcess(table, { clock: later })).rotate();
+    later.advance(59 * MINUTE);
+    expect(await verifyAccessToken(process, longLived)).not.toBeNull();
+    later.advance(2 * MINUTE); // the retired key is unpublished an hour after the rotation
+    expect(await verifyAccessToken(process, longLived)).toBeNull();
+  });
+
+  it('remembers nothing of a refused token: its tampered twin of a good one is refused every time', async () => {
+    const process = aProcess(await aKeysTable(), { clock: aClock(clock.now().toISOString()) });
+    const issued = (await issueAccessToken(process, subject)).accessToken;
+    expect(await verifyAccessToken(process, issued)).not.toBeNull();
+    const [header, payload, signature] = issued.split('.');
+    const claims = JSON.parse(Buffer.from(payload as string, 'base64url').toString());
+    const elevated = Buffer.from(JSON.stringify({ ...claims, roles: ['SUPER_ADMIN'] })).toString('base64url');
+    const tampered = `${header}.${elevated}.${signature}`;
+    expect(await verifyAccessToken(process, tampered)).toBeNull();
+    expect(await verifyAccessToken(process, tampered)).toBeNull();
+    expect((await verifyAccessToken(process, issued))?.roles).toEqual(['USER', 'DEFAULT']);
+  });
+});
