@@ -231,9 +231,28 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
+/**
+ * Lambda refuses to return an answer over 6 MB (6,291,556 bytes of the JSON it returns: status, headers and body,
+ * a binary body base64-encoded), and API Gateway then answers 500. The length of the body is a lower bound, so
+ * only an answer near the limit is measured exactly.
+ */
+const LAMBDA_RESPONSE_LIMIT_BYTES = 6_291_556;
+function passesLambdaLimit(result: unknown): boolean {
+  const body = (result as { body?: unknown } | null)?.body;
+  if (typeof body === 'string' && body.length < LAMBDA_RESPONSE_LIMIT_BYTES - 64 * 1024) return false;
+  return Buffer.byteLength(JSON.stringify(result ?? null)) > LAMBDA_RESPONSE_LIMIT_BYTES;
+}
+
 /** Turns a Lambda result into the HTTP answer, by API Gateway's payload 2.0 rules. */
 function writeResult(res: ServerResponse, result: unknown, requestId: string) {
   const base = { 'apigw-requestid': requestId };
+  if (passesLambdaLimit(result)) {
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', message: 'Response payload size exceeded maximum allowed payload size (6291556 bytes).' })}\n`,
+    );
+    send(res, 500, { ...base, 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
+    return;
+  }
   const structured = result as APIGatewayProxyStructuredResultV2 | null;
   if (!structured || typeof structured !== 'object' || !('statusCode' in structured)) {
     // A result without statusCode is sent as 200 JSON, as AWS does.

@@ -22,6 +22,7 @@ const routes: RouteDef[] = [
   { ...base, operationId: 'postThing', method: 'POST', path: '/things' },
   { ...base, operationId: 'preflight', method: 'OPTIONS', path: '/{proxy+}' },
   { ...base, operationId: 'crash', method: 'GET', path: '/crash', entry: 'test/support/throwing-handler.ts' },
+  { ...base, operationId: 'sized', method: 'GET', path: '/sized', entry: 'test/support/sized-handler.ts' },
 ];
 
 /** The same routes and a `$default` route that echoes its event. */
@@ -200,6 +201,16 @@ describe('local gateway', () => {
     });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: 'Request Entity Too Large' });
+  });
+
+  it("answers 500 Internal Server Error, as API Gateway does, when the function's answer passes Lambda's 6 MB", async () => {
+    // Lambda counts the whole answer it returns (the JSON of status, headers and body): 6,291,556 bytes at most.
+    const fits = await fetch(`${url}/api/v1/sized?bytes=${6 * 1024 * 1024 - 1000}`);
+    expect(fits.status).toBe(200);
+    expect((await fits.text()).length).toBe(6 * 1024 * 1024 - 1000);
+    const over = await fetch(`${url}/api/v1/sized?bytes=${6_291_556}`);
+    expect(over.status).toBe(500);
+    expect(await over.json()).toEqual({ message: 'Internal Server Error' });
   });
 
   it('answers 500 Internal Server Error, as API Gateway does, when the function throws', async () => {
