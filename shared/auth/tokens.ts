@@ -1,7 +1,6 @@
 import { type CryptoKey, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
-import { rootOf } from '../store/client.ts';
 import { type SigningKeyDeps, signingKeys } from './signing-keys.ts';
 
 /** Access tokens live 15 minutes (CONTRACT.md, Tokens and sessions). */
@@ -72,24 +71,15 @@ interface VerifiedToken {
 }
 
 /**
- * The tokens verified lately, by their exact text, per process (per table client, as the signing keys): a client
- * sends the same access token with every request for its 15 minutes, and the ECDSA check of its signature was a
- * tenth of the CPU of a session check (bench/RESULTS.md). The text is the whole proof, so the same text needs no
- * second check; what can change is time and the key: a remembered token is still refused from its `exp` on, and
- * once its key is no longer published. Only good tokens are kept, at most VERIFIED_TOKENS_KEPT (oldest out first).
+ * The tokens verified lately, by their exact text, in this process: a client sends the same access token with every
+ * request for its 15 minutes, and the ECDSA check of its signature was a tenth of the CPU of a session check
+ * (bench/RESULTS.md). The text is the whole proof, so the same text needs no second check; what can change is time
+ * and the key: a remembered token is still refused from its `exp` on, and once its key is no longer published (the
+ * key is looked up as for any token, in the caller's own table, and must be the very key it was verified with).
+ * Only good tokens are kept, at most VERIFIED_TOKENS_KEPT (oldest out first).
  */
-const verifiedTokens = new WeakMap<object, Map<string, VerifiedToken>>();
+const verifiedTokens = new Map<string, VerifiedToken>();
 const VERIFIED_TOKENS_KEPT = 1000;
-
-function verifiedTokensOf(deps: TokenDeps): Map<string, VerifiedToken> {
-  const root = rootOf(deps.store);
-  let kept = verifiedTokens.get(root);
-  if (!kept) {
-    kept = new Map();
-    verifiedTokens.set(root, kept);
-  }
-  return kept;
-}
 
 /**
  * The claims of a good access token, or null for anything else: bad
@@ -102,8 +92,7 @@ function verifiedTokensOf(deps: TokenDeps): Map<string, VerifiedToken> {
  */
 export async function verifyAccessToken(deps: TokenDeps, token: string): Promise<AccessTokenClaims | null> {
   const keys = signingKeys(deps);
-  const kept = verifiedTokensOf(deps);
-  const known = kept.get(token);
+  const known = verifiedTokens.get(token);
   if (known) {
     const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
     const stillGood =
@@ -112,7 +101,7 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
       (await keys.verificationKey(known.kid)) === known.key;
     if (stillGood) return known.claims;
     // Checked afresh below, which refuses it for the same reason.
-    kept.delete(token);
+    verifiedTokens.delete(token);
   }
   let keysUnreadable: { error: unknown } | undefined;
   let used: { kid: string; key: CryptoKey } | undefined;
@@ -127,8 +116,8 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
                 keysUnreadable = { error };
                 throw error;
               });
-        if (!key || header.kid === undefined) throw new Error('unknown signing key');
-        used = { kid: header.kid, key };
+        if (!key) throw new Error('unknown signing key');
+        used = { kid: header.kid as string, key };
         return key;
       },
       {
@@ -145,9 +134,12 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
     // aud must be exactly the tenant the token was issued for: a string (not a list) equal to `app`.
     if (!claims.success || claims.output.aud !== claims.output.app || !used) return null;
     // Shared by every request that sends this token: nobody may change it.
-    const verified = Object.freeze({ ...claims.output, roles: Object.freeze([...claims.output.roles]) as string[] });
-    if (kept.size >= VERIFIED_TOKENS_KEPT) kept.delete(kept.keys().next().value as string);
-    kept.set(token, { claims: verified, ...used, issuer: deps.config.issuerUrl });
+    // valibot's output is a copy of the payload, its roles too: frozen in place.
+    Object.freeze(claims.output.roles);
+    const verified = Object.freeze(claims.output);
+    if (verifiedTokens.size >= VERIFIED_TOKENS_KEPT)
+      verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+    verifiedTokens.set(token, { claims: verified, ...used, issuer: deps.config.issuerUrl });
     return verified;
   } catch {
     if (keysUnreadable) throw keysUnreadable.error;
