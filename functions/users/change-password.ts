@@ -1,6 +1,6 @@
 // POST /users/me/password: bearer; { currentPassword, newPassword, totpCode? } → 204; other sessions revoked
 import { userRoutes } from '#functions/users/routes.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 import { changePassword } from '#shared/users/change-password.ts';
@@ -8,5 +8,5 @@ import { changePassword } from '#shared/users/change-password.ts';
 export const handler = httpHandler(
   userRoutes.changePassword,
   ({ tenant, auth, body, client }, deps) => changePassword(deps, tenant, auth, body, client),
-  { authenticators: identityAuthenticators, mailer: sesMailerFor },
+  { authenticators: userAuthenticators, mailer: sesMailerFor },
 );

@@ -1,11 +1,11 @@
 // POST /users/me/totp/disable: bearer; { code } → 204 (TOTP off)
 import { userRoutes } from '#functions/users/routes.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { disableTotp } from '#shared/users/totp-enrolment.ts';
 
 export const handler = httpHandler(
   userRoutes.disableTotp,
   ({ tenant, auth, body, client }, deps) => disableTotp(deps, tenant, auth, body.code, client),
-  { authenticators: identityAuthenticators },
+  { authenticators: userAuthenticators },
 );

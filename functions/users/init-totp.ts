@@ -1,9 +1,9 @@
 // POST /users/me/totp/init: bearer → TotpSetupResponse { qrUri, backupCodes }
 import { userRoutes } from '#functions/users/routes.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { initTotp } from '#shared/users/totp-enrolment.ts';
 
 export const handler = httpHandler(userRoutes.initTotp, ({ tenant, auth }, deps) => initTotp(deps, tenant, auth), {
-  authenticators: identityAuthenticators,
+  authenticators: userAuthenticators,
 });

@@ -1,6 +1,6 @@
 // POST /users/me/email-change: bearer; { newEmail } → { challengeId } (the code goes to the new address)
 import { userRoutes } from '#functions/users/routes.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 import { requestEmailChange } from '#shared/users/email-change.ts';
@@ -8,5 +8,5 @@ import { requestEmailChange } from '#shared/users/email-change.ts';
 export const handler = httpHandler(
   userRoutes.startEmailChange,
   ({ tenant, auth, body, client }, deps) => requestEmailChange(deps, tenant, auth, body.newEmail, client),
-  { authenticators: identityAuthenticators, mailer: sesMailerFor },
+  { authenticators: userAuthenticators, mailer: sesMailerFor },
 );

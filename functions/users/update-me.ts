@@ -1,11 +1,11 @@
 // PATCH /users/me: bearer; UpdateUserRequest → UserResponse
 import { userRoutes } from '#functions/users/routes.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
+import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { updateMe } from '#shared/users/me.ts';
 
 export const handler = httpHandler(
   userRoutes.updateMe,
   ({ tenant, auth, body }, deps) => updateMe(deps, tenant, auth, body),
-  { authenticators: identityAuthenticators },
+  { authenticators: userAuthenticators },
 );

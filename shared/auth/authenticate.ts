@@ -65,6 +65,17 @@ function principalOf(
 }
 
 /** The identity service's credential checks, for httpHandler's `authenticators` option. */
+/** The checks of a user's route (`auth: 'bearer'`): an access token only. */
+export const userAuthenticators: Authenticators = {
+  bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
+  prefetchBearer: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
+};
+
+/**
+ * The checks of an admin route: an admin's access token or an API key (its code only in these bundles). Written
+ * out rather than spread from userAuthenticators: esbuild keeps a spread (it may run getters), and with it the API
+ * key code, in every user's bundle.
+ */
 export const identityAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
   prefetchBearer: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),

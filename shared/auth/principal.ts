@@ -34,7 +34,8 @@ export interface UserPrincipal {
 export interface Authenticators {
   /** A bearer is always a user: API keys come only through `apiKey`, which the auth stage calls on admin routes alone. */
   bearer(token: string, tenant: Merchant, deps: Deps): Promise<UserPrincipal | null>;
-  apiKey(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
+  /** Admin routes only (their handlers pass `identityAuthenticators`); a user's route carries no API key code. */
+  apiKey?(key: string, tenant: Merchant, deps: Deps): Promise<Principal | null>;
   /**
    * The bearer check with the tenant read in the same round trip: the token is
    * verified first and, when it names the request's tenant, the merchant, the
