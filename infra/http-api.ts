@@ -19,7 +19,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { VaultGrant, VaultPurpose } from '#shared/crypto/key-vault.ts';
-import { isDefaultRoute, type RouteDef, routeKey, tableActionsOf } from '#shared/http/route.ts';
+import { isDefaultRoute, memoryOf, type RouteDef, routeKey, tableActionsOf, timeoutOf } from '#shared/http/route.ts';
 import { TABLE } from '#shared/store/table.ts';
 import { acknowledgeRouteFindings } from './nag.ts';
 
@@ -262,14 +262,13 @@ export function addRouteFunctions(
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: ARCHITECTURE,
-      // argon2id at our parameters is memory-bound, and Lambda CPU grows with memory.
-      memorySize: route.argon2 ? 1024 : 256,
+      memorySize: memoryOf(route),
       // The costly routes anyone can call: a login flood takes this many instances, not the account's whole quota.
       ...(route.argon2 && options.argon2ReservedConcurrency !== undefined
         ? { reservedConcurrentExecutions: options.argon2ReservedConcurrency }
         : {}),
       role,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(timeoutOf(route)),
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,
       bundling: bundlingFor(route),

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { DEFAULT_ROUTE, isDefaultRoute, type RouteDef, routeKey } from '#shared/http/route.ts';
+import { DEFAULT_ROUTE, isDefaultRoute, memoryOf, type RouteDef, routeKey, timeoutOf } from '#shared/http/route.ts';
 import { authorizerRefusal, type JwtAuthorize, type JwtAuthorizerContext } from './jwt-authorizer.ts';
 
 /**
@@ -205,8 +205,9 @@ export function toApiGatewayEvent(input: {
   };
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
+function lambdaContext(route: RouteDef, requestId: string): Context {
+  const functionName = route.operationId;
+  const deadline = Date.now() + timeoutOf(route) * 1000;
   const unsupported = () => {
     throw new Error('callback-style completion is not used');
   };
@@ -215,7 +216,7 @@ function lambdaContext(functionName: string, requestId: string): Context {
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(memoryOf(route)),
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
@@ -390,7 +391,7 @@ export function gatewayListener(options: GatewayOptions): RequestListener {
       });
       try {
         const handler = await load(route);
-        const invoke = () => handler(event, lambdaContext(route.operationId, randomUUID()));
+        const invoke = () => handler(event, lambdaContext(route, randomUUID()));
         const result = await (trackingInvocations ? invocation.run(route, invoke) : invoke());
         writeResult(res, result, requestId);
         log(res.statusCode);

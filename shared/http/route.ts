@@ -104,6 +104,13 @@ export interface RouteDef {
    * of about 300 KB instead of 80 (infra/http-api.ts, bundlingFor; test/infra/bundles.test.ts, the budgets).
    */
   bundleSdk?: boolean;
+  /**
+   * The function's timeout in seconds (10 unless said; API Gateway's HTTP API waits 30 at most) and memory in MB
+   * (256, or 1024 for argon2 routes: Lambda's CPU grows with its memory). Only a route that answers a whole
+   * tenant at once needs more (GET /users).
+   */
+  timeoutSeconds?: number;
+  memoryMb?: number;
   /** Left out of the OpenAPI document (only the catch-alls: CORS preflight and `$default`). */
   undocumented?: boolean;
   /** Refused without an `Origin` header (403 ORIGIN_NOT_ALLOWED), browsers only: documented as a required header. */
@@ -126,6 +133,11 @@ export function bearerRoute<const Tag extends string>({ tag }: { tag: Tag }) {
 export function adminRoute<const Tag extends string>({ tag }: { tag: Tag }) {
   return { tag, tenant: 'headers', auth: 'admin' } as const satisfies Partial<RouteDef>;
 }
+
+/** The function's memory (MB): its own, or 1024 for argon2id (memory-bound; Lambda's CPU grows with memory), or 256. */
+export const memoryOf = (route: RouteDef): number => route.memoryMb ?? (route.argon2 ? 1024 : 256);
+/** The function's timeout (s): its own, or 10. */
+export const timeoutOf = (route: RouteDef): number => route.timeoutSeconds ?? 10;
 
 /** The kms grants of a route that signs access tokens: decrypt the active signing key, and create one on first use. */
 export const SIGNS_TOKENS = ['jwt-signing:encrypt', 'jwt-signing:decrypt'] as const satisfies readonly VaultGrant[];

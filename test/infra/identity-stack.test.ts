@@ -159,8 +159,8 @@ describe('IdentityStack: functions', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        Timeout: 10,
-        MemorySize: route.argon2 ? 1024 : 256,
+        Timeout: route.operationId === 'listUsers' ? 29 : 10,
+        MemorySize: route.argon2 || route.operationId === 'listUsers' ? 1024 : 256,
       });
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(env).sort()).toEqual(
