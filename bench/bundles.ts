@@ -6,12 +6,17 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { plantRouteList } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
+import { bundleBudgetOf } from '#infra/bundle-budgets.ts';
 import { bundlingFor, REPO_ROOT } from '#infra/http-api.ts';
 import { median } from './load.ts';
 
 export interface BundleFigures {
   operationId: string;
   bytes: number;
+  /** Its size budget (infra/bundle-budgets.ts). */
+  budgetBytes: number;
+  /** It carries the AWS SDK (`bundleSdk`: a route a user waits on at sign-in). */
+  sdkBundled: boolean;
   gzipBytes: number;
   coldInitMs: number | null;
   coldInitError?: string;
@@ -97,6 +102,8 @@ export async function bundles(env: Record<string, string>, samples = 10): Promis
     const figure: BundleFigures = {
       operationId: route.operationId,
       bytes: contents.length,
+      budgetBytes: bundleBudgetOf(route),
+      sdkBundled: route.bundleSdk === true,
       gzipBytes: gzipSync(contents).length,
       coldInitMs: null,
       sdkPackages,
