@@ -17,8 +17,10 @@ import { newUser } from '#shared/users/new-user.ts';
 import { bundles } from './bundles.ts';
 import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
+import { peerVersion, startPeer } from './peer.ts';
 import { renderMarkdown } from './report.ts';
 import type { DynamoCall } from './server.ts';
+import { type Comparison, interleaved, type Side } from './side-by-side.ts';
 import { signInReadyMs, WEB_BUDGETS, type WebFigures, webBundleFigures } from './web.ts';
 
 const BENCH_DIR = import.meta.dirname;
@@ -271,14 +273,13 @@ await measure('passwordLogin', 'POST /auth/login', 'round robin over the 1,000 s
 // was read. Every request takes a token from the queue of valid ones and its answer puts the
 // rotated token back: a real rotation per request, never a replay.
 let refreshQueue: string[] = [];
-await measure(
-  'refresh',
-  'POST /auth/refresh',
-  '32 sessions; each request sends a valid token, the rotated one goes back in the queue',
-  {
+const refreshDrive = (connections: number, duration: number) =>
+  once({
     url: `${stack.apiUrl}/auth/refresh`,
     method: 'POST',
     headers: small.headers,
+    connections,
+    duration,
     requests: [
       {
         setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ refreshToken: refreshQueue.shift() }) }),
@@ -287,14 +288,21 @@ await measure(
         },
       },
     ],
-  },
-  async (run) => {
-    refreshQueue = [];
-    for (let i = 0; i < 2 * CONNECTIONS; i++) {
-      const email = small.emails[100 + (run + 1) * 2 * CONNECTIONS + i] as string;
-      refreshQueue.push((await login(small.headers, email, PASSWORD)).refreshToken);
-    }
-  },
+  });
+/** 32 fresh sessions of distinct users (run -1 … 2 here, 9 … 12 side by side with the peer). */
+async function refillRefreshQueue(run: number) {
+  refreshQueue = [];
+  for (let i = 0; i < 2 * CONNECTIONS; i++) {
+    const email = small.emails[100 + (run + 1) * 2 * CONNECTIONS + i] as string;
+    refreshQueue.push((await login(small.headers, email, PASSWORD)).refreshToken);
+  }
+}
+measureWith(
+  'refresh',
+  'POST /auth/refresh',
+  '32 sessions; each request sends a valid token, the rotated one goes back in the queue',
+  refreshDrive,
+  refillRefreshQueue,
 );
 
 await measure('usersMe', 'GET /users/me', "one user's access token", {
@@ -411,6 +419,155 @@ await measure('createPlant', 'POST /plants', 'a new plant id per request, one us
 
 await runPlan();
 
+// --- side by side with the peer: better-auth (bench/peer/), the same loads, interleaved rounds ------------------
+let sideBySide: Awaited<ReturnType<typeof compareWithPeer>> | undefined;
+const peerParts = ['signIn', 'sessionCheck', 'refresh'] as const;
+/** BENCH_ONLY=sideBySide runs the three; sideBySide.sessionCheck (…) one of them. */
+const peerPartWanted = (part: string) => wanted('sideBySide') || wanted(`sideBySide.${part}`);
+if (peerParts.some(peerPartWanted)) {
+  sideBySide = await compareWithPeer();
+  for (const [name, c] of Object.entries(sideBySide.comparisons)) {
+    if (!c) continue;
+    log(
+      `${name.padEnd(14)} ours ${c.ours.rps} req/s, ${c.ours.cpuMsPerRequest} CPU ms; better-auth ${c.peer.rps} req/s, ` +
+        `${c.peer.cpuMsPerRequest} CPU ms: ×${c.throughputRatio} throughput, ×${c.cpuRatio} CPU [${elapsed()}]`,
+    );
+  }
+}
+
+async function compareWithPeer() {
+  const peer = await startPeer();
+  const peerEmails = await peer.seed(1000, PASSWORD);
+  const peerJson = { 'content-type': 'application/json', origin: peer.origin };
+  const peerSignIn = async (email: string) => {
+    const res = await fetch(`${peer.url}${peer.signInPath}`, {
+      method: 'POST',
+      headers: peerJson,
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    const token = res.headers.get('set-auth-token');
+    if (res.status !== 200 || !token) throw new Error(`peer sign-in ${email}: ${res.status} ${await res.text()}`);
+    return token;
+  };
+  const peerToken = await peerSignIn(peerEmails[0] as string);
+  // better-auth answers a bad session 200 with a null body: check once that this one is a real session.
+  for (const path of [peer.sessionPath, peer.refreshPath]) {
+    const checked = await fetch(`${peer.url}${path}`, { headers: { authorization: `Bearer ${peerToken}` } });
+    const body = (await checked.json()) as { user?: { email?: string } } | null;
+    if (body?.user?.email !== peerEmails[0]) throw new Error(`peer ${path} did not recognise its session`);
+  }
+  const ourSide = (drive: Side['drive'], before?: Side['before']): Side => ({
+    drive,
+    ...(before ? { before } : {}),
+    async measureStart() {
+      server.send({ type: 'measure-start', profile: false });
+      await nextMessage('measure-started');
+    },
+    async measureStop() {
+      server.send({ type: 'measure-stop', profile: false });
+      return (await nextMessage<{ cpu: { serverCpuMs: number } }>('measured')).cpu.serverCpuMs;
+    },
+  });
+  const peerSide = (drive: Side['drive']): Side => ({
+    drive,
+    measureStart: () => peer.measureStart(),
+    measureStop: async () => (await peer.measureStop()).serverCpuMs,
+  });
+  const rounds = 3;
+  const comparing = (part: (typeof peerParts)[number], run: () => Promise<Comparison>) =>
+    peerPartWanted(part) ? run() : Promise.resolve(undefined);
+  let ourIndex = 0;
+  let peerIndex = 0;
+  const comparisons = {
+    // Sign-in: e-mail and password, round robin over 1,000 users on each side; each answer starts a session.
+    signIn: await comparing('signIn', () =>
+      interleaved(
+        ourSide((duration) =>
+          once({
+            url: `${stack.apiUrl}/auth/login`,
+            method: 'POST',
+            headers: small.headers,
+            connections: CONNECTIONS,
+            duration,
+            requests: [
+              {
+                setupRequest: (req: any) => ({
+                  ...req,
+                  body: JSON.stringify({ email: small.emails[ourIndex++ % small.emails.length], password: PASSWORD }),
+                }),
+              },
+            ],
+          }),
+        ),
+        peerSide((duration) =>
+          once({
+            url: `${peer.url}${peer.signInPath}`,
+            method: 'POST',
+            headers: peerJson,
+            connections: CONNECTIONS,
+            duration,
+            requests: [
+              {
+                setupRequest: (req: any) => ({
+                  ...req,
+                  body: JSON.stringify({ email: peerEmails[peerIndex++ % peerEmails.length], password: PASSWORD }),
+                }),
+              },
+            ],
+          }),
+        ),
+        rounds,
+        DURATION,
+      ),
+    ),
+    // Session check: one user's bearer credential, checked live (ours: GET /users/me; its: get-session).
+    sessionCheck: await comparing('sessionCheck', () =>
+      interleaved(
+        ourSide((duration) =>
+          once({
+            url: `${stack.apiUrl}/users/me`,
+            headers: bearer(member.accessToken),
+            connections: CONNECTIONS,
+            duration,
+          }),
+        ),
+        peerSide((duration) =>
+          once({
+            url: `${peer.url}${peer.sessionPath}`,
+            headers: { authorization: `Bearer ${peerToken}` },
+            connections: CONNECTIONS,
+            duration,
+          }),
+        ),
+        rounds,
+        DURATION,
+      ),
+    ),
+    // Refresh: ours rotates a refresh token (reuse detection, 10 s grace); better-auth extends its session's expiry
+    // (get-session with updateAge 0: one write per request), as it has no refresh token.
+    refresh: await comparing('refresh', () =>
+      interleaved(
+        ourSide(
+          (duration) => refreshDrive(CONNECTIONS, duration),
+          (round) => refillRefreshQueue(round + 10),
+        ),
+        peerSide((duration) =>
+          once({
+            url: `${peer.url}${peer.refreshPath}`,
+            headers: { authorization: `Bearer ${peerToken}` },
+            connections: CONNECTIONS,
+            duration,
+          }),
+        ),
+        rounds,
+        DURATION,
+      ),
+    ),
+  };
+  peer.stop();
+  return { peer: { name: 'better-auth', version: peerVersion(), database: 'SQLite (better-sqlite3)' }, comparisons };
+}
+
 if (only) {
   // A quick look: the endpoints asked for, with their profiles; nothing is written.
   for (const [name, figures] of Object.entries(endpoints)) log(`${name}: ${JSON.stringify(figures.profile, null, 1)}`);
@@ -446,7 +603,7 @@ const zippedAnswer = await fetch(`${stack.apiUrl}/users`, {
 });
 await zippedAnswer.arrayBuffer();
 const gzipBytes = Number(zippedAnswer.headers.get('content-length') ?? 0);
-const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
+const LAMBDA_RESPONSE_LIMIT = 6_291_556; // bytes of the JSON a function returns (local/gateway.ts)
 const listedUsers = 10_001;
 const listUsers10k = {
   medianMs: Math.round(listTimes[1] as number),
@@ -578,6 +735,44 @@ log(
   `hosted pages: sign-in ${web.signIn.jsGzipBytes} B gz, console ${web.console.jsGzipBytes} B gz, ready ${web.signInReadyMs.median} ms (${elapsed()})`,
 );
 
+// GET /users of a 100,000-user tenant, last of what uses the stack (200,000 more items slow DynamoDB Local down for
+// whatever would follow): one request, gzip accepted as browsers and fetch ask, its time, its size on
+// the wire and in Lambda's answer (the gzipped body base64-encoded), against Lambda's 6 MB.
+seedStart = Date.now();
+const huge = await seedTenant('bench100k', 100_000);
+const seed100kMs = Date.now() - seedStart;
+log(`seeded 100,000 users in ${seed100kMs} ms (${elapsed()})`);
+const hugeAdmin = await login(huge.headers, huge.tenant.adminEmail, huge.tenant.adminPassword);
+const listUsers100k = await (async () => {
+  const started = performance.now();
+  const res = await fetch(`${stack.apiUrl}/users`, {
+    headers: { ...huge.headers, authorization: `Bearer ${hugeAdmin.accessToken}`, 'accept-encoding': 'gzip' },
+  });
+  const text = await res.text(); // fetch decodes the gzip: this is the list as the admin's browser gets it
+  const ms = Math.round(performance.now() - started);
+  const gzipBytes = Number(res.headers.get('content-length') ?? 0);
+  const parsed = res.status === 200 ? (JSON.parse(text) as unknown) : undefined;
+  const list = Array.isArray(parsed)
+    ? parsed
+    : (Object.values((parsed ?? {}) as Record<string, unknown>).find(Array.isArray) as unknown[] | undefined);
+  // What Lambda itself answers API Gateway: the base64 body (4/3) and a few hundred bytes of status and headers.
+  const lambdaResponseBytes = Math.ceil(gzipBytes / 3) * 4 + 512;
+  return {
+    status: res.status,
+    ms,
+    users: list?.length ?? 0,
+    plainBytes: Buffer.byteLength(text),
+    gzipBytes,
+    lambdaResponseBytes,
+    fitsUnderLambda6Mb: res.status === 200 && lambdaResponseBytes <= LAMBDA_RESPONSE_LIMIT,
+  };
+})();
+log(
+  `GET /users (100,000)     ${listUsers100k.status} in ${listUsers100k.ms} ms, ${listUsers100k.users} users, ` +
+    `${(listUsers100k.plainBytes / 2 ** 20).toFixed(1)} MB, gzipped ${(listUsers100k.gzipBytes / 2 ** 20).toFixed(2)} MB ` +
+    `(Lambda's answer ${(listUsers100k.lambdaResponseBytes / 2 ** 20).toFixed(2)} MB of 6) [${elapsed()}]`,
+);
+
 server.send({ type: 'stop' });
 
 // --- bundles and cold init ------------------------------------------------------------------
@@ -607,11 +802,13 @@ const results = {
     autocannon: JSON.parse(readFileSync(join(BENCH_DIR, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8'))
       .version,
   },
-  seeding: { users1kMs: seed1kMs, users10kMs: seed10kMs },
+  seeding: { users1kMs: seed1kMs, users10kMs: seed10kMs, users100kMs: seed100kMs },
   endpoints,
   listUsers10k,
+  listUsers100k,
   limits: { bareHttp, argon2Verify2: argon2, dynamoGetItem: dynamo.getItem, dynamoBatchGetItem: dynamo.batchGetItem },
   dynamoCost: cost,
+  sideBySide,
   bundles: bundleFigures,
   web,
   totalSeconds: Math.round((Date.now() - startedAt) / 1000),
