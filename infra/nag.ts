@@ -21,7 +21,7 @@ export const NAG_REASONS = {
     "Authorization runs in the handler by design (README): a JWT authorizer pins aud to a fixed list, but a token's aud is its tenant's app, and it could not see a revoked session, current role grants or API keys.",
   /** L1 on every function. */
   pinnedRuntime:
-    'nodejs22.x is pinned on purpose: bundles target node22 and use the AWS SDK v3 that runtime ships (bench/RESULTS.md measured it); a runtime upgrade is a change of its own, not a side effect of a CDK upgrade (NODEJS_LATEST).',
+    'nodejs22.x is pinned on purpose: bundles target node22, and all but the routes a user waits on at sign-in (which carry their own) use the AWS SDK v3 that runtime ships (bench/RESULTS.md measured it); a runtime upgrade is a change of its own, not a side effect of a CDK upgrade (NODEJS_LATEST).',
   /** SMG4 on the edge secret (infra/identity-stack.ts). */
   edgeSecretRotation:
     'No rotation of the edge secret: CloudFront and the functions read it by dynamic references, resolved at deploy time only, so a rotated value would reach neither; rotating is a redeploy, and the secret only lets its holder name its own client IP.',
