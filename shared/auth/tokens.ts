@@ -99,9 +99,8 @@ export async function verifyAccessToken(deps: TokenDeps, token: string): Promise
       known.issuer === deps.config.issuerUrl &&
       known.claims.exp > nowSeconds &&
       (await keys.verificationKey(known.kid)) === known.key;
+    // Otherwise checked afresh below, which refuses it for the same reason (the entry ages out with the others).
     if (stillGood) return known.claims;
-    // Checked afresh below, which refuses it for the same reason.
-    verifiedTokens.delete(token);
   }
   let keysUnreadable: { error: unknown } | undefined;
   let used: { kid: string; key: CryptoKey } | undefined;

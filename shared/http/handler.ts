@@ -217,10 +217,12 @@ export function httpHandler(
   if (route.oauth && !options.errorBody) throw new Error(`${route.operationId}: pass OAuth's error body (errorBody)`);
   if (route.tenant === 'token') {
     if (route.auth !== 'bearer' || !options.verifyToken) throw new Error(`${route.operationId}: bearer, verifyToken`);
-  } else if (route.auth !== 'none' && !options.authenticators) {
+  } else if (
+    route.auth !== 'none' &&
+    !(route.auth === 'admin' ? options.authenticators?.apiKey : options.authenticators)
+  ) {
+    // An admin route takes API keys too: identityAuthenticators.
     throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
-  } else if (route.auth === 'admin' && !options.authenticators?.apiKey) {
-    throw new Error(`${route.operationId}: pass identityAuthenticators`);
   }
   if (route.ses && !options.mailer) throw new Error(`${route.operationId} sends mail: pass the mailer to httpHandler`);
   // Built once per function (cold start), on the first request (again only if the process's deps change).

@@ -28,6 +28,7 @@ describe.each(routes.map((r) => [r.operationId, r] as const))('bundle of %s', (_
       write: false,
       metafile: true,
       mainFields: options.mainFields ?? [],
+      banner: { js: options.banner ?? '' },
       external: [...(options.externalModules ?? []), ...(options.nodeModules ?? [])],
       logLevel: 'silent',
     });
