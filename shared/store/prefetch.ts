@@ -35,7 +35,9 @@ export async function batchGetConsistent(store: StoreClient, keys: ItemKey[]): P
     // middlewares, the stacks joined again) was a twelfth of a session check's CPU (bench/RESULTS.md). The keys are
     // two strings, the items unmarshalled as the document client would.
     const result = (await store.doc.send(
-      new BatchGetItemCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }) as never,
+      new BatchGetItemCommand({
+        RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } },
+      }) as never,
     )) as BatchGetItemCommandOutput;
     for (const item of result.Responses?.[store.tableName] ?? []) items.push(unmarshall(item));
     pending = result.UnprocessedKeys?.[store.tableName]?.Keys;

@@ -181,7 +181,14 @@ describe('verifyAccessToken of a token it verified before (the per-process memor
     const key = await signingKeys(process).active();
     const iat = Math.floor(later.now().getTime() / 1000);
     // A token that outlives its key (ours live 15 minutes; this one says 3 hours): only the key can end it.
-    const longLived = await new SignJWT({ ...subject, iss: ISSUER, aud: subject.app, iat, exp: iat + 3 * 3600, jti: 'j' })
+    const longLived = await new SignJWT({
+      ...subject,
+      iss: ISSUER,
+      aud: subject.app,
+      iat,
+      exp: iat + 3 * 3600,
+      jti: 'j',
+    })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
       .sign(key.privateKey);
     expect(await verifyAccessToken(process, longLived)).not.toBeNull();
