@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client, SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Logger } from '../log.ts';
@@ -60,7 +60,8 @@ interface SdkErrorShape {
  * following identities failed the check: …").
  */
 function sesErrorFields(error: unknown): { errorName: string; httpStatusCode?: number; sesRequestId?: string } {
-  const shape = (typeof error === 'object' && error !== null ? error : {}) as SdkErrorShape;
+  // Object() boxes a primitive or null (no name, no metadata) and keeps an object as it is.
+  const shape = Object(error) as SdkErrorShape;
   const name = typeof shape.name === 'string' ? shape.name : typeof error;
   const status = shape.$metadata?.httpStatusCode;
   const requestId = shape.$metadata?.requestId;
@@ -72,11 +73,27 @@ function sesErrorFields(error: unknown): { errorName: string; httpStatusCode?: n
 }
 
 /**
+ * The SES client module, imported on the first mail: a login imports the
+ * mailer for its e-mail-code branch, but a password login never sends, and
+ * the client was a tenth of a login's cold start (bench/NOTES.md).
+ */
+let sesModule: Promise<typeof import('@aws-sdk/client-sesv2')> | undefined;
+
+/** SES reads 7-bit ASCII unless told the charset. */
+const utf8 = (Data: string) => ({ Data, Charset: 'UTF-8' });
+
+/**
  * The mailer over SES v2 (the SES v2 emulator locally). `from` is the bare
  * sender address (a verified SES identity); each mail shows the tenant's name
- * as the sender's display name.
+ * as the sender's display name. Given a client's configuration, it makes the
+ * client on the first mail.
  */
-export function sesMailer(client: SESv2Client, from: string, options: SesMailerOptions = {}): Mailer {
+export function sesMailer(
+  client: SESv2Client | SESv2ClientConfig,
+  from: string,
+  options: SesMailerOptions = {},
+): Mailer {
+  let ses = 'send' in client ? client : undefined;
   return {
     async send(tenant, to, message) {
       if (!SINGLE_ADDRESS.test(to)) {
@@ -88,17 +105,16 @@ export function sesMailer(client: SESv2Client, from: string, options: SesMailerO
         to,
       });
       try {
-        await client.send(
-          new SendEmailCommand({
+        const sdk = await (sesModule ??= import('@aws-sdk/client-sesv2'));
+        ses ??= new sdk.SESv2Client(client);
+        await ses.send(
+          new sdk.SendEmailCommand({
             FromEmailAddress: fromHeader(tenant.name, from),
             Destination: { ToAddresses: [to] },
             Content: {
               Simple: {
-                Subject: { Data: mail.subject, Charset: 'UTF-8' },
-                Body: {
-                  Text: { Data: mail.text, Charset: 'UTF-8' },
-                  Html: { Data: mail.html, Charset: 'UTF-8' },
-                },
+                Subject: utf8(mail.subject),
+                Body: { Text: utf8(mail.text), Html: utf8(mail.html) },
               },
             },
           }),
@@ -122,10 +138,10 @@ export function sesMailer(client: SESv2Client, from: string, options: SesMailerO
  */
 export function sesMailerFor(deps: Pick<Deps, 'config' | 'log'>): Mailer {
   const { sesEndpoint, region, senderEmail } = deps.config;
-  const client = new SESv2Client({
+  const client: SESv2ClientConfig = {
     region: region ?? 'us-east-1',
     // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
     ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  };
   return sesMailer(client, senderEmail, { log: deps.log, hostedPagesOrigin: deps.config.hostedPagesOrigin });
 }

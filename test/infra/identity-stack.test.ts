@@ -518,7 +518,10 @@ describe('bundlingFor', () => {
     expect(external).not.toContain('@aws-sdk/lib-dynamodb');
     // The environment's credentials (what a Lambda function has) are bundled; the chain's later providers are not.
     expect(external).not.toContain('@aws-sdk/credential-provider-env');
-    expect(external).toEqual(expect.arrayContaining(['@aws-sdk/client-kms', '@aws-sdk/credential-provider-ini']));
+    // The SES client is imported on a login's first e-mail code, not at its cold start.
+    expect(external).toEqual(
+      expect.arrayContaining(['@aws-sdk/client-kms', '@aws-sdk/client-sesv2', '@aws-sdk/credential-provider-ini']),
+    );
   });
 
   it('installs the linux arm64 argon2 binary into the bundle of an argon2 route', () => {

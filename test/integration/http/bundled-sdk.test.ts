@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import { bundlingFor, REPO_ROOT } from '#infra/http-api.ts';
+import { type SesEmulator, startSesEmulator } from '#local/ses.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
@@ -44,10 +45,12 @@ async function bundle(operationId: string): Promise<Handler> {
 
 let tenant: TestTenant;
 let user: TestUser;
+let ses: SesEmulator;
 const saved = { ...process.env };
 
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
+  ses = await startSesEmulator(0);
   // What the stack gives every function, pointed at the test run's DynamoDB Local.
   Object.assign(process.env, {
     TABLE_NAME: inject('tableName'),
@@ -55,13 +58,15 @@ beforeAll(async () => {
     AWS_REGION: 'us-east-1',
     ISSUER_URL: 'http://localhost:3000/api/v1',
     LOCAL_SECRETS_KEY: inject('secretsKey'),
+    SES_ENDPOINT: ses.url,
   });
   tenant = await aTenantWith();
   user = await aUser(tenant);
 });
 
-afterAll(() => {
+afterAll(async () => {
   process.env = saved;
+  await ses?.close();
   rmSync(OUT, { recursive: true, force: true });
 });
 
@@ -107,5 +112,28 @@ describe('bundles that carry the AWS SDK', () => {
     );
     expect(refused.statusCode).toBe(401);
     expect(JSON.parse(String(refused.body))).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+  });
+
+  it('mail an e-mail code from the login bundle, whose SES client is imported on that first mail', async () => {
+    const codeTenant = await aTenantWith({ loginMode: 'OTP_EMAIL' });
+    const codeUser = await aUser(codeTenant);
+    const login = await bundle('login');
+    const challenged = await login(
+      anEvent({
+        method: 'POST',
+        path: '/api/v1/auth/login',
+        headers: codeTenant.headers,
+        body: JSON.stringify({ email: codeUser.email }),
+      }),
+      aContext(),
+    );
+    expect(challenged.statusCode, String(challenged.body)).toBe(200);
+    expect(JSON.parse(String(challenged.body)).data).toMatchObject({ challengeType: 'OTP_EMAIL' });
+    const store = (await (await fetch(`${ses.url}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
+    const mails = store.emails.filter((mail) => mail.destination.to.includes(codeUser.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.body.text).toMatch(/\b\d{6}\b/);
   });
 });
