@@ -105,7 +105,8 @@ export function sesMailer(
         to,
       });
       try {
-        const sdk = await (sesModule ??= import('@aws-sdk/client-sesv2'));
+        sesModule ??= import('@aws-sdk/client-sesv2');
+        const sdk = await sesModule;
         ses ??= new sdk.SESv2Client(client);
         await ses.send(
           new sdk.SendEmailCommand({
