@@ -1,8 +1,9 @@
 // The system under test, in its own process (so that the load generator does not share its event
 // loop): the local stack in memory, with a DynamoDB middleware that counts round trips and
 // consumed capacity while the parent asks it to. Talks to bench/run.ts over IPC.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import sesStore from 'aws-ses-v2-local/dist/store.js';
@@ -48,7 +49,7 @@ function capacityOf(output: unknown): number {
 
 // Every DynamoDB client the handlers build (and the document clients over them, which share the
 // inner client's middleware stack) goes through the smithy Client.prototype.send: hook it once
-// per middleware stack, without touching shared/.
+// per middleware stack, without touching shared/, on its first call while counting.
 const instrumented = new WeakSet<object>();
 for (const proto of new Set([
   Object.getPrototypeOf(DynamoDBClient.prototype),
@@ -57,7 +58,9 @@ for (const proto of new Set([
   const send = proto.send as (...args: unknown[]) => unknown;
   proto.send = function (this: any, ...args: unknown[]) {
     const stack = this.middlewareStack;
-    if (this.config?.serviceId === 'DynamoDB' && stack && !instrumented.has(stack)) {
+    // Only once the parent counts: a middleware on the client turns its direct reads off (shared/store/direct-read.ts),
+    // and the load parts measure the clients as Lambda runs them.
+    if (counting && this.config?.serviceId === 'DynamoDB' && stack && !instrumented.has(stack)) {
       instrumented.add(stack);
       stack.add(
         (next: any, context: any) => async (mwArgs: any) => {
@@ -210,6 +213,11 @@ process.on('message', async (message: { type: string; profile?: boolean; to?: st
       const { profile: raw } = await inspector.post('Profiler.stop');
       await inspector.post('Profiler.disable');
       profile = summarise(raw as never);
+      // BENCH_PROFILE_DIR: the raw profile too, for Chrome DevTools (Performance, load profile) or a closer look.
+      if (process.env.BENCH_PROFILE_DIR) {
+        mkdirSync(process.env.BENCH_PROFILE_DIR, { recursive: true });
+        writeFileSync(join(process.env.BENCH_PROFILE_DIR, `server-${Date.now()}.cpuprofile`), JSON.stringify(raw));
+      }
     }
     process.send?.({ type: 'measured', cpu, profile });
   } else if (message.type === 'count-start') {

@@ -6,6 +6,7 @@ import type { Mailer } from './mail/message.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
+import { withDirectReads } from './store/direct-read.ts';
 import { merchantRepo } from './store/merchant-repo.ts';
 import { type SessionRepo, sessionRepo } from './store/session-repo.ts';
 import { type UserRepo, userRepo } from './store/user-repo.ts';
@@ -158,6 +159,21 @@ function reposOn(store: StoreClient) {
     sessions: sessionRepo(store),
     challenges: challengeRepo(store),
   };
+}
+
+const directReads = new WeakMap<Deps, Deps>();
+
+/**
+ * These deps with their store's direct reads (store/direct-read.ts), the same object for the same deps: what the
+ * handlers of the routes a user waits on (`bundleSdk`) take, `deps: () => withDirectReadsDeps(processDeps())`.
+ */
+export function withDirectReadsDeps(deps: Deps): Deps {
+  let direct = directReads.get(deps);
+  if (!direct) {
+    direct = depsWithStore(deps, withDirectReads(deps.store));
+    directReads.set(deps, direct);
+  }
+  return direct;
 }
 
 let cached: Deps | undefined;

@@ -149,7 +149,10 @@ function retryAfterOf(error: AppError): Record<string, string> {
 }
 
 export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
-  /** The deps: the identity service's process deps unless given (tests; a service with deps of its own). */
+  /**
+   * The deps: the identity service's process deps unless given (tests; a service with deps of its own; the routes
+   * a user waits on, with direct reads: deps.ts withDirectReadsDeps).
+   */
   deps?: () => D;
   /** The credential checks; required for bearer and admin routes (except `tenant: 'token'` ones). */
   authenticators?: Authenticators;

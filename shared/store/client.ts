@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DirectBatchGet } from './direct-read.ts';
 import type { Prefetched } from './prefetch.ts';
 
 export interface StoreConfig {
@@ -19,6 +20,8 @@ export interface StoreClient {
    * `prefetched`): per-process caches key on the root, not the view.
    */
   root?: StoreClient;
+  /** The hot read without the client's per-call machinery, where the route opted in (store/direct-read.ts). */
+  directBatchGet?: DirectBatchGet;
 }
 
 /** The process's client behind a store (itself, unless it is a request's view). */

@@ -34,11 +34,13 @@ export async function batchGetConsistent(store: StoreClient, keys: ItemKey[]): P
     // check and login reads here, and the document command's per-call wrapping (a second command, two marshalling
     // middlewares, the stacks joined again) was a twelfth of a session check's CPU (bench/RESULTS.md). The keys are
     // two strings, the items unmarshalled as the document client would.
-    const result = (await store.doc.send(
-      new BatchGetItemCommand({
-        RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } },
-      }) as never,
-    )) as BatchGetItemCommandOutput;
+    // The route's direct read where it opted in (store/direct-read.ts); the client's when it does not answer.
+    const result = ((await store.directBatchGet?.(pending)) ??
+      (await store.doc.send(
+        new BatchGetItemCommand({
+          RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } },
+        }) as never,
+      ))) as BatchGetItemCommandOutput;
     for (const item of result.Responses?.[store.tableName] ?? []) items.push(unmarshall(item));
     pending = result.UnprocessedKeys?.[store.tableName]?.Keys;
   }
@@ -93,5 +95,5 @@ export async function getItem(
 
 /** The store of one request, with what it prefetched (per-process caches still key on the process's client). */
 export function withPrefetch(store: StoreClient, prefetched: Prefetched): StoreClient {
-  return { doc: store.doc, tableName: store.tableName, prefetched, root: rootOf(store) };
+  return { ...store, prefetched, root: rootOf(store) };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -43,6 +43,10 @@ async function bundle(operationId: string): Promise<Handler> {
   return ((await import(pathToFileURL(outfile).href)) as { handler: Handler }).handler;
 }
 
+/** A POST /auth/login event with this body and the tenant's headers. */
+const aLogin = (headers: Record<string, string>, body: Record<string, string>) =>
+  anEvent({ method: 'POST', path: '/api/v1/auth/login', headers, body: JSON.stringify(body) });
+
 let tenant: TestTenant;
 let user: TestUser;
 let ses: SesEmulator;
@@ -77,17 +81,17 @@ describe('bundles that carry the AWS SDK', () => {
     );
   });
 
+  it('read the session check directly (shared/store/direct-read.ts), their handlers taking withDirectReadsDeps', async () => {
+    for (const route of bundled) {
+      await bundle(route.operationId);
+      const text = readFileSync(join(OUT, `${route.operationId}.mjs`), 'utf8');
+      expect(text, route.operationId).toContain('DynamoDB_20120810.BatchGetItem');
+    }
+  });
+
   it('sign a user in and answer /users/me from their bundles alone', async () => {
     const [login, getMe] = await Promise.all([bundle('login'), bundle('getMe')]);
-    const signedIn = await login(
-      anEvent({
-        method: 'POST',
-        path: '/api/v1/auth/login',
-        headers: tenant.headers,
-        body: JSON.stringify({ email: user.email, password: user.password }),
-      }),
-      aContext(),
-    );
+    const signedIn = await login(aLogin(tenant.headers, { email: user.email, password: user.password }), aContext());
     expect(signedIn.statusCode, String(signedIn.body)).toBe(200);
     const { accessToken } = JSON.parse(String(signedIn.body)).data as { accessToken: string };
 
@@ -102,12 +106,7 @@ describe('bundles that carry the AWS SDK', () => {
   it('answer a wrong password with the same problem as the source does', async () => {
     const login = await bundle('login');
     const refused = await login(
-      anEvent({
-        method: 'POST',
-        path: '/api/v1/auth/login',
-        headers: tenant.headers,
-        body: JSON.stringify({ email: user.email, password: `${user.password}-not` }),
-      }),
+      aLogin(tenant.headers, { email: user.email, password: `${user.password}-not` }),
       aContext(),
     );
     expect(refused.statusCode).toBe(401);
@@ -118,15 +117,7 @@ describe('bundles that carry the AWS SDK', () => {
     const codeTenant = await aTenantWith({ loginMode: 'OTP_EMAIL' });
     const codeUser = await aUser(codeTenant);
     const login = await bundle('login');
-    const challenged = await login(
-      anEvent({
-        method: 'POST',
-        path: '/api/v1/auth/login',
-        headers: codeTenant.headers,
-        body: JSON.stringify({ email: codeUser.email }),
-      }),
-      aContext(),
-    );
+    const challenged = await login(aLogin(codeTenant.headers, { email: codeUser.email }), aContext());
     expect(challenged.statusCode, String(challenged.body)).toBe(200);
     expect(JSON.parse(String(challenged.body)).data).toMatchObject({ challengeType: 'OTP_EMAIL' });
     const store = (await (await fetch(`${ses.url}/store`)).json()) as {
