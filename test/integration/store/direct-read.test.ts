@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStoreClient, type StoreClient } from '#shared/store/client.ts';
@@ -178,6 +179,44 @@ describe('the direct read on the wire', () => {
       ),
     });
     expect(sent.every((request) => !request.bySdk)).toBe(true);
+  });
+});
+
+describe('the direct read on AWS', () => {
+  it("goes over HTTPS to the endpoint the client's rules name for its region, signed with its credentials", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+      AWS_SESSION_TOKEN: 'session-token-of-the-function',
+    });
+    try {
+      const store = createStoreClient({ tableName: 'identity', region: 'eu-west-1' });
+      const seen: { protocol: string; hostname: string; port?: number; headers: Record<string, string> }[] = [];
+      // Stands in for the network: what the client's HTTP handler was asked to send, and DynamoDB's plain answer.
+      (store.doc.config as unknown as { requestHandler: unknown }).requestHandler = {
+        handle: async (request: (typeof seen)[number]) => {
+          seen.push(request);
+          const answer = JSON.stringify({ Responses: { identity: [{ pk: { S: pk }, sk: { S: 'A' } }] } });
+          return { response: { statusCode: 200, headers: {}, body: Readable.from([Buffer.from(answer)]) } };
+        },
+      };
+      const items = await batchGetConsistent(withDirectReads(store), [key('A')]);
+
+      expect(items).toEqual([{ pk, sk: 'A' }]);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ protocol: 'https:', hostname: 'dynamodb.eu-west-1.amazonaws.com' });
+      expect(seen[0]?.port).toBeUndefined();
+      expect(seen[0]?.headers).toMatchObject({
+        host: 'dynamodb.eu-west-1.amazonaws.com',
+        'x-amz-security-token': 'session-token-of-the-function',
+        authorization: expect.stringMatching(
+          /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=[^ ]*host[^ ]*x-amz-security-token/,
+        ),
+      });
+    } finally {
+      process.env = saved;
+    }
   });
 });
 
