@@ -112,7 +112,7 @@ export interface RouteFunctionsOptions {
  * default chain would try after the environment's credentials, which a Lambda function always has. Bundled,
  * they were 190 KB of parse at every cold start (about 14 ms); left out, the first use imports them as every
  * other route does today. The SES client is imported on a login's first e-mail code (shared/mail/ses-mailer.ts):
- * a password login never sends, and bundled it was 75 KB and about 8 ms of a login's cold start.
+ * a password login never sends, and bundled it was 75 KB and about 12 ms of a login's cold start.
  */
 const SDK_LOADED_ON_FIRST_USE = [
   '@aws-sdk/client-kms',

@@ -75,7 +75,7 @@ function sesErrorFields(error: unknown): { errorName: string; httpStatusCode?: n
 /**
  * The SES client module, imported on the first mail: a login imports the
  * mailer for its e-mail-code branch, but a password login never sends, and
- * the client was a tenth of a login's cold start (bench/NOTES.md).
+ * the client was about a fifth of a login's cold start (bench/NOTES.md).
  */
 let sesModule: Promise<typeof import('@aws-sdk/client-sesv2')> | undefined;
 
