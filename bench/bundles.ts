@@ -60,18 +60,13 @@ function coldImportMs(specifiers: string[], env: Record<string, string>, samples
  * node22, AWS SDK external, argon2 external for argon2 routes), written under node_modules/.cache
  * so that the external AWS SDK resolves; then imported `samples` times in a fresh node process.
  */
-export async function bundles(
-  env: Record<string, string>,
-  samples = 10,
-  include: (operationId: string) => boolean = () => true,
-): Promise<BundleFigures[]> {
+export async function bundles(env: Record<string, string>, samples = 10): Promise<BundleFigures[]> {
   const out = join(REPO_ROOT, 'node_modules', '.cache', 'bench-bundles');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const figures: BundleFigures[] = [];
   const sdkFloors = new Map<string, number>();
   for (const route of [...identityRouteList, ...plantRouteList]) {
-    if (!include(route.operationId)) continue;
     const options = bundlingFor(route);
     const file = join(out, `${route.operationId}.mjs`);
     const result = await build({
@@ -115,7 +110,7 @@ export async function bundles(
       sdkInitMs: null,
       contents: [...bySource]
         .sort((a, b) => b[1] - a[1])
-        .slice(0, 20)
+        .slice(0, 8)
         .map(([source, bytes]) => ({ source, bytes })),
     };
     const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;

@@ -72,22 +72,17 @@ async function endpointOf(parts: ClientParts): Promise<Endpoint> {
 }
 
 async function textOf(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** One direct read per client: its stack is watched once. */
-const byClient = new WeakMap<object, DirectBatchGet>();
-
-/** The store with direct reads of its table (`store.directBatchGet`), as long as its client stays as built. */
+/**
+ * The store with direct reads of its table (`store.directBatchGet`), as long as its client stays as built. Once per
+ * process's deps (deps.ts withDirectReadsDeps keeps what it made).
+ */
 export function withDirectReads(store: StoreClient): StoreClient {
-  let directBatchGet = byClient.get(store.doc);
-  if (!directBatchGet) {
-    directBatchGet = directReadOf(store);
-    byClient.set(store.doc, directBatchGet);
-  }
-  return { ...store, directBatchGet, root: rootOf(store) };
+  return { ...store, directBatchGet: directReadOf(store), root: rootOf(store) };
 }
 
 /** The middleware of a client as createStoreClient builds it (store/client.ts). */

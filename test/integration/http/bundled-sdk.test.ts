@@ -8,6 +8,7 @@ import { identityRouteList } from '#functions/routes.ts';
 import { bundlingFor, REPO_ROOT } from '#infra/http-api.ts';
 import { type SesEmulator, startSesEmulator } from '#local/ses.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /**
@@ -101,6 +102,16 @@ describe('bundles that carry the AWS SDK', () => {
     );
     expect(me.statusCode, String(me.body)).toBe(200);
     expect(JSON.parse(String(me.body))).toMatchObject({ id: user.id, email: user.email });
+
+    // CONTRACT: a revoked session's access token answers 401 SESSION_REVOKED at once, through the direct read too.
+    const { sid } = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()) as { sid: string };
+    await makeTestDeps().sessions.revoke(tenant, user.id, sid, new Date());
+    const revoked = await getMe(
+      anEvent({ path: '/api/v1/users/me', headers: { ...tenant.headers, authorization: `Bearer ${accessToken}` } }),
+      aContext(),
+    );
+    expect(revoked.statusCode).toBe(401);
+    expect(JSON.parse(String(revoked.body))).toMatchObject({ code: 'SESSION_REVOKED' });
   });
 
   it('answer a wrong password with the same problem as the source does', async () => {
