@@ -14,7 +14,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    // LOG_LEVEL: each request's summary line (and other info lines) would flood the run's output; the metric lines too.
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      CDK_DISABLE_CLI_TELEMETRY: 'true',
+      LOG_LEVEL: 'error',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {

@@ -171,6 +171,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         options.mailDailyBudgetPerTenant ?? process.env.MAIL_DAILY_BUDGET_PER_TENANT ?? 10_000,
       ),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // The metrics' service dimension (the stack's name on AWS: infra/monitoring.ts).
+      POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'local',
       LOCAL_SECRETS_KEY: options.secretsKey,
       AUTH_CODE_RESPONSE_FLOOR_MS: String(
         options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,

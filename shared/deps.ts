@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
-import { jsonLogger, type Logger } from './log.ts';
+import { type Logger, loggerAt } from './log.ts';
 import type { Mailer } from './mail/message.ts';
+import { noSignals, type Signals } from './metrics.ts';
 import { cryptoRandom, type Random } from './random.ts';
 import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
@@ -59,6 +60,8 @@ const Env = v.object({
   ),
   /** The hosted pages' edge secret (infra/identity-stack.ts): a request carrying it may name its viewer's address. */
   EDGE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
+  /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
+  LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     // Room for a busy tenant's codes (SES production accounts start at 50,000 a day, shared by every tenant).
@@ -98,6 +101,8 @@ export interface Deps {
   clock: Clock;
   random: Random;
   log: Logger;
+  /** What the operator should count of the request (shared/metrics.ts): httpHandler gives each request its own. */
+  signals: Signals;
 }
 
 const noMailer: Mailer = {
@@ -141,7 +146,8 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     mailer: noMailer,
     clock: systemClock,
     random: cryptoRandom,
-    log: jsonLogger,
+    log: loggerAt(e.LOG_LEVEL),
+    signals: noSignals,
   };
 }
 

@@ -20,6 +20,14 @@ export const jsonLogger: Logger = {
   error: (message, fields) => write('error', message, fields),
 };
 
+/**
+ * The logger of a LOG_LEVEL: `info` (every line: the default) or `error` (failures only: the tests, whose
+ * thousands of requests would each print their summary line).
+ */
+export function loggerAt(level: 'info' | 'error'): Logger {
+  return level === 'error' ? { info: () => {}, error: jsonLogger.error } : jsonLogger;
+}
+
 /** A logger that adds `fields` to every line: the handler gives the domain one with the request id. */
 export function withFields(log: Logger, fields: LogFields): Logger {
   return {

@@ -26,11 +26,15 @@ export async function countFailure(
   client: ClientInfo,
 ) {
   const context = { ...client, actorId: userId ?? '' };
+  deps.signals.count('FailedLogins');
+  if (userId) deps.signals.user(userId);
   // In parallel: a known e-mail's extra write must not make its failure measurably slower.
   const [lockedUntil] = await Promise.all([
     attempt.wrong(),
     userId ? recordActivity(deps, tenant, userId, 'LOGIN_FAILED', context) : undefined,
   ]);
+  // The address is locked whether or not it has an account (an unknown one is locked alike: no enumeration).
+  if (lockedUntil) deps.signals.count('Lockouts');
   if (userId && lockedUntil) {
     await deps.users.update(tenant, userId, { lockedUntil: lockedUntil.toISOString() });
     await recordActivity(deps, tenant, userId, 'ACCOUNT_LOCKED', context);

@@ -100,6 +100,7 @@ export async function admitMail(
   const limits = mailLimitRepo(deps.store);
   const refused = (limit: string) => {
     deps.log.info('mail suppressed: limit reached', { tenantId: tenant.id, mailPurpose: purpose, limit });
+    deps.signals.count('MailsSuppressed');
     return null;
   };
   if (!(await limits.takeTenantBudget(tenant, deps.config.mailDailyBudgetPerTenant, now))) {

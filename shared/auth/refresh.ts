@@ -96,6 +96,8 @@ export async function rotateRefreshToken(
   if (outcome === 'NOT_CURRENT') {
     const rotatedAt = await deps.sessions.rotatedAt(tenant, userId, sessionId, presented);
     if (rotatedAt && now.getTime() - rotatedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
+      deps.signals.count('RefreshReuse');
+      deps.signals.user(userId);
       if (await deps.sessions.revoke(tenant, userId, sessionId, now, listed)) {
         await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...client, actorId: userId });
       }

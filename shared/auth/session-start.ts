@@ -126,5 +126,7 @@ export async function beginSession<T>(
     if (conditionFailedAt(error, PROFILE_ITEM)) throw fail('INVALID_CREDENTIALS');
     throw error;
   }
+  deps.signals.count('SessionsStarted');
+  deps.signals.user(user.id);
   return tokens;
 }

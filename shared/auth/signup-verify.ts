@@ -59,7 +59,7 @@ async function activate(
       : {}),
   };
   const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
-  return startSession(deps, tenant, { ...user, ...activation }, client, {
+  const started = await startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: challenge.id,
     // The mailed code is what proved the address, and the person, just now.
     amr: ['otp'],
@@ -70,4 +70,6 @@ async function activate(
     // The address is proven: its count of wrong signup codes starts again; its claim no longer lapses.
     items: [signedUp, attempt.clearItem(), expiredSignupRepo(deps.store).keepClaimItem(tenant, user.email, user.id)],
   });
+  deps.signals.count('SignupsVerified');
+  return started;
 }

@@ -72,6 +72,10 @@ async function acceptInvitation(
   );
   // Used by a racing signup, or the user is no longer INVITED.
   if (failed.size > 0) throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
+  // An invitation accepted is a sign-up already verified: the invitation mail proved the address.
+  deps.signals.count('Signups');
+  deps.signals.count('SignupsVerified');
+  deps.signals.user(invitation.userId);
   return null;
 }
 
@@ -108,6 +112,8 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
   if ((await createUser(deps, tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
+    deps.signals.count('Signups');
+    deps.signals.user(user.id);
     // A mail that cannot be sent takes the new user back: the address is free again. Not one held back by
     // the mail limit: that means a racing signup of this address just mailed a code for this very user.
     const undo = async (why: 'FAILED' | 'HELD_BACK') => {

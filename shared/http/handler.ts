@@ -7,13 +7,14 @@ import { vaultLimitedTo } from '../crypto/key-vault.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
+import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf } from '../metrics.ts';
 import type { StoreClient } from '../store/client.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { clientIp } from './client-ip.ts';
-import { type AppError, fail, isAppError } from './errors.ts';
+import { type AppError, type ErrorCode, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';
 import { checkOrigin, corsHeaders } from './middleware/cors.ts';
@@ -22,6 +23,7 @@ import { resolveTenant } from './middleware/tenant.ts';
 import { validateInput } from './middleware/validate.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem.ts';
 import { Reply } from './reply.ts';
+import { publishRequestMetrics, requestSignals } from './request-metrics.ts';
 import {
   type ClientInfo,
   type HttpEvent,
@@ -120,7 +122,7 @@ function respond(
  * anything else is a bare 500 INTERNAL (or 503 UNAVAILABLE for an overloaded
  * dependency), and only the log, keyed by request id, says what happened.
  */
-function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppError) => ErrorAnswer): void {
+function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppError) => ErrorAnswer): ErrorCode {
   const error = request.error;
   let shown: AppError;
   if (isAppError(error)) {
@@ -137,6 +139,45 @@ function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppErro
   }
   const { contentType, body } = errorAnswer(shown);
   respond(request, shown.status, body, { ...retryAfterOf(shown), ...shown.headers, 'content-type': contentType });
+  return shown.code;
+}
+
+/**
+ * What the operator sees of every request (issue 20): its metrics (shared/http/request-metrics.ts) and one summary
+ * line in the function's log, with the request id, route, tenant, outcome and the user it concerned. Explicit
+ * fields only (shared/log.ts): never a body, a header, a token or an e-mail address. The README's Operations
+ * section has a Logs Insights query on these fields.
+ */
+function reportRequest(
+  request: HttpRequest<ServiceDeps>,
+  route: RouteDef,
+  metricsNamespace: string,
+  code: ErrorCode | undefined,
+): void {
+  const state = request.internal.state;
+  const status = request.response?.statusCode ?? 500;
+  const outcome = outcomeOf(status);
+  const latencyMs = state ? Math.round((performance.now() - state.startedAt) * 10) / 10 : 0;
+  // Two counters every route can cause, known from the answer alone.
+  const counters: Counter[] = [...(state?.signals.counters ?? [])];
+  if (status === 429) counters.push('RateLimited');
+  if (code === 'REAUTHENTICATION_REQUIRED') counters.push('ReauthRequired');
+  publishRequestMetrics(metricsNamespace, { route: route.operationId, outcome, latencyMs, counters });
+  const tenant = state?.token ?? state?.tenant;
+  const principal = state?.principal;
+  (state?.deps.log ?? jsonLogger).info('request', {
+    requestId: state?.requestId ?? request.context.awsRequestId,
+    route: route.operationId,
+    status,
+    outcome,
+    code,
+    latencyMs,
+    app: tenant?.app,
+    mid: tenant?.mid,
+    userId: state?.signals.userId ?? (principal?.kind === 'user' ? principal.userId : state?.token?.sub),
+    apiKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
+    ip: state ? clientIp(request.event, edgeSecretOf(state.deps)) : undefined,
+  });
 }
 
 /** Seconds to wait, for a 429 or 503 whose thrower named none: every such answer says when to retry. */
@@ -166,6 +207,8 @@ export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
   issuer?: IssuerTenant;
   /** A last step on a success answer (GET /users gzips a large one: shared/http/gzip-answer.ts). */
   encodeAnswer?: (event: HttpEvent, answer: HttpResult) => HttpResult;
+  /** The CloudWatch namespace of the route's metrics (shared/metrics.ts): the identity service's unless given. */
+  metricsNamespace?: string;
 }
 
 type Handler = MiddyfiedHandler<HttpEvent, HttpResult, Error, Context>;
@@ -215,6 +258,7 @@ export function httpHandler(
   // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;
   const errorAnswer = options.errorBody ?? problemAnswer;
+  const metricsNamespace = options.metricsNamespace ?? IDENTITY_METRICS_NAMESPACE;
   // What only OpenID Provider routes need is passed by their handlers, so no other bundle carries it.
   if (route.tenant === 'issuer' && !options.issuer) throw new Error(`${route.operationId}: pass the issuer lookup`);
   if (route.oauth && !options.errorBody) throw new Error(`${route.operationId}: pass OAuth's error body (errorBody)`);
@@ -272,8 +316,8 @@ export function httpHandler(
     const base = state.prefetched
       ? depsWithStore(state.deps as Deps, withPrefetch((state.deps as Deps).store, state.prefetched))
       : state.deps;
-    // What the domain logs names its request, as the errors answered here do.
-    const deps = { ...base, log: withFields(base.log, { requestId: state.requestId }) };
+    // What the domain logs names its request, as the errors answered here do; what it counts is this request's.
+    const deps = { ...base, log: withFields(base.log, { requestId: state.requestId }), signals: state.signals };
     const result = await (impl as (input: HandlerInput<RouteDef>, deps: ServiceDeps) => unknown)(
       {
         body: state.body,
@@ -298,9 +342,12 @@ export function httpHandler(
   return middy<HttpEvent, HttpResult, Error, Context>()
     .use({
       before: async (request) => {
+        const startedAt = performance.now();
         const req = request as HttpRequest<ServiceDeps>;
         const deps = depsOf();
         req.internal.state = {
+          startedAt,
+          signals: requestSignals(),
           route,
           deps,
           authenticators: options.authenticators,
@@ -334,8 +381,12 @@ export function httpHandler(
         if (options.encodeAnswer && request.response) {
           request.response = options.encodeAnswer(request.event, request.response);
         }
+        reportRequest(req, route, metricsNamespace, undefined);
       },
-      onError: (request) => onError(request as HttpRequest<ServiceDeps>, errorAnswer),
+      onError: (request) => {
+        const req = request as HttpRequest<ServiceDeps>;
+        reportRequest(req, route, metricsNamespace, onError(req, errorAnswer));
+      },
     })
     .handler(run);
 }

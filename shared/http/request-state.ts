@@ -8,6 +8,7 @@ import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { ItemKey, Prefetched } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { RequestSignals } from './request-metrics.ts';
 import type { RouteDef } from './route.ts';
 
 /**
@@ -29,6 +30,10 @@ export interface ClientInfo {
 
 /** What the middleware stages learn about a request, in order, for the next stage and the handler. */
 export interface RequestState<D extends ServiceDeps = Deps> {
+  /** performance.now() when the request reached the function, for its Latency metric. */
+  startedAt: number;
+  /** What the domain counted and learned about the request (shared/metrics.ts), reported at its end. */
+  signals: RequestSignals;
   route: RouteDef;
   deps: D;
   /** The credential checks of a protected route (httpHandler's option). */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { remoteJwksVerifier, type TokenVerifier } from '../auth/resource-server.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import type { ServiceDeps } from '../http/request-state.ts';
-import { jsonLogger, type Logger } from '../log.ts';
+import { type Logger, loggerAt } from '../log.ts';
 import { createStoreClient } from '../store/client.ts';
 import { authorizerClaimsVerifier } from './authorizer-claims.ts';
 import { type AllowedOrigins, identityOrigins, type PlantStore, plantStore } from './store.ts';
@@ -36,6 +36,8 @@ const Env = v.object({
    * the token against ISSUER_URL's keys. Unset (or `false`): the handler verifies.
    */
   PLANTS_JWT_AUTHORIZER: v.optional(v.picklist(['true', 'false']), 'false'),
+  /** As the identity's (shared/deps.ts): `error` keeps each request's summary line out of the log. */
+  LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
 });
 
 export interface PlantConfig {
@@ -94,7 +96,7 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
       ? authorizerClaimsVerifier()
       : remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
     clock: systemClock,
-    log: jsonLogger,
+    log: loggerAt(e.LOG_LEVEL),
   };
 }
 

@@ -4,6 +4,7 @@ import type { AppError, ErrorCode } from '../http/errors.ts';
 import type { ErrorAnswer, ServiceHandlerOptions } from '../http/handler.ts';
 import { type HttpEvent, type HttpResult, header } from '../http/request-state.ts';
 import { describeError, jsonLogger } from '../log.ts';
+import { PLANTS_METRICS_NAMESPACE } from '../metrics.ts';
 import { plantCorsHeaders } from './cors.ts';
 import { type PlantDeps, processPlantDeps } from './deps.ts';
 
@@ -27,6 +28,7 @@ export const plantHandlerOptions: ServiceHandlerOptions<PlantDeps> = {
   deps: processPlantDeps,
   verifyToken: (token) => processPlantDeps().verifyToken(token),
   errorBody: plantErrorBody,
+  metricsNamespace: PLANTS_METRICS_NAMESPACE,
 };
 
 /**

@@ -19,6 +19,11 @@ import { useLocalStack } from '#test/support/server.ts';
  * any stored item of the tenant.
  */
 
+// Every line a deployed function writes, here too: each request's summary line and its metric lines (the test
+// run keeps them quiet elsewhere: vitest.config.ts). This file's handlers build their deps after this.
+process.env.LOG_LEVEL = 'info';
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+
 const api = useLocalStack();
 const { call, aSuperAdmin } = adminApi(() => api.url);
 const deps = makeTestDeps();
@@ -196,6 +201,10 @@ describe('secrets pushed through signup, login, refresh, TOTP, password change a
     jsonLogger.info('capture check', { marker: run });
     stopCapture();
     expect(captured.slice(before)).toContain(run);
+    // The flow's requests wrote their summary lines and their metrics, and the capture heard them.
+    expect(captured).toContain('"message":"request"');
+    expect(captured).toContain('"route":"login"');
+    expect(captured).toContain('"CloudWatchMetrics"');
   });
 
   it('never appear in the logs written during the flow', () => {

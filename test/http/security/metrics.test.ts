@@ -1,0 +1,266 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
+import { keys } from '#shared/store/keys.ts';
+import { adminApi } from '#test/support/admin.ts';
+import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
+import { expectProblem } from '#test/support/http.ts';
+import { useLocalStack } from '#test/support/server.ts';
+import { plantsApi } from '../plants/helpers.ts';
+
+/**
+ * The operator's signals (issue 20): what the functions send CloudWatch, in Embedded Metric Format, and each
+ * request's summary log line, for a sign-in, a lockout and a refresh token reused. Each metric has the
+ * dimensions the alarms read (infra/monitoring.ts) and carries no e-mail address, token, password or tenant.
+ * The gateway runs the handlers in this process: their metric lines come to the writer set here, their log lines
+ * to this process's stdout.
+ */
+
+// The test run keeps both quiet elsewhere (vitest.config.ts); this file's handlers build their deps after this.
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+process.env.LOG_LEVEL = 'info';
+
+const api = useLocalStack();
+const { call, logIn } = adminApi(() => api.url);
+const deps = makeTestDeps();
+const plants = plantsApi(api);
+
+interface EmfLine {
+  _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: unknown[] }[] };
+  [field: string]: unknown;
+}
+
+let metricLines: string[] = [];
+let logLines: string[] = [];
+let restoreMetrics: () => void;
+const originalWrite = process.stdout.write;
+
+beforeAll(() => {
+  restoreMetrics = writeMetricLinesTo((line) => metricLines.push(line));
+  process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    logLines.push(...text.split('\n').filter((line) => line.startsWith('{')));
+    return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof process.stdout.write;
+});
+
+afterAll(() => {
+  restoreMetrics();
+  process.stdout.write = originalWrite;
+});
+
+beforeEach(() => {
+  metricLines = [];
+  logLines = [];
+});
+
+const parsed = () => metricLines.map((line) => JSON.parse(line) as EmfLine);
+
+/** The one metric line of `route` whose single dimension set is `dimensions`. */
+function lineOf(route: string | undefined, dimensions: string[]): EmfLine[] {
+  return parsed().filter(
+    (line) =>
+      JSON.stringify(line._aws.CloudWatchMetrics[0]?.Dimensions) === JSON.stringify([dimensions]) &&
+      (route === undefined || line.route === route),
+  );
+}
+
+/** What the counters of the requests so far add up to (dimension `service` alone). */
+function counters(): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const line of lineOf(undefined, ['service'])) {
+    for (const metric of (line._aws.CloudWatchMetrics[0]?.Metrics ?? []) as { Name: string }[]) {
+      totals[metric.Name] = (totals[metric.Name] ?? 0) + Number(line[metric.Name]);
+    }
+  }
+  return totals;
+}
+
+const summaries = () =>
+  logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.message === 'request');
+
+/** Neither the metric lines nor the summary lines carry any of these. */
+async function expectNoneOf(secrets: Record<string, string>, options: { inSummaries: boolean }) {
+  const metrics = metricLines.join('\n');
+  const summaryText = summaries()
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+  for (const [name, value] of Object.entries(secrets)) {
+    expect(metrics.includes(value), `${name} in a metric line`).toBe(false);
+    if (options.inSummaries) expect(summaryText.includes(value), `${name} in a summary line`).toBe(false);
+  }
+}
+
+/** The tenant as a metric must never name it: its name, ids, subdomain and keys. */
+async function tenantStrings(tenant: TestTenant): Promise<Record<string, string>> {
+  const { Item } = await deps.store.doc.send(
+    new GetCommand({ TableName: deps.store.tableName, Key: keys.merchant(tenant) }),
+  );
+  return {
+    'tenant name': String(Item?.name),
+    'tenant id': tenant.id,
+    app: tenant.app,
+    mid: tenant.mid,
+    subdomain: tenant.subdomain,
+    'public API key': tenant.publicApiKey,
+  };
+}
+
+function expectRequestLines(route: string, outcome: string, namespace = 'IdentityService') {
+  const [perRoute, ...moreRoute] = lineOf(route, ['service', 'route']);
+  expect(moreRoute).toEqual([]);
+  expect(perRoute?._aws.CloudWatchMetrics[0]?.Namespace).toBe(namespace);
+  expect(perRoute?._aws.CloudWatchMetrics[0]?.Metrics).toEqual([
+    { Name: 'Requests', Unit: 'Count' },
+    { Name: 'Latency', Unit: 'Milliseconds' },
+  ]);
+  expect(perRoute?.Requests).toBe(1);
+  expect(perRoute?.Latency).toBeGreaterThan(0);
+  expect(perRoute?.service).toBe('local');
+  const [perOutcome, ...moreOutcome] = lineOf(route, ['service', 'route', 'outcome']);
+  expect(moreOutcome).toEqual([]);
+  expect(perOutcome).toMatchObject({ route, outcome, Requests: 1 });
+  expect(perOutcome?._aws.CloudWatchMetrics[0]?.Namespace).toBe(namespace);
+}
+
+describe('the metrics and the summary line of a request', () => {
+  let tenant: TestTenant;
+  let user: TestUser;
+  beforeAll(async () => {
+    tenant = await aTenantWith();
+    user = await aUser(tenant);
+  });
+
+  it('a sign-in: Requests and Latency of route login, outcome success, one session started; no e-mail, token or tenant in a metric', async () => {
+    const answer = await call('POST', '/auth/login', tenant.headers, { email: user.email, password: user.password });
+    expect(answer.status).toBe(200);
+    const { accessToken, refreshToken } = answer.body.data as { accessToken: string; refreshToken: string };
+
+    expectRequestLines('login', 'success');
+    expect(counters()).toEqual({ SessionsStarted: 1 });
+    await expectNoneOf(
+      { email: user.email, password: user.password, accessToken, refreshToken, 'user id': user.id },
+      { inSummaries: false },
+    );
+    await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+    await expectNoneOf(
+      { email: user.email, password: user.password, accessToken, refreshToken },
+      { inSummaries: true },
+    );
+
+    // The log line says who and which tenant, for the operator's query (README, Operations).
+    expect(summaries()).toEqual([
+      expect.objectContaining({
+        route: 'login',
+        status: 200,
+        outcome: 'success',
+        app: tenant.app,
+        mid: tenant.mid,
+        userId: user.id,
+        requestId: expect.any(String),
+        latencyMs: expect.any(Number),
+      }),
+    ]);
+  });
+
+  it('a lockout: five refused passwords count FailedLogins, the fifth a Lockout, and the next is RateLimited', async () => {
+    const locked = await aUser(tenant);
+    for (let i = 0; i < 5; i++) {
+      expectProblem(
+        await call('POST', '/auth/login', tenant.headers, { email: locked.email, password: 'Wrong-pass-1' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+    }
+    expect(counters()).toEqual({ FailedLogins: 5, Lockouts: 1 });
+    expect(lineOf('login', ['service', 'route', 'outcome']).map((line) => line.outcome)).toEqual(
+      Array(5).fill('unauthenticated'),
+    );
+
+    metricLines = [];
+    logLines = [];
+    expectProblem(
+      await call('POST', '/auth/login', tenant.headers, { email: locked.email, password: locked.password }),
+      429,
+      'TOO_MANY_ATTEMPTS',
+    );
+    expectRequestLines('login', 'rate_limited');
+    expect(counters()).toEqual({ RateLimited: 1 });
+    expect(summaries()).toEqual([
+      expect.objectContaining({ route: 'login', status: 429, outcome: 'rate_limited', code: 'TOO_MANY_ATTEMPTS' }),
+    ]);
+    await expectNoneOf({ email: locked.email, password: locked.password }, { inSummaries: true });
+    await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+  });
+
+  it('a refresh token reused after its rotation: RefreshReuse, outcome unauthenticated; no token in any line', async () => {
+    const first = await logIn(tenant, user.email, user.password);
+    const rotated = await call('POST', '/auth/refresh', tenant.headers, { refreshToken: first.refreshToken });
+    expect(rotated.status).toBe(200);
+    const successor = (rotated.body.data as { refreshToken: string }).refreshToken;
+    // The rotation happened 11 s ago, as far as the store knows (no waiting out the 10 s grace).
+    const sid = JSON.parse(Buffer.from(first.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).sid;
+    const { Items = [] } = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: deps.store.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, user.id) },
+        ConsistentRead: true,
+      }),
+    );
+    const used = Items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sid);
+    if (!used) throw new Error('no used refresh token recorded');
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: { pk: used.pk, sk: used.sk },
+        UpdateExpression: 'SET rotatedAt = :then',
+        ExpressionAttributeValues: { ':then': new Date(Date.now() - 11_000).toISOString() },
+      }),
+    );
+
+    metricLines = [];
+    logLines = [];
+    expectProblem(
+      await call('POST', '/auth/refresh', tenant.headers, { refreshToken: first.refreshToken }),
+      401,
+      'REFRESH_TOKEN_REUSED',
+    );
+    expectRequestLines('refresh', 'unauthenticated');
+    expect(counters()).toEqual({ RefreshReuse: 1 });
+    expect(summaries()).toEqual([
+      expect.objectContaining({
+        route: 'refresh',
+        outcome: 'unauthenticated',
+        code: 'REFRESH_TOKEN_REUSED',
+        userId: user.id,
+        app: tenant.app,
+      }),
+    ]);
+    await expectNoneOf(
+      { 'reused token': first.refreshToken, successor, accessToken: first.accessToken, email: user.email },
+      { inSummaries: true },
+    );
+    await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+  });
+});
+
+describe('the plant store', () => {
+  it('counts its requests in its own namespace, PlantStore, so that its traffic never moves the identity alarms', async () => {
+    const { tenant, token } = await plants.aSignedInUser();
+    metricLines = [];
+    logLines = [];
+    const created = await plants.createPlant({ id: 4242, name: 'Monstera' }, token);
+    expect(created.status, created.text).toBe(200);
+    expectRequestLines('createPlant', 'success', 'PlantStore');
+    // (Its first request may fetch the identity's JWKS: that one is the identity's.)
+    const inIdentity = parsed().filter((line) => line._aws.CloudWatchMetrics[0]?.Namespace === 'IdentityService');
+    expect(inIdentity.filter((line) => line.route === 'createPlant')).toEqual([]);
+    expect(summaries().filter((line) => line.route === 'createPlant')).toEqual([
+      expect.objectContaining({ status: 200, outcome: 'success', app: tenant.app }),
+    ]);
+    await expectNoneOf({ token }, { inSummaries: true });
+    await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+  });
+});
