@@ -32,6 +32,15 @@ export interface IdentityConfig {
    * undefined: none (the handler checks the identity API's own tokens itself).
    */
   plantsJwtAuthorizer: { issuer: string; audience: string[] } | undefined;
+  /**
+   * Where the alarms notify (`alarmEmail`): an e-mail subscription to the alarm topic (infra/monitoring.ts);
+   * undefined: none (the topic is there, for a subscription made by hand or by another stack).
+   */
+  alarmEmail: string | undefined;
+  /** Lambda active tracing (X-Ray) on every function (`tracing`: `active` or `off`). */
+  tracing: boolean;
+  /** The spike alarms (infra/monitoring.ts): how many in 5 minutes is a spike. */
+  alarmThresholds: { failedLogins: number; refreshReuse: number };
 }
 
 export const CONTEXT_DEFAULTS = {
@@ -48,6 +57,10 @@ export const CONTEXT_DEFAULTS = {
   webCertificateArn: '',
   plantsJwtIssuer: '',
   plantsJwtAudience: '',
+  alarmEmail: '',
+  tracing: 'active',
+  failedLoginsAlarmThreshold: 100,
+  refreshReuseAlarmThreshold: 10,
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = {
@@ -65,9 +78,12 @@ function contextString(node: Node, key: keyof typeof CONTEXT_DEFAULTS): string {
   return String(value).trim();
 }
 
+/** An e-mail address, as far as a deployment setting needs to tell (SES and SNS check it for real). */
+const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
 export function readIdentityConfig(node: Node): IdentityConfig {
   const senderEmail = contextString(node, 'senderEmail');
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(senderEmail)) {
+  if (!EMAIL_ADDRESS.test(senderEmail)) {
     throw new Error(`Context "senderEmail" must be an e-mail address, got "${senderEmail}"`);
   }
 
@@ -109,6 +125,16 @@ export function readIdentityConfig(node: Node): IdentityConfig {
   const argon2ReservedConcurrency =
     reserved === 'none' ? undefined : positiveInteger(node, 'argon2ReservedConcurrency');
 
+  const alarmEmail = contextString(node, 'alarmEmail');
+  if (alarmEmail !== '' && !EMAIL_ADDRESS.test(alarmEmail)) {
+    throw new Error(`Context "alarmEmail" must be an e-mail address, or "" for no subscription, got "${alarmEmail}"`);
+  }
+
+  const tracing = contextString(node, 'tracing');
+  if (tracing !== 'active' && tracing !== 'off') {
+    throw new Error(`Context "tracing" must be "active" or "off", got "${tracing}"`);
+  }
+
   return {
     web: readWebConfig(node),
     plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
@@ -120,6 +146,12 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     mailDailyBudgetPerTenant,
     apiThrottle: { rateLimit, burstLimit },
     argon2ReservedConcurrency,
+    alarmEmail: alarmEmail === '' ? undefined : alarmEmail,
+    tracing: tracing === 'active',
+    alarmThresholds: {
+      failedLogins: positiveInteger(node, 'failedLoginsAlarmThreshold'),
+      refreshReuse: positiveInteger(node, 'refreshReuseAlarmThreshold'),
+    },
   };
 }
 

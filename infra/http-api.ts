@@ -14,7 +14,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -101,6 +101,8 @@ export interface RouteFunctionsOptions {
    * Undefined: none reserved.
    */
   argon2ReservedConcurrency?: number;
+  /** Lambda active tracing (X-Ray) on every function (context `tracing`). */
+  tracing: boolean;
   /** What a route needs beyond its row: more environment and statements (the plant store's CORS routes). */
   extrasFor?: (route: RouteDef) => { environment?: Record<string, string>; statements?: PolicyStatement[] } | undefined;
 }
@@ -191,6 +193,16 @@ export function kmsStatementsFor(grants: readonly VaultGrant[], keyArn: string):
     );
 }
 
+/**
+ * What active tracing needs of a function's role: sending its segments to X-Ray. X-Ray has no resource-level
+ * permissions, hence `*` (cdk-nag IAM5, acknowledged on each role: infra/nag.ts). In the route's inline policy,
+ * not through `tracing: Tracing.ACTIVE`, which would add it with addToRolePolicy: one more AWS::IAM::Policy per
+ * function (about sixty resources of the 500 a stack may have).
+ */
+function xrayStatement(): PolicyStatement {
+  return new PolicyStatement({ actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] });
+}
+
 /** `createUser` → `CreateUser`: the construct id of a route's function. */
 function constructIdOf(route: RouteDef): string {
   return route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
@@ -253,6 +265,7 @@ export function addRouteFunctions(
     if (route.kms?.length) statements.push(...kmsStatementsFor(route.kms, kmsKeyOf(route, options).keyArn));
     const extras = options.extrasFor?.(route);
     statements.push(...(extras?.statements ?? []));
+    if (options.tracing) statements.push(xrayStatement());
     const role = new Role(scope, `${id}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: { route: new PolicyDocument({ statements }) },
@@ -276,6 +289,9 @@ export function addRouteFunctions(
       bundling: bundlingFor(route),
       environment: {
         ...options.environment,
+        // The `service` dimension of the request metrics (shared/http/request-metrics.ts): the stack's name, so
+        // that two deployments in one account stay apart. Their namespace is the handler's (shared/metrics.ts).
+        POWERTOOLS_SERVICE_NAME: Stack.of(scope).stackName,
         [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
         // Only the functions that sign tokens or read TOTP secrets know the key at all.
         ...(route.kms?.length ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
@@ -283,6 +299,9 @@ export function addRouteFunctions(
       },
       logGroup,
     });
+    // Active tracing by configuration only (no tracing library, no SDK instrumentation: shared/store/direct-read.ts
+    // relies on the bare client). The L1 property, so that no AWS::IAM::Policy is added (xrayStatement above).
+    if (options.tracing) (fn.node.defaultChild as CfnFunction).tracingConfig = { mode: 'Active' };
 
     // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
     const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
@@ -290,7 +309,7 @@ export function addRouteFunctions(
     const apiRoutes = isDefaultRoute(route)
       ? [new HttpRoute(api, `${id}Route`, { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration })]
       : api.addRoutes({ path: `${options.basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
-    acknowledgeRouteFindings({ route, fn, apiRoutes });
+    acknowledgeRouteFindings({ route, fn, role, apiRoutes, tracing: options.tracing });
     functions.set(route.operationId, fn);
   }
   return functions;

@@ -8,6 +8,7 @@ import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { readIdentityConfig } from './config.ts';
 import { addRouteFunctions, serviceApi, sesIdentityArnsFor } from './http-api.ts';
+import { Monitoring } from './monitoring.ts';
 import { acknowledgeEdgeSecretFindings } from './nag.ts';
 import { serviceTable } from './table.ts';
 
@@ -79,10 +80,11 @@ export class IdentityStack extends Stack {
     // GET /health in the list becomes the route key `GET /api/v1/health`.
     const apiBaseUrl = `${this.api.apiEndpoint}${BASE_PATH}`;
 
-    addRouteFunctions(this, this.api, props.routes ?? identityRouteList, {
+    const functions = addRouteFunctions(this, this.api, props.routes ?? identityRouteList, {
       basePath: BASE_PATH,
       table: this.table,
       logRetention: config.logRetention,
+      tracing: config.tracing,
       sesIdentityArns: sesIdentityArnsFor(this, config.senderEmail),
       kmsKey: this.secretsKey,
       argon2ReservedConcurrency: config.argon2ReservedConcurrency,
@@ -95,6 +97,15 @@ export class IdentityStack extends Stack {
         // The hosted pages' origin of every tenant, `{subdomain}` its placeholder (infra/web-stack.ts).
         ...(config.web && { HOSTED_PAGES_ORIGIN: hostedPagesOrigin(config.web.domain) }),
       },
+    });
+
+    // Alarms (to one SNS topic) and the dashboard: README, Operations.
+    new Monitoring(this, 'Monitoring', {
+      functions,
+      table: this.table,
+      api: this.api,
+      alarmEmail: config.alarmEmail,
+      thresholds: config.alarmThresholds,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: apiBaseUrl, description: 'Identity base URL (with /api/v1)' });

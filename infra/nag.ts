@@ -1,9 +1,11 @@
 import { DefaultStackSynthesizer, type Stack, Validations } from 'aws-cdk-lib';
 import type { HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { RouteDef } from '#shared/http/route.ts';
 
 /**
@@ -22,6 +24,12 @@ export const NAG_REASONS = {
   /** L1 on every function. */
   pinnedRuntime:
     'nodejs22.x is pinned on purpose: bundles target node22, and all but the routes a user waits on at sign-in (which carry their own) use the AWS SDK v3 that runtime ships (bench/RESULTS.md measured it); a runtime upgrade is a change of its own, not a side effect of a CDK upgrade (NODEJS_LATEST).',
+  /** IAM5 (`Resource::*`) on every function's role, with active tracing. */
+  xrayResource:
+    'X-Ray has no resource-level permissions: xray:PutTraceSegments and xray:PutTelemetryRecords, the two actions active tracing needs, take no resource but *; no other statement of the role has a wildcard.',
+  /** SNS2 on the alarm topic (infra/monitoring.ts). */
+  alarmTopicEncryption:
+    "No KMS encryption of the alarm topic: its notifications carry no secret or personal data (alarm, metric, threshold, state), CloudWatch cannot publish to a topic under SNS's AWS managed key, and a customer managed key for this alone would cost a key a month and a key policy for CloudWatch.",
   /** SMG4 on the edge secret (infra/identity-stack.ts). */
   edgeSecretRotation:
     'No rotation of the edge secret: CloudFront and the functions read it by dynamic references, resolved at deploy time only, so a rotated value would reach neither; rotating is a redeploy, and the secret only lets its holder name its own client IP.',
@@ -46,11 +54,16 @@ export const NAG_REASONS = {
 export function acknowledgeRouteFindings({
   route,
   fn,
+  role,
   apiRoutes,
+  tracing,
 }: {
   route: RouteDef;
   fn: NodejsFunction;
+  role: Role;
   apiRoutes: readonly HttpRoute[];
+  /** Active tracing: the role's X-Ray statement has the resource `*`. */
+  tracing: boolean;
 }): void {
   for (const apiRoute of apiRoutes) {
     Validations.of(apiRoute).acknowledge({
@@ -59,6 +72,14 @@ export function acknowledgeRouteFindings({
     });
   }
   Validations.of(fn).acknowledge({ id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime });
+  // This one finding only (`Resource::*`): a wildcard action, or another statement on `*`, is still a finding.
+  if (tracing)
+    Validations.of(role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource });
+}
+
+/** SNS2 on the alarm topic (NAG_REASONS.alarmTopicEncryption). */
+export function acknowledgeAlarmTopicFindings(topic: Topic): void {
+  Validations.of(topic).acknowledge({ id: 'AwsSolutions-SNS2', reason: NAG_REASONS.alarmTopicEncryption });
 }
 
 /** SMG4 on the edge secret (NAG_REASONS.edgeSecretRotation). */

@@ -94,6 +94,7 @@ export class PlantsStack extends Stack {
       table: this.table,
       tableNameVariable: 'PLANTS_TABLE_NAME',
       logRetention: config.logRetention,
+      tracing: config.tracing,
       environment: {
         ISSUER_URL: config.issuerUrl === '' ? props.identityBaseUrl : config.issuerUrl,
         JWKS_URL: `${props.identityBaseUrl}/.well-known/jwks.json`,

@@ -91,9 +91,13 @@ describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
         'AwsSolutions-IAM5[Action::s3:List*]',
         'AwsSolutions-IAM5[Resource::<Assets9A31D427.Arn>/*]',
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        // X-Ray's two actions take no resource but `*`: on each function's role (active tracing).
+        'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-L1',
         'AwsSolutions-S1',
         'AwsSolutions-SMG4',
+        // The alarm topic (infra/monitoring.ts): no KMS encryption.
+        'AwsSolutions-SNS2',
       ].sort(),
     );
     for (const set of found.values()) for (const reason of set) expect(reasons).toContain(reason);
@@ -122,6 +126,12 @@ describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
     const withDomain = allStacks(WEB_DOMAIN_CONTEXT);
     expect(findingsOf(withDomain)).toEqual([]);
     expect([...acknowledgments(withDomain).keys()]).not.toContain('AwsSolutions-CFR4');
+  });
+
+  it('needs no X-Ray acknowledgment (IAM5 on `*`) with tracing off, and still finds nothing', () => {
+    const untraced = allStacks({ tracing: 'off' });
+    expect(findingsOf(untraced)).toEqual([]);
+    expect([...acknowledgments(untraced).keys()]).not.toContain('AwsSolutions-IAM5[Resource::*]');
   });
 
   it('passes synth with the pack registered as a validation plugin', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -71,9 +72,20 @@ function allStatementsOf(t: Template, fn: Resource): Statement[] {
   return [...inline, ...attached];
 }
 
-/** A function's statements but the one that writes its own log group (every function has it). */
+/**
+ * The one statement active tracing adds to every role (context `tracing`, on by default): X-Ray takes no resource
+ * but `*`. Exactly this statement; any other on `*`, or another X-Ray action, stays among a function's statements.
+ */
+const XRAY_STATEMENT = {
+  Effect: 'Allow',
+  Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+  Resource: '*',
+};
+const isXray = (s: Statement) => isDeepStrictEqual(s, XRAY_STATEMENT);
+
+/** A function's statements but the one that writes its own log group and the X-Ray one (every function has them). */
 function statementsOf(t: Template, fn: Resource): Statement[] {
-  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')));
+  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')) && !isXray(s));
 }
 
 const envOf = (fn: Resource) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -139,9 +151,16 @@ describe('IdentityStack: HTTP API', () => {
     }
   });
 
-  it('outputs the base URL (with /api/v1) and the table name', () => {
+  it('outputs the base URL (with /api/v1), the table name, the key, the alarm topic and the dashboard', () => {
     const outputs = template.findOutputs('*');
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'KmsKeyId', 'TableName']);
+    expect(Object.keys(outputs).sort()).toEqual([
+      'AlarmTopicArn',
+      'ApiUrl',
+      'DashboardName',
+      'DashboardUrl',
+      'KmsKeyId',
+      'TableName',
+    ]);
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain(`${BASE_PATH}"`);
   });
 });
@@ -170,11 +189,14 @@ describe('IdentityStack: functions', () => {
           'ISSUER_URL',
           'MAIL_DAILY_BUDGET_PER_TENANT',
           ...(route.kms?.length ? ['KMS_KEY_ID'] : []),
+          'POWERTOOLS_SERVICE_NAME',
           'SENDER_EMAIL',
           'TABLE_NAME',
         ].sort(),
       );
       expect(env.SENDER_EMAIL).toBe(cdkContext.senderEmail);
+      // The request metrics' `service` dimension: the stack's name (the namespace is the handler's own).
+      expect(env.POWERTOOLS_SERVICE_NAME).toBe('Identity');
     },
   );
 
@@ -246,6 +268,29 @@ describe('IdentityStack: IAM', () => {
       expect([...new Set(actionsOf(statements, 'kms'))]).toEqual(kmsActions);
     },
   );
+
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    '%s may send traces to X-Ray (its one statement on `*`), and has no other wildcard action or resource',
+    (key) => {
+      const { fn } = functionOf(template, key);
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      const all = allStatementsOf(template, fn);
+      expect(all.filter(isXray)).toHaveLength(1);
+      const others = all.filter((s) => !isXray(s));
+      expect(others.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('xray:') || a.includes('*'))).toEqual(
+        [],
+      );
+      expect(JSON.stringify(others.map((s) => s.Resource))).not.toContain('*');
+    },
+  );
+
+  it('flags a statement on `*` other than the X-Ray one (the filter above is exact)', () => {
+    expect(isXray({ ...XRAY_STATEMENT })).toBe(true);
+    expect(isXray({ ...XRAY_STATEMENT, Action: ['xray:PutTraceSegments', 'xray:GetTraceSummaries'] })).toBe(false);
+    expect(isXray({ ...XRAY_STATEMENT, Action: ['xray:*'] })).toBe(false);
+    expect(isXray({ ...XRAY_STATEMENT, Action: ['dynamodb:Scan'] })).toBe(false);
+    expect(isXray({ ...XRAY_STATEMENT, Condition: {} })).toBe(false);
+  });
 
   it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
     '%s may write its own log group and nothing else of CloudWatch Logs, with no AWS managed policy',

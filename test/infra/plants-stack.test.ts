@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -71,9 +72,17 @@ function allStatementsOf(t: Template, fn: Resource): Statement[] {
   return [...inline, ...attached];
 }
 
-/** A function's statements but the one that writes its own log group (every function has it). */
+/** The one statement active tracing adds to every role (context `tracing`): X-Ray takes no resource but `*`. */
+const XRAY_STATEMENT = {
+  Effect: 'Allow',
+  Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+  Resource: '*',
+};
+const isXray = (s: Statement) => isDeepStrictEqual(s, XRAY_STATEMENT);
+
+/** A function's statements but the one that writes its own log group and the X-Ray one (every function has them). */
 function statementsOf(t: Template, fn: Resource): Statement[] {
-  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')));
+  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')) && !isXray(s));
 }
 
 /** The statement that lets a CORS function read the identity's ORIGIN partitions, and only them. */
@@ -150,8 +159,17 @@ describe('PlantsStack: functions', () => {
       const env = envOf(fn);
       const cors = plantCorsRoutes.includes(route.operationId);
       expect(Object.keys(env).sort()).toEqual(
-        ['ISSUER_URL', 'JWKS_URL', 'PLANTS_TABLE_NAME', 'PLANTS_URL', ...(cors ? ['TABLE_NAME'] : [])].sort(),
+        [
+          'ISSUER_URL',
+          'JWKS_URL',
+          'PLANTS_TABLE_NAME',
+          'PLANTS_URL',
+          'POWERTOOLS_SERVICE_NAME',
+          ...(cors ? ['TABLE_NAME'] : []),
+        ].sort(),
       );
+      // The request metrics' `service` dimension: the stack's name (the namespace, PlantStore, is the handler's own).
+      expect(env.POWERTOOLS_SERVICE_NAME).toBe('Plants');
       if (cors) expect(JSON.stringify(env.TABLE_NAME)).toContain('Fn::ImportValue');
       expect(env.ISSUER_URL).toBe(IDENTITY_BASE_URL);
       expect(env.JWKS_URL).toBe(`${IDENTITY_BASE_URL}/.well-known/jwks.json`);
@@ -199,13 +217,29 @@ describe('PlantsStack: IAM', () => {
     expect(keys.originPartition('https://shop.example')).toBe(pk);
   });
 
-  it('gives the OpenAPI function no permission at all (but writing its log group)', () => {
+  it('gives the OpenAPI function no permission at all (but writing its log group and sending traces)', () => {
     const fn = functionOf(template, routeKey(plantRoutes.getPlantsOpenapi, ''));
     expect(statementsOf(template, fn)).toEqual([]);
-    const logs = allStatementsOf(template, fn);
-    expect(logs).toHaveLength(1);
-    expect(asList(logs[0]?.Action).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    const [logs, xray, ...rest] = allStatementsOf(template, fn);
+    expect(rest).toEqual([]);
+    expect(asList(logs?.Action).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(xray).toEqual(XRAY_STATEMENT);
   });
+
+  it.each(plantRouteList.map((r) => [routeKey(r, ''), r] as const))(
+    '%s may send traces to X-Ray (its one statement on `*`), and has no other wildcard resource',
+    (key) => {
+      const fn = functionOf(template, key);
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      const all = allStatementsOf(template, fn);
+      expect(all.filter(isXray)).toHaveLength(1);
+      const others = all.filter((s) => !isXray(s));
+      expect(others.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('xray:') || a.includes('*'))).toEqual(
+        [],
+      );
+      expect(asList(others.flatMap((s) => asList(s.Resource)))).not.toContain('*');
+    },
+  );
 
   it('gives the $default function (plantsNotFound) no permission at all: no DynamoDB, SES or KMS', () => {
     const statements = statementsOf(template, functionOf(template, '$default'));
