@@ -5,16 +5,22 @@
  * the real handlers: the identity service's, and the plant store's on its own
  * port. Each tenant's hosted pages (web/, built by `npm start` first) are at
  * `http://<subdomain>.localhost:<port>`, with the API beside them under /api,
- * as CloudFront serves them on AWS. Ctrl-C stops everything.
+ * as CloudFront serves them on AWS. Ctrl-C stops everything, and prints the metrics the functions sent
+ * (per route: requests, latency, outcomes; the counters), as CloudWatch would have them; `--metrics` prints
+ * each metric line as it comes.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDeps } from '#shared/deps.ts';
 import { ensureDemoTenant } from './demo-tenant.ts';
+import { collectMetrics } from './metrics.ts';
 import { localSecretsKey } from './secrets-key.ts';
 import { REPO_ROOT, startLocalStack } from './stack.ts';
 
-const { values } = parseArgs({ options: { 'in-memory': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { 'in-memory': { type: 'boolean', default: false }, metrics: { type: 'boolean', default: false } },
+});
+const metrics = collectMetrics({ echo: values.metrics });
 const inMemory = values['in-memory'] || process.env.IN_MEMORY === '1';
 const dataDir = inMemory ? undefined : resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data');
 const started = performance.now();
@@ -55,6 +61,7 @@ Demo tenant "${tenant.subdomain}"
   password      ${tenant.adminPassword}
 
 Try: curl -H 'Origin: http://localhost:5173' '${stack.apiUrl}/auth/discovery?clientId=${tenant.publicApiKey}'
+Metrics: a summary per route when you stop (\`npm start -- --metrics\` prints each line as it comes).
 Ctrl-C stops everything.
 `);
 
@@ -62,7 +69,7 @@ let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
-  console.log('stopping…');
+  console.log(`\n${metrics.summary()}\n\nstopping…`);
   await stack.stop();
   process.exit(0);
 };

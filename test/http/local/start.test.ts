@@ -31,8 +31,14 @@ describe('npm start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'identity-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('serves the demo tenant, keeps it across a restart, and Ctrl-C stops every child process', async () => {
-    const env = { ...(await ports()), IDENTITY_DATA_DIR: dataDir };
+  it('serves the demo tenant, keeps it across a restart, and Ctrl-C stops every child process and prints the metrics', async () => {
+    // As `npm start` runs outside the tests, which keep the metric lines and the info log lines quiet.
+    const env = {
+      ...(await ports()),
+      IDENTITY_DATA_DIR: dataDir,
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      LOG_LEVEL: 'info',
+    };
     const first = await startScript('local/start.ts', [], env, 'Ctrl-C stops everything.');
     const tenant = printedTenant(first.output());
     expect(tenant.app).toMatch(/^app_/);
@@ -80,8 +86,26 @@ describe('npm start', () => {
     expect(plant.status).toBe(200);
     expect(await bodyOf(plant)).toEqual({ id: 1, name: 'Monstera', tag: 'demo' });
 
+    // A refused sign-in too, for the summary's outcomes and counters.
+    const refused = await fetch(`${api}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-id': `${tenant.app}`, 'x-mid-key': `${tenant.mid}` },
+      body: JSON.stringify({ email: tenant.admin, password: 'not-the-password-1' }),
+    });
+    expect(refused.status).toBe(401);
+    // Each request's summary line, as the function writes it to CloudWatch Logs.
+    expect(first.output()).toMatch(/"message":"request".*"route":"login","status":200,"outcome":"success"/);
+
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
+    // On Ctrl-C, the metrics the functions sent, per route (requests, latency, outcomes), and the counters.
+    const summary = first.output().slice(first.output().indexOf('Metrics of this run'));
+    expect(summary).toMatch(
+      /^\s+login\s+2\s+\d+\s+\d+\s+(success 1, unauthenticated 1|unauthenticated 1, success 1)$/m,
+    );
+    expect(summary).toMatch(/^\s+createPlant\s+1\s+\d+\s+\d+\s+success 1$/m);
+    expect(summary).toMatch(/^\s+discovery\s+4\s/m);
+    expect(summary).toContain('counters: FailedLogins 1, SessionsStarted 1');
     expect(await isDynamoDbUp(`http://127.0.0.1:${env.DYNAMODB_PORT}`)).toBe(false);
     await expect(fetch(`http://localhost:${env.SES_PORT}/store`)).rejects.toThrow();
     await expect(fetch(`${plants}/openapi.json`)).rejects.toThrow();
@@ -97,9 +121,13 @@ describe('npm start', () => {
     }
   }, 60_000);
 
-  it('with --in-memory keeps nothing on disk and makes the demo tenant anew', async () => {
-    const env = { ...(await ports()), IDENTITY_DATA_DIR: join(dataDir, 'unused') };
-    const run = await startScript('local/start.ts', ['--in-memory'], env, 'Ctrl-C stops everything.');
+  it('with --in-memory keeps nothing on disk and makes the demo tenant anew; --metrics prints each metric line', async () => {
+    const env = {
+      ...(await ports()),
+      IDENTITY_DATA_DIR: join(dataDir, 'unused'),
+      POWERTOOLS_METRICS_DISABLED: 'false',
+    };
+    const run = await startScript('local/start.ts', ['--in-memory', '--metrics'], env, 'Ctrl-C stops everything.');
     try {
       expect(run.output()).toContain('in memory');
       const tenant = printedTenant(run.output());
@@ -107,6 +135,21 @@ describe('npm start', () => {
         headers: { origin: 'http://localhost:5173' },
       });
       expect(res.status).toBe(200);
+      // The line CloudWatch would turn into the route's Requests and Latency, as the function wrote it.
+      await expect
+        .poll(() =>
+          run
+            .output()
+            .split('\n')
+            .filter((line) => line.startsWith('{"_aws"'))
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .find((line) => line.route === 'discovery' && line.outcome === undefined),
+        )
+        .toMatchObject({
+          _aws: { CloudWatchMetrics: [{ Namespace: 'IdentityService', Dimensions: [['service', 'route']] }] },
+          service: 'local',
+          Requests: 1,
+        });
     } finally {
       run.child.kill('SIGINT');
       await run.exited;
