@@ -136,7 +136,7 @@ export function renderMarkdown(r: Results): string {
   const budgetOf = (b: (typeof bundles)[number]) => b.budgetBytes ?? 100 * 1024;
   const big = bundles.filter((b) => b.bytes >= budgetOf(b));
   lines.push(
-    `| every bundle within its budget (100 KB minified, or its written exception: infra/bundle-budgets.ts) | largest ${kb(Math.max(...bundles.map((b) => b.bytes)))}${big.length ? `; over: ${big.map((b) => `${b.operationId} ${kb(b.bytes)} of ${kb(budgetOf(b))}`).join(', ')}` : ''} | ${mark(big.length === 0)} |`,
+    `| every bundle within its budget (100 KB minified, or its written exception, each + 18 KB for the metrics: infra/bundle-budgets.ts) | largest ${kb(Math.max(...bundles.map((b) => b.bytes)))}${big.length ? `; over: ${big.map((b) => `${b.operationId} ${kb(b.bytes)} of ${kb(budgetOf(b))}`).join(', ')}` : ''} | ${mark(big.length === 0)} |`,
   );
   const waitedOn = bundles.filter((b) => b.sdkBundled);
   const others = bundles.filter((b) => !b.sdkBundled);
