@@ -1,6 +1,7 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MailPurpose } from '#shared/auth/mail-limits.ts';
 import { hashPassword } from '#shared/auth/passwords.ts';
+import { REFRESH_REUSE_GRACE_MS } from '#shared/auth/refresh-token.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
@@ -111,6 +112,38 @@ export async function aUser(
   };
   if ((await deps.users.create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${email} taken`);
   return { id, email, password, ...(totpSecret ? { totpSecret, backupCodes } : {}) };
+}
+
+/**
+ * Moves a session's last refresh-token rotation past its grace (REFRESH_REUSE_GRACE_MS), as far as the store
+ * knows: the token rotated out is then a replay (REFRESH_TOKEN_REUSED) without waiting out the grace.
+ */
+export async function rotationPastGrace(
+  tenant: TestTenant,
+  userId: string,
+  sessionId: string,
+  deps: Deps = makeTestDeps(),
+): Promise<void> {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, userId) },
+      ConsistentRead: true,
+    }),
+  );
+  const used = Items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sessionId);
+  if (!used) throw new Error('no used refresh token recorded');
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.tableName,
+      Key: { pk: used.pk, sk: used.sk },
+      UpdateExpression: 'SET rotatedAt = :then',
+      ExpressionAttributeValues: {
+        ':then': new Date(Date.now() - REFRESH_REUSE_GRACE_MS - 1_000).toISOString(),
+      },
+    }),
+  );
 }
 
 interface StoredMail {

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi } from '#test/support/admin.ts';
-import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, rotationPastGrace, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -199,26 +199,8 @@ describe('the metrics and the summary line of a request', () => {
     const rotated = await call('POST', '/auth/refresh', tenant.headers, { refreshToken: first.refreshToken });
     expect(rotated.status).toBe(200);
     const successor = (rotated.body.data as { refreshToken: string }).refreshToken;
-    // The rotation happened 11 s ago, as far as the store knows (no waiting out the 10 s grace).
     const sid = JSON.parse(Buffer.from(first.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).sid;
-    const { Items = [] } = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, user.id) },
-        ConsistentRead: true,
-      }),
-    );
-    const used = Items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sid);
-    if (!used) throw new Error('no used refresh token recorded');
-    await deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.tableName,
-        Key: { pk: used.pk, sk: used.sk },
-        UpdateExpression: 'SET rotatedAt = :then',
-        ExpressionAttributeValues: { ':then': new Date(Date.now() - 11_000).toISOString() },
-      }),
-    );
+    await rotationPastGrace(tenant, user.id, sid);
 
     metricLines = [];
     logLines = [];

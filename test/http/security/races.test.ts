@@ -1,10 +1,17 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { codeMatches } from '#shared/auth/codes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
 import { type AdminTenant, adminApi, anEmail, aStoredUser } from '#test/support/admin.ts';
-import { aUser, forgetMailsTo, latestCodeTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import {
+  aUser,
+  forgetMailsTo,
+  latestCodeTo,
+  rotationPastGrace,
+  type TestTenant,
+  type TestUser,
+} from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -136,19 +143,7 @@ describe('POST /auth/refresh raced with one token', () => {
           accessToken: string;
           refreshToken: string;
         };
-        // The rotation happened 11 s ago, as far as the store knows (no waiting out the 10 s grace).
-        const [used] = (await partitionOf(owner.tenant, user.id)).filter(
-          (item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sid,
-        );
-        if (!used) throw new Error('no used refresh token recorded');
-        await deps.store.doc.send(
-          new UpdateCommand({
-            TableName: deps.store.tableName,
-            Key: { pk: used.pk, sk: used.sk },
-            UpdateExpression: 'SET rotatedAt = :then',
-            ExpressionAttributeValues: { ':then': new Date(Date.now() - 11_000).toISOString() },
-          }),
-        );
+        await rotationPastGrace(owner.tenant, user.id, sid);
 
         const [legitimate, ...replays] = await Promise.all([
           refresh(owner.tenant, current.refreshToken),
