@@ -112,14 +112,18 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
   if ((await createUser(deps, tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
-    deps.signals.count('Signups');
     deps.signals.user(user.id);
     // A mail that cannot be sent takes the new user back: the address is free again. Not one held back by
     // the mail limit: that means a racing signup of this address just mailed a code for this very user.
+    let takenBack = false;
     const undo = async (why: 'FAILED' | 'HELD_BACK') => {
-      if (why === 'FAILED') await deps.users.deleteUnverified(tenant, user);
+      if (why !== 'FAILED') return;
+      await deps.users.deleteUnverified(tenant, user);
+      takenBack = true;
     };
     await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);
+    // Only an account that stays is a sign-up (the answer is the same either way).
+    if (!takenBack) deps.signals.count('Signups');
     return { challengeId: opened.challenge.id };
   }
 

@@ -33,9 +33,12 @@ function depsWith(mail: 'failing' | 'working', laterByMs = 0) {
   const challenges: Challenge[] = [];
   const users: User[] = [];
   const errorsLogged: string[] = [];
+  /** The operator's counters the request added (shared/metrics.ts). */
+  const counted: string[] = [];
   const deps: Deps = {
     ...base,
     log: { info: () => {}, error: (message) => errorsLogged.push(message) },
+    signals: { count: (counter) => counted.push(counter), user: () => {} },
     mailer: {
       send: async (_tenant, to, message) => {
         if (mail === 'failing') throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });
@@ -66,7 +69,7 @@ function depsWith(mail: 'failing' | 'working', laterByMs = 0) {
       },
     },
   };
-  return { deps, sent, challenges, users, errorsLogged };
+  return { deps, sent, challenges, users, errorsLogged, counted };
 }
 
 async function aMerchant(options: Parameters<typeof aTenantWith>[0] = {}): Promise<Merchant> {
@@ -116,6 +119,8 @@ describe('signup when the mail cannot be sent', () => {
     expect(await down.deps.users.get(tenant, (down.users[0] as User).id)).toBeNull();
     expect(await profilesWithEmail(down.deps, tenant, email)).toEqual([]);
     expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+    // Taken back: not a sign-up to the operator's Signups metric.
+    expect(down.counted).toEqual([]);
   });
 
   it('lets a later signup with the same e-mail create the user, and its code activate it', async () => {
@@ -130,6 +135,7 @@ describe('signup when the mail cannot be sent', () => {
     const user = await up.deps.users.findByEmail(tenant, email, up.deps.clock.now());
     expect(user).toMatchObject({ id: up.users[0]?.id, status: 'INACTIVE' });
     expect(up.sent).toEqual([{ to: email, message: { kind: 'SIGNUP_CODE', code: expect.stringMatching(/^\d{6}$/) } }]);
+    expect(up.counted).toEqual(['Signups']);
 
     const tokens = await verifySignup(
       up.deps,
@@ -138,6 +144,7 @@ describe('signup when the mail cannot be sent', () => {
       client,
     );
     expect(tokens.user).toMatchObject({ id: user?.id, status: 'ACTIVE', emailStatus: 'VALIDATED' });
+    expect(up.counted).toEqual(['Signups', 'SessionsStarted', 'SignupsVerified']);
   });
 
   it('keeps an INACTIVE user and the code already mailed when a repeated signup cannot mail a fresh one', async () => {
