@@ -23,6 +23,7 @@ import { Construct } from 'constructs';
 import { BASE_PATH, type IdentityRouteId, identityRoutes } from '#functions/routes.ts';
 import { routeKey } from '#shared/http/route.ts';
 import {
+  BUSINESS_COUNTERS,
   type Counter,
   IDENTITY_METRICS_NAMESPACE,
   LATENCY,
@@ -30,6 +31,7 @@ import {
   type Outcome,
   REQUESTS,
   ROUTE_DIMENSION,
+  SECURITY_COUNTERS,
   SERVICE_DIMENSION,
 } from '#shared/metrics.ts';
 import { TABLE } from '#shared/store/table.ts';
@@ -107,17 +109,6 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   unavailable: 'unavailable (503)',
 };
 const OUTCOMES = Object.keys(OUTCOME_LABELS) as Outcome[];
-
-/** The dashboard's counter groups (shared/metrics.ts, COUNTERS). */
-const ABUSE_COUNTERS = [
-  'FailedLogins',
-  'Lockouts',
-  'RateLimited',
-  'RefreshReuse',
-  'ReauthRequired',
-  'MailsSuppressed',
-] as const satisfies readonly Counter[];
-const BUSINESS_COUNTERS = ['Signups', 'SignupsVerified', 'SessionsStarted'] as const satisfies readonly Counter[];
 
 export interface MonitoringProps {
   /** The route functions by operationId (addRouteFunctions): their Lambda errors and throttles. */
@@ -444,7 +435,7 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
     this.dashboard.addWidgets(byOutcome('login'), byOutcome('loginVerify'));
     this.dashboard.addWidgets(
-      counters('Failures and abuse per minute', ABUSE_COUNTERS, MINUTE),
+      counters('Failures and abuse per minute', SECURITY_COUNTERS, MINUTE),
       counters('Sign-ups and sessions per hour', BUSINESS_COUNTERS, Duration.hours(1)),
     );
     this.dashboard.addWidgets(

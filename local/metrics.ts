@@ -12,7 +12,6 @@ interface EmfLine {
 }
 
 interface RouteTally {
-  namespace: string;
   requests: number;
   latencies: number[];
   outcomes: Map<string, number>;
@@ -21,8 +20,6 @@ interface RouteTally {
 export interface MetricsCollector {
   /** The summary of every request so far: per route, its count, outcomes and latency; then the counters. */
   summary(): string;
-  /** The lines go to stdout again. */
-  stop(): void;
 }
 
 /** What one EMF line adds to the tallies. */
@@ -34,7 +31,7 @@ function tally(line: EmfLine, routes: Map<string, RouteTally>, counters: Map<str
   if (typeof route === 'string') {
     let entry = routes.get(route);
     if (!entry) {
-      entry = { namespace: directive.Namespace, requests: 0, latencies: [], outcomes: new Map() };
+      entry = { requests: 0, latencies: [], outcomes: new Map() };
       routes.set(route, entry);
     }
     const outcome = line[OUTCOME_DIMENSION];
@@ -59,12 +56,11 @@ function percentile(sorted: readonly number[], p: number): number {
 export function collectMetrics(options: { echo?: boolean } = {}): MetricsCollector {
   const routes = new Map<string, RouteTally>();
   const counters = new Map<string, number>();
-  const restore = writeMetricLinesTo((text) => {
+  writeMetricLinesTo((text) => {
     if (options.echo) process.stdout.write(`${text}\n`);
     tally(JSON.parse(text) as EmfLine, routes, counters);
   });
   return {
-    stop: restore,
     summary: () => {
       if (routes.size === 0) return 'No requests reached a function: no metrics.';
       const rows = [...routes.entries()].sort(([a], [b]) => a.localeCompare(b));

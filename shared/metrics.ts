@@ -9,7 +9,7 @@
  * custom metrics, and a metric must carry no personal data.
  */
 
-/** The identity service's metric namespace (POWERTOOLS_METRICS_NAMESPACE on its functions). */
+/** The identity service's metric namespace (its handlers name it: shared/http/handler.ts). */
 export const IDENTITY_METRICS_NAMESPACE = 'IdentityService';
 /** The plant store's (a separate service, so a separate namespace). */
 export const PLANTS_METRICS_NAMESPACE = 'PlantStore';
@@ -62,17 +62,16 @@ export function outcomeOf(status: number): Outcome {
  * a mail not sent because its recipient or tenant reached a limit. Business: accounts created by sign-up,
  * sign-ups verified, sessions started (every sign-in, and a verified sign-up's first session).
  */
-export const COUNTERS = [
+export const SECURITY_COUNTERS = [
   'FailedLogins',
   'Lockouts',
   'RateLimited',
   'RefreshReuse',
   'ReauthRequired',
   'MailsSuppressed',
-  'Signups',
-  'SignupsVerified',
-  'SessionsStarted',
 ] as const;
+export const BUSINESS_COUNTERS = ['Signups', 'SignupsVerified', 'SessionsStarted'] as const;
+export const COUNTERS = [...SECURITY_COUNTERS, ...BUSINESS_COUNTERS] as const;
 
 export type Counter = (typeof COUNTERS)[number];
 

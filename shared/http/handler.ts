@@ -176,7 +176,7 @@ function reportRequest(
     mid: tenant?.mid,
     userId: state?.signals.userId ?? (principal?.kind === 'user' ? principal.userId : state?.token?.sub),
     apiKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
-    ip: state ? clientIp(request.event, edgeSecretOf(state.deps)) : undefined,
+    ip: state?.ip,
   });
 }
 
@@ -325,7 +325,7 @@ export function httpHandler(
         params: state.params,
         tenant: token ? { app: token.app, mid: token.mid } : state.tenant,
         auth: token ?? state.principal,
-        client: { ip: clientIp(event, edgeSecretOf(base)), userAgent: http?.userAgent ?? '' },
+        client: { ip: state.ip, userAgent: http?.userAgent ?? '' },
         request: {
           requestId: state.requestId,
           origin: state.origin,
@@ -348,6 +348,7 @@ export function httpHandler(
         req.internal.state = {
           startedAt,
           signals: requestSignals(),
+          ip: clientIp(request.event, edgeSecretOf(deps)),
           route,
           deps,
           authenticators: options.authenticators,

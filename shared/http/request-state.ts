@@ -34,6 +34,8 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   startedAt: number;
   /** What the domain counted and learned about the request (shared/metrics.ts), reported at its end. */
   signals: RequestSignals;
+  /** The client's address (shared/http/client-ip.ts), for the handler and the request's summary line. */
+  ip: string;
   route: RouteDef;
   deps: D;
   /** The credential checks of a protected route (httpHandler's option). */

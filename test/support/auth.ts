@@ -114,6 +114,23 @@ export async function aUser(
   return { id, email, password, ...(totpSecret ? { totpSecret, backupCodes } : {}) };
 }
 
+/** Every item of a user's partition (profile, sessions, used refresh tokens, devices), read consistently. */
+export async function userPartitionItems(
+  tenant: TestTenant,
+  userId: string,
+  deps: Deps = makeTestDeps(),
+): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, userId) },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
 /**
  * Moves a session's last refresh-token rotation past its grace (REFRESH_REUSE_GRACE_MS), as far as the store
  * knows: the token rotated out is then a replay (REFRESH_TOKEN_REUSED) without waiting out the grace.
@@ -124,15 +141,8 @@ export async function rotationPastGrace(
   sessionId: string,
   deps: Deps = makeTestDeps(),
 ): Promise<void> {
-  const { Items = [] } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, userId) },
-      ConsistentRead: true,
-    }),
-  );
-  const used = Items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sessionId);
+  const items = await userPartitionItems(tenant, userId, deps);
+  const used = items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sessionId);
   if (!used) throw new Error('no used refresh token recorded');
   await deps.store.doc.send(
     new UpdateCommand({

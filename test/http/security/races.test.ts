@@ -11,6 +11,7 @@ import {
   rotationPastGrace,
   type TestTenant,
   type TestUser,
+  userPartitionItems,
 } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, expectProblem } from '#test/support/http.ts';
@@ -52,18 +53,7 @@ const refresh = (tenant: TestTenant, refreshToken: string) =>
   call('POST', '/auth/refresh', tenant.headers, { refreshToken });
 const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', bearer(tenant, token));
 
-/** Every item of a user's partition (profile, sessions, used refresh tokens, devices). */
-async function partitionOf(tenant: TestTenant, userId: string) {
-  const { Items = [] } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.userPartition(tenant, userId) },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
+const partitionOf = (tenant: TestTenant, userId: string) => userPartitionItems(tenant, userId, deps);
 
 /** The profiles the tenant's user index lists. */
 async function indexedProfiles(tenant: TestTenant) {
