@@ -60,6 +60,8 @@ const Env = v.object({
   ),
   /** The hosted pages' edge secret (infra/identity-stack.ts): a request carrying it may name its viewer's address. */
   EDGE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
+  /** On AWS, where that secret is kept instead (a Secrets Manager ARN): read on first use (shared/http/client-ip.ts). */
+  EDGE_SECRET_ARN: v.optional(v.pipe(v.string(), v.startsWith('arn:'))),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
@@ -83,6 +85,8 @@ export interface Config {
   hostedPagesOrigin: string | undefined;
   /** EDGE_SECRET (shared/http/client-ip.ts). */
   edgeSecret: string | undefined;
+  /** EDGE_SECRET_ARN (shared/http/client-ip.ts). */
+  edgeSecretArn: string | undefined;
 }
 
 export interface Deps {
@@ -140,6 +144,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
       hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
       edgeSecret: e.EDGE_SECRET,
+      edgeSecretArn: e.EDGE_SECRET_ARN,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

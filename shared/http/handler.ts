@@ -13,7 +13,7 @@ import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { clientIp } from './client-ip.ts';
+import { clientIp, type EdgeSecretConfig, edgeTrust } from './client-ip.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';
@@ -36,8 +36,9 @@ import {
 } from './request-state.ts';
 import type { RouteDef } from './route.ts';
 
-/** The identity's EDGE_SECRET (shared/http/client-ip.ts); the plant store's deps have none. */
-const edgeSecretOf = (deps: ServiceDeps) => (deps as Partial<Deps>).config?.edgeSecret;
+/** Where the identity's functions find the edge secret (shared/http/client-ip.ts); the plant store's deps have none. */
+const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined };
+const edgeConfigOf = (deps: ServiceDeps): EdgeSecretConfig => (deps as Partial<Deps>).config ?? NO_EDGE;
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
 
@@ -345,10 +346,16 @@ export function httpHandler(
         const startedAt = performance.now();
         const req = request as HttpRequest<ServiceDeps>;
         const deps = depsOf();
+        const edge = await edgeTrust(request.event, edgeConfigOf(deps), (error) =>
+          deps.log.error('edge secret not read; viewer headers not believed', {
+            errorName: error instanceof Error ? error.name : typeof error,
+          }),
+        );
         req.internal.state = {
           startedAt,
           signals: requestSignals(),
-          ip: clientIp(request.event, edgeSecretOf(deps)),
+          edge,
+          ip: clientIp(request.event, edge),
           route,
           deps,
           authenticators: options.authenticators,

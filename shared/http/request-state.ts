@@ -8,6 +8,7 @@ import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { ItemKey, Prefetched } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { EdgeTrust } from './client-ip.ts';
 import type { RequestSignals } from './request-metrics.ts';
 import type { RouteDef } from './route.ts';
 
@@ -34,6 +35,8 @@ export interface RequestState<D extends ServiceDeps = Deps> {
   startedAt: number;
   /** What the domain counted and learned about the request (shared/metrics.ts), reported at its end. */
   signals: RequestSignals;
+  /** Whether the request came through our edge (shared/http/client-ip.ts): its viewer headers are believed. */
+  edge: EdgeTrust;
   /** The client's address (shared/http/client-ip.ts), for the handler and the request's summary line. */
   ip: string;
   route: RouteDef;
@@ -67,7 +70,7 @@ export interface RequestState<D extends ServiceDeps = Deps> {
 export type HttpEvent = APIGatewayProxyEventV2;
 
 /** Finds the tenant whose OpenID Provider a request was sent to (by the viewer's host), or null. */
-export type IssuerTenant = (event: HttpEvent, deps: Deps) => Promise<Merchant | null>;
+export type IssuerTenant = (event: HttpEvent, deps: Deps, trust: EdgeTrust) => Promise<Merchant | null>;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 export type HttpRequest<D extends ServiceDeps = Deps> = Request<
   HttpEvent,

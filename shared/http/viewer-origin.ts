@@ -1,4 +1,4 @@
-import { fromOurEdge } from './client-ip.ts';
+import type { EdgeTrust } from './client-ip.ts';
 import { type HttpEvent, header } from './request-state.ts';
 
 /**
@@ -32,16 +32,16 @@ const DEFAULT_PORT = { http: '80', https: '443' } as const;
  * tenant's hosted origin, which is its OpenID Provider's issuer (shared/oidc/README.md).
  *
  * - With an edge secret (AWS, behind CloudFront): `https://` and VIEWER_HOST_HEADER, only when the request carries
- *   the edge secret; a direct caller of the API Gateway URL names no issuer.
- * - Without one (the local stack, whose edge passes the browser's Host through): the `Host` header, the scheme
- *   from `x-forwarded-proto` when it is `http` or `https` (the local gateway sets it), `http` otherwise.
+ *   the edge secret (`from-edge`); a direct caller of the API Gateway URL (`not-from-edge`) names no issuer.
+ * - Without one (`no-edge`: the local stack, whose edge passes the browser's Host through): the `Host` header, the
+ *   scheme from `x-forwarded-proto` when it is `http` or `https` (the local gateway sets it), `http` otherwise.
  *
  * Undefined when the host is missing or not a plain host name; never throws.
  */
-export function viewerOrigin(event: HttpEvent, config: { edgeSecret: string | undefined }): string | undefined {
-  if (config.edgeSecret) {
+export function viewerOrigin(event: HttpEvent, trust: EdgeTrust): string | undefined {
+  if (trust !== 'no-edge') {
     const host = plainHost(header(event, VIEWER_HOST_HEADER));
-    if (!host || !fromOurEdge(event, config.edgeSecret)) return undefined;
+    if (!host || trust !== 'from-edge') return undefined;
     return origin('https', host);
   }
   const host = plainHost(header(event, 'host'));

@@ -1,4 +1,5 @@
 import type { Config, Deps } from '../deps.ts';
+import type { EdgeTrust } from '../http/client-ip.ts';
 import { oauthErrorAnswer } from '../http/oauth-error.ts';
 import type { HttpEvent } from '../http/request-state.ts';
 import { BASE_PATH } from '../http/route.ts';
@@ -37,8 +38,8 @@ export function withQuery(uri: string, params: Record<string, string | null | un
  * behind CloudFront the viewer's host it vouches for: shared/http/viewer-origin.ts), by its subdomain. Null
  * for any other host, such as the API's own URL.
  */
-export async function tenantOfIssuer(event: HttpEvent, deps: Deps): Promise<Merchant | null> {
-  const origin = viewerOrigin(event, deps.config);
+export async function tenantOfIssuer(event: HttpEvent, deps: Deps, trust: EdgeTrust): Promise<Merchant | null> {
+  const origin = viewerOrigin(event, trust);
   const subdomain = origin === undefined ? undefined : hostedSubdomainOf(deps.config, origin);
   return subdomain ? deps.merchants.findBySubdomain(subdomain) : null;
 }

@@ -94,7 +94,7 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
   } else if (route.tenant === 'issuer') {
     // An OpenID Connect endpoint: the tenant is the issuer, the hosted origin the viewer used (httpHandler's
     // `issuer` option: shared/oidc/issuer.ts). Any other host (the bare API URL) names no issuer.
-    const tenant = (await state.issuerTenant?.(request.event, deps)) ?? null;
+    const tenant = (await state.issuerTenant?.(request.event, deps, state.edge)) ?? null;
     if (!tenant) throw fail('TENANT_NOT_FOUND', 'no OpenID Provider at this address');
     state.tenant = tenant;
   }
