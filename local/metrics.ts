@@ -4,7 +4,15 @@
  * with `--metrics`. The handlers run in this process, so their lines come here instead of stdout.
  */
 import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
-import { COUNTERS, LATENCY, OUTCOME_DIMENSION, REQUESTS, ROUTE_DIMENSION } from '#shared/metrics.ts';
+import {
+  COUNTERS,
+  LATENCY,
+  MAIL_KIND_DIMENSION,
+  MAILS_FAILED,
+  OUTCOME_DIMENSION,
+  REQUESTS,
+  ROUTE_DIMENSION,
+} from '#shared/metrics.ts';
 
 interface EmfLine {
   _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
@@ -43,6 +51,13 @@ function tally(line: EmfLine, routes: Map<string, RouteTally>, counters: Map<str
     }
     return;
   }
+  // MailsFailed, by the mail's kind: counted as `MailsFailed <kind>`.
+  const failed = line[MAILS_FAILED];
+  if (typeof failed === 'number') {
+    const name = `${MAILS_FAILED} ${String(line[MAIL_KIND_DIMENSION])}`;
+    counters.set(name, (counters.get(name) ?? 0) + failed);
+    return;
+  }
   for (const name of COUNTERS) {
     const value = line[name];
     if (typeof value === 'number') counters.set(name, (counters.get(name) ?? 0) + value);
@@ -79,7 +94,10 @@ export function collectMetrics(options: { echo?: boolean } = {}): MetricsCollect
           `  ${route.padEnd(width)}  ${String(entry.requests).padStart(8)}  ${percentile(sorted, 50).toFixed(0).padStart(6)}  ${percentile(sorted, 99).toFixed(0).padStart(6)}  ${outcomes}`,
         );
       }
-      const counted = COUNTERS.filter((name) => counters.has(name)).map((name) => `${name} ${counters.get(name)}`);
+      const failedKinds = [...counters.keys()].filter((name) => name.startsWith(`${MAILS_FAILED} `)).sort();
+      const counted = [...COUNTERS.filter((name) => counters.has(name)), ...failedKinds].map(
+        (name) => `${name} ${counters.get(name)}`,
+      );
       lines.push(`  counters: ${counted.length > 0 ? counted.join(', ') : 'none'}`);
       return lines.join('\n');
     },

@@ -23,6 +23,12 @@ const Env = v.object({
   /** The access token `iss`: the identity base URL. */
   ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
   SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
+  /**
+   * The SES configuration set every mail is sent with (issue 29): its event destination publishes bounces and
+   * complaints to SNS, for functions/mail/ses-events.ts; each mail then carries the tags `app`, `mid` and `kind`.
+   * Unset (locally): no configuration set, no tags.
+   */
+  SES_CONFIGURATION_SET: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/))),
   /** The KMS key that encrypts signing keys and TOTP secrets (AWS). */
   KMS_KEY_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Locally, instead of KMS: a 32-byte AES key, base64. */
@@ -77,6 +83,8 @@ export interface Config {
   sesEndpoint: string | undefined;
   region: string | undefined;
   senderEmail: string;
+  /** SES_CONFIGURATION_SET (shared/mail/ses-mailer.ts): unset, mails carry no configuration set and no tags. */
+  sesConfigurationSet: string | undefined;
   authRateLimitPerMinute: number;
   codeResponseFloorMs: number;
   /** MAIL_DAILY_BUDGET_PER_TENANT. */
@@ -139,6 +147,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       sesEndpoint: e.SES_ENDPOINT,
       region: e.AWS_REGION,
       senderEmail: e.SENDER_EMAIL,
+      sesConfigurationSet: e.SES_CONFIGURATION_SET,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,

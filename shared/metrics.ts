@@ -1,10 +1,13 @@
+import type { MailMessage } from './mail/message.ts';
+
 /**
  * What the operator sees of the service in CloudWatch metrics (issue 20; the README's Operations section). The
  * names here are the one source of the functions' metrics (shared/http/request-metrics.ts) and of the alarms and
  * the dashboard that read them (infra/monitoring.ts).
  *
  * Dimensions are low-cardinality only: `service` (the stack's name, so that two deployments in one account stay
- * apart), `route` (the operationId, about sixty) and `outcome` (a family of answers, below). The tenant and the
+ * apart), `route` (the operationId, about sixty), `outcome` (a family of answers, below) and, on `MailsFailed`
+ * only, `kind` (the mail's kind, a dozen). The tenant and the
  * user go in the request's summary log line, never in a metric: thousands of tenants would be thousands of
  * custom metrics, and a metric must carry no personal data.
  */
@@ -76,14 +79,25 @@ export const COUNTERS = [...SECURITY_COUNTERS, ...BUSINESS_COUNTERS] as const;
 export type Counter = (typeof COUNTERS)[number];
 
 /**
+ * A mail SES refused (issue 29): `MailsFailed` with the dimensions service and `kind`, the mail's kind
+ * (MailMessage['kind']: SIGNUP_CODE, LOGIN_CODE, PASSWORD_RESET_CODE, INVITATION, the notices…, a dozen fixed
+ * values), so that a failing kind of mail shows apart. Not among COUNTERS: those have the dimension service alone.
+ */
+export const MAILS_FAILED = 'MailsFailed';
+export const MAIL_KIND_DIMENSION = 'kind';
+export type MailKind = MailMessage['kind'];
+
+/**
  * What the domain tells the operator about the request it serves, beyond its answer: counters, and the user it
  * concerned (for the summary log line; never a metric). httpHandler gives each request its own.
  */
 export interface Signals {
   count(counter: Counter): void;
+  /** A mail of this kind that SES refused (`MailsFailed`, by kind). */
+  mailFailed(kind: MailKind): void;
   /** The user the request was about, once known (a sign-in's account, even when its answer hides it). */
   user(userId: string): void;
 }
 
 /** Signals that go nowhere: deps outside a request (scripts, the local tenant command). */
-export const noSignals: Signals = { count: () => {}, user: () => {} };
+export const noSignals: Signals = { count: () => {}, mailFailed: () => {}, user: () => {} };

@@ -2,6 +2,7 @@ import { type CookieStore, defaultCookieStore } from './cookies.js';
 import { ApiError, CLIENT_ERROR_CODES, errorFromAnswer } from './errors.js';
 import type {
   ActivityPage,
+  AdminUser,
   ApiKey,
   AssignRoleRequest,
   AuthorizationCancelError,
@@ -113,11 +114,14 @@ export interface MeApi {
 
 export interface AdminUsersApi {
   list(): Promise<User[]>;
-  get(id: string): Promise<User>;
+  /** The user, with the suppression of mail to their address (`mailSuppression`, null when mail flows). */
+  get(id: string): Promise<AdminUser>;
   delete(id: string): Promise<void>;
   setStatus(id: string, status: SettableUserStatus): Promise<User>;
   invite(body: InviteUserRequest): Promise<InviteUserResponse>;
   resetTotp(id: string): Promise<void>;
+  /** Lets mail reach the user's address again after a hard bounce or a complaint (`DELETE /users/{id}/mail-suppression`). */
+  clearMailSuppression(id: string): Promise<void>;
   devices(id: string): Promise<Device[]>;
   activity(id: string, page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
 }
@@ -656,6 +660,9 @@ export class IdentityClient {
       invite: (body) => this.#call('POST', '/users/invitations', { body }),
       resetTotp: async (id) => {
         await this.#call('DELETE', `/users/${seg(id)}/totp`);
+      },
+      clearMailSuppression: async (id) => {
+        await this.#call('DELETE', `/users/${seg(id)}/mail-suppression`);
       },
       devices: (id) => this.#call('GET', `/users/${seg(id)}/devices`),
       activity: (id, page = {}) =>

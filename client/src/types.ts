@@ -48,6 +48,20 @@ export interface User {
   lastLoginAt: string | null;
 }
 
+/**
+ * Mail to a user's address is suppressed: SES reported a hard bounce (`BOUNCE`) or the recipient marked a mail as
+ * spam (`COMPLAINT`), at `at` (ISO 8601). The service sends the address nothing until an admin clears it.
+ */
+export interface MailSuppression {
+  reason: 'BOUNCE' | 'COMPLAINT';
+  at: string;
+}
+
+/** A user as an admin sees one (`admin.users.get`): with the suppression of mail to their address, or null. */
+export interface AdminUser extends User {
+  mailSuppression: MailSuppression | null;
+}
+
 /** What the login steps answer when another step is needed. */
 export interface LoginChallenge {
   challengeRequired: true;

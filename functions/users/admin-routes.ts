@@ -5,10 +5,12 @@ import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
 import {
   ActivityPage,
   ActivityQuery,
+  AdminUserResponse,
   DeviceResponse,
   IdParams,
   InviteUserRequest,
   InviteUserResponse,
+  MailSuppression,
   UserStatusRequest,
 } from '#shared/users/admin-schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
@@ -50,11 +52,12 @@ export const adminUserRoutes = {
     method: 'GET',
     path: '/users/{id}',
     entry: 'functions/users/get-user.ts',
-    summary: 'One user of the tenant',
+    summary: 'One user of the tenant, and whether mail to their address is suppressed',
     status: 200,
     params: IdParams,
-    response: UserResponse,
+    response: AdminUserResponse,
     errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    // The profile, then the address's mail suppression.
     table: ['GetItem'],
   },
   deleteUser: {
@@ -97,6 +100,18 @@ export const adminUserRoutes = {
     errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
   },
+  clearMailSuppression: {
+    ...adminRoute({ tag: 'admin-users' }),
+    operationId: 'clearMailSuppression',
+    method: 'DELETE',
+    path: '/users/{id}/mail-suppression',
+    entry: 'functions/users/clear-mail-suppression.ts',
+    summary: "Let mail reach the user's address again after a hard bounce or a complaint",
+    status: 204,
+    params: IdParams,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    table: ['GetItem', 'UpdateItem'],
+  },
   listUserDevices: {
     ...adminRoute({ tag: 'admin-users' }),
     operationId: 'listUserDevices',
@@ -126,4 +141,11 @@ export const adminUserRoutes = {
   },
 } as const satisfies Record<string, RouteDef>;
 
-export const adminUserSchemas = { InviteUserRequest, UserStatusRequest, DeviceResponse, ActivityPage };
+export const adminUserSchemas = {
+  InviteUserRequest,
+  UserStatusRequest,
+  DeviceResponse,
+  ActivityPage,
+  AdminUserResponse,
+  MailSuppression,
+};

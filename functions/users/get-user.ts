@@ -1,4 +1,4 @@
-// GET /users/{id}: admin → UserResponse
+// GET /users/{id}: admin → AdminUserResponse (the UserResponse and its mail suppression)
 import { adminUserRoutes } from '#functions/users/admin-routes.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
@@ -59,9 +60,14 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
   }
 }
 
-/** What login prefetches with the tenant (httpHandler's `prefetch`): the e-mail's claim and its lockout. */
+/**
+ * What login prefetches with the tenant (httpHandler's `prefetch`): the e-mail's claim and its lockout, and for a
+ * body without a password (the only one that can mail a code) the address's mail suppression (issue 29), which the
+ * code's send path then reads at no round trip of its own.
+ */
 export function loginPrefetch(body: LoginRequest, tenant: TenantRef) {
-  return [keys.userEmail(tenant, body.email), keys.lockout(tenant, body.email)];
+  const keysRead = [keys.userEmail(tenant, body.email), keys.lockout(tenant, body.email)];
+  return body.password === undefined ? [...keysRead, mailSuppressionKey(tenant, body.email)] : keysRead;
 }
 
 /**

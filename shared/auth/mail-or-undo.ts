@@ -1,12 +1,14 @@
 import type { Deps } from '../deps.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { deliver, isMailSuppressed } from './mail-delivery.ts';
 import { type AdmittedMail, admitMail, mailPurposeOf } from './mail-limits.ts';
 
 /**
  * What a mail that did not go out takes back: after a send that FAILED, or one a
  * limit HELD_BACK (the address had one of that purpose within the minute, or
- * the tenant's budget is spent).
+ * the tenant's budget is spent, or mail to the address is suppressed after a
+ * hard bounce or a complaint).
  */
 export type Undo = (why: 'FAILED' | 'HELD_BACK') => Promise<void>;
 
@@ -21,6 +23,11 @@ export type Undo = (why: 'FAILED' | 'HELD_BACK') => Promise<void>;
  * the caller answers exactly what a sent mail gives (CONTRACT.md, Rules: "the
  * answer is unchanged"): the challenge is disarmed into a decoy, since nobody
  * has its code, and `undo` takes back what was made for the mail.
+ *
+ * An address whose mail is suppressed (SES reported a hard bounce or a
+ * complaint for it, issue 29) is held back the same way, before the limits
+ * count anything; a security notice to it (EMAIL_CHANGE_REQUESTED, which no
+ * limit holds back) is simply not sent, and the request goes on as if it were.
  */
 export async function sendOrUndo(
   deps: Deps,
@@ -63,9 +70,11 @@ export async function sendQuietlyOrUndo(
 }
 
 /**
- * The mail limits, then the mail. True when it went out or a limit held it
- * back (both answer alike); the send's error otherwise, after the clean-up.
- * The limits' own store faults are thrown, after the same clean-up.
+ * The address's suppression, the mail limits, then the mail. True when it
+ * went out or was held back (both answer alike); the send's error otherwise,
+ * after the clean-up (a failed send is counted as MailsFailed by its kind).
+ * The store faults of the suppression's read and of the limits are thrown,
+ * after the same clean-up.
  */
 async function admitThenSend(
   deps: Deps,
@@ -80,22 +89,28 @@ async function admitThenSend(
     await undo?.('FAILED');
   };
   const purpose = mailPurposeOf(message.kind);
+  const holdBack = async () => {
+    // A decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so a
+    // held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
+    await deps.challenges.disarm(tenant, challengeId);
+    await undo?.('HELD_BACK');
+    return true as const;
+  };
+  const suppressed = await isMailSuppressed(deps, tenant, to, message.kind).catch(async (error: unknown) => {
+    await takeBack();
+    throw error;
+  });
+  if (suppressed) return purpose ? holdBack() : true;
   let admitted: AdmittedMail | null = null;
   if (purpose) {
     admitted = await admitMail(deps, tenant, to, purpose).catch(async (error: unknown) => {
       await takeBack();
       throw error;
     });
-    if (!admitted) {
-      // A decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so a
-      // held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
-      await deps.challenges.disarm(tenant, challengeId);
-      await undo?.('HELD_BACK');
-      return true;
-    }
+    if (!admitted) return holdBack();
   }
   try {
-    await deps.mailer.send(tenant, to, message);
+    await deliver(deps, tenant, to, message);
     return true;
   } catch (error) {
     try {

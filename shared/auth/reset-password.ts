@@ -8,6 +8,7 @@ import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
+import { sendNotice } from './mail-delivery.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -77,7 +78,7 @@ async function commitReset(
   // Its status changed meanwhile, or the code used by a racing reset.
   if (failed.size > 0) throw fail('INVALID_CODE');
   // The notice is a courtesy: the reset stands even if it cannot be sent.
-  await deps.mailer.send(tenant, answered.email, { kind: 'PASSWORD_RESET_DONE' }).catch((error: unknown) => {
+  await sendNotice(deps, tenant, answered.email, { kind: 'PASSWORD_RESET_DONE' }).catch((error: unknown) => {
     deps.log.error('reset notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
 }

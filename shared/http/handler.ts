@@ -163,7 +163,13 @@ function reportRequest(
   const counters: Counter[] = [...(state?.signals.counters ?? [])];
   if (status === 429) counters.push('RateLimited');
   if (code === 'REAUTHENTICATION_REQUIRED') counters.push('ReauthRequired');
-  publishRequestMetrics(metricsNamespace, { route: route.operationId, outcome, latencyMs, counters });
+  publishRequestMetrics(metricsNamespace, {
+    route: route.operationId,
+    outcome,
+    latencyMs,
+    counters,
+    mailsFailed: state?.signals.mailsFailed ?? [],
+  });
   const tenant = state?.token ?? state?.tenant;
   const principal = state?.principal;
   (state?.deps.log ?? jsonLogger).info('request', {

@@ -3,6 +3,9 @@ import { jsonLogger } from '../log.ts';
 import {
   type Counter,
   LATENCY,
+  MAIL_KIND_DIMENSION,
+  MAILS_FAILED,
+  type MailKind,
   OUTCOME_DIMENSION,
   type Outcome,
   REQUESTS,
@@ -13,8 +16,9 @@ import {
 /**
  * A request's metrics, in CloudWatch's Embedded Metric Format through Powertools (issue 20): CloudWatch Logs
  * turns each line the function writes to stdout into metrics, with no call to CloudWatch and no extra latency.
- * Names and dimensions: shared/metrics.ts. Three lines at most per request, each with one dimension set, so
- * that each metric lands exactly where the alarms read it (a p99 of `Latency` is per route, over every outcome).
+ * Names and dimensions: shared/metrics.ts. Three lines per request, each with one dimension set, so that each
+ * metric lands exactly where the alarms read it (a p99 of `Latency` is per route, over every outcome); and one
+ * more per kind of mail SES refused in it (`MailsFailed` by service and kind).
  */
 
 /** What one request reports, at its end. */
@@ -24,24 +28,32 @@ export interface RequestReport {
   outcome: Outcome;
   latencyMs: number;
   counters: readonly Counter[];
+  /** The kind of each mail SES refused during the request. */
+  mailsFailed?: readonly MailKind[];
 }
 
 /** A request's signals (shared/metrics.ts), kept until its answer. */
 export interface RequestSignals extends Signals {
   readonly counters: Counter[];
+  readonly mailsFailed: MailKind[];
   readonly userId: string | undefined;
 }
 
 export function requestSignals(): RequestSignals {
   const counters: Counter[] = [];
+  const mailsFailed: MailKind[] = [];
   let userId: string | undefined;
   return {
     counters,
+    mailsFailed,
     get userId() {
       return userId;
     },
     count: (counter) => {
       counters.push(counter);
+    },
+    mailFailed: (kind) => {
+      mailsFailed.push(kind);
     },
     user: (id) => {
       userId = id;
@@ -113,9 +125,18 @@ export function publishRequestMetrics(namespace: string, report: RequestReport):
   metrics.addDimension(OUTCOME_DIMENSION, report.outcome);
   metrics.addMetric(REQUESTS, MetricUnit.Count, 1);
   flush(metrics);
-  if (report.counters.length === 0) return;
-  const totals = new Map<Counter, number>();
-  for (const counter of report.counters) totals.set(counter, (totals.get(counter) ?? 0) + 1);
-  for (const [counter, total] of totals) metrics.addMetric(counter, MetricUnit.Count, total);
-  flush(metrics);
+  if (report.counters.length > 0) {
+    const totals = new Map<Counter, number>();
+    for (const counter of report.counters) totals.set(counter, (totals.get(counter) ?? 0) + 1);
+    for (const [counter, total] of totals) metrics.addMetric(counter, MetricUnit.Count, total);
+    flush(metrics);
+  }
+  // One line per kind: a line has one dimension set, and `kind` is part of it.
+  const failed = new Map<MailKind, number>();
+  for (const kind of report.mailsFailed ?? []) failed.set(kind, (failed.get(kind) ?? 0) + 1);
+  for (const [kind, total] of failed) {
+    metrics.addDimension(MAIL_KIND_DIMENSION, kind);
+    metrics.addMetric(MAILS_FAILED, MetricUnit.Count, total);
+    flush(metrics);
+  }
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import { hostedOrigin } from '../tenancy/hosted-pages.ts';
 import { cleanDisplayText } from './branding.ts';
 import type { Mailer } from './message.ts';
+import { mailTags } from './tags.ts';
 import { renderMail } from './templates.ts';
 
 export interface SesMailerOptions {
@@ -12,6 +13,11 @@ export interface SesMailerOptions {
   log?: Logger;
   /** The deployment's hosted pages origin template (`Config.hostedPagesOrigin`): mails then link to them. */
   hostedPagesOrigin?: string | undefined;
+  /**
+   * The SES configuration set to send with (`Config.sesConfigurationSet`): each mail then carries the tags
+   * `app`, `mid` and `kind` (mailTags), so that its bounce or complaint event names the tenant and the mail.
+   */
+  configurationSet?: string | undefined;
 }
 
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
@@ -118,6 +124,9 @@ export function sesMailer(
                 Body: { Text: utf8(mail.text), Html: utf8(mail.html) },
               },
             },
+            ...(options.configurationSet
+              ? { ConfigurationSetName: options.configurationSet, EmailTags: mailTags(tenant, message.kind) }
+              : {}),
           }),
         );
       } catch (error) {
@@ -138,11 +147,15 @@ export function sesMailer(
  * to httpHandler (`{ mailer: sesMailerFor }`).
  */
 export function sesMailerFor(deps: Pick<Deps, 'config' | 'log'>): Mailer {
-  const { sesEndpoint, region, senderEmail } = deps.config;
+  const { sesEndpoint, region, senderEmail, sesConfigurationSet } = deps.config;
   const client: SESv2ClientConfig = {
     region: region ?? 'us-east-1',
     // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
     ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   };
-  return sesMailer(client, senderEmail, { log: deps.log, hostedPagesOrigin: deps.config.hostedPagesOrigin });
+  return sesMailer(client, senderEmail, {
+    log: deps.log,
+    hostedPagesOrigin: deps.config.hostedPagesOrigin,
+    configurationSet: sesConfigurationSet,
+  });
 }

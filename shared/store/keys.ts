@@ -108,6 +108,15 @@ export const keys = {
     pk: `${tenantPrefix(t)}#MAIL#${segment(purpose)}#${segment(email)}`,
     sk: 'MAIL',
   }),
+  /**
+   * Mail to one address of the tenant stopped by SES's feedback (issue 29): a hard bounce or a complaint, recorded
+   * by the SES events function (functions/mail/ses-events.ts), read before every mail to the address, cleared by
+   * an admin. The address is the normalised one (trimmed, lower-cased), as mail-limit keys have it.
+   */
+  mailSuppression: (t: TenantRef, email: string) => ({
+    pk: `${tenantPrefix(t)}#MAILSUPP#${segment(email)}`,
+    sk: 'MAILSUPP',
+  }),
   /** The tenant's mail of one UTC day (`YYYY-MM-DD`), counted against its daily budget. */
   mailDay: (t: TenantRef, day: string) => ({ pk: `${tenantPrefix(t)}#MAILDAY#${segment(day)}`, sk: 'MAILDAY' }),
   /** An admin API key: `sk_<keyId>_<secret>` names its item; only the secret's hash is stored. */

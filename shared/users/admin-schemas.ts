@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Email } from './schemas.ts';
+import { Email, UserResponse } from './schemas.ts';
 
 /** Ids in paths are any string: one that names nothing of the caller's tenant is 404, never a 400 that tells ids apart. */
 export const IdParams = v.object({ id: v.string() });
@@ -12,6 +12,16 @@ const OptionalName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLen
 
 export const InviteUserRequest = v.strictObject({ email: Email, firstName: OptionalName, lastName: OptionalName });
 export const InviteUserResponse = v.object({ userId: v.string(), status: v.literal('INVITED') });
+
+/**
+ * Mail to the user's address is suppressed (issue 29): SES reported a hard bounce (BOUNCE) or the recipient marked
+ * a mail as spam (COMPLAINT), at `at`; no mail goes there until an admin clears it.
+ */
+export const MailSuppression = v.object({ reason: v.picklist(['BOUNCE', 'COMPLAINT']), at: v.string() });
+
+/** GET /users/{id}: the UserResponse, and (ours) the suppression of mail to the user's address, or null. */
+export const AdminUserResponse = v.object({ ...UserResponse.entries, mailSuppression: v.nullable(MailSuppression) });
+export type AdminUserResponse = v.InferOutput<typeof AdminUserResponse>;
 
 export const DeviceResponse = v.object({
   fingerprint: v.string(),

@@ -2,6 +2,7 @@ import { type ActivityPageQuery, activityPageOf } from '../activity/page.ts';
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
+import { deliver, isMailSuppressed } from '../auth/mail-delivery.ts';
 import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
@@ -12,10 +13,12 @@ import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } f
 import { activityRepo } from '../store/activity-repo.ts';
 import type { EpochBump } from '../store/credential-epoch.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
+import { mailSuppressionRepo } from '../store/mail-suppression-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
 import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { AdminUserResponse } from './admin-schemas.ts';
 import type { User } from './types.ts';
 import { toUserResponse } from './view.ts';
 
@@ -43,8 +46,29 @@ export async function listUsers(deps: Deps, tenant: Merchant) {
     .map((user) => toUserResponse(user, now));
 }
 
-export async function getUser(deps: Deps, tenant: Merchant, id: string) {
-  return toUserResponse(await targetUser(deps, tenant, id), deps.clock.now());
+/**
+ * GET /users/{id}: the user, and whether mail to their address is suppressed (issue 29: a hard bounce or a
+ * complaint SES reported, until an admin clears it). Read consistent: a clearing just made shows.
+ */
+export async function getUser(deps: Deps, tenant: Merchant, id: string): Promise<AdminUserResponse> {
+  const user = await targetUser(deps, tenant, id);
+  const mailSuppression = await mailSuppressionRepo(deps.store).get(tenant, user.email, { consistent: true });
+  return { ...toUserResponse(user, deps.clock.now()), mailSuppression };
+}
+
+/**
+ * DELETE /users/{id}/mail-suppression: mail reaches the user's address again, until SES reports a new hard
+ * bounce or complaint for it. Acting on the user, by the rules of every admin action on users (a caller of
+ * strictly higher authority, never on themselves). 204 whether or not mail was suppressed.
+ */
+export async function clearMailSuppression(deps: Deps, tenant: Merchant, principal: Principal, id: string) {
+  const target = await targetUser(deps, tenant, id);
+  const now = deps.clock.now();
+  assertMayActOnUser(principal, target, now);
+  const actorId = actorIdOf(principal);
+  if (await mailSuppressionRepo(deps.store).clear(tenant, target.email, actorId, now)) {
+    deps.log.info('mail suppression cleared', { userId: target.id, actorId });
+  }
 }
 
 const STATUS_ACTIVITY: Record<'ACTIVE' | 'DISABLED' | 'COMPROMISED', ActivityType> = {
@@ -162,6 +186,15 @@ export async function inviteUser(
     // what a failed send does (503, Retry-After, nothing left behind), not an unchanged 201: no mail would
     // ever carry its token (there is no resend), and the admin, who sees every user anyway, learns nothing
     // about accounts from it.
+    // An address whose mail is suppressed (a hard bounce or a complaint, issue 29) is held back the same way,
+    // before the limits count anything; the admin, who sees the suppression on a user's page anyway, is told why.
+    if (await isMailSuppressed(deps, tenant, body.email, 'INVITATION')) {
+      throw fail('UNAVAILABLE', {
+        detail:
+          'the invitation mail cannot be sent: mail to this address is suppressed (it bounced or was reported as spam)',
+        headers: { 'retry-after': '60' },
+      });
+    }
     const admitted = await admitMail(deps, tenant, body.email, 'INVITATION');
     if (!admitted) {
       throw fail('UNAVAILABLE', {
@@ -169,13 +202,13 @@ export async function inviteUser(
         headers: { 'retry-after': '60' },
       });
     }
-    await deps.mailer
-      .send(tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken })
-      .catch(async (error: unknown) => {
+    await deliver(deps, tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken }).catch(
+      async (error: unknown) => {
         // Not sent: not counted either, so the admin's retry is not held back.
         await admitted.giveBack().catch(() => undefined);
         throw error;
-      });
+      },
+    );
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

@@ -1,5 +1,6 @@
 import { recordActivity } from '../activity/record.ts';
 import { proveSignedIn } from '../auth/guards.ts';
+import { sendNotice } from '../auth/mail-delivery.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
@@ -71,7 +72,7 @@ export async function changePassword(
   if (failed.size > 0) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });
   // The notice is a courtesy: the change stands even if it cannot be sent.
-  await deps.mailer.send(tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {
+  await sendNotice(deps, tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {
     deps.log.error('password change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
 }

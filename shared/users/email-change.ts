@@ -1,6 +1,7 @@
 import { activityItem } from '../activity/record.ts';
 import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from '../auth/guards.ts';
+import { sendNotice } from '../auth/mail-delivery.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
@@ -122,7 +123,7 @@ async function commitEmailChange(
   if (failed.has('code')) throw fail('INVALID_CODE');
   if (failed.size > 0) throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
   // The old address hears of it: if this was not its owner, they know at once.
-  await deps.mailer.send(tenant, oldEmail, { kind: 'EMAIL_CHANGED', newEmail }).catch((error: unknown) => {
+  await sendNotice(deps, tenant, oldEmail, { kind: 'EMAIL_CHANGED', newEmail }).catch((error: unknown) => {
     deps.log.error('e-mail change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
   return { challengeId: challenge.id, type: 'EMAIL' as const, status: 'COMPLETED' as const };

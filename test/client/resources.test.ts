@@ -87,6 +87,14 @@ const rows: Array<[string, (c: IdentityClient) => Promise<unknown>, string, stri
       { email: 'i@shop.test', firstName: 'I' },
     ],
     ['admin.users.resetTotp', (c) => c.admin.users.resetTotp('usr_1'), 'DELETE', '/users/usr_1/totp', {}, undefined],
+    [
+      'admin.users.clearMailSuppression',
+      (c) => c.admin.users.clearMailSuppression('usr_1'),
+      'DELETE',
+      '/users/usr_1/mail-suppression',
+      {},
+      undefined,
+    ],
     ['admin.users.devices', (c) => c.admin.users.devices('usr_1'), 'GET', '/users/usr_1/devices', {}, undefined],
     ['admin.users.activity', (c) => c.admin.users.activity('usr_1'), 'GET', '/users/usr_1/activity', {}, undefined],
     [

@@ -81,19 +81,31 @@ const ACTIVITY_TYPES = [
   'REAUTHENTICATED',
 ] as const;
 
+const USER_RESPONSE = {
+  id: text,
+  email: text,
+  emailStatus: { type: 'string', values: ['VALIDATED', 'VALIDATION_SENT', 'UNVALIDATED'] },
+  firstName: nullableText,
+  lastName: nullableText,
+  phone: nullableText,
+  status: { type: 'string', values: USER_STATUSES },
+  totpEnabled: flag,
+  roles: { type: 'array', items: 'UserRole' },
+  registeredAt: timestamp,
+  lastLoginAt: nullableTimestamp,
+} as const satisfies Record<string, Field>;
+
 export const BRIEF_RESOURCES = {
-  UserResponse: {
-    id: text,
-    email: text,
-    emailStatus: { type: 'string', values: ['VALIDATED', 'VALIDATION_SENT', 'UNVALIDATED'] },
-    firstName: nullableText,
-    lastName: nullableText,
-    phone: nullableText,
-    status: { type: 'string', values: USER_STATUSES },
-    totpEnabled: flag,
-    roles: { type: 'array', items: 'UserRole' },
-    registeredAt: timestamp,
-    lastLoginAt: nullableTimestamp,
+  UserResponse: USER_RESPONSE,
+  /** GET /users/{id} (CONTRACT.md, Resources): the UserResponse, and ours: the mail suppression of the address. */
+  AdminUserResponse: {
+    ...USER_RESPONSE,
+    mailSuppression: ours({ type: 'object', nullable: true, resource: 'MailSuppression' }),
+  },
+  /** Ours wholly (issue 29): why and since when mail to the address is suppressed. */
+  MailSuppression: {
+    reason: ours({ type: 'string', values: ['BOUNCE', 'COMPLAINT'] }),
+    at: ours(timestamp),
   },
   UserRole: {
     roleId: text,

@@ -529,6 +529,7 @@ export const recipes: Record<string, Recipe> = {
   deleteUser: onUser('', freshUserOfA, 204),
   setUserStatus: onUser('/status', freshUserOfA, 200, { status: 'DISABLED' }),
   resetUserTotp: onUser('/totp', freshUserOfA, 204),
+  clearMailSuppression: onUser('/mail-suppression', () => A.member.userId, 204),
   listUserDevices: onUser('/devices', () => A.member.userId, 200),
   listUserActivity: (() => {
     const base = onUser('/activity', () => A.member.userId, 200);

@@ -1,4 +1,5 @@
 import { beforeAll, expect } from 'vitest';
+import { mailSuppressionRepo } from '#shared/store/mail-suppression-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { adminApi, type Caller, type RoleResponse } from './admin.ts';
 import { aUser, latestCodeTo, mailsTo, type TestTenant, type TestUser } from './auth.ts';
@@ -127,6 +128,13 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     aUser(tenant, { email: EMAIL.recover }),
     aUser(tenant, { email: EMAIL.victim }),
   ]);
+  // The victim's address hard-bounced (SES's feedback, issue 29): mail to it is suppressed.
+  await mailSuppressionRepo(deps.store).record(
+    tenant,
+    EMAIL.victim,
+    { reason: 'BOUNCE', at: new Date().toISOString(), mailKind: 'LOGIN_CODE', feedbackId: null },
+    new Date(),
+  );
   const owner: Caller = {
     userId: created.adminUserId,
     token: ownerTokens.accessToken,

@@ -186,7 +186,7 @@ describe('the service answers every brief resource exactly as the brief names it
     const invited = await call('POST', '/users/invitations', adminHeaders, { email, firstName: 'Ivy' });
     await expectResource('POST /users/invitations', invited, 201, 'InviteUserResponse');
     const one = await call('GET', `/users/${invited.body.userId}`, adminHeaders);
-    await expectResource('GET /users/{id}', one, 200, 'UserResponse');
+    await expectResource('GET /users/{id}', one, 200, 'AdminUserResponse');
     expect(one.body).toMatchObject({ status: 'INVITED', emailStatus: 'VALIDATION_SENT', lastName: null });
 
     const user = await aUser(tenant);

@@ -111,6 +111,7 @@ const identityMatrix: Record<string, Cell[]> = {
   deleteUser:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   setUserStatus:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   resetUserTotp:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  clearMailSuppression:    [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listUserDevices:         [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listUserActivity:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listRoles:               [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
@@ -382,6 +383,9 @@ const identityRecipes: Record<string, Recipe> = {
     },
   },
   resetUserTotp: { request: () => ({ method: 'DELETE', path: `/users/${target}/totp`, actsOn: target }) },
+  clearMailSuppression: {
+    request: () => ({ method: 'DELETE', path: `/users/${target}/mail-suppression`, actsOn: target }),
+  },
   listUserDevices: { request: () => ({ method: 'GET', path: `/users/${target}/devices` }) },
   listUserActivity: { request: () => ({ method: 'GET', path: `/users/${target}/activity` }) },
   listRoles: { request: get('/roles') },

@@ -1,17 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handler as sesEvents } from '#functions/mail/ses-events.ts';
 import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi } from '#test/support/admin.ts';
 import { aTenantWith, aUser, rotationPastGrace, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { fakeSes } from '#test/support/faults.ts';
 import { expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { DOCUMENTED_BOUNCE, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
 import { plantsApi } from '../plants/helpers.ts';
 
 /**
  * The operator's signals (issue 20): what the functions send CloudWatch, in Embedded Metric Format, and each
- * request's summary log line, for a sign-in, a lockout and a refresh token reused. Each metric has the
+ * request's summary log line, for a sign-in, a lockout, a refresh token reused, a mail SES refused (MailsFailed by
+ * kind) and a mail to a suppressed address (MailsSuppressed). Each metric has the
  * dimensions the alarms read (infra/monitoring.ts) and carries no e-mail address, token, password or tenant.
  * The gateway runs the handlers in this process: their metric lines come to the writer set here, their log lines
  * to this process's stdout.
@@ -25,6 +29,8 @@ const api = useLocalStack();
 const { call, logIn } = adminApi(() => api.url);
 const deps = makeTestDeps();
 const plants = plantsApi(api);
+// SES in this process, faked: a mail it refuses is how a failed send is made (test/support/faults.ts).
+const ses = fakeSes();
 
 interface EmfLine {
   _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: unknown[] }[] };
@@ -225,6 +231,65 @@ describe('the metrics and the summary line of a request', () => {
       { inSummaries: true },
     );
     await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+  });
+});
+
+describe('mail (issue 29)', () => {
+  let tenant: TestTenant;
+  beforeAll(async () => {
+    tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
+  });
+
+  /** The MailsFailed lines (dimensions service and kind): kind → count. */
+  function mailsFailed(): Record<string, number> {
+    const totals: Record<string, number> = {};
+    for (const line of parsed()) {
+      const directive = line._aws.CloudWatchMetrics[0];
+      if (JSON.stringify(directive?.Dimensions) !== JSON.stringify([['service', 'kind']])) continue;
+      expect(directive?.Namespace).toBe('IdentityService');
+      expect(directive?.Metrics).toEqual([{ Name: 'MailsFailed', Unit: 'Count' }]);
+      expect(line.service).toBe('local');
+      totals[String(line.kind)] = (totals[String(line.kind)] ?? 0) + Number(line.MailsFailed);
+    }
+    return totals;
+  }
+
+  it('a mail SES refuses counts MailsFailed by its kind (a reset code, a login code); the answers stay what a sent mail gives', async () => {
+    const user = await aUser(tenant);
+    ses.refuse(user.email);
+    try {
+      const reset = await call('POST', '/auth/forgot-password', tenant.headers, { email: user.email });
+      expect(reset.status).toBe(202);
+      const code = await call('POST', '/auth/login', tenant.headers, { email: user.email, loginMode: 'OTP_EMAIL' });
+      expect(code.status).toBe(200);
+    } finally {
+      ses.accept(user.email);
+    }
+    expect(ses.attemptsTo(user.email).map((mail) => mail.delivered)).toEqual([false, false]);
+    expect(mailsFailed()).toEqual({ PASSWORD_RESET_CODE: 1, LOGIN_CODE: 1 });
+    // Every other line as for any request: the service-only counters saw nothing.
+    expect(counters()).toEqual({});
+    await expectNoneOf({ email: user.email }, { inSummaries: true });
+    await expectNoneOf(await tenantStrings(tenant), { inSummaries: false });
+  });
+
+  it('a mail to an address SES reported a hard bounce for is not sent, and counts MailsSuppressed', async () => {
+    const user = await aUser(tenant);
+    await sesEvents(
+      snsEventOf(
+        withRecipient(
+          withTags(DOCUMENTED_BOUNCE, { app: tenant.app, mid: tenant.mid, kind: 'LOGIN_CODE' }),
+          user.email,
+        ),
+      ),
+    );
+    metricLines = [];
+    const reset = await call('POST', '/auth/forgot-password', tenant.headers, { email: user.email });
+    expect(reset.status).toBe(202);
+    expect(ses.attemptsTo(user.email)).toEqual([]);
+    expect(counters()).toEqual({ MailsSuppressed: 1 });
+    expect(mailsFailed()).toEqual({});
+    await expectNoneOf({ email: user.email }, { inSummaries: true });
   });
 });
 

@@ -113,6 +113,7 @@ describe('the routes that take an id', () => {
         'RATE',
         'API_KEY',
         'OIDC_CLIENT:confidential',
+        'MAIL_SUPPRESSION',
       ]),
     );
     expect(

@@ -38,7 +38,7 @@ function depsWith(mail: 'failing' | 'working', laterByMs = 0) {
   const deps: Deps = {
     ...base,
     log: { info: () => {}, error: (message) => errorsLogged.push(message) },
-    signals: { count: (counter) => counted.push(counter), user: () => {} },
+    signals: { count: (counter) => counted.push(counter), mailFailed: () => {}, user: () => {} },
     mailer: {
       send: async (_tenant, to, message) => {
         if (mail === 'failing') throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });

@@ -9,6 +9,7 @@ import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { guardRepo } from '#shared/store/guard-repo.ts';
 import { keys } from '#shared/store/keys.ts';
+import { mailSuppressionKey } from '#shared/store/mail-suppression-repo.ts';
 import { withPrefetch } from '#shared/store/prefetch.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { getMe } from '#shared/users/me.ts';
@@ -168,6 +169,36 @@ describe('POST /auth/login (password)', () => {
     expect(right.calls).not.toContain('DeleteItemCommand');
     expect(right.calls.at(-1)).toBe('TransactWriteItemsCommand');
     expect((await guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
+  });
+});
+
+describe('POST /auth/login (e-mail code)', () => {
+  it("reads the address's mail suppression with the tenant, the claim and the lockout: no GetItem of its own", async () => {
+    const codeTenant = (await deps.merchants.get(
+      await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }),
+    )) as Merchant;
+    const user = await aUser(codeTenant);
+    calls.length = 0;
+    const res = (await loginHandler(
+      anEvent({
+        method: 'POST',
+        path: '/api/v1/auth/login',
+        headers: { 'x-app-id': codeTenant.app, 'x-mid-key': codeTenant.mid, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: user.email, loginMode: 'OTP_EMAIL' }),
+      }),
+      aContext(),
+    )) as { statusCode: number; body: string };
+    expect(res.statusCode, res.body).toBe(200);
+    expect(calls[0]).toBe('BatchGetItemCommand');
+    // The suppression came with the tenant: the reads after it are the profile's alone (findByEmail).
+    expect(calls.filter((call) => call === 'GetItemCommand')).toEqual(['GetItemCommand']);
+    expect(loginPrefetch({ email: user.email, loginMode: 'OTP_EMAIL' }, codeTenant)).toContainEqual(
+      mailSuppressionKey(codeTenant, user.email),
+    );
+    // A password login never mails: its prefetch leaves the suppression out.
+    expect(loginPrefetch({ email: user.email, password: 'x' }, codeTenant)).not.toContainEqual(
+      mailSuppressionKey(codeTenant, user.email),
+    );
   });
 });
 

@@ -23,6 +23,8 @@ describe('client SDK types', () => {
   it('name every field of every answer as the server does, with its type and nullability', () => {
     expectTypeOf<sdk.TenantConfig>().toEqualTypeOf<Answer<typeof tenancy.DiscoveryResponse>>();
     expectTypeOf<sdk.User>().toEqualTypeOf<Answer<typeof users.UserResponse>>();
+    expectTypeOf<sdk.AdminUser>().toEqualTypeOf<Answer<typeof admin.AdminUserResponse>>();
+    expectTypeOf<sdk.MailSuppression>().toEqualTypeOf<Answer<typeof admin.MailSuppression>>();
     expectTypeOf<sdk.UserRole>().toEqualTypeOf<Answer<typeof users.UserRoleResponse>>();
     expectTypeOf<sdk.EmailStatus>().toEqualTypeOf<Answer<typeof users.EmailStatus>>();
     expectTypeOf<sdk.UserStatus>().toEqualTypeOf<Answer<typeof users.UserStatus>>();

@@ -31,6 +31,8 @@ const success = (path: string, method: string) => {
 /** Where the document describes each resource of the brief. */
 const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   UserResponse: () => component('UserResponse'),
+  AdminUserResponse: () => component('AdminUserResponse'),
+  MailSuppression: () => component('MailSuppression'),
   UserRole: () => resolve(component('UserResponse').properties.roles.items),
   SessionResponse: () => component('SessionResponse'),
   DeviceResponse: () => component('DeviceResponse'),

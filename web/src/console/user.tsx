@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { fieldProblems } from '../messages.ts';
-import type { Role, SettableUserStatus, User } from '../sdk.ts';
+import type { AdminUser, MailSuppression, Role, SettableUserStatus, User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
@@ -25,7 +25,7 @@ export function UserPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const { client, user: caller } = useSession();
-  const [user, setUser] = useState<User | null>(null);
+  const [user, setUser] = useState<AdminUser | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [version, setVersion] = useState(0);
   useEffect(() => {
@@ -53,9 +53,10 @@ export function UserPage() {
   }
 
   const mayAct = mayActOn(caller, user);
-  // A change made here shows in the activity: it is read again after each.
-  const changed = (next: User) => {
-    setUser(next);
+  // A change made here shows in the activity: it is read again after each. An answer that is a plain User (a
+  // status change) keeps the mail suppression as it was read.
+  const changed = (next: User | AdminUser) => {
+    setUser((current) => ({ mailSuppression: current?.mailSuppression ?? null, ...next }));
     setVersion((n) => n + 1);
   };
   return (
@@ -71,6 +72,7 @@ export function UserPage() {
         </p>
       )}
       <Profile user={user} />
+      <MailSection user={user} mayAct={mayAct} onChange={changed} />
       <StatusSection user={user} mayAct={mayAct} onChange={changed} />
       <RolesSection user={user} mayAct={mayAct} onChange={changed} />
       <TotpSection user={user} mayAct={mayAct} onChange={changed} />
@@ -116,6 +118,56 @@ function Profile(props: { user: User }) {
           <code>{user.id}</code>
         </dd>
       </dl>
+    </section>
+  );
+}
+
+/** Why mail stopped, as the console says it: "hard bounce on <date>". */
+const SUPPRESSION_WORDS: Record<MailSuppression['reason'], string> = {
+  BOUNCE: 'hard bounce',
+  COMPLAINT: 'marked as spam',
+};
+
+/**
+ * Whether mail reaches the user's address: after a hard bounce or a complaint (SES's feedback) the service sends
+ * it nothing (no sign-in codes, no password resets, no notices) until an admin clears it here. Shown only then.
+ */
+function MailSection(props: { user: AdminUser; mayAct: boolean; onChange(user: AdminUser): void }) {
+  const { client } = useSession();
+  const { user } = props;
+  const [cleared, setCleared] = useState(false);
+  const heading = useSectionHeading();
+  const suppression = user.mailSuppression;
+  if (!suppression && !cleared) return null;
+  return (
+    <section class="panel" aria-labelledby="mail-heading">
+      <h2 id="mail-heading" tabIndex={-1} ref={heading.ref}>
+        E-mail delivery
+      </h2>
+      {!suppression && <Notice>Mail to this address is no longer suppressed: the next mail goes out.</Notice>}
+      {suppression && (
+        <>
+          <p class="notice" role="note">
+            Mail to this address is suppressed ({SUPPRESSION_WORDS[suppression.reason]} on <When at={suppression.at} />
+            ). The service sends it nothing: no sign-in codes, no password resets, no notices.
+          </p>
+          {props.mayAct && (
+            <Confirm
+              label="Clear"
+              fullLabel="Clear the mail suppression"
+              question={`Let mail reach ${user.email} again? Clear it once the address works again: another hard bounce or spam report suppresses it again.`}
+              confirmLabel="Clear"
+              overrides={ADMIN_SENTENCES}
+              onConfirm={async () => {
+                await client.admin.users.clearMailSuppression(user.id);
+                props.onChange(await client.admin.users.get(user.id));
+                setCleared(true);
+                heading.focus();
+              }}
+            />
+          )}
+        </>
+      )}
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeDeps } from '#shared/deps.ts';
 import { AppError } from '#shared/http/errors.ts';
 import type { LogFields, Logger } from '#shared/log.ts';
-import { fromHeader, sesMailer } from '#shared/mail/ses-mailer.ts';
+import { fromHeader, sesMailer, sesMailerFor } from '#shared/mail/ses-mailer.ts';
+import { mailTags } from '#shared/mail/tags.ts';
 import { aMerchant } from '#test/support/builders.ts';
 
 const ses = mockClient(SESv2Client);
@@ -119,6 +121,67 @@ describe('sesMailer.send', () => {
       expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     },
   );
+});
+
+describe('sesMailer.send with a configuration set (issue 29)', () => {
+  it('sends with ConfigurationSetName and tags naming the tenant (app, mid) and the kind of mail, nothing else', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
+    const tenant = aMerchant({ app: 'app_9g0dd0z2gck08fv1', mid: 'mid_j4782e8dh6xs725j', name: 'Acme Plants' });
+    await sesMailer(client, 'no-reply@id.example', { configurationSet: 'identity-feedback' }).send(
+      tenant,
+      'ana@shop.test',
+      { kind: 'PASSWORD_RESET_CODE', code: '042917' },
+    );
+
+    const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    expect(input?.ConfigurationSetName).toBe('identity-feedback');
+    expect(input?.EmailTags).toEqual([
+      { Name: 'app', Value: 'app_9g0dd0z2gck08fv1' },
+      { Name: 'mid', Value: 'mid_j4782e8dh6xs725j' },
+      { Name: 'kind', Value: 'PASSWORD_RESET_CODE' },
+    ]);
+    // The tags never carry the address, the tenant's name or the code.
+    expect(JSON.stringify(input?.EmailTags)).not.toMatch(/ana@shop\.test|Acme|042917/);
+    expect(input?.Destination).toEqual({ ToAddresses: ['ana@shop.test'] });
+  });
+
+  it('every tag is one SES takes (ASCII letters, digits, _ and -, at most 256 characters), for every kind of mail', () => {
+    const tenant = aMerchant();
+    for (const kind of ['SIGNUP_CODE', 'ALREADY_REGISTERED', 'INVITATION', 'EMAIL_CHANGE_REQUESTED'] as const) {
+      const tags = mailTags(tenant, kind);
+      expect(tags.map((tag) => tag.Name)).toEqual(['app', 'mid', 'kind']);
+      for (const tag of tags) {
+        expect(tag.Name).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
+        expect(tag.Value).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
+      }
+    }
+  });
+
+  it('leaves out a tag whose value SES would refuse, rather than have the mail refused', () => {
+    expect(mailTags({ app: 'app with spaces', mid: 'mid_1' }, 'LOGIN_CODE')).toEqual([
+      { Name: 'mid', Value: 'mid_1' },
+      { Name: 'kind', Value: 'LOGIN_CODE' },
+    ]);
+  });
+
+  it('sends neither a configuration set nor tags without one (locally)', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-3' });
+    await sesMailer(client, 'no-reply@id.example').send(aMerchant(), 'ana@shop.test', { kind: 'PASSWORD_CHANGED' });
+    const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    expect(input).not.toHaveProperty('ConfigurationSetName');
+    expect(input).not.toHaveProperty('EmailTags');
+  });
+
+  it('sesMailerFor takes the configuration set from SES_CONFIGURATION_SET', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-4' });
+    const deps = makeDeps({ TABLE_NAME: 'identity', SES_CONFIGURATION_SET: 'identity-feedback', LOG_LEVEL: 'error' });
+    expect(deps.config.sesConfigurationSet).toBe('identity-feedback');
+    await sesMailerFor(deps).send(aMerchant(), 'ana@shop.test', { kind: 'LOGIN_CODE', code: '042917' });
+    expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.ConfigurationSetName).toBe('identity-feedback');
+    expect(() => makeDeps({ TABLE_NAME: 'identity', SES_CONFIGURATION_SET: 'not a name' })).toThrow(
+      /SES_CONFIGURATION_SET/,
+    );
+  });
 });
 
 function decodeEncodedWords(header: string): string {
