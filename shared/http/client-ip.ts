@@ -41,26 +41,40 @@ function digestOfSecret(secret: string): Buffer {
 }
 
 /** The secret read by ARN, once per process; a failed read is forgotten, so that the next request tries again. */
-let secretByArn: { arn: string; value: Promise<string> } | undefined;
+let secretByArn: { arn: string; value: Promise<string>; readAt: number } | undefined;
+
+/**
+ * How long a read secret is kept before a request presenting another value may have it read again: a rotated
+ * secret (a redeploy of the Web stack with a new value) reaches every function instance within this time, and a
+ * caller presenting made-up secrets costs at most one read per instance in this time.
+ */
+export const EDGE_SECRET_REREAD_MS = 5 * 60_000;
 
 /**
  * The value of the edge secret stored at `arn` (Secrets Manager's GetSecretValue, the function's role may call it
  * on that one secret). The client is imported on first use, as the KMS client is (shared/crypto/key-vault.ts):
- * only requests that came through CloudFront need it. `client` is for the tests.
+ * only requests that came through CloudFront need it. `fresh` reads it again if the kept one is older than
+ * EDGE_SECRET_REREAD_MS. `client` and `now` are for the tests.
  */
-export function edgeSecretAt(arn: string, client?: SecretsManagerClient): Promise<string> {
-  if (secretByArn?.arn === arn) return secretByArn.value;
+export function edgeSecretAt(
+  arn: string,
+  options: { client?: SecretsManagerClient; fresh?: boolean; now?: number } = {},
+): Promise<string> {
+  const now = options.now ?? Date.now();
+  const kept = secretByArn?.arn === arn ? secretByArn : undefined;
+  if (kept && !(options.fresh && now - kept.readAt >= EDGE_SECRET_REREAD_MS)) return kept.value;
   const value = (async () => {
     const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
-    const { SecretString } = await (client ?? new SecretsManagerClient({})).send(
+    const { SecretString } = await (options.client ?? new SecretsManagerClient({})).send(
       new GetSecretValueCommand({ SecretId: arn }),
     );
     if (!SecretString) throw new Error('the edge secret has no string value');
     return SecretString;
   })();
-  secretByArn = { arn, value };
+  const entry = { arn, value, readAt: now };
+  secretByArn = entry;
   value.catch(() => {
-    if (secretByArn?.value === value) secretByArn = undefined;
+    if (secretByArn === entry) secretByArn = undefined;
   });
   return value;
 }
@@ -79,18 +93,18 @@ export async function edgeTrust(
   if (!config.edgeSecret && !config.edgeSecretArn) return 'no-edge';
   const presented = header(event, EDGE_SECRET_HEADER);
   if (typeof presented !== 'string' || presented === '') return 'not-from-edge';
-  let secret = config.edgeSecret;
-  if (!secret && config.edgeSecretArn) {
-    try {
-      secret = await edgeSecretAt(config.edgeSecretArn);
-    } catch (error) {
-      onReadError(error);
-      return 'not-from-edge';
-    }
-  }
-  if (!secret) return 'not-from-edge';
   // Compared as digests: equal lengths, and no timing to learn the secret from.
-  return timingSafeEqual(digest(presented), digestOfSecret(secret)) ? 'from-edge' : 'not-from-edge';
+  const matches = (secret: string) => timingSafeEqual(digest(presented), digestOfSecret(secret));
+  if (config.edgeSecret) return matches(config.edgeSecret) ? 'from-edge' : 'not-from-edge';
+  const arn = config.edgeSecretArn as string;
+  try {
+    if (matches(await edgeSecretAt(arn))) return 'from-edge';
+    // Another value: the secret may have been rotated since it was read (at most one read per instance in 5 min).
+    return matches(await edgeSecretAt(arn, { fresh: true })) ? 'from-edge' : 'not-from-edge';
+  } catch (error) {
+    onReadError(error);
+    return 'not-from-edge';
+  }
 }
 
 /** The client's address: the viewer's when the request came through our edge, API Gateway's `sourceIp` otherwise. */

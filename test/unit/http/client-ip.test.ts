@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clientIp,
   EDGE_SECRET_HEADER,
+  EDGE_SECRET_REREAD_MS,
   type EdgeSecretConfig,
   edgeSecretAt,
   edgeTrust,
@@ -54,12 +55,33 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
     const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: ARN };
     // The read is primed with the mocked client; edgeTrust then finds it by ARN.
-    expect(await edgeSecretAt(ARN, client)).toBe(SECRET);
+    expect(await edgeSecretAt(ARN, { client })).toBe(SECRET);
 
     expect(await edgeTrust(event({}), config)).toBe('not-from-edge');
     expect(await edgeTrust(event({ [EDGE_SECRET_HEADER]: SECRET }), config)).toBe('from-edge');
+    // A wrong secret while the kept one is fresh: refused without another read.
     expect(await edgeTrust(event({ [EDGE_SECRET_HEADER]: 'guess' }), config)).toBe('not-from-edge');
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    secrets.restore();
+  });
+
+  it('reads a rotated secret again, at most once in 5 minutes however many wrong secrets are presented', async () => {
+    const arn = `${ARN}-rotated`;
+    const secrets = mockClient(SecretsManagerClient);
+    secrets
+      .on(GetSecretValueCommand)
+      .resolvesOnce({ SecretString: SECRET })
+      .resolves({ SecretString: `${SECRET}-new` });
+    const client = new SecretsManagerClient({ region: 'eu-west-1' });
+    const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: arn };
+    const readAt = Date.now() - EDGE_SECRET_REREAD_MS;
+    expect(await edgeSecretAt(arn, { client, now: readAt })).toBe(SECRET);
+    // CloudFront now sends the new value: the kept one is 5 minutes old, so it is read again and believed.
+    expect(await edgeTrust(event({ [EDGE_SECRET_HEADER]: `${SECRET}-new` }), config)).toBe('from-edge');
+    for (const guess of ['guess-1', 'guess-2', 'guess-3']) {
+      expect(await edgeTrust(event({ [EDGE_SECRET_HEADER]: guess }), config)).toBe('not-from-edge');
+    }
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
     secrets.restore();
   });
 
@@ -71,9 +93,9 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
       .rejectsOnce(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }))
       .resolves({ SecretString: SECRET });
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
-    await expect(edgeSecretAt(arn, client)).rejects.toThrow('denied');
+    await expect(edgeSecretAt(arn, { client })).rejects.toThrow('denied');
     // The failed read is forgotten: the next one asks Secrets Manager again.
-    expect(await edgeSecretAt(arn, client)).toBe(SECRET);
+    expect(await edgeSecretAt(arn, { client })).toBe(SECRET);
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
     secrets.restore();
   });
@@ -83,7 +105,7 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
     const secrets = mockClient(SecretsManagerClient);
     secrets.on(GetSecretValueCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
-    await expect(edgeSecretAt(arn, client)).rejects.toThrow();
+    await expect(edgeSecretAt(arn, { client })).rejects.toThrow();
     // No cached read: edgeTrust reads again (with the default client, mocked alike) and fails again.
     const errors: unknown[] = [];
     const trust = await edgeTrust(
