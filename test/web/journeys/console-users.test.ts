@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { handler as sesEvents } from '#functions/mail/ses-events.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
+import { DOCUMENTED_BOUNCE, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
@@ -129,6 +131,31 @@ describe('the console’s users', () => {
       'This account is disabled. Contact the administrator of this service.',
     );
     await expectAccessible(userPage);
+  });
+
+  it('shows that mail to a user is suppressed after a hard bounce, and Clear lets it through again', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    // SES reports a hard bounce for the user's address: AWS's documented record, delivered as SNS delivers it.
+    await sesEvents(
+      snsEventOf(withRecipient(withTags(DOCUMENTED_BOUNCE, { app: tenant.app, mid: tenant.mid }), user.email)),
+    );
+
+    const admin = await adminAt(tenant, `/console/users/${user.id}`);
+    await admin.getByRole('heading', { level: 2, name: 'E-mail delivery' }).waitFor();
+    await expect(admin.getByRole('note').textContent()).resolves.toMatch(
+      /^Mail to this address is suppressed \(hard bounce on .+\)\. The service sends it nothing/,
+    );
+    await expectAccessible(admin);
+    await screenshot(admin, 'console-user-mail-suppressed');
+
+    await admin.getByRole('button', { name: 'Clear the mail suppression' }).click();
+    await confirmIn(admin, 'Clear').click();
+    await admin.getByText('Mail to this address is no longer suppressed: the next mail goes out.').waitFor();
+    await expectAccessible(admin);
+    const token = await logInOverHttp(tenant, tenant.adminEmail, tenant.adminPassword);
+    const res = await call(tenant, 'GET', `/users/${user.id}`, token);
+    await expect(res.json()).resolves.toMatchObject({ mailSuppression: null });
   });
 
   it('assigns a role with an expiry, shows it with that expiry, and revokes it', async () => {

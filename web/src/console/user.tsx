@@ -65,7 +65,7 @@ export function UserPage() {
         <a href="/console/users">Back to the users</a>
       </p>
       {!mayAct && (
-        <p class="notice" role="note">
+        <p class="warning" role="note">
           {caller?.id === user.id
             ? 'This is your own account: change it on your account page. Administrators cannot change their own status or roles here.'
             : 'This user’s role is as high as yours or higher, so you can look but not change anything.'}
@@ -147,7 +147,7 @@ function MailSection(props: { user: AdminUser; mayAct: boolean; onChange(user: A
       {!suppression && <Notice>Mail to this address is no longer suppressed: the next mail goes out.</Notice>}
       {suppression && (
         <>
-          <p class="notice" role="note">
+          <p class="warning" role="note">
             Mail to this address is suppressed ({SUPPRESSION_WORDS[suppression.reason]} on <When at={suppression.at} />
             ). The service sends it nothing: no sign-in codes, no password resets, no notices.
           </p>
