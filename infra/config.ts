@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { ThrottleClass } from '#shared/http/route.ts';
 
 /**
  * Deployment settings, read from CDK context (cdk.json, or `-c key=value`).
@@ -10,15 +11,43 @@ import type { Node } from 'constructs';
 export interface IdentityConfig {
   /** The From address of every e-mail; its domain (or itself) must be a verified SES identity. */
   senderEmail: string;
-  /** Empty: derived from the API URL and the base path. */
+  /**
+   * The domain mail is sent from, whose SES identity the stack creates (Easy DKIM, a custom MAIL FROM), printing the
+   * DNS records to add; undefined when `senderEmail` names an address whose domain is verified outside the stack.
+   */
+  senderDomain: string | undefined;
+  /**
+   * `example`: an example deployment, for the offline checks (`npm run synth`, the tests): its sender may be at a
+   * domain reserved for examples, and its templates refuse to deploy (infra/identity-stack.ts).
+   */
+  example: boolean;
+  /** Empty: derived from the API URL (its custom domain's, when there is one) and the base path. */
   issuerUrl: string;
+  /**
+   * The API's own domain (`apiDomain`, with `apiCertificateArn`: an ACM certificate in the stack's region): the
+   * identity base URL and the tokens' `iss` stay the same if the API is ever recreated, and the `execute-api`
+   * endpoint is turned off, so that nothing reaches the API but through this domain; undefined: none.
+   */
+  apiDomain: { domain: string; certificateArn: string } | undefined;
+  /**
+   * An existing table to use instead of the stack's own (`tableName`): a table restored from a backup or a
+   * point in time (README, Restoring the table); undefined: the stack's table.
+   */
+  tableName: string | undefined;
+  /** A daily AWS Backup of the table, kept 35 days (`backup`: `daily` or `off`), copied to `copyVaultArn` if set. */
+  backup: { copyVaultArn: string | undefined } | undefined;
+  /** `multiRegionKey`: the secrets key is a multi-Region primary key, which a replica in another Region can use. */
+  multiRegionKey: boolean;
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
   authRateLimitPerMinute: string;
   /** MAIL_DAILY_BUDGET_PER_TENANT: mails (codes, notices, invitations) one tenant may send a UTC day. */
   mailDailyBudgetPerTenant: string;
-  /** Stage throttling of each HTTP API: every route's steady rate (requests a second) and burst. */
-  apiThrottle: { rateLimit: number; burstLimit: number };
+  /**
+   * Stage throttling of each HTTP API: each route's steady rate (requests a second) and burst, by the route's class
+   * (shared/http/route.ts, throttleClassOf): `default` is the stage's default route setting.
+   */
+  apiThrottle: Record<ThrottleClass, { rateLimit: number; burstLimit: number }>;
   /** Reserved concurrency of each argon2 function (route rows flagged `argon2`); undefined: none reserved. */
   argon2ReservedConcurrency: number | undefined;
   /**
@@ -44,15 +73,27 @@ export interface IdentityConfig {
 }
 
 export const CONTEXT_DEFAULTS = {
-  senderEmail: 'no-reply@example.com',
+  example: 'false',
+  apiDomain: '',
+  apiCertificateArn: '',
+  tableName: '',
+  backup: 'daily',
+  backupCopyVaultArn: '',
+  multiRegionKey: 'false',
+  senderDomain: '',
+  senderEmail: '',
   issuerUrl: '',
   removalPolicy: 'retain',
   logRetentionDays: 30,
   authRateLimitPerMinute: '120',
   mailDailyBudgetPerTenant: '10000',
-  apiThrottleRateLimit: 100,
-  apiThrottleBurstLimit: 200,
-  argon2ReservedConcurrency: 10,
+  apiThrottleRateLimit: 500,
+  apiThrottleBurstLimit: 1000,
+  apiThrottleSessionRateLimit: 3000,
+  apiThrottleSessionBurstLimit: 5000,
+  apiThrottleArgon2RateLimit: 50,
+  apiThrottleArgon2BurstLimit: 100,
+  argon2ReservedConcurrency: 'none',
   webDomain: '',
   webCertificateArn: '',
   plantsJwtIssuer: '',
@@ -72,7 +113,7 @@ const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((v) =
 
 function contextString(node: Node, key: keyof typeof CONTEXT_DEFAULTS): string {
   const value: unknown = node.tryGetContext(key) ?? CONTEXT_DEFAULTS[key];
-  if (typeof value !== 'string' && typeof value !== 'number') {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
     throw new Error(`Context "${key}" must be a string or a number, got ${JSON.stringify(value)}`);
   }
   return String(value).trim();
@@ -81,11 +122,55 @@ function contextString(node: Node, key: keyof typeof CONTEXT_DEFAULTS): string {
 /** An e-mail address, as far as a deployment setting needs to tell (SES and SNS check it for real). */
 const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
-export function readIdentityConfig(node: Node): IdentityConfig {
-  const senderEmail = contextString(node, 'senderEmail');
+/** Domains reserved for documentation and tests (RFC 2606, RFC 6761): nobody can receive, or send, mail there. */
+const RESERVED_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/;
+/** The example deployment's sender domain (`-c example=true`). */
+export const EXAMPLE_SENDER_DOMAIN = 'example.com';
+
+/** The sender: `senderDomain` (an identity the stack makes) or `senderEmail` (at a domain verified beforehand). */
+function readSender(node: Node, example: boolean): Pick<IdentityConfig, 'senderEmail' | 'senderDomain'> {
+  let senderDomain = contextString(node, 'senderDomain');
+  let senderEmail = contextString(node, 'senderEmail');
+  if (senderDomain === '' && senderEmail === '') {
+    if (!example) {
+      throw new Error(
+        'Context "senderDomain" is not set: name the domain mail is sent from (-c senderDomain=mail.yourdomain.com); ' +
+          'the stack creates its SES identity with DKIM and prints the DNS records to add. Or set "senderEmail" to an ' +
+          'address whose domain is already a verified SES identity in this region.',
+      );
+    }
+    senderDomain = EXAMPLE_SENDER_DOMAIN;
+  }
+  if (senderDomain !== '' && !DOMAIN_NAME.test(senderDomain)) {
+    throw new Error(
+      `Context "senderDomain" must be a lower-case domain name such as mail.example.org, got "${senderDomain}"`,
+    );
+  }
+  if (senderEmail === '') senderEmail = `no-reply@${senderDomain}`;
   if (!EMAIL_ADDRESS.test(senderEmail)) {
     throw new Error(`Context "senderEmail" must be an e-mail address, got "${senderEmail}"`);
   }
+  const emailDomain = senderEmail.slice(senderEmail.lastIndexOf('@') + 1).toLowerCase();
+  if (senderDomain !== '' && emailDomain !== senderDomain) {
+    throw new Error(`Context "senderEmail" (${senderEmail}) must be an address at "senderDomain" (${senderDomain})`);
+  }
+  if (!example && RESERVED_DOMAIN.test(emailDomain)) {
+    throw new Error(
+      `The sender ${senderEmail} is at ${emailDomain}, a domain reserved for examples: no mail can be sent from it, ` +
+        'so no user could ever verify a signup. Set "senderDomain" to a domain you control ' +
+        '(-c senderDomain=mail.yourdomain.com), or "senderEmail" to an address of a domain verified in SES.',
+    );
+  }
+  return { senderEmail, senderDomain: senderDomain === '' ? undefined : senderDomain };
+}
+
+export function readIdentityConfig(node: Node): IdentityConfig {
+  const exampleValue = contextString(node, 'example');
+  if (exampleValue !== 'true' && exampleValue !== 'false') {
+    throw new Error(`Context "example" must be "true" or "false", got "${exampleValue}"`);
+  }
+  const example = exampleValue === 'true';
+  const { senderEmail, senderDomain } = readSender(node, example);
 
   const removalName = contextString(node, 'removalPolicy');
   const removalPolicy = REMOVAL_POLICIES[removalName];
@@ -110,14 +195,11 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     throw new Error(`Context "mailDailyBudgetPerTenant" must be a positive integer, got "${mailDailyBudgetPerTenant}"`);
   }
 
-  const [rateLimit, burstLimit] = (['apiThrottleRateLimit', 'apiThrottleBurstLimit'] as const).map((key) =>
-    positiveInteger(node, key),
-  ) as [number, number];
-  if (burstLimit < rateLimit) {
-    throw new Error(
-      `Context "apiThrottleBurstLimit" (${burstLimit}) must be at least "apiThrottleRateLimit" (${rateLimit})`,
-    );
-  }
+  const apiThrottle = {
+    default: throttleOf(node, 'apiThrottleRateLimit', 'apiThrottleBurstLimit'),
+    session: throttleOf(node, 'apiThrottleSessionRateLimit', 'apiThrottleSessionBurstLimit'),
+    argon2: throttleOf(node, 'apiThrottleArgon2RateLimit', 'apiThrottleArgon2BurstLimit'),
+  };
 
   // `none` leaves the argon2 functions unreserved: for an account whose concurrency quota is too small to reserve
   // any (Lambda keeps at least 100 unreserved), such as a new account's 10.
@@ -137,14 +219,20 @@ export function readIdentityConfig(node: Node): IdentityConfig {
 
   return {
     web: readWebConfig(node),
+    apiDomain: readApiDomain(node),
+    tableName: readTableName(node),
+    backup: readBackup(node),
+    multiRegionKey: readBoolean(node, 'multiRegionKey'),
     plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
     senderEmail,
+    senderDomain,
+    example,
     issuerUrl: contextString(node, 'issuerUrl'),
     removalPolicy,
     logRetention: days as RetentionDays,
     authRateLimitPerMinute,
     mailDailyBudgetPerTenant,
-    apiThrottle: { rateLimit, burstLimit },
+    apiThrottle,
     argon2ReservedConcurrency,
     alarmEmail: alarmEmail === '' ? undefined : alarmEmail,
     tracing: tracing === 'active',
@@ -176,6 +264,62 @@ function readWebConfig(node: Node): IdentityConfig['web'] {
     );
   }
   return { domain, certificateArn };
+}
+
+/** An ACM certificate's ARN (its region is the stack's, for an API Gateway regional domain). */
+const CERTIFICATE = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/;
+
+function readApiDomain(node: Node): IdentityConfig['apiDomain'] {
+  const domain = contextString(node, 'apiDomain');
+  const certificateArn = contextString(node, 'apiCertificateArn');
+  if (domain === '' && certificateArn === '') return undefined;
+  if (domain === '' || certificateArn === '') {
+    throw new Error('Context "apiDomain" and "apiCertificateArn" go together: set both, or neither');
+  }
+  if (!DOMAIN_NAME.test(domain)) {
+    throw new Error(`Context "apiDomain" must be a lower-case domain name such as api.example.com, got "${domain}"`);
+  }
+  if (!CERTIFICATE.test(certificateArn)) {
+    throw new Error(
+      `Context "apiCertificateArn" must be the ARN of an ACM certificate in the stack's region for ${domain}, got "${certificateArn}"`,
+    );
+  }
+  return { domain, certificateArn };
+}
+
+/** DynamoDB's table names: 3 to 255 letters, digits, `_`, `-` and `.`. */
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+
+function readTableName(node: Node): string | undefined {
+  const name = contextString(node, 'tableName');
+  if (name === '') return undefined;
+  if (!TABLE_NAME.test(name)) throw new Error(`Context "tableName" must be a DynamoDB table name, got "${name}"`);
+  return name;
+}
+
+/** An AWS Backup vault's ARN, in any region and account (a copy's destination). */
+const BACKUP_VAULT = /^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[A-Za-z0-9_.-]+$/;
+
+function readBackup(node: Node): IdentityConfig['backup'] {
+  const backup = contextString(node, 'backup');
+  if (backup !== 'daily' && backup !== 'off') {
+    throw new Error(`Context "backup" must be "daily" or "off", got "${backup}"`);
+  }
+  const copyVaultArn = contextString(node, 'backupCopyVaultArn');
+  if (copyVaultArn !== '' && !BACKUP_VAULT.test(copyVaultArn)) {
+    throw new Error(`Context "backupCopyVaultArn" must be the ARN of an AWS Backup vault, got "${copyVaultArn}"`);
+  }
+  if (backup === 'off') {
+    if (copyVaultArn !== '') throw new Error('Context "backupCopyVaultArn" needs "backup": "daily"');
+    return undefined;
+  }
+  return { copyVaultArn: copyVaultArn === '' ? undefined : copyVaultArn };
+}
+
+function readBoolean(node: Node, key: 'multiRegionKey'): boolean {
+  const value = contextString(node, key);
+  if (value !== 'true' && value !== 'false') throw new Error(`Context "${key}" must be true or false, got "${value}"`);
+  return value === 'true';
 }
 
 /**
@@ -216,6 +360,23 @@ function readPlantsJwtAuthorizer(node: Node): IdentityConfig['plantsJwtAuthorize
   }
   const unique = [...new Set(audience as string[])];
   return { issuer, audience: unique };
+}
+
+/**
+ * A steady rate and a burst. API Gateway's account quota in a region (10,000 requests a second, burst 5,000, shared
+ * by every API of the account) caps them all: a route setting above it is never reached.
+ */
+function throttleOf(
+  node: Node,
+  rateKey: keyof typeof CONTEXT_DEFAULTS,
+  burstKey: keyof typeof CONTEXT_DEFAULTS,
+): { rateLimit: number; burstLimit: number } {
+  const rateLimit = positiveInteger(node, rateKey);
+  const burstLimit = positiveInteger(node, burstKey);
+  if (burstLimit < rateLimit) {
+    throw new Error(`Context "${burstKey}" (${burstLimit}) must be at least "${rateKey}" (${rateLimit})`);
+  }
+  return { rateLimit, burstLimit };
 }
 
 function positiveInteger(node: Node, key: keyof typeof CONTEXT_DEFAULTS): number {

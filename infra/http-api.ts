@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  type CfnStage,
   HttpApi,
   HttpMethod,
   HttpRoute,
@@ -17,9 +18,19 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { VaultGrant, VaultPurpose } from '#shared/crypto/key-vault.ts';
-import { isDefaultRoute, memoryOf, type RouteDef, routeKey, tableActionsOf, timeoutOf } from '#shared/http/route.ts';
+import {
+  isDefaultRoute,
+  memoryOf,
+  type RouteDef,
+  routeKey,
+  type ThrottleClass,
+  tableActionsOf,
+  throttleClassOf,
+  timeoutOf,
+} from '#shared/http/route.ts';
 import { TABLE } from '#shared/store/table.ts';
 import { acknowledgeRouteFindings } from './nag.ts';
 
@@ -52,10 +63,16 @@ export const ACCESS_LOG_FIELDS = {
 export interface ServiceApiOptions {
   apiName: string;
   /** Each route's steady rate (requests a second) and burst, the stage's default route settings. */
-  throttle: { rateLimit: number; burstLimit: number };
+  throttle: Throttle;
   /** Retention of the access log group. */
   logRetention: RetentionDays;
+  /** What `cdk destroy` does to the access log group (the removalPolicy context). */
+  logRemovalPolicy: RemovalPolicy;
+  /** Turns the `execute-api` endpoint off: the API answers on its custom domain only. */
+  disableExecuteApiEndpoint?: boolean;
 }
+
+export type Throttle = { rateLimit: number; burstLimit: number };
 
 /**
  * A service's HTTP API: its `$default` stage (auto-deployed) throttles every route
@@ -64,10 +81,14 @@ export interface ServiceApiOptions {
  * No API-wide CORS: each route list answers CORS itself.
  */
 export function serviceApi(scope: Construct, id: string, options: ServiceApiOptions): HttpApi {
-  const api = new HttpApi(scope, id, { apiName: options.apiName, createDefaultStage: false });
+  const api = new HttpApi(scope, id, {
+    apiName: options.apiName,
+    createDefaultStage: false,
+    disableExecuteApiEndpoint: options.disableExecuteApiEndpoint ?? false,
+  });
   const accessLogs = new LogGroup(scope, `${id}AccessLogs`, {
     retention: options.logRetention,
-    removalPolicy: RemovalPolicy.DESTROY,
+    removalPolicy: options.logRemovalPolicy,
   });
   // The construct path createDefaultStage uses (<api>/DefaultStage): a deployed stage is updated in place, not replaced.
   new HttpStage(api, 'DefaultStage', {
@@ -82,7 +103,7 @@ export function serviceApi(scope: Construct, id: string, options: ServiceApiOpti
   return api;
 }
 
-export interface RouteFunctionsOptions {
+export interface RouteFunctionOptions {
   /** Prefix of every route path on the `$default` stage (`/api/v1`, or `''` for the plant store). */
   basePath: string;
   table: ITable;
@@ -90,7 +111,16 @@ export interface RouteFunctionsOptions {
   tableNameVariable?: string;
   /** Environment of every route function (the table's name is added). */
   environment: Record<string, string>;
+  /** Statements every function's role gets beside its row's (the identity's: reading the edge secret). */
+  statements?: readonly PolicyStatement[];
+  /**
+   * The `service` dimension of the request metrics (shared/http/request-metrics.ts): the deployed stack's name, so
+   * that two deployments in one account stay apart (a nested stack's own name would change with its logical id).
+   */
+  serviceName: string;
   logRetention: RetentionDays;
+  /** What `cdk destroy` does to the function's log group (the removalPolicy context). */
+  logRemovalPolicy: RemovalPolicy;
   /** SES identity ARNs that `ses: true` routes may send as (the sender address and its domain). */
   sesIdentityArns?: readonly string[];
   /** The KMS key that routes with `kms` grants encrypt and decrypt with (signing keys, TOTP secrets). */
@@ -114,10 +144,12 @@ export interface RouteFunctionsOptions {
  * default chain would try after the environment's credentials, which a Lambda function always has. Bundled,
  * they were 190 KB of parse at every cold start (about 14 ms); left out, the first use imports them as every
  * other route does today. The SES client is imported on a login's first e-mail code (shared/mail/ses-mailer.ts):
- * a password login never sends, and bundled it was 75 KB and about 12 ms of a login's cold start.
+ * a password login never sends, and bundled it was 75 KB and about 12 ms of a login's cold start. The Secrets
+ * Manager client reads the edge secret on the first request that came through CloudFront (shared/http/client-ip.ts).
  */
 const SDK_LOADED_ON_FIRST_USE = [
   '@aws-sdk/client-kms',
+  '@aws-sdk/client-secrets-manager',
   '@aws-sdk/client-sesv2',
   '@aws-sdk/nested-clients',
   '@aws-sdk/credential-provider-ini',
@@ -134,7 +166,7 @@ const SDK_LOADED_ON_FIRST_USE = [
  * A route that reaches `@node-rs/argon2` without `argon2: true` fails synth with esbuild's
  * 'No loader is configured for ".node" files': flag the route, or cut that import from its graph.
  */
-export function bundlingFor(route: RouteDef): BundlingOptions {
+export function bundlingFor(route: Pick<RouteDef, 'bundleSdk' | 'argon2'>): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     minify: true,
@@ -162,8 +194,8 @@ export function bundlingFor(route: RouteDef): BundlingOptions {
   };
 }
 
-function kmsKeyOf(route: RouteDef, options: RouteFunctionsOptions): IKey {
-  if (!options.kmsKey) throw new Error(`Route ${route.operationId} uses KMS but no KMS key is set`);
+function kmsKeyOf(spec: FunctionSpec, options: Pick<RouteFunctionOptions, 'kmsKey'>): IKey {
+  if (!options.kmsKey) throw new Error(`${spec.id} uses KMS but no KMS key is set`);
   return options.kmsKey;
 }
 
@@ -209,117 +241,217 @@ function constructIdOf(route: RouteDef): string {
 }
 
 /**
- * One NodejsFunction per route, its log group, its least-privilege policy and
- * its API route. Everything comes from the route list; nothing is per-route here.
- * Returns the functions by operationId.
+ * Per-route stage throttling: each route whose class (shared/http/route.ts, throttleClassOf) is not `default` gets
+ * its class's rate and burst as a route setting of the API's `$default` stage, which then waits for those routes
+ * (a route setting of a route key the API does not have yet is refused). Route settings are properties of the one
+ * stage resource: no resource is added per route.
+ */
+export function throttleRoutes(
+  api: HttpApi,
+  routes: readonly { route: RouteDef; apiRoutes: readonly HttpRoute[] }[],
+  basePath: string,
+  throttles: Record<ThrottleClass, Throttle>,
+): void {
+  const stage = api.node.findChild('DefaultStage').node.defaultChild as CfnStage;
+  // The property is a JSON map, written as CloudFormation spells it (CDK capitalises typed properties only).
+  const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+  for (const { route, apiRoutes } of routes) {
+    const throttleClass = throttleClassOf(route);
+    if (throttleClass === 'default' || isDefaultRoute(route)) continue;
+    const { rateLimit, burstLimit } = throttles[throttleClass];
+    settings[routeKey(route, basePath)] = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
+    for (const apiRoute of apiRoutes) stage.node.addDependency(apiRoute);
+  }
+  stage.routeSettings = settings;
+}
+
+/** Refuses two rows with one route key: API Gateway would refuse the second at deploy time. */
+export function checkRouteKeys(routes: readonly RouteDef[], basePath: string): void {
+  const seen = new Map<string, string>();
+  for (const route of routes) {
+    const key = routeKey(route, basePath);
+    const other = seen.get(key);
+    if (other) throw new Error(`Duplicate route ${key} (operationIds ${other} and ${route.operationId})`);
+    seen.set(key, route.operationId);
+  }
+}
+
+/**
+ * What a function needs, whatever invokes it: a route row (routeFunction) or an event source (the SES events
+ * function, infra/mail.ts). Plain data, as the route rows are.
+ */
+export interface FunctionSpec {
+  /** The construct ids' stem: `Login` → LoginLogs, LoginRole, LoginFunction. */
+  id: string;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  /** Exactly the DynamoDB actions its role may call on the table. */
+  tableActions: readonly string[];
+  ses?: boolean;
+  kms?: RouteDef['kms'];
+  argon2?: boolean;
+  bundleSdk?: boolean;
+  memoryMb: number;
+  timeoutSeconds: number;
+}
+
+/** A route row as a function spec: everything comes from the row. */
+export function specOf(route: RouteDef, basePath: string): FunctionSpec {
+  return {
+    id: constructIdOf(route),
+    entry: route.entry,
+    description: `${routeKey(route, basePath)} (${route.operationId})`,
+    tableActions: tableActionsOf(route),
+    ses: route.ses,
+    kms: route.kms,
+    argon2: route.argon2,
+    bundleSdk: route.bundleSdk,
+    memoryMb: memoryOf(route),
+    timeoutSeconds: timeoutOf(route),
+  };
+}
+
+/** A route's function in `scope`: its log group, its least-privilege role and the function. */
+export function routeFunction(
+  scope: Construct,
+  route: RouteDef,
+  options: RouteFunctionOptions,
+): { fn: NodejsFunction; role: Role } {
+  return serviceFunction(scope, specOf(route, options.basePath), options, options.extrasFor?.(route));
+}
+
+/** A function in `scope`, its log group and its least-privilege role, from its spec; nothing else is per-function. */
+export function serviceFunction(
+  scope: Construct,
+  spec: FunctionSpec,
+  options: Omit<RouteFunctionOptions, 'basePath' | 'extrasFor'>,
+  extras?: { environment?: Record<string, string>; statements?: PolicyStatement[]; deadLetterQueue?: IQueue },
+): { fn: NodejsFunction; role: Role } {
+  const { table } = options;
+  const { id } = spec;
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: options.logRetention,
+    removalPolicy: options.logRemovalPolicy,
+  });
+
+  // Least privilege: exactly what the spec declares, inline in the function's own role. Not the
+  // AWSLambdaBasicExecutionRole managed policy (logs on every log group of the account), and not
+  // table.grant*(), which would add DescribeTable, Scan, ConditionCheckItem and friends.
+  const statements = [
+    new PolicyStatement({
+      actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      resources: [logGroup.logGroupArn],
+    }),
+  ];
+  const actions = spec.tableActions;
+  if (actions.length > 0) {
+    statements.push(
+      new PolicyStatement({
+        actions: actions.map((action) => `dynamodb:${action}`),
+        // Query reaches the indexes too, each by name (every service table is built from TABLE: infra/table.ts).
+        resources: actions.includes('Query')
+          ? [table.tableArn, ...TABLE.indexes.map((index) => `${table.tableArn}/index/${index.name}`)]
+          : [table.tableArn],
+      }),
+    );
+  }
+  if (spec.ses) {
+    const identities = options.sesIdentityArns ?? [];
+    if (identities.length === 0) throw new Error(`${spec.id} sends e-mail but no SES identity is set`);
+    statements.push(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [...identities] }));
+  }
+  if (spec.kms?.length) statements.push(...kmsStatementsFor(spec.kms, kmsKeyOf(spec, options).keyArn));
+  statements.push(...(options.statements ?? []), ...(extras?.statements ?? []));
+  if (extras?.deadLetterQueue) {
+    statements.push(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [extras.deadLetterQueue.queueArn] }),
+    );
+  }
+  if (options.tracing) statements.push(xrayStatement());
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    inlinePolicies: { route: new PolicyDocument({ statements }) },
+  });
+
+  const fn = new NodejsFunction(scope, `${id}Function`, {
+    description: spec.description,
+    entry: join(REPO_ROOT, spec.entry),
+    handler: 'handler',
+    runtime: Runtime.NODEJS_22_X,
+    architecture: ARCHITECTURE,
+    memorySize: spec.memoryMb,
+    // The costly routes anyone can call: a login flood takes this many instances, not the account's whole quota.
+    ...(spec.argon2 && options.argon2ReservedConcurrency !== undefined
+      ? { reservedConcurrentExecutions: options.argon2ReservedConcurrency }
+      : {}),
+    role,
+    timeout: Duration.seconds(spec.timeoutSeconds),
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    projectRoot: REPO_ROOT,
+    bundling: bundlingFor(spec),
+    environment: {
+      ...options.environment,
+      // The `service` dimension of the request metrics; their namespace is the handler's (shared/metrics.ts).
+      POWERTOOLS_SERVICE_NAME: options.serviceName,
+      [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
+      // Only the functions that sign tokens or read TOTP secrets know the key at all.
+      ...(spec.kms?.length ? { KMS_KEY_ID: kmsKeyOf(spec, options).keyArn } : {}),
+      ...extras?.environment,
+    },
+    logGroup,
+  });
+  // Only for a function invoked asynchronously (an event source): what fails after Lambda's retries is kept there.
+  // The L1 property, with the statement inline above: the L2 one would add an AWS::IAM::Policy for its grant.
+  if (extras?.deadLetterQueue) {
+    (fn.node.defaultChild as CfnFunction).deadLetterConfig = { targetArn: extras.deadLetterQueue.queueArn };
+  }
+  // Active tracing by configuration only (no tracing library, no SDK instrumentation: shared/store/direct-read.ts
+  // relies on the bare client). The L1 property, so that no AWS::IAM::Policy is added (xrayStatement above).
+  if (options.tracing) (fn.node.defaultChild as CfnFunction).tracingConfig = { mode: 'Active' };
+  return { fn, role };
+}
+
+/**
+ * A route's API Gateway route, its Lambda integration and the permission to invoke `fn`, in the API's own scope
+ * (and so its stack, whichever stack the function is in).
+ */
+export function apiRouteTo(api: HttpApi, route: RouteDef, fn: NodejsFunction, basePath: string): HttpRoute[] {
+  // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
+  const integration = new HttpLambdaIntegration(`${constructIdOf(route)}Integration`, fn);
+  // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
+  return isDefaultRoute(route)
+    ? [
+        new HttpRoute(api, `${constructIdOf(route)}Route`, {
+          httpApi: api,
+          routeKey: HttpRouteKey.DEFAULT,
+          integration,
+        }),
+      ]
+    : api.addRoutes({ path: `${basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
+}
+
+/**
+ * One function per route and its API route, all in `scope` (the plant store's stack). Returns the functions by
+ * operationId.
  */
 export function addRouteFunctions(
   scope: Construct,
   api: HttpApi,
   routes: readonly RouteDef[],
-  options: RouteFunctionsOptions,
+  options: RouteFunctionOptions,
+  throttles: Record<ThrottleClass, Throttle>,
 ): Map<string, NodejsFunction> {
+  checkRouteKeys(routes, options.basePath);
   const functions = new Map<string, NodejsFunction>();
-  const seenKeys = new Set<string>();
-  const { table } = options;
-
+  const routed: { route: RouteDef; apiRoutes: HttpRoute[] }[] = [];
   for (const route of routes) {
-    const key = routeKey(route, options.basePath);
-    if (seenKeys.has(key)) throw new Error(`Duplicate route ${key} (operationId ${route.operationId})`);
-    seenKeys.add(key);
-
-    const id = constructIdOf(route);
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: options.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-
-    // Least privilege: exactly what the route list declares, inline in the function's own role. Not the
-    // AWSLambdaBasicExecutionRole managed policy (logs on every log group of the account), and not
-    // table.grant*(), which would add DescribeTable, Scan, ConditionCheckItem and friends.
-    const statements = [
-      new PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    ];
-    const actions = tableActionsOf(route);
-    if (actions.length > 0) {
-      statements.push(
-        new PolicyStatement({
-          actions: actions.map((action) => `dynamodb:${action}`),
-          // Query reaches the indexes too, each by name (every service table is built from TABLE: infra/table.ts).
-          resources: actions.includes('Query')
-            ? [table.tableArn, ...TABLE.indexes.map((index) => `${table.tableArn}/index/${index.name}`)]
-            : [table.tableArn],
-        }),
-      );
-    }
-    if (route.ses) {
-      const identities = options.sesIdentityArns ?? [];
-      if (identities.length === 0) {
-        throw new Error(`Route ${route.operationId} sends e-mail but no SES identity is set`);
-      }
-      statements.push(new PolicyStatement({ actions: ['ses:SendEmail'], resources: [...identities] }));
-    }
-    if (route.kms?.length) statements.push(...kmsStatementsFor(route.kms, kmsKeyOf(route, options).keyArn));
-    const extras = options.extrasFor?.(route);
-    statements.push(...(extras?.statements ?? []));
-    if (options.tracing) statements.push(xrayStatement());
-    const role = new Role(scope, `${id}Role`, {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: { route: new PolicyDocument({ statements }) },
-    });
-
-    const fn = new NodejsFunction(scope, `${id}Function`, {
-      description: `${key} (${route.operationId})`,
-      entry: join(REPO_ROOT, route.entry),
-      handler: 'handler',
-      runtime: Runtime.NODEJS_22_X,
-      architecture: ARCHITECTURE,
-      memorySize: memoryOf(route),
-      // The costly routes anyone can call: a login flood takes this many instances, not the account's whole quota.
-      ...(route.argon2 && options.argon2ReservedConcurrency !== undefined
-        ? { reservedConcurrentExecutions: options.argon2ReservedConcurrency }
-        : {}),
-      role,
-      timeout: Duration.seconds(timeoutOf(route)),
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      projectRoot: REPO_ROOT,
-      bundling: bundlingFor(route),
-      environment: {
-        ...options.environment,
-        // The `service` dimension of the request metrics (shared/http/request-metrics.ts): the stack's name, so
-        // that two deployments in one account stay apart. Their namespace is the handler's (shared/metrics.ts).
-        POWERTOOLS_SERVICE_NAME: Stack.of(scope).stackName,
-        [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
-        // Only the functions that sign tokens or read TOTP secrets know the key at all.
-        ...(route.kms?.length ? { KMS_KEY_ID: kmsKeyOf(route, options).keyArn } : {}),
-        ...extras?.environment,
-      },
-      logGroup,
-    });
-    // Active tracing by configuration only (no tracing library, no SDK instrumentation: shared/store/direct-read.ts
-    // relies on the bare client). The L1 property, so that no AWS::IAM::Policy is added (xrayStatement above).
-    if (options.tracing) (fn.node.defaultChild as CfnFunction).tracingConfig = { mode: 'Active' };
-
-    // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
-    const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
-    // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
-    const apiRoutes = isDefaultRoute(route)
-      ? [new HttpRoute(api, `${id}Route`, { httpApi: api, routeKey: HttpRouteKey.DEFAULT, integration })]
-      : api.addRoutes({ path: `${options.basePath}${route.path}`, methods: [HttpMethod[route.method]], integration });
+    const { fn, role } = routeFunction(scope, route, options);
+    const apiRoutes = apiRouteTo(api, route, fn, options.basePath);
     acknowledgeRouteFindings({ route, fn, role, apiRoutes, tracing: options.tracing });
     functions.set(route.operationId, fn);
+    routed.push({ route, apiRoutes });
   }
+  throttleRoutes(api, routed, options.basePath, throttles);
   return functions;
-}
-
-/** The ARNs of an SES sender: the e-mail identity itself and its domain identity (either may be the verified one). */
-export function sesIdentityArnsFor(scope: Construct, senderEmail: string): string[] {
-  const domain = senderEmail.slice(senderEmail.lastIndexOf('@') + 1);
-  const stack = Stack.of(scope);
-  return [domain, senderEmail].map((name) =>
-    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name }),
-  );
 }

@@ -1,4 +1,4 @@
-import { ArnFormat, Aws, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -19,6 +19,7 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BASE_PATH, type IdentityRouteId, identityRoutes } from '#functions/routes.ts';
 import { routeKey } from '#shared/http/route.ts';
@@ -27,6 +28,8 @@ import {
   type Counter,
   IDENTITY_METRICS_NAMESPACE,
   LATENCY,
+  MAIL_KIND_DIMENSION,
+  MAILS_FAILED,
   OUTCOME_DIMENSION,
   type Outcome,
   REQUESTS,
@@ -85,6 +88,8 @@ const LAMBDA_ERRORS_THRESHOLD = 1;
  * purpose; a few throttles at a peak are that working, more is a flood or too little concurrency.
  */
 const LAMBDA_THROTTLES_THRESHOLD = 10;
+/** Mails SES refused in 5 minutes: each one is a user waiting for a code that never comes. */
+const MAILS_FAILED_THRESHOLD = 1;
 /** DynamoDB throttle events (reads and writes, table and indexes) in 5 minutes; the SDK retries a few unseen. */
 const TABLE_THROTTLES_THRESHOLD = 10;
 /**
@@ -111,12 +116,16 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
 const OUTCOMES = Object.keys(OUTCOME_LABELS) as Outcome[];
 
 export interface MonitoringProps {
+  /** The `service` dimension of the functions' metrics: the Identity stack's name (POWERTOOLS_SERVICE_NAME). */
+  serviceName: string;
   /** The route functions by operationId (addRouteFunctions): their Lambda errors and throttles. */
   functions: ReadonlyMap<string, IFunction>;
   table: ITable;
   api: HttpApi;
   /** An e-mail subscription to the alarm topic (context `alarmEmail`); none when undefined. */
   alarmEmail: string | undefined;
+  /** The SES events function's dead-letter queue (infra/mail.ts): an alarm fires when an event lands there. */
+  mailDeadLetters?: IQueue;
   /** The spike alarms' thresholds, per 5 minutes (contexts `failedLoginsAlarmThreshold`, `refreshReuseAlarmThreshold`). */
   thresholds: { failedLogins: number; refreshReuse: number };
 }
@@ -126,6 +135,8 @@ export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  /** The dashboard in the CloudWatch console. */
+  readonly dashboardUrl: string;
   /** The `service` dimension of the functions' metrics: the stack's name (POWERTOOLS_SERVICE_NAME). */
   private readonly service: string;
   private readonly action: SnsAction;
@@ -133,7 +144,7 @@ export class Monitoring extends Construct {
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    this.service = stack.stackName;
+    this.service = props.serviceName;
 
     this.topic = new Topic(this, 'AlarmTopic', {
       displayName: `${this.service} alarms`,
@@ -256,7 +267,7 @@ export class Monitoring extends Construct {
       evaluationPeriods: 1,
       description:
         `${props.thresholds.failedLogins} or more refused sign-in credentials in 5 minutes (context failedLoginsAlarmThreshold): credential stuffing or a broken client. ` +
-        'Per-IP and per-account limits and lockouts are in place; look at the source IPs in the access log and consider a WAF rate rule.',
+        'Per-IP and per-account limits and lockouts are in place; find the clients in the summary lines (Logs Insights on the login function\'s log: message "request", outcome "unauthenticated", stats count(*) by ip: the viewer\'s address, which the API\'s access log does not have behind CloudFront) and consider a WAF rate rule.',
     });
     this.alarm('RefreshReuseSpike', this.counter('RefreshReuse', PERIOD), {
       threshold: props.thresholds.refreshReuse,
@@ -266,6 +277,38 @@ export class Monitoring extends Construct {
         'Each session is revoked automatically; look at the activity log of the users concerned.',
     });
 
+    // Mail that SES refused (shared/metrics.ts, MAILS_FAILED by kind): a Metrics Insights query sums every kind of this
+    // deployment, whatever kinds there are (a math expression may read 10 metrics, and there are more kinds).
+    const mailsFailed = new MathExpression({
+      expression: `SELECT SUM(${MAILS_FAILED}) FROM SCHEMA("${IDENTITY_METRICS_NAMESPACE}", ${MAIL_KIND_DIMENSION}, ${SERVICE_DIMENSION}) WHERE ${SERVICE_DIMENSION} = '${this.service}'`,
+      usingMetrics: {},
+      period: PERIOD,
+      label: 'Mails SES refused',
+    });
+    this.alarm('MailsFailed', mailsFailed, {
+      threshold: MAILS_FAILED_THRESHOLD,
+      evaluationPeriods: 1,
+      description:
+        'SES refused to send a mail in the last 5 minutes: a user is waiting for a code that will not come (the answer said it was sent). ' +
+        "The function's log says which kind and SES's error (errorName). MessageRejected or a sandbox message: the account is in the SES sandbox (request production access) or the recipient is unverified; " +
+        'MailFromDomainNotVerified or an identity error: the sender identity is not verified in this region (the DNS records of the SenderDnsRecord outputs); ' +
+        'AccountSendingPausedException: SES paused the account (bounce or complaint rate: see SesBounceRate, SesComplaintRate and the SES console); ' +
+        "Throttling or a sending quota error: the account's send rate or daily quota (SES console, Account dashboard), raise it with AWS.",
+    });
+    if (props.mailDeadLetters) {
+      this.alarm(
+        'SesEventsNotRecorded',
+        props.mailDeadLetters.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM }),
+        {
+          threshold: 1,
+          evaluationPeriods: 1,
+          description:
+            "A bounce or complaint event could not be recorded after Lambda's retries (the SES events function's dead-letter queue holds it, 14 days): mail may still go to an address that bounced. " +
+            "Read the SesEvents function's log for the cause; once fixed, redrive the messages to the topic or delete them.",
+        },
+      );
+    }
+
     this.dashboard = new Dashboard(this, 'Dashboard', {
       // Dashboards are global to the account: the region keeps two regions' deployments apart.
       dashboardName: `${this.service}-${Aws.REGION}`,
@@ -273,17 +316,7 @@ export class Monitoring extends Construct {
     });
     this.addWidgets({ props, errorRates, latencies, tableThrottles, bounceRate, complaintRate });
 
-    new CfnOutput(stack, 'DashboardName', {
-      value: this.dashboard.dashboardName,
-      description: 'The operations dashboard',
-    });
-    new CfnOutput(stack, 'DashboardUrl', {
-      value: `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboardName}`,
-    });
-    new CfnOutput(stack, 'AlarmTopicArn', {
-      value: this.topic.topicArn,
-      description: 'Every alarm notifies this topic (subscribe with the alarmEmail context, or by hand)',
-    });
+    this.dashboardUrl = `https://console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboardName}`;
   }
 
   private keyOf(route: IdentityRouteId): string {

@@ -1,15 +1,17 @@
 import { DefaultStackSynthesizer, type Stack, Validations } from 'aws-cdk-lib';
 import type { HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import type { Role } from 'aws-cdk-lib/aws-iam';
+import type { IGrantable, Role } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
 import type { RouteDef } from '#shared/http/route.ts';
 
 /**
- * The cdk-nag (AwsSolutions) findings we accept, each acknowledged on the one construct it is
+ * The cdk-nag findings we accept (the AwsSolutions and Serverless packs), each acknowledged on the one construct it is
  * about (a route, a function), never on a stack, with its reason. README (Security) lists
  * them; test/infra/cdk-nag.test.ts fails on any finding not acknowledged here, and on an
  * acknowledgment without a README row.
@@ -21,6 +23,12 @@ export const NAG_REASONS = {
   /** APIG4 on a bearer or admin route: the handler authorizes. */
   handlerAuthorizes:
     "Authorization runs in the handler by design (README): a JWT authorizer pins aud to a fixed list, but a token's aud is its tenant's app, and it could not see a revoked session, current role grants or API keys.",
+  /** Serverless-LambdaDLQ on every function. */
+  synchronousInvocations:
+    "Invoked synchronously only (API Gateway waits for the answer, and so does the caller): a dead-letter queue receives failed asynchronous invocations, which no route has; a failure is the request's 5xx answer, logged and counted (README, Operations).",
+  /** Serverless-LambdaTracing on every function, with the context `tracing: off`. */
+  tracingOff:
+    "Active tracing turned off by the deployment (context tracing: off): its traces show each invocation's init and duration only, and its cost is the deployment's choice; the request metrics and summary lines stay (README, Operations).",
   /** L1 on every function. */
   pinnedRuntime:
     'nodejs22.x is pinned on purpose: bundles target node22, and all but the routes a user waits on at sign-in (which carry their own) use the AWS SDK v3 that runtime ships (bench/RESULTS.md measured it); a runtime upgrade is a change of its own, not a side effect of a CDK upgrade (NODEJS_LATEST).',
@@ -33,6 +41,15 @@ export const NAG_REASONS = {
   /** SMG4 on the edge secret (infra/identity-stack.ts). */
   edgeSecretRotation:
     'No rotation of the edge secret: CloudFront and the functions read it by dynamic references, resolved at deploy time only, so a rotated value would reach neither; rotating is a redeploy, and the secret only lets its holder name its own client IP.',
+  /** SNS2 on the SES events topic (infra/mail.ts). */
+  sesEventsTopicEncryption:
+    "No KMS encryption of the SES events topic: SES cannot publish to a topic under SNS's AWS managed key, and the events (a bounce or complaint, with the recipient's address) stay in SNS only until they are delivered to one function, over TLS (SNS3); a customer managed key for this alone would cost a key a month and a key policy for SES.",
+  /** SQS3 on the SES events function's dead-letter queue (infra/mail.ts). */
+  deadLetterQueue:
+    "It is a dead-letter queue itself: the SES events function's (Lambda's DLQ, which cdk-nag does not recognise as one); a queue behind it would only hold what nobody reads from this one.",
+  /** IAM4 on the AWS Backup selection's role (infra/table.ts). */
+  backupServiceRole:
+    "AWS Backup's own service-role policy (AWSBackupServiceRolePolicyForBackup), as AWS documents it for a backup selection: AWS Backup assumes the role, not our code, and the selection names this table alone.",
   /** CFR1 on the distribution. */
   noGeoRestriction:
     "No geo restriction by default: a tenant's users may be anywhere, and which countries to refuse is each deployment's choice.",
@@ -71,10 +88,55 @@ export function acknowledgeRouteFindings({
       reason: route.auth === 'none' ? NAG_REASONS.publicRoute : NAG_REASONS.handlerAuthorizes,
     });
   }
-  Validations.of(fn).acknowledge({ id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime });
+  Validations.of(fn).acknowledge(
+    { id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime },
+    { id: 'Serverless-LambdaLatestVersion', reason: NAG_REASONS.pinnedRuntime },
+    { id: 'Serverless-LambdaDLQ', reason: NAG_REASONS.synchronousInvocations },
+  );
+  if (!tracing) Validations.of(fn).acknowledge({ id: 'Serverless-LambdaTracing', reason: NAG_REASONS.tracingOff });
   // This one finding only (`Resource::*`): a wildcard action, or another statement on `*`, is still a finding.
   if (tracing)
-    Validations.of(role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource });
+    Validations.of(role).acknowledge(
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource },
+      { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.xrayResource },
+    );
+}
+
+/** The SES events topic (SNS2), its function's dead-letter queue (SQS3) and the function's pinned runtime and X-Ray. */
+export function acknowledgeMailFindings({
+  topic,
+  deadLetters,
+  fn,
+  tracing,
+}: {
+  topic: Topic;
+  deadLetters: Queue;
+  fn: NodejsFunction;
+  tracing: boolean;
+}): void {
+  Validations.of(topic).acknowledge({ id: 'AwsSolutions-SNS2', reason: NAG_REASONS.sesEventsTopicEncryption });
+  Validations.of(deadLetters).acknowledge(
+    { id: 'AwsSolutions-SQS3', reason: NAG_REASONS.deadLetterQueue },
+    { id: 'Serverless-SQSRedrivePolicy', reason: NAG_REASONS.deadLetterQueue },
+  );
+  Validations.of(fn).acknowledge(
+    { id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime },
+    { id: 'Serverless-LambdaLatestVersion', reason: NAG_REASONS.pinnedRuntime },
+  );
+  if (!tracing) Validations.of(fn).acknowledge({ id: 'Serverless-LambdaTracing', reason: NAG_REASONS.tracingOff });
+  if (tracing && fn.role)
+    Validations.of(fn.role).acknowledge(
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource },
+      { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.xrayResource },
+    );
+}
+
+/** IAM4 on the role AWS Backup assumes for the table's backups (NAG_REASONS.backupServiceRole). */
+export function acknowledgeBackupRoleFindings(principal: IGrantable['grantPrincipal']): void {
+  Validations.of(principal as unknown as IConstruct).acknowledge({
+    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+    reason: NAG_REASONS.backupServiceRole,
+  });
 }
 
 /** SNS2 on the alarm topic (NAG_REASONS.alarmTopicEncryption). */
@@ -94,6 +156,8 @@ export function acknowledgeWebFindings(
 ): void {
   const acknowledge = (scope: Validations, ids: readonly string[], reason: string) =>
     scope.acknowledge(...ids.map((id) => ({ id: `AwsSolutions-${id}`, reason })));
+  const scopeAcknowledge = (scope: Validations, ids: readonly string[], reason: string) =>
+    scope.acknowledge(...ids.map((id) => ({ id: `Serverless-${id}`, reason })));
   const onDistribution = Validations.of(distribution);
   acknowledge(onDistribution, ['CFR1'], NAG_REASONS.noGeoRestriction);
   acknowledge(onDistribution, ['CFR2'], NAG_REASONS.noWaf);
@@ -106,6 +170,10 @@ export function acknowledgeWebFindings(
   if (providers.length === 0) throw new Error('No BucketDeployment provider found: acknowledge its findings anew');
   const bucketId = stack.getLogicalId(bucket.node.defaultChild as CfnBucket);
   const cdkAssets = `cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-<AWS::Region>`;
+  const serverless = ['LambdaDLQ', 'LambdaLatestVersion', 'LambdaStarPermissions', 'LambdaTracing'];
+  for (const provider of providers) {
+    scopeAcknowledge(Validations.of(provider), serverless, NAG_REASONS.bucketDeploymentProvider);
+  }
   const findings = [
     'L1',
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

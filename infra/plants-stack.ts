@@ -8,6 +8,7 @@ import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
 import { type RouteDef, routeKey } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
 import { readIdentityConfig } from './config.ts';
+import { refuseToDeployExample } from './example.ts';
 import { addRouteFunctions, serviceApi } from './http-api.ts';
 import { serviceTable } from './table.ts';
 
@@ -61,6 +62,7 @@ export class PlantsStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     // The same deployment settings as the identity's (cdk.json): removal policy, log retention, issuer.
     const config = readIdentityConfig(this.node);
+    if (config.example) refuseToDeployExample(this);
 
     // The one table definition (shared/store/table.ts), as the local stack creates it too. Plants
     // use only pk/sk; the index stays empty (no plant has gsi1 keys) and costs nothing on demand.
@@ -69,8 +71,9 @@ export class PlantsStack extends Stack {
 
     this.api = serviceApi(this, 'Api', {
       apiName: 'plants',
-      throttle: config.apiThrottle,
+      throttle: config.apiThrottle.default,
       logRetention: config.logRetention,
+      logRemovalPolicy: config.removalPolicy,
     });
 
     // CORS (shared/plants/cors.ts): which origins the identity's tenants allow is in the identity's table, one
@@ -89,29 +92,37 @@ export class PlantsStack extends Stack {
     const jwt = config.plantsJwtAuthorizer;
     const behindAuthorizer = (route: RouteDef) => jwt !== undefined && route.tenant === 'token';
 
-    addRouteFunctions(this, this.api, routes, {
-      basePath: '',
-      table: this.table,
-      tableNameVariable: 'PLANTS_TABLE_NAME',
-      logRetention: config.logRetention,
-      tracing: config.tracing,
-      environment: {
-        ISSUER_URL: config.issuerUrl === '' ? props.identityBaseUrl : config.issuerUrl,
-        JWKS_URL: `${props.identityBaseUrl}/.well-known/jwks.json`,
-        PLANTS_URL: this.api.apiEndpoint,
+    addRouteFunctions(
+      this,
+      this.api,
+      routes,
+      {
+        basePath: '',
+        table: this.table,
+        tableNameVariable: 'PLANTS_TABLE_NAME',
+        serviceName: this.stackName,
+        logRetention: config.logRetention,
+        logRemovalPolicy: config.removalPolicy,
+        tracing: config.tracing,
+        environment: {
+          ISSUER_URL: config.issuerUrl === '' ? props.identityBaseUrl : config.issuerUrl,
+          JWKS_URL: `${props.identityBaseUrl}/.well-known/jwks.json`,
+          PLANTS_URL: this.api.apiEndpoint,
+        },
+        extrasFor: (route) => {
+          const cors = corsRoutes.has(route.operationId);
+          if (!cors && !behindAuthorizer(route)) return undefined;
+          return {
+            environment: {
+              ...(cors ? { TABLE_NAME: props.identityTable.tableName } : {}),
+              ...(behindAuthorizer(route) ? { [JWT_AUTHORIZER_VARIABLE]: 'true' } : {}),
+            },
+            statements: cors ? [readOrigins] : [],
+          };
+        },
       },
-      extrasFor: (route) => {
-        const cors = corsRoutes.has(route.operationId);
-        if (!cors && !behindAuthorizer(route)) return undefined;
-        return {
-          environment: {
-            ...(cors ? { TABLE_NAME: props.identityTable.tableName } : {}),
-            ...(behindAuthorizer(route) ? { [JWT_AUTHORIZER_VARIABLE]: 'true' } : {}),
-          },
-          statements: cors ? [readOrigins] : [],
-        };
-      },
-    });
+      config.apiThrottle,
+    );
 
     if (jwt) {
       // One authorizer (API Gateway reads `<issuer>/.well-known/openid-configuration` for its jwks_uri), on each

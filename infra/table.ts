@@ -1,7 +1,10 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { Construct } from 'constructs';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
+import { AttributeType, BillingMode, type ITable, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Schedule } from 'aws-cdk-lib/aws-events';
+import { Construct } from 'constructs';
 import { TABLE } from '#shared/store/table.ts';
+import { acknowledgeBackupRoleFindings } from './nag.ts';
 
 /**
  * A service table from the one definition in shared/store/table.ts (the local
@@ -31,4 +34,38 @@ export function serviceTable(scope: Construct, id: string, removalPolicy: Remova
     });
   }
   return table;
+}
+
+/**
+ * A daily AWS Backup of the table, kept 35 days, in a vault of its own (README, Restoring the table): beside
+ * point-in-time recovery (35 days, same Region, same account), a backup that a deleted table or a lost account
+ * does not take with it once `copyVaultArn` names a vault in another Region or account. The vault is kept when the
+ * stack is destroyed, whatever the removal policy: its backups are the point of it.
+ */
+export class TableBackup extends Construct {
+  readonly plan: BackupPlan;
+  readonly vault: BackupVault;
+
+  constructor(scope: Construct, id: string, props: { table: ITable; copyVaultArn: string | undefined }) {
+    super(scope, id);
+    this.vault = new BackupVault(this, 'Vault', { removalPolicy: RemovalPolicy.RETAIN });
+    this.plan = new BackupPlan(this, 'Plan', { backupVault: this.vault });
+    this.plan.addRule(
+      new BackupPlanRule({
+        ruleName: 'daily',
+        scheduleExpression: Schedule.cron({ hour: '3', minute: '0' }),
+        deleteAfter: Duration.days(35),
+        ...(props.copyVaultArn && {
+          copyActions: [
+            {
+              destinationBackupVault: BackupVault.fromBackupVaultArn(this, 'CopyVault', props.copyVaultArn),
+              deleteAfter: Duration.days(35),
+            },
+          ],
+        }),
+      }),
+    );
+    const selection = this.plan.addSelection('Table', { resources: [BackupResource.fromDynamoDbTable(props.table)] });
+    acknowledgeBackupRoleFindings(selection.grantPrincipal);
+  }
 }

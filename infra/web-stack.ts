@@ -1,5 +1,4 @@
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
-import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -30,6 +29,7 @@ import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts'
 import { VIEWER_HOST_HEADER, WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 import { readIdentityConfig } from './config.ts';
+import { refuseToDeployExample } from './example.ts';
 import { hostedPagesOrigin } from './identity-stack.ts';
 import { acknowledgeWebFindings } from './nag.ts';
 
@@ -145,8 +145,11 @@ export function responseHeadersFrom(headers: Readonly<Record<string, string>>): 
 export interface WebStackProps extends StackProps {
   /** The built pages (web/dist, from `npm run build:web`): index.html and the hashed files under assets/. */
   assetsPath: string;
-  /** The identity HTTP API (the Identity stack's), served under /api/* on the pages' own origin. */
-  api: IHttpApi;
+  /**
+   * Where the identity API answers (the Identity stack's apiHost: its custom domain, or its execute-api host),
+   * served under /api/* on the pages' own origin.
+   */
+  apiHost: string;
   /** The Identity stack's edge secret: sent to the API as EDGE_SECRET_HEADER (infra/identity-stack.ts says why). */
   edgeSecret: ISecret;
 }
@@ -168,6 +171,7 @@ export class WebStack extends Stack {
     // Strong references (Export / Fn::ImportValue): the API and the secret cannot go while the pages use them.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const config = readIdentityConfig(this.node);
+    if (config.example) refuseToDeployExample(this);
 
     this.bucket = new Bucket(this, 'Assets', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -195,8 +199,7 @@ export class WebStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
     });
 
-    const stack = Stack.of(this);
-    const apiOrigin = new HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+    const apiOrigin = new HttpOrigin(props.apiHost, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
       // A CloudFormation dynamic reference: the value is in no template. CloudFront replaces a viewer's own header.

@@ -21,6 +21,7 @@ import { UserResponse } from '#shared/users/schemas.ts';
 export const authRoutes = {
   discovery: {
     operationId: 'discovery',
+    throttle: 'session',
     method: 'GET',
     path: '/auth/discovery',
     entry: 'functions/auth/discovery.ts',
@@ -118,6 +119,7 @@ export const authRoutes = {
   },
   refresh: {
     operationId: 'refresh',
+    throttle: 'session',
     method: 'POST',
     path: '/auth/refresh',
     entry: 'functions/auth/refresh.ts',

@@ -89,6 +89,7 @@ export const metaRoutes = {
   },
   getJwks: {
     operationId: 'getJwks',
+    throttle: 'session',
     method: 'GET',
     path: '/.well-known/jwks.json',
     entry: 'functions/meta/get-jwks.ts',
@@ -102,6 +103,7 @@ export const metaRoutes = {
   },
   getOpenidConfiguration: {
     operationId: 'getOpenidConfiguration',
+    throttle: 'session',
     method: 'GET',
     path: '/.well-known/openid-configuration',
     entry: 'functions/meta/get-openid-configuration.ts',

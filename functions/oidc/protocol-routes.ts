@@ -30,6 +30,7 @@ export const oidcProviderRoutes = {
   getOidcConfiguration: {
     ...provider,
     operationId: 'getOidcConfiguration',
+    throttle: 'session',
     method: 'GET',
     path: '/oidc/openid-configuration',
     entry: 'functions/oidc/get-oidc-configuration.ts',
@@ -106,6 +107,7 @@ export const oidcProviderRoutes = {
   oidcToken: {
     ...provider,
     operationId: 'oidcToken',
+    throttle: 'session',
     method: 'POST',
     path: '/oidc/token',
     entry: 'functions/oidc/oidc-token.ts',
@@ -127,6 +129,7 @@ export const oidcProviderRoutes = {
   oidcUserinfo: {
     ...provider,
     operationId: 'oidcUserinfo',
+    throttle: 'session',
     method: 'GET',
     path: '/oidc/userinfo',
     entry: 'functions/oidc/oidc-userinfo.ts',
@@ -142,6 +145,7 @@ export const oidcProviderRoutes = {
   oidcUserinfoPost: {
     ...provider,
     operationId: 'oidcUserinfoPost',
+    throttle: 'session',
     method: 'POST',
     path: '/oidc/userinfo',
     entry: 'functions/oidc/oidc-userinfo-post.ts',

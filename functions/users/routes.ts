@@ -19,6 +19,7 @@ export const userRoutes = {
   getMe: {
     ...bearerRoute({ tag: 'me' }),
     operationId: 'getMe',
+    throttle: 'session',
     method: 'GET',
     path: '/users/me',
     entry: 'functions/users/get-me.ts',

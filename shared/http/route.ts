@@ -111,6 +111,13 @@ export interface RouteDef {
    */
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * The stage throttle of its class (infra/http-api.ts, context apiThrottle*): `session` for the cheap calls every
+   * signed-in page and client makes again and again (refresh, /users/me, discovery, the key set, the issuers'
+   * metadata, the token and userinfo endpoints), sized in the thousands; argon2 routes have their own, near what
+   * their functions can hash; every other route the stage's default.
+   */
+  throttle?: 'session';
   /** Left out of the OpenAPI document (only the catch-alls: CORS preflight and `$default`). */
   undocumented?: boolean;
   /** Refused without an `Origin` header (403 ORIGIN_NOT_ALLOWED), browsers only: documented as a required header. */
@@ -138,6 +145,11 @@ export function adminRoute<const Tag extends string>({ tag }: { tag: Tag }) {
 export const memoryOf = (route: RouteDef): number => route.memoryMb ?? (route.argon2 ? 1024 : 256);
 /** The function's timeout (s): its own, or 10. */
 export const timeoutOf = (route: RouteDef): number => route.timeoutSeconds ?? 10;
+
+/** The stage throttle class of a route (RouteDef.throttle). */
+export type ThrottleClass = 'default' | 'session' | 'argon2';
+export const throttleClassOf = (route: RouteDef): ThrottleClass =>
+  route.throttle ?? (route.argon2 ? 'argon2' : 'default');
 
 /** The kms grants of a route that signs access tokens: decrypt the active signing key, and create one on first use. */
 export const SIGNS_TOKENS = ['jwt-signing:encrypt', 'jwt-signing:decrypt'] as const satisfies readonly VaultGrant[];

@@ -2,25 +2,20 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { BASE_PATH } from '#functions/routes.ts';
-import { IdentityStack } from '#infra/identity-stack.ts';
 import { NAG_REASONS } from '#infra/nag.ts';
-import { PlantsStack } from '#infra/plants-stack.ts';
-import { WebStack } from '#infra/web-stack.ts';
+import { addStacks } from '#infra/stacks.ts';
+import { cdkContext } from './support/context.ts';
 
 /**
- * cdk-nag's AwsSolutions pack over the three stacks, wired as infra/app.ts wires them: any error or
+ * cdk-nag's AwsSolutions and Serverless packs over the three stacks and their nested stacks, wired as
+ * infra/app.ts wires them: any error or
  * warning not acknowledged (infra/nag.ts, each on the construct it is about, with a reason) fails.
  * cdk-nag and the stacks share the one aws-cdk-lib in node_modules (its `instanceof CfnResource`
  * checks would find nothing otherwise): the last test proves the pack sees what it should.
  */
-
-const cdkContext: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
 
 /** The built pages stand-in (web/dist is built by `npm run build:web`, not by the tests). */
 const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
@@ -28,12 +23,7 @@ const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 function allStacks(context: Record<string, unknown> = {}): App {
   // An empty bundling-stacks list skips esbuild: the rules read the templates only.
   const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
-  const identity = new IdentityStack(app, 'Identity');
-  new PlantsStack(app, 'Plants', {
-    identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,
-    identityTable: identity.table,
-  });
-  new WebStack(app, 'Web', { assetsPath: WEB_DIST, api: identity.api, edgeSecret: identity.edgeSecret });
+  addStacks(app, { webAssetsPath: WEB_DIST });
   return app;
 }
 
@@ -43,11 +33,12 @@ const WEB_DOMAIN_CONTEXT = {
   webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
 };
 
-/** `error AwsSolutions-IAM5[…] Identity/LoginRole/Resource`, one line per finding. */
+/** `error AwsSolutions-IAM5[…] Identity/RoutesAuth/LoginRole/Resource`, one line per finding, of both packs. */
 function findingsOf(scope: IConstruct): string[] {
-  const report = new AwsSolutionsChecks().validateScope(scope);
-  return report.violations.flatMap((v) =>
-    v.violatingResources.map((r) => `${v.severity} ${v.ruleName} ${r.constructPath}`),
+  return [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+    pack
+      .validateScope(scope)
+      .violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} ${r.constructPath}`)),
   );
 }
 
@@ -66,7 +57,7 @@ function acknowledgments(scope: IConstruct): Map<string, Set<string>> {
   return found;
 }
 
-describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
+describe('cdk-nag (AwsSolutions and Serverless) on the Identity, Plants and Web stacks', () => {
   const app = allStacks();
 
   it('finds no error and no warning that is not acknowledged', () => {
@@ -84,6 +75,8 @@ describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
         'AwsSolutions-CFR3',
         'AwsSolutions-CFR4',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        // The role AWS Backup assumes for the table's daily backup (infra/table.ts).
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
         'AwsSolutions-IAM5[Action::s3:Abort*]',
         'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
         'AwsSolutions-IAM5[Action::s3:GetBucket*]',
@@ -96,8 +89,16 @@ describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
         'AwsSolutions-L1',
         'AwsSolutions-S1',
         'AwsSolutions-SMG4',
-        // The alarm topic (infra/monitoring.ts): no KMS encryption.
+        // The alarm topic (infra/monitoring.ts) and the SES events topic (infra/mail.ts): no KMS encryption.
         'AwsSolutions-SNS2',
+        // The SES events function's dead-letter queue has none of its own (infra/mail.ts).
+        'AwsSolutions-SQS3',
+        'Serverless-SQSRedrivePolicy',
+        // Serverless: synchronous invocations need no DLQ; the pinned runtime; X-Ray's `*`; the deploy-time provider.
+        'Serverless-LambdaDLQ',
+        'Serverless-LambdaLatestVersion',
+        'Serverless-LambdaStarPermissions',
+        'Serverless-LambdaTracing',
       ].sort(),
     );
     for (const set of found.values()) for (const reason of set) expect(reasons).toContain(reason);
@@ -132,11 +133,12 @@ describe('cdk-nag AwsSolutions on the Identity, Plants and Web stacks', () => {
     const untraced = allStacks({ tracing: 'off' });
     expect(findingsOf(untraced)).toEqual([]);
     expect([...acknowledgments(untraced).keys()]).not.toContain('AwsSolutions-IAM5[Resource::*]');
+    expect([...(acknowledgments(untraced).get('Serverless-LambdaTracing') ?? [])]).toContain(NAG_REASONS.tracingOff);
   });
 
   it('passes synth with the pack registered as a validation plugin', () => {
     const synthApp = allStacks();
-    Validations.of(synthApp).addPlugins(new AwsSolutionsChecks());
+    Validations.of(synthApp).addPlugins(new AwsSolutionsChecks(), new ServerlessChecks());
     expect(() => synthApp.synth()).not.toThrow();
   });
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -7,25 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { bundlingFor } from '#infra/http-api.ts';
 import { IdentityStack } from '#infra/identity-stack.ts';
-import { type RouteDef, routeKey, SIGNS_TOKENS, tableActionsOf } from '#shared/http/route.ts';
+import { type RouteDef, routeKey, SIGNS_TOKENS, tableActionsOf, throttleClassOf } from '#shared/http/route.ts';
 import { TABLE } from '#shared/store/table.ts';
+import { cdkContext } from './support/context.ts';
+import { flatTemplate } from './support/flat-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
-/** The context of cdk.json, so that the tests build what `cdk synth` builds. */
-const cdkJson: { context: Record<string, unknown> } = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-);
-const cdkContext = cdkJson.context;
-
 function synth(context: Record<string, unknown> = {}, routes?: readonly RouteDef[]): Template {
   // An empty bundling-stacks list skips esbuild: these tests look at the template only.
   const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
-  return Template.fromStack(new IdentityStack(app, 'Identity', { routes }));
+  return flatTemplate(new IdentityStack(app, 'Identity', { routes }));
 }
 
 const template = synth();
+/** A deployment that reserves concurrency for its argon2 functions (an account whose quota allows it). */
+const reserving = synth({ argon2ReservedConcurrency: 10 });
 
 function resources(t: Template, type: string): Record<string, Resource> {
   return t.findResources(type) as Record<string, Resource>;
@@ -82,10 +79,17 @@ const XRAY_STATEMENT = {
   Resource: '*',
 };
 const isXray = (s: Statement) => isDeepStrictEqual(s, XRAY_STATEMENT);
+/** Every function may read the edge secret, that one secret only (test/infra/web-stack.test.ts holds it). */
+const isEdgeSecretRead = (s: Statement) =>
+  s.Action === 'secretsmanager:GetSecretValue' && refId(s.Resource).startsWith('EdgeSecret');
 
-/** A function's statements but the one that writes its own log group and the X-Ray one (every function has them). */
+/**
+ * A function's statements but the ones every function has: writing its own log group, X-Ray, reading the edge secret.
+ */
 function statementsOf(t: Template, fn: Resource): Statement[] {
-  return allStatementsOf(t, fn).filter((s) => !asList(s.Action).every((a) => a.startsWith('logs:')) && !isXray(s));
+  return allStatementsOf(t, fn).filter(
+    (s) => !asList(s.Action).every((a) => a.startsWith('logs:')) && !isXray(s) && !isEdgeSecretRead(s),
+  );
 }
 
 const envOf = (fn: Resource) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -159,6 +163,8 @@ describe('IdentityStack: HTTP API', () => {
       'DashboardName',
       'DashboardUrl',
       'KmsKeyId',
+      // The sender domain's DNS records (three DKIM CNAMEs, the MAIL FROM domain's MX and SPF, DMARC): infra/mail.ts.
+      ...Array.from({ length: 6 }, (_, i) => `SenderDnsRecord${i + 1}`),
       'TableName',
     ]);
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain(`${BASE_PATH}"`);
@@ -167,7 +173,8 @@ describe('IdentityStack: HTTP API', () => {
 
 describe('IdentityStack: functions', () => {
   it('has one Lambda function per route and no helper functions', () => {
-    template.resourceCountIs('AWS::Lambda::Function', identityRouteList.length);
+    // And the one function no route invokes: the SES events subscriber (infra/mail.ts).
+    template.resourceCountIs('AWS::Lambda::Function', identityRouteList.length + 1);
   });
 
   it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
@@ -185,16 +192,18 @@ describe('IdentityStack: functions', () => {
       expect(Object.keys(env).sort()).toEqual(
         [
           'AUTH_RATE_LIMIT_PER_MINUTE',
-          'EDGE_SECRET',
+          'EDGE_SECRET_ARN',
           'ISSUER_URL',
           'MAIL_DAILY_BUDGET_PER_TENANT',
           ...(route.kms?.length ? ['KMS_KEY_ID'] : []),
           'POWERTOOLS_SERVICE_NAME',
           'SENDER_EMAIL',
+          ...(route.ses ? ['SES_CONFIGURATION_SET'] : []),
           'TABLE_NAME',
         ].sort(),
       );
-      expect(env.SENDER_EMAIL).toBe(cdkContext.senderEmail);
+      // The example deployment's sender (test/infra/support/context.ts): no-reply@ its senderDomain.
+      expect(env.SENDER_EMAIL).toBe('no-reply@example.com');
       // The request metrics' `service` dimension: the stack's name (the namespace is the handler's own).
       expect(env.POWERTOOLS_SERVICE_NAME).toBe('Identity');
     },
@@ -439,10 +448,10 @@ describe('IdentityStack: IAM', () => {
     expect(JSON.stringify(tableStatement?.Resource)).not.toContain('/index/');
   });
 
-  it('lets an e-mail route send only as the sender address or its domain, and no other route send at all', () => {
+  it('lets an e-mail route send only as the sender address or its domain, with the configuration set, and no other route send at all', () => {
     const mailer = fakeRoute({ operationId: 'fakeMailer', ses: true });
     const quiet = fakeRoute({ operationId: 'fakeQuiet', path: '/fake/quiet', table: [], tenant: 'none' });
-    const t = synth({ senderEmail: 'auth@mail.example.org' }, [mailer, quiet]);
+    const t = synth({ senderDomain: '', senderEmail: 'auth@mail.example.org' }, [mailer, quiet]);
     const mailerStatements = statementsOf(t, functionOf(t, routeKey(mailer, BASE_PATH)).fn);
     const ses = mailerStatements.filter((s) => asList(s.Action).some((a) => a.startsWith('ses:')));
     expect(ses).toHaveLength(1);
@@ -450,7 +459,9 @@ describe('IdentityStack: IAM', () => {
     const arns = JSON.stringify(ses[0]?.Resource);
     expect(arns).toContain(':identity/mail.example.org"');
     expect(arns).toContain(':identity/auth@mail.example.org"');
-    expect(asList(ses[0]?.Resource as unknown[])).toHaveLength(2);
+    expect(arns).toContain(':configuration-set/",{"Ref":"MailConfigurationSet');
+    expect(asList(ses[0]?.Resource as unknown[])).toHaveLength(3);
+    expect(envOf(functionOf(t, routeKey(mailer, BASE_PATH)).fn).SES_CONFIGURATION_SET).toEqual(expect.anything());
     expect(statementsOf(t, functionOf(t, routeKey(quiet, BASE_PATH)).fn)).toEqual([]);
   });
 
@@ -611,7 +622,46 @@ describe('IdentityStack: edge limits', () => {
     );
   });
 
+  it('throttles each session route (refresh, /users/me, discovery, key set…) and each argon2 route by its class', () => {
+    const settings = stageOf(template).Properties.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
+    const expected: Record<string, unknown> = {};
+    for (const route of identityRouteList) {
+      const throttleClass = throttleClassOf(route);
+      if (throttleClass === 'default') continue;
+      const [rate, burst] =
+        throttleClass === 'session'
+          ? [cdkContext.apiThrottleSessionRateLimit, cdkContext.apiThrottleSessionBurstLimit]
+          : [cdkContext.apiThrottleArgon2RateLimit, cdkContext.apiThrottleArgon2BurstLimit];
+      expected[routeKey(route, BASE_PATH)] = { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst };
+    }
+    expect(settings).toEqual(expected);
+    // The routes the review found throttled with everything else: in the thousands now, and the hashing ones low.
+    for (const key of ['POST /api/v1/auth/refresh', 'GET /api/v1/users/me', 'GET /api/v1/auth/discovery']) {
+      expect(settings[key]?.ThrottlingRateLimit, key).toBeGreaterThanOrEqual(1000);
+    }
+    expect(settings['POST /api/v1/auth/login']?.ThrottlingRateLimit).toBeLessThan(
+      cdkContext.apiThrottleRateLimit as number,
+    );
+    // A route setting names a route key: the stage waits for those routes, or CloudFormation refuses it.
+    const dependsOn = asList((stageOf(template) as { DependsOn?: string | string[] }).DependsOn ?? []);
+    const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))
+      .filter(([, r]) => (r.Properties.RouteKey as string) in expected)
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(Object.keys(expected).length);
+    for (const id of routeIds) expect(dependsOn).toContain(id);
+    expect(
+      (
+        stageOf(synth({ apiThrottleSessionRateLimit: 7, apiThrottleSessionBurstLimit: 9 })).Properties
+          .RouteSettings as Record<string, unknown>
+      )['POST /api/v1/auth/refresh'],
+    ).toEqual({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 });
+  });
+
   it('refuses throttle settings that are not positive integers, or a burst below the rate', () => {
+    expect(() => synth({ apiThrottleArgon2RateLimit: 80, apiThrottleArgon2BurstLimit: 40 })).toThrow(/at least/);
     expect(() => synth({ apiThrottleRateLimit: 0 })).toThrow(/apiThrottleRateLimit.*positive integer/);
     expect(() => synth({ apiThrottleBurstLimit: 'lots' })).toThrow(/apiThrottleBurstLimit.*positive integer/);
     expect(() => synth({ apiThrottleRateLimit: 300, apiThrottleBurstLimit: 200 })).toThrow(/at least/);
@@ -649,13 +699,19 @@ describe('IdentityStack: edge limits', () => {
     }
   });
 
+  it('reserves no concurrency by default, so that a new account (a concurrency quota of 10) deploys', () => {
+    // Lambda keeps 100 of an account's concurrency unreserved: any reservation fails where the quota is under 100 + it.
+    expect(cdkContext.argon2ReservedConcurrency).toBe('none');
+    for (const fn of Object.values(resources(template, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+  });
+
   it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
-    '%s: reserved concurrency (context argon2ReservedConcurrency) on argon2 functions only',
+    '%s: reserved concurrency (context argon2ReservedConcurrency) on argon2 functions only, when set',
     (key, route) => {
-      const { fn } = functionOf(template, key);
-      expect(fn.Properties.ReservedConcurrentExecutions).toBe(
-        route.argon2 ? cdkContext.argon2ReservedConcurrency : undefined,
-      );
+      const { fn } = functionOf(reserving, key);
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(route.argon2 ? 10 : undefined);
     },
   );
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -11,13 +10,11 @@ import { serviceTable } from '#infra/table.ts';
 import { routeKey } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
 import { TABLE } from '#shared/store/table.ts';
+import { cdkContext } from './support/context.ts';
+import { flatTemplate } from './support/flat-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
-
-const cdkContext: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
 
 const IDENTITY_BASE_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/api/v1';
 
@@ -297,11 +294,11 @@ describe('the CDK app: Identity and Plants', () => {
     );
     expect(identityStatements).toHaveLength(plantCorsRoutes.length);
     // The import is the identity table's ARN.
-    const outputs = Template.fromStack(identity).toJSON().Outputs as Record<
+    const outputs = flatTemplate(identity).toJSON().Outputs as Record<
       string,
       { Value: unknown; Export?: { Name: string } }
     >;
-    const [tableLogicalId] = Object.keys(Template.fromStack(identity).findResources('AWS::DynamoDB::Table'));
+    const [tableLogicalId] = Object.keys(flatTemplate(identity).findResources('AWS::DynamoDB::Table'));
     for (const s of identityStatements) {
       expect(s).toEqual(readsOrigins(expect.anything()));
       const exportName = (s.Resource as { 'Fn::ImportValue': string })['Fn::ImportValue'];

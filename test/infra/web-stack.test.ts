@@ -1,27 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it } from 'vitest';
-import { IdentityStack } from '#infra/identity-stack.ts';
+import { addStacks } from '#infra/stacks.ts';
 import {
   API_PATH_PATTERN,
   API_VIEWER_REQUEST_CODE,
   DISCOVERY_ROUTE_PATH,
   responseHeadersFrom,
   WELL_KNOWN_PATH_PATTERN,
-  WebStack,
 } from '#infra/web-stack.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
 import { VIEWER_HOST_HEADER } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../web/security-headers.ts';
+import { cdkContext } from './support/context.ts';
+import { flatTemplate } from './support/flat-template.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
-
-const cdkContext: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
 
 /** The built pages stand-in (web/dist is built by `npm run build:web`, not by the tests). */
 const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
@@ -34,9 +30,8 @@ const WEB_DOMAIN_CONTEXT = {
 /** Identity and Web wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild. */
 function synth(context: Record<string, unknown> = {}): { web: Template; identity: Template } {
   const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
-  const identity = new IdentityStack(app, 'Identity');
-  const web = new WebStack(app, 'Web', { assetsPath: WEB_DIST, api: identity.api, edgeSecret: identity.edgeSecret });
-  return { web: Template.fromStack(web), identity: Template.fromStack(identity) };
+  const { identity, web } = addStacks(app, { webAssetsPath: WEB_DIST });
+  return { web: Template.fromStack(web), identity: flatTemplate(identity) };
 }
 
 const { web, identity } = synth();
@@ -254,12 +249,31 @@ describe('WebStack: API behaviour', () => {
     expect(secret?.Properties.SecretString).toBeUndefined();
   });
 
-  it('gives every identity function the same secret as EDGE_SECRET, by a dynamic reference', () => {
+  it('gives every route function the same secret by its ARN (EDGE_SECRET_ARN), never its value, and leave to read it', () => {
     const [secretId] = Object.keys(resources(identity, 'AWS::SecretsManager::Secret'));
-    for (const fn of Object.values(resources(identity, 'AWS::Lambda::Function'))) {
-      expect(fn.Properties.Environment.Variables.EDGE_SECRET).toEqual({
-        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
-      });
+    const roles = resources(identity, 'AWS::IAM::Role');
+    // Every function an API route invokes: the integrations' targets (the SES events function serves no request).
+    const routeFunctionIds = new Set(
+      Object.values(resources(identity, 'AWS::ApiGatewayV2::Integration')).map(
+        (integration) => integration.Properties.IntegrationUri['Fn::GetAtt'][0],
+      ),
+    );
+    expect(routeFunctionIds.size).toBeGreaterThan(60);
+    const functions = Object.entries(resources(identity, 'AWS::Lambda::Function'));
+    for (const [, fn] of functions.filter(([id]) => !routeFunctionIds.has(id))) {
+      expect(fn.Properties.Environment.Variables.EDGE_SECRET_ARN).toBeUndefined();
+    }
+    for (const [, fn] of functions.filter(([id]) => routeFunctionIds.has(id))) {
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables.EDGE_SECRET_ARN).toEqual({ Ref: secretId });
+      expect(variables.EDGE_SECRET).toBeUndefined();
+      expect(JSON.stringify(variables)).not.toContain('{{resolve:');
+      const role = roles[fn.Properties.Role['Fn::GetAtt'][0]];
+      const statements = role?.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+      const secretStatements = statements.filter((st: any) => JSON.stringify(st.Action).includes('secretsmanager:'));
+      expect(secretStatements).toEqual([
+        { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId } },
+      ]);
     }
   });
 });

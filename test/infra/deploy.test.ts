@@ -1,0 +1,253 @@
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { addStacks } from '#infra/stacks.ts';
+import { cdkContext } from './support/context.ts';
+import { flatTemplate } from './support/flat-template.ts';
+
+/**
+ * What a real deployment needs beyond the templates' shape (issue 29): a sender the stack can verify and whose
+ * DNS records it prints, the SES events that suppress bad addresses, an issuer that survives the API, backups, and
+ * an example deployment that cannot be deployed by mistake.
+ */
+
+const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
+/** A deployment's own context: not the example one (test/infra/support/context.ts). */
+const OWN = { ...cdkContext, example: false, senderDomain: 'mail.plants.shop', senderEmail: '' };
+
+type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
+
+function synth(context: Record<string, unknown>) {
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stacks = addStacks(app, { webAssetsPath: WEB_DIST });
+  return { ...stacks, identityTemplate: flatTemplate(stacks.identity), webTemplate: flatTemplate(stacks.web) };
+}
+
+const resources = (t: Template, type: string) => t.findResources(type) as Record<string, Resource>;
+const only = (t: Template, type: string): [string, Resource] => {
+  const entries = Object.entries(resources(t, type));
+  expect(entries, type).toHaveLength(1);
+  return entries[0] as [string, Resource];
+};
+
+describe('the sender', () => {
+  it('refuses to synthesise without one, saying what to set', () => {
+    expect(() => synth({ ...OWN, senderDomain: '' })).toThrow(/Context "senderDomain" is not set: .*-c senderDomain=/);
+  });
+
+  it.each(['example.com', 'mail.example.org', 'shop.test', 'no-reply.invalid'])(
+    'refuses %s, a domain reserved for examples, unless the deployment is an example',
+    (domain) => {
+      expect(() => synth({ ...OWN, senderDomain: domain })).toThrow(/reserved for examples.*Set "senderDomain"/);
+      expect(() => synth({ ...OWN, senderDomain: '', senderEmail: `auth@${domain}` })).toThrow(/reserved for examples/);
+      expect(() => synth({ ...OWN, example: true, senderDomain: domain })).not.toThrow();
+    },
+  );
+
+  it('refuses a sender address outside the sender domain', () => {
+    expect(() => synth({ ...OWN, senderEmail: 'auth@elsewhere.shop' })).toThrow(/must be an address at "senderDomain"/);
+  });
+
+  const { identityTemplate: t } = synth(OWN);
+
+  it('is the domain’s SES identity, made by the stack with Easy DKIM and a custom MAIL FROM domain', () => {
+    const [, identity] = only(t, 'AWS::SES::EmailIdentity');
+    expect(identity.Properties).toMatchObject({
+      EmailIdentity: 'mail.plants.shop',
+      MailFromAttributes: { MailFromDomain: 'bounce.mail.plants.shop', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' },
+    });
+    expect(identity.Properties.DkimAttributes?.SigningEnabled ?? true).toBe(true);
+    expect(identity.Properties.ConfigurationSetAttributes).toBeDefined();
+  });
+
+  it('prints every DNS record to add: three DKIM CNAMEs, the MAIL FROM MX and SPF, DMARC', () => {
+    const outputs = Object.entries(t.findOutputs('*'))
+      .filter(([id]) => id.startsWith('SenderDnsRecord'))
+      .map(([, o]) => JSON.stringify(o.Value));
+    expect(outputs).toHaveLength(6);
+    expect(outputs.filter((o) => o.includes(' CNAME ') && o.includes('DkimDNSTokenName'))).toHaveLength(3);
+    expect(outputs.some((o) => o.includes('bounce.mail.plants.shop MX 10 feedback-smtp.'))).toBe(true);
+    expect(outputs.some((o) => o.includes('bounce.mail.plants.shop TXT \\"v=spf1 include:amazonses.com ~all\\"'))).toBe(
+      true,
+    );
+    expect(outputs.some((o) => o.includes('_dmarc.mail.plants.shop TXT'))).toBe(true);
+  });
+
+  it('sends every mail from no-reply@ the domain, with the configuration set, and may send as nothing else', () => {
+    const mailers = Object.values(resources(t, 'AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment.Variables.SES_CONFIGURATION_SET !== undefined,
+    );
+    expect(mailers.length).toBeGreaterThanOrEqual(9);
+    for (const fn of mailers)
+      expect(fn.Properties.Environment.Variables.SENDER_EMAIL).toBe('no-reply@mail.plants.shop');
+  });
+
+  it('takes an address of a domain verified elsewhere (senderEmail alone): no identity made, no DNS records', () => {
+    const { identityTemplate } = synth({ ...OWN, senderDomain: '', senderEmail: 'auth@verified.shop' });
+    identityTemplate.resourceCountIs('AWS::SES::EmailIdentity', 0);
+    expect(Object.keys(identityTemplate.findOutputs('*')).filter((id) => id.startsWith('SenderDnsRecord'))).toEqual([]);
+  });
+});
+
+describe('bounces and complaints', () => {
+  const { identityTemplate: t } = synth(OWN);
+
+  it('go from the configuration set to a TLS-only topic, which SES of this configuration set alone may publish to', () => {
+    const [setId, set] = only(t, 'AWS::SES::ConfigurationSet');
+    expect(set.Properties.Name).toBe('Identity-mail');
+    const [, destination] = only(t, 'AWS::SES::ConfigurationSetEventDestination');
+    expect(destination.Properties.ConfigurationSetName).toEqual({ Ref: setId });
+    expect(destination.Properties.EventDestination.MatchingEventTypes.sort()).toEqual(
+      ['bounce', 'complaint', 'deliveryDelay', 'reject'].sort(),
+    );
+    const topic = destination.Properties.EventDestination.SnsDestination.TopicARN;
+    const policies = Object.values(resources(t, 'AWS::SNS::TopicPolicy')).filter(
+      (p) => JSON.stringify(p.Properties.Topics) === JSON.stringify([topic]),
+    );
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    const allow = statements.find((s: any) => s.Effect === 'Allow');
+    expect(allow.Principal).toEqual({ Service: 'ses.amazonaws.com' });
+    expect(JSON.stringify(allow.Condition)).toContain('configuration-set/');
+  });
+
+  it('reach the SES events function, which may put suppressions in the table and nothing else, with a dead-letter queue', () => {
+    const [fnId, fn] = Object.entries(resources(t, 'AWS::Lambda::Function')).find(([, f]) =>
+      String(f.Properties.Description).startsWith('SES bounce'),
+    ) as [string, Resource];
+    const [, subscription] = Object.entries(resources(t, 'AWS::SNS::Subscription')).find(
+      ([, s]) => s.Properties.Protocol === 'lambda',
+    ) as [string, Resource];
+    expect(subscription.Properties.Endpoint).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    expect(subscription.Properties.RedrivePolicy).toBeDefined();
+    const role = resources(t, 'AWS::IAM::Role')[fn.Properties.Role['Fn::GetAtt'][0]] as Resource;
+    const actions = role.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement).flatMap((s: any) =>
+      Array.isArray(s.Action) ? s.Action : [s.Action],
+    );
+    expect(actions.filter((a: string) => !a.startsWith('logs:') && !a.startsWith('xray:')).sort()).toEqual([
+      'dynamodb:PutItem',
+      'sqs:SendMessage',
+    ]);
+    expect(fn.Properties.Environment.Variables.EDGE_SECRET_ARN).toBeUndefined();
+  });
+});
+
+describe('a stable issuer (context apiDomain)', () => {
+  const certificate = 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
+  const withDomain = synth({ ...OWN, apiDomain: 'api.plants.shop', apiCertificateArn: certificate });
+
+  it('maps the API to its own domain and turns the execute-api endpoint off', () => {
+    const t = withDomain.identityTemplate;
+    const [domainId, domain] = only(t, 'AWS::ApiGatewayV2::DomainName');
+    expect(domain.Properties).toMatchObject({
+      DomainName: 'api.plants.shop',
+      DomainNameConfigurations: [{ CertificateArn: certificate, EndpointType: 'REGIONAL' }],
+    });
+    const [, mapping] = only(t, 'AWS::ApiGatewayV2::ApiMapping');
+    expect(mapping.Properties.DomainName).toEqual({ Ref: domainId });
+    const [, api] = only(t, 'AWS::ApiGatewayV2::Api');
+    expect(api.Properties.DisableExecuteApiEndpoint).toBe(true);
+    expect(JSON.stringify(t.findOutputs('ApiDomainTarget'))).toContain('RegionalDomainName');
+  });
+
+  it('is the issuer and base URL of every function, the Plants stack’s and CloudFront’s origin', () => {
+    const t = withDomain.identityTemplate;
+    for (const fn of Object.values(resources(t, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables.ISSUER_URL).toBe('https://api.plants.shop/api/v1');
+    }
+    expect(t.findOutputs('ApiUrl').ApiUrl?.Value).toBe('https://api.plants.shop/api/v1');
+    const [, distribution] = only(withDomain.webTemplate, 'AWS::CloudFront::Distribution');
+    const domains = distribution.Properties.DistributionConfig.Origins.map((o: any) => o.DomainName);
+    expect(domains).toContain('api.plants.shop');
+    const plants = flatTemplate(withDomain.plants);
+    for (const fn of Object.values(resources(plants, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables.ISSUER_URL).toBe('https://api.plants.shop/api/v1');
+    }
+  });
+
+  it('is not there by default: the execute-api endpoint stays on', () => {
+    const { identityTemplate: t } = synth(OWN);
+    t.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+    expect(only(t, 'AWS::ApiGatewayV2::Api')[1].Properties.DisableExecuteApiEndpoint).toBe(false);
+  });
+
+  it('needs both settings and a certificate ARN', () => {
+    expect(() => synth({ ...OWN, apiDomain: 'api.plants.shop' })).toThrow(/go together/);
+    expect(() => synth({ ...OWN, apiDomain: 'api.plants.shop', apiCertificateArn: 'nope' })).toThrow(/ACM certificate/);
+  });
+});
+
+describe('recovery', () => {
+  it('backs the table up daily, keeps each backup 35 days, in a vault that outlives the stack', () => {
+    const { identityTemplate: t } = synth(OWN);
+    const [, plan] = only(t, 'AWS::Backup::BackupPlan');
+    const [rule] = plan.Properties.BackupPlan.BackupPlanRule;
+    expect(rule).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } });
+    expect(rule.CopyActions).toBeUndefined();
+    const [tableId] = only(t, 'AWS::DynamoDB::Table');
+    const [, selection] = only(t, 'AWS::Backup::BackupSelection');
+    expect(JSON.stringify(selection.Properties.BackupSelection.Resources)).toContain(tableId);
+    const vault = Object.values(t.toJSON().Resources).find((r: any) => r.Type === 'AWS::Backup::BackupVault') as any;
+    expect(vault.DeletionPolicy).toBe('Retain');
+  });
+
+  it('copies each backup to another Region’s or account’s vault when backupCopyVaultArn names one', () => {
+    const vault = 'arn:aws:backup:us-west-2:123456789012:backup-vault:identity-copies';
+    const { identityTemplate: t } = synth({ ...OWN, backupCopyVaultArn: vault });
+    const [rule] = only(t, 'AWS::Backup::BackupPlan')[1].Properties.BackupPlan.BackupPlanRule;
+    expect(rule.CopyActions).toEqual([{ DestinationBackupVaultArn: vault, Lifecycle: { DeleteAfterDays: 35 } }]);
+  });
+
+  it('makes no backup plan with backup "off", and refuses a copy without one', () => {
+    synth({ ...OWN, backup: 'off' }).identityTemplate.resourceCountIs('AWS::Backup::BackupPlan', 0);
+    expect(() => synth({ ...OWN, backup: 'off', backupCopyVaultArn: 'arn:aws:backup:us-west-2:1:x' })).toThrow();
+  });
+
+  it('uses a restored table by name (tableName), keeping its own out of the template', () => {
+    const { identityTemplate: t } = synth({ ...OWN, tableName: 'identity-restored-2026-11-27' });
+    t.resourceCountIs('AWS::DynamoDB::Table', 0);
+    for (const fn of Object.values(resources(t, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('identity-restored-2026-11-27');
+    }
+    expect(JSON.stringify(only(t, 'AWS::Backup::BackupSelection')[1])).toContain('table/identity-restored-2026-11-27');
+  });
+
+  it('makes the secrets key a multi-Region primary key with multiRegionKey', () => {
+    const multi = only(synth({ ...OWN, multiRegionKey: true }).identityTemplate, 'AWS::KMS::Key')[1];
+    expect(multi.Properties.MultiRegion).toBe(true);
+    expect(only(synth(OWN).identityTemplate, 'AWS::KMS::Key')[1].Properties.MultiRegion).toBeUndefined();
+  });
+});
+
+describe('alarms that someone hears', () => {
+  it('warns at synth when no alarmEmail subscribes anyone to the alarm topic', () => {
+    const warnings = (context: Record<string, unknown>) =>
+      Annotations.fromStack(synth(context).identity)
+        .findWarning('*', Match.stringLikeRegexp('No alarmEmail'))
+        .map((w) => w.entry.data);
+    expect(warnings(OWN)).toHaveLength(1);
+    expect(warnings({ ...OWN, alarmEmail: 'ops@plants.shop' })).toEqual([]);
+  });
+});
+
+describe('an example deployment (`npm run synth`: -c example=true)', () => {
+  it('refuses to deploy: every stack has a CloudFormation rule that never holds, saying why', () => {
+    const example = synth(cdkContext);
+    for (const stack of [example.identity, example.plants, example.web]) {
+      const rules = (flatTemplate(stack).toJSON().Rules ?? {}) as Record<string, any>;
+      const rule = rules.NotAnExampleDeployment;
+      expect(rule?.Assertions[0].Assert).toEqual({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'example'] });
+      expect(rule?.Assertions[0].AssertDescription).toMatch(/-c example=true.*your own senderDomain/);
+    }
+  });
+
+  it('has no such rule in a deployment of its own', () => {
+    const own = synth(OWN);
+    for (const stack of [own.identity, own.plants, own.web]) {
+      expect(flatTemplate(stack).toJSON().Rules?.NotAnExampleDeployment).toBeUndefined();
+    }
+  });
+});
