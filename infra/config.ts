@@ -38,6 +38,11 @@ export interface IdentityConfig {
   backup: { copyVaultArn: string | undefined } | undefined;
   /** `multiRegionKey`: the secrets key is a multi-Region primary key, which a replica in another Region can use. */
   multiRegionKey: boolean;
+  /**
+   * `sesSandbox`: the account is still in the SES sandbox, where SES also checks the sender's permission on each
+   * (verified) recipient's identity: the sending functions may then send to any identity of the account.
+   */
+  sesSandbox: boolean;
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
   authRateLimitPerMinute: string;
@@ -80,6 +85,7 @@ export const CONTEXT_DEFAULTS = {
   backup: 'daily',
   backupCopyVaultArn: '',
   multiRegionKey: 'false',
+  sesSandbox: 'false',
   senderDomain: '',
   senderEmail: '',
   issuerUrl: '',
@@ -223,6 +229,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     tableName: readTableName(node),
     backup: readBackup(node),
     multiRegionKey: readBoolean(node, 'multiRegionKey'),
+    sesSandbox: readBoolean(node, 'sesSandbox'),
     plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
     senderEmail,
     senderDomain,
@@ -316,7 +323,7 @@ function readBackup(node: Node): IdentityConfig['backup'] {
   return { copyVaultArn: copyVaultArn === '' ? undefined : copyVaultArn };
 }
 
-function readBoolean(node: Node, key: 'multiRegionKey'): boolean {
+function readBoolean(node: Node, key: 'multiRegionKey' | 'sesSandbox'): boolean {
   const value = contextString(node, key);
   if (value !== 'true' && value !== 'false') throw new Error(`Context "${key}" must be true or false, got "${value}"`);
   return value === 'true';

@@ -22,7 +22,7 @@ import {
 } from './http-api.ts';
 import { Mail } from './mail.ts';
 import { Monitoring } from './monitoring.ts';
-import { acknowledgeEdgeSecretFindings, acknowledgeRouteFindings } from './nag.ts';
+import { acknowledgeEdgeSecretFindings, acknowledgeRouteFindings, acknowledgeSandboxSendingFindings } from './nag.ts';
 import { serviceTable, TableBackup } from './table.ts';
 
 export interface IdentityStackProps extends StackProps {
@@ -182,6 +182,7 @@ export class IdentityStack extends Stack {
       senderEmail: config.senderEmail,
       senderDomain: config.senderDomain,
       serviceName: this.stackName,
+      sandbox: config.sesSandbox,
       functionOptions: baseOptions,
     });
 
@@ -205,6 +206,7 @@ export class IdentityStack extends Stack {
       const { fn, role } = routeFunction(area, route, functionOptions);
       const apiRoutes = apiRouteTo(this.api, route, fn, BASE_PATH);
       acknowledgeRouteFindings({ route, fn, role, apiRoutes, tracing: config.tracing });
+      if (route.ses && config.sesSandbox) acknowledgeSandboxSendingFindings(role);
       this.functions.set(route.operationId, fn);
       return { route, apiRoutes };
     });

@@ -53,6 +53,8 @@ export interface MailProps {
   senderDomain: string | undefined;
   /** The configuration set's name: the Identity stack's name, so that two deployments in one account stay apart. */
   serviceName: string;
+  /** The account is in the SES sandbox (context sesSandbox): sending needs leave on every recipient identity too. */
+  sandbox: boolean;
   /** What every function of the Identity stack gets (table, environment, logs, tracing). */
   functionOptions: Omit<RouteFunctionOptions, 'basePath' | 'extrasFor'>;
 }
@@ -112,6 +114,9 @@ export class Mail extends Construct {
     this.sendingArns = [
       identityArn(domain),
       identityArn(props.senderEmail),
+      // In the sandbox SES checks the permission on each recipient's identity too (the verified addresses a
+      // deployment tests with): any identity of the account, until production access (README, Deploying: SES).
+      ...(props.sandbox ? [identityArn('*')] : []),
       stack.formatArn({
         service: 'ses',
         resource: 'configuration-set',

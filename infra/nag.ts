@@ -50,6 +50,9 @@ export const NAG_REASONS = {
   /** IAM4 on the AWS Backup selection's role (infra/table.ts). */
   backupServiceRole:
     "AWS Backup's own service-role policy (AWSBackupServiceRolePolicyForBackup), as AWS documents it for a backup selection: AWS Backup assumes the role, not our code, and the selection names this table alone.",
+  /** IAM5 on the sending functions' roles with the context sesSandbox. */
+  sesSandboxRecipients:
+    "In the SES sandbox (context sesSandbox) SES checks the sender's permission on each recipient's identity too, and the recipients are whichever addresses the deployment verified to test with: any identity of the account, until production access, when the context goes and the grant names the sender alone.",
   /** CFR1 on the distribution. */
   noGeoRestriction:
     "No geo restriction by default: a tenant's users may be anywhere, and which countries to refuse is each deployment's choice.",
@@ -129,6 +132,17 @@ export function acknowledgeMailFindings({
       { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource },
       { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.xrayResource },
     );
+}
+
+/** IAM5 on a sending function's role while the account is in the SES sandbox (NAG_REASONS.sesSandboxRecipients). */
+export function acknowledgeSandboxSendingFindings(role: Role): void {
+  Validations.of(role).acknowledge(
+    {
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason: NAG_REASONS.sesSandboxRecipients,
+    },
+    { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.sesSandboxRecipients },
+  );
 }
 
 /** IAM4 on the role AWS Backup assumes for the table's backups (NAG_REASONS.backupServiceRole). */

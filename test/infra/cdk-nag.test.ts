@@ -129,6 +129,16 @@ describe('cdk-nag (AwsSolutions and Serverless) on the Identity, Plants and Web 
     expect([...acknowledgments(withDomain).keys()]).not.toContain('AwsSolutions-CFR4');
   });
 
+  it('finds nothing unacknowledged while the account is in the SES sandbox (any recipient identity, sesSandbox)', () => {
+    const sandbox = allStacks({ sesSandbox: true });
+    expect(findingsOf(sandbox)).toEqual([]);
+    expect([
+      ...(acknowledgments(sandbox).get(
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      ) ?? []),
+    ]).toEqual([NAG_REASONS.sesSandboxRecipients]);
+  });
+
   it('needs no X-Ray acknowledgment (IAM5 on `*`) with tracing off, and still finds nothing', () => {
     const untraced = allStacks({ tracing: 'off' });
     expect(findingsOf(untraced)).toEqual([]);

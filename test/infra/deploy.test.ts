@@ -83,6 +83,21 @@ describe('the sender', () => {
       expect(fn.Properties.Environment.Variables.SENDER_EMAIL).toBe('no-reply@mail.plants.shop');
   });
 
+  it('may send to any identity of the account only while the account is in the SES sandbox (sesSandbox)', () => {
+    const sesResources = (tpl: Template) =>
+      Object.values(resources(tpl, 'AWS::IAM::Role'))
+        .flatMap((role) => role.Properties.Policies ?? [])
+        .flatMap((policy: any) => policy.PolicyDocument.Statement)
+        .filter((statement: any) => statement.Action === 'ses:SendEmail')
+        .map((statement: any) => JSON.stringify(statement.Resource));
+    const everyIdentity = ':identity/*"';
+    expect(sesResources(t).length).toBeGreaterThanOrEqual(9);
+    expect(sesResources(t).filter((r) => r.includes(everyIdentity))).toEqual([]);
+    const sandbox = sesResources(synth({ ...OWN, sesSandbox: true }).identityTemplate);
+    expect(sandbox.length).toBeGreaterThanOrEqual(9);
+    for (const r of sandbox) expect(r).toContain(everyIdentity);
+  });
+
   it('takes an address of a domain verified elsewhere (senderEmail alone): no identity made, no DNS records', () => {
     const { identityTemplate } = synth({ ...OWN, senderDomain: '', senderEmail: 'auth@verified.shop' });
     identityTemplate.resourceCountIs('AWS::SES::EmailIdentity', 0);
