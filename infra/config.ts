@@ -39,6 +39,11 @@ export interface IdentityConfig {
   /** `multiRegionKey`: the secrets key is a multi-Region primary key, which a replica in another Region can use. */
   multiRegionKey: boolean;
   /**
+   * `kmsKeyArn`: a key to use instead of making one: in a second Region, the replica of the first deployment's
+   * multi-Region key, which decrypts what the copied table holds; undefined: the stack's own key.
+   */
+  kmsKeyArn: string | undefined;
+  /**
    * `sesSandbox`: the account is still in the SES sandbox, where SES also checks the sender's permission on each
    * (verified) recipient's identity: the sending functions may then send to any identity of the account.
    */
@@ -85,6 +90,7 @@ export const CONTEXT_DEFAULTS = {
   backup: 'daily',
   backupCopyVaultArn: '',
   multiRegionKey: 'false',
+  kmsKeyArn: '',
   sesSandbox: 'false',
   senderDomain: '',
   senderEmail: '',
@@ -229,6 +235,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     tableName: readTableName(node),
     backup: readBackup(node),
     multiRegionKey: readBoolean(node, 'multiRegionKey'),
+    kmsKeyArn: readKmsKeyArn(node),
     sesSandbox: readBoolean(node, 'sesSandbox'),
     plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
     senderEmail,
@@ -321,6 +328,21 @@ function readBackup(node: Node): IdentityConfig['backup'] {
     return undefined;
   }
   return { copyVaultArn: copyVaultArn === '' ? undefined : copyVaultArn };
+}
+
+/** A KMS key's ARN; a multi-Region key's id starts with `mrk-`. */
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/(mrk-)?[0-9a-f-]+$/;
+
+function readKmsKeyArn(node: Node): string | undefined {
+  const arn = contextString(node, 'kmsKeyArn');
+  if (arn === '') return undefined;
+  if (!KMS_KEY_ARN.test(arn)) throw new Error(`Context "kmsKeyArn" must be the ARN of a KMS key, got "${arn}"`);
+  if (contextString(node, 'multiRegionKey') === 'true') {
+    throw new Error(
+      'Context "multiRegionKey" makes the stack\'s own key: it cannot go with "kmsKeyArn", a key made elsewhere',
+    );
+  }
+  return arn;
 }
 
 function readBoolean(node: Node, key: 'multiRegionKey' | 'sesSandbox'): boolean {

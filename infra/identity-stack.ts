@@ -3,7 +3,7 @@ import { ApiMapping, DomainName, type HttpApi, type HttpStage } from 'aws-cdk-li
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
+import { type CfnKey, type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -61,7 +61,7 @@ export class IdentityStack extends Stack {
   /** The identity base URL, with /api/v1 (the ApiUrl output). */
   readonly baseUrl: string;
   readonly table: ITable;
-  readonly secretsKey: Key;
+  readonly secretsKey: IKey;
   /** What CloudFront sends to the API (EDGE_SECRET_HEADER, infra/web-stack.ts), so its viewer address is trusted. */
   readonly edgeSecret: Secret;
   /** The nested stack of each area (route `tag`), by tag. */
@@ -90,17 +90,24 @@ export class IdentityStack extends Stack {
     // Encrypts the secrets the service must read back (token-signing private keys, TOTP
     // secrets). Symmetric, so the key material never leaves KMS; yearly automatic rotation
     // keeps old ciphertexts decrypting. It goes with the table: destroying the key
-    // while the table is retained would make its secrets unreadable.
-    this.secretsKey = new Key(this, 'SecretsKey', {
-      description: 'Identity service: encrypts token-signing keys and TOTP secrets',
-      alias: `alias/${this.stackName}/secrets`,
-      enableKeyRotation: true,
-      removalPolicy: config.removalPolicy,
-    });
-    // A multi-Region primary key (context multiRegionKey): a table copied to another Region can be read there by a
-    // replica of this key. Only at the key's creation: changing it on a deployed key would replace the key, and the
-    // secrets it encrypted could not be read any more (infra/config.ts refuses nothing here: the README says so).
-    if (config.multiRegionKey) (this.secretsKey.node.defaultChild as CfnKey).multiRegion = true;
+    // while the table is retained would make its secrets unreadable. A deployment in a second
+    // Region, on a table copied from the first, names the replica of the first one's
+    // multi-Region key instead (context kmsKeyArn: README, Restoring the table).
+    if (config.kmsKeyArn) {
+      this.secretsKey = Key.fromKeyArn(this, 'SecretsKey', config.kmsKeyArn);
+    } else {
+      const key = new Key(this, 'SecretsKey', {
+        description: 'Identity service: encrypts token-signing keys and TOTP secrets',
+        alias: `alias/${this.stackName}/secrets`,
+        enableKeyRotation: true,
+        removalPolicy: config.removalPolicy,
+      });
+      // A multi-Region primary key (context multiRegionKey): a table copied to another Region can be read there by a
+      // replica of this key. Only at the key's creation: changing it on a deployed key would replace the key, and
+      // the secrets it encrypted could not be read any more (the README says so).
+      if (config.multiRegionKey) (key.node.defaultChild as CfnKey).multiRegion = true;
+      this.secretsKey = key;
+    }
 
     // Behind CloudFront (infra/web-stack.ts) API Gateway's sourceIp is an edge server's, which would put every
     // viewer in one per-IP rate limit. CloudFront sends this secret (header `x-identity-edge-secret`) with its

@@ -230,6 +230,20 @@ describe('recovery', () => {
     expect(JSON.stringify(only(t, 'AWS::Backup::BackupSelection')[1])).toContain('table/identity-restored-2026-11-27');
   });
 
+  it('uses a key made elsewhere by its ARN (kmsKeyArn: a replica in a second Region), and makes none', () => {
+    const replica = 'arn:aws:kms:us-west-2:123456789012:key/mrk-0123456789abcdef0123456789abcdef';
+    const { identityTemplate: t } = synth({ ...OWN, kmsKeyArn: replica, tableName: 'identity-copy' });
+    t.resourceCountIs('AWS::KMS::Key', 0);
+    const signers = Object.values(resources(t, 'AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment.Variables.KMS_KEY_ID !== undefined,
+    );
+    expect(signers.length).toBeGreaterThan(5);
+    for (const fn of signers) expect(fn.Properties.Environment.Variables.KMS_KEY_ID).toBe(replica);
+    expect(JSON.stringify(resources(t, 'AWS::IAM::Role'))).toContain(replica);
+    expect(() => synth({ ...OWN, kmsKeyArn: replica, multiRegionKey: true })).toThrow(/cannot go with "kmsKeyArn"/);
+    expect(() => synth({ ...OWN, kmsKeyArn: 'alias/nope' })).toThrow(/ARN of a KMS key/);
+  });
+
   it('makes the secrets key a multi-Region primary key with multiRegionKey', () => {
     const multi = only(synth({ ...OWN, multiRegionKey: true }).identityTemplate, 'AWS::KMS::Key')[1];
     expect(multi.Properties.MultiRegion).toBe(true);
