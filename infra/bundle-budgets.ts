@@ -34,14 +34,14 @@ const OIDC_EVERYWHERE = 2.3 * 1024;
  */
 const METRICS_EVERYWHERE = 18 * 1024;
 /**
- * Deployable (issue 29): the edge secret read by ARN on the first request that presents one, instead of a value in
+ * Deployable: the edge secret read by ARN on the first request that presents one, instead of a value in
  * every function's environment (shared/http/client-ip.ts: 0.6 KB more than the comparison it replaces, and the
  * handler's await of it), its Secrets Manager client imported from the runtime on that first use: 1 KB in every
  * bundle.
  */
 const EDGE_SECRET_BY_ARN = 1024;
 /**
- * Mail that is watched (issue 29), in every bundle that sends mail (`ses` rows): the suppression of an address that
+ * Mail that is watched, in every bundle that sends mail (`ses` rows): the suppression of an address that
  * bounced or complained, read before a mail and its repository (1.6 KB), the send path that counts MailsFailed by
  * kind (0.5 KB), the configuration set and the tenant's tags on every mail (0.2 KB), and the invitation's answer
  * for a suppressed address: 3 KB.

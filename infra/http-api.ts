@@ -297,7 +297,7 @@ export interface FunctionSpec {
 }
 
 /** A route row as a function spec: everything comes from the row. */
-export function specOf(route: RouteDef, basePath: string): FunctionSpec {
+function specOf(route: RouteDef, basePath: string): FunctionSpec {
   return {
     id: constructIdOf(route),
     entry: route.entry,

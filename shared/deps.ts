@@ -24,7 +24,7 @@ const Env = v.object({
   ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
   SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
   /**
-   * The SES configuration set every mail is sent with (issue 29): its event destination publishes bounces and
+   * The SES configuration set every mail is sent with: its event destination publishes bounces and
    * complaints to SNS, for functions/mail/ses-events.ts; each mail then carries the tags `app`, `mid` and `kind`.
    * Unset (locally): no configuration set, no tags.
    */

@@ -79,7 +79,7 @@ export const COUNTERS = [...SECURITY_COUNTERS, ...BUSINESS_COUNTERS] as const;
 export type Counter = (typeof COUNTERS)[number];
 
 /**
- * A mail SES refused (issue 29): `MailsFailed` with the dimensions service and `kind`, the mail's kind
+ * A mail SES refused: `MailsFailed` with the dimensions service and `kind`, the mail's kind
  * (MailMessage['kind']: SIGNUP_CODE, LOGIN_CODE, PASSWORD_RESET_CODE, INVITATION, the notices…, a dozen fixed
  * values), so that a failing kind of mail shows apart. Not among COUNTERS: those have the dimension service alone.
  */

@@ -62,7 +62,7 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
 
 /**
  * What login prefetches with the tenant (httpHandler's `prefetch`): the e-mail's claim and its lockout, and for a
- * body without a password (the only one that can mail a code) the address's mail suppression (issue 29), which the
+ * body without a password (the only one that can mail a code) the address's mail suppression, which the
  * code's send path then reads at no round trip of its own.
  */
 export function loginPrefetch(body: LoginRequest, tenant: TenantRef) {

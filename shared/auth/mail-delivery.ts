@@ -4,7 +4,7 @@ import { mailSuppressionRepo } from '../store/mail-suppression-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 /**
- * Whether mail to `to` is suppressed in this tenant (issue 29: SES reported a
+ * Whether mail to `to` is suppressed in this tenant (SES reported a
  * hard bounce or a complaint for it, and no admin has cleared it since). Asked
  * before any mail to an address: codes, invitations, notices. A suppressed
  * mail is logged by kind and reason, never with the address, and counted as

@@ -25,7 +25,7 @@ export type Undo = (why: 'FAILED' | 'HELD_BACK') => Promise<void>;
  * has its code, and `undo` takes back what was made for the mail.
  *
  * An address whose mail is suppressed (SES reported a hard bounce or a
- * complaint for it, issue 29) is held back the same way, before the limits
+ * complaint for it) is held back the same way, before the limits
  * count anything; a security notice to it (EMAIL_CHANGE_REQUESTED, which no
  * limit holds back) is simply not sent, and the request goes on as if it were.
  */

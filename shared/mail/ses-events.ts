@@ -7,7 +7,7 @@ import type { MailMessage } from './message.ts';
 import { MAIL_TAG } from './tags.ts';
 
 /**
- * SES's feedback on the mail the service sent (issue 29): SES event publishing
+ * SES's feedback on the mail the service sent: SES event publishing
  * (the configuration set SES_CONFIGURATION_SET names, shared/mail/ses-mailer.ts)
  * publishes each mail's events to an SNS topic, and SNS invokes this function
  * with them. The record format is AWS's ("Contents of event data that Amazon

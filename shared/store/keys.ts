@@ -109,7 +109,7 @@ export const keys = {
     sk: 'MAIL',
   }),
   /**
-   * Mail to one address of the tenant stopped by SES's feedback (issue 29): a hard bounce or a complaint, recorded
+   * Mail to one address of the tenant stopped by SES's feedback: a hard bounce or a complaint, recorded
    * by the SES events function (functions/mail/ses-events.ts), read before every mail to the address, cleared by
    * an admin. The address is the normalised one (trimmed, lower-cased), as mail-limit keys have it.
    */

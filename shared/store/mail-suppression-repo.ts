@@ -32,7 +32,7 @@ export function mailSuppressionKey(t: TenantRef, email: string): ItemKey {
 
 /**
  * Suppressions of mail per (tenant, address), from SES's bounce and complaint
- * events (issue 29). One item per address: the latest event wins (by its
+ * events. One item per address: the latest event wins (by its
  * time, so SNS delivering late or twice changes nothing), and an admin's
  * clearing stamps `clearedAt` rather than deleting, so that an event from
  * before the clearing, delivered after it, is refused; a bounce after it

@@ -14,7 +14,7 @@ export const InviteUserRequest = v.strictObject({ email: Email, firstName: Optio
 export const InviteUserResponse = v.object({ userId: v.string(), status: v.literal('INVITED') });
 
 /**
- * Mail to the user's address is suppressed (issue 29): SES reported a hard bounce (BOUNCE) or the recipient marked
+ * Mail to the user's address is suppressed: SES reported a hard bounce (BOUNCE) or the recipient marked
  * a mail as spam (COMPLAINT), at `at`; no mail goes there until an admin clears it.
  */
 export const MailSuppression = v.object({ reason: v.picklist(['BOUNCE', 'COMPLAINT']), at: v.string() });

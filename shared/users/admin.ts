@@ -47,7 +47,7 @@ export async function listUsers(deps: Deps, tenant: Merchant) {
 }
 
 /**
- * GET /users/{id}: the user, and whether mail to their address is suppressed (issue 29: a hard bounce or a
+ * GET /users/{id}: the user, and whether mail to their address is suppressed (a hard bounce or a
  * complaint SES reported, until an admin clears it). Read consistent: a clearing just made shows.
  */
 export async function getUser(deps: Deps, tenant: Merchant, id: string): Promise<AdminUserResponse> {
@@ -186,7 +186,7 @@ export async function inviteUser(
     // what a failed send does (503, Retry-After, nothing left behind), not an unchanged 201: no mail would
     // ever carry its token (there is no resend), and the admin, who sees every user anyway, learns nothing
     // about accounts from it.
-    // An address whose mail is suppressed (a hard bounce or a complaint, issue 29) is held back the same way,
+    // An address whose mail is suppressed (a hard bounce or a complaint) is held back the same way,
     // before the limits count anything; the admin, who sees the suppression on a user's page anyway, is told why.
     if (await isMailSuppressed(deps, tenant, body.email, 'INVITATION')) {
       throw fail('UNAVAILABLE', {

@@ -7,7 +7,7 @@ import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
 
 /**
- * What a real deployment needs beyond the templates' shape (issue 29): a sender the stack can verify and whose
+ * What a real deployment needs beyond the templates' shape: a sender the stack can verify and whose
  * DNS records it prints, the SES events that suppress bad addresses, an issuer that survives the API, backups, and
  * an example deployment that cannot be deployed by mistake.
  */

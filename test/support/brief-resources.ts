@@ -97,12 +97,12 @@ const USER_RESPONSE = {
 
 export const BRIEF_RESOURCES = {
   UserResponse: USER_RESPONSE,
-  /** GET /users/{id} (CONTRACT.md, Resources): the UserResponse, and ours: the mail suppression of the address. */
+  /** GET /users/{id}: the UserResponse, and ours: the mail suppression of the address. */
   AdminUserResponse: {
     ...USER_RESPONSE,
     mailSuppression: ours({ type: 'object', nullable: true, resource: 'MailSuppression' }),
   },
-  /** Ours wholly (issue 29): why and since when mail to the address is suppressed. */
+  /** Ours wholly: why and since when mail to the address is suppressed. */
   MailSuppression: {
     reason: ours({ type: 'string', values: ['BOUNCE', 'COMPLAINT'] }),
     at: ours(timestamp),

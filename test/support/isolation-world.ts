@@ -128,7 +128,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     aUser(tenant, { email: EMAIL.recover }),
     aUser(tenant, { email: EMAIL.victim }),
   ]);
-  // The victim's address hard-bounced (SES's feedback, issue 29): mail to it is suppressed.
+  // The victim's address hard-bounced (SES's feedback): mail to it is suppressed.
   await mailSuppressionRepo(deps.store).record(
     tenant,
     EMAIL.victim,

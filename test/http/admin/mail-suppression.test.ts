@@ -14,7 +14,7 @@ import {
 } from '#test/support/ses-events.ts';
 
 /**
- * Mail that is watched (issue 29), black-box through the local stack and the SES emulator: once SES reports a
+ * Mail that is watched, black-box through the local stack and the SES emulator: once SES reports a
  * hard bounce or a complaint for an address (AWS's documented records, fed to the SES events function as SNS
  * would), the service mails it nothing (reset codes, login codes, invitations, notices) and answers exactly as if
  * it had; the admin sees why on GET /users/{id} and clears it with DELETE /users/{id}/mail-suppression, after

@@ -234,7 +234,7 @@ describe('the metrics and the summary line of a request', () => {
   });
 });
 
-describe('mail (issue 29)', () => {
+describe('mail', () => {
   let tenant: TestTenant;
   beforeAll(async () => {
     tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });

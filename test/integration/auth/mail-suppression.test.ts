@@ -13,7 +13,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { merchantOf } from '#test/support/faults.ts';
 
 /**
- * The send path of a suppressed address (issue 29), against DynamoDB Local: a code is held back as a mail limit
+ * The send path of a suppressed address, against DynamoDB Local: a code is held back as a mail limit
  * holds it back (no mail, the challenge a decoy whose code nobody has, MailsSuppressed counted); a security
  * notice is not sent and the change it tells of goes on. The black-box side: test/http/admin/mail-suppression.test.ts.
  */

@@ -20,7 +20,7 @@ import {
 } from '#test/support/ses-events.ts';
 
 /**
- * The SES events function (functions/mail/ses-events.ts, issue 29), fed AWS's documented example records
+ * The SES events function (functions/mail/ses-events.ts), fed AWS's documented example records
  * (test/support/ses-events.ts) through SNS's Lambda event, against DynamoDB Local: a hard bounce or a complaint
  * suppresses the recipient in the tenant its tags name, and only there; a transient bounce, a delay or a reject
  * suppresses nothing; garbage is logged and skipped, never thrown; no line logs an address.

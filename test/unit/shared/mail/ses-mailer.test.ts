@@ -123,7 +123,7 @@ describe('sesMailer.send', () => {
   );
 });
 
-describe('sesMailer.send with a configuration set (issue 29)', () => {
+describe('sesMailer.send with a configuration set', () => {
   it('sends with ConfigurationSetName and tags naming the tenant (app, mid) and the kind of mail, nothing else', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
     const tenant = aMerchant({ app: 'app_9g0dd0z2gck08fv1', mid: 'mid_j4782e8dh6xs725j', name: 'Acme Plants' });
