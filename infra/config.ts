@@ -80,6 +80,11 @@ export interface IdentityConfig {
   tracing: boolean;
   /** The spike alarms (infra/monitoring.ts): how many in 5 minutes is a spike. */
   alarmThresholds: { failedLogins: number; refreshReuse: number };
+  /**
+   * `waf: on`: a web ACL on the hosted pages' distribution (infra/firewall-stack.ts) with these rate limits a minute,
+   * and the API answering requests that came through CloudFront only; undefined (`off`): none.
+   */
+  waf: { ipRequestsPerMinute: number; tenantRequestsPerMinute: number } | undefined;
 }
 
 export const CONTEXT_DEFAULTS = {
@@ -114,6 +119,9 @@ export const CONTEXT_DEFAULTS = {
   tracing: 'active',
   failedLoginsAlarmThreshold: 100,
   refreshReuseAlarmThreshold: 10,
+  waf: 'off',
+  wafIpRequestsPerMinute: 1000,
+  wafTenantRequestsPerMinute: 30000,
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = {
@@ -254,6 +262,27 @@ export function readIdentityConfig(node: Node): IdentityConfig {
       failedLogins: positiveInteger(node, 'failedLoginsAlarmThreshold'),
       refreshReuse: positiveInteger(node, 'refreshReuseAlarmThreshold'),
     },
+    waf: readWaf(node),
+  };
+}
+
+/** AWS WAF's bounds on a rate-based rule's limit. */
+const WAF_LIMIT = { min: 10, max: 2_000_000_000 };
+
+function readWaf(node: Node): IdentityConfig['waf'] {
+  const waf = contextString(node, 'waf');
+  if (waf !== 'on' && waf !== 'off') throw new Error(`Context "waf" must be "on" or "off", got "${waf}"`);
+  if (waf === 'off') return undefined;
+  const limit = (key: 'wafIpRequestsPerMinute' | 'wafTenantRequestsPerMinute') => {
+    const value = positiveInteger(node, key);
+    if (value < WAF_LIMIT.min || value > WAF_LIMIT.max) {
+      throw new Error(`Context "${key}" must be from ${WAF_LIMIT.min} to ${WAF_LIMIT.max} (AWS WAF), got ${value}`);
+    }
+    return value;
+  };
+  return {
+    ipRequestsPerMinute: limit('wafIpRequestsPerMinute'),
+    tenantRequestsPerMinute: limit('wafTenantRequestsPerMinute'),
   };
 }
 

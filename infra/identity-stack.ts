@@ -197,7 +197,12 @@ export class IdentityStack extends Stack {
       ...baseOptions,
       basePath: BASE_PATH,
       sesIdentityArns: this.mail.sendingArns,
-      environment: { ...baseOptions.environment, EDGE_SECRET_ARN: this.edgeSecret.secretArn },
+      environment: {
+        ...baseOptions.environment,
+        EDGE_SECRET_ARN: this.edgeSecret.secretArn,
+        // With a web ACL on CloudFront (context waf: infra/firewall-stack.ts), a request that went around it is refused.
+        ...(config.waf && { EDGE_ONLY: 'true' }),
+      },
       // Every route's function may read the edge secret, and nothing else of Secrets Manager.
       statements: [
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.edgeSecret.secretArn] }),

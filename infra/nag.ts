@@ -7,6 +7,7 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsCustomResource } from 'aws-cdk-lib/custom-resources';
 import type { IConstruct } from 'constructs';
 import type { RouteDef } from '#shared/http/route.ts';
 
@@ -40,7 +41,7 @@ export const NAG_REASONS = {
     "No KMS encryption of the alarm topic: its notifications carry no secret or personal data (alarm, metric, threshold, state), CloudWatch cannot publish to a topic under SNS's AWS managed key, and a customer managed key for this alone would cost a key a month and a key policy for CloudWatch.",
   /** SMG4 on the edge secret (infra/identity-stack.ts). */
   edgeSecretRotation:
-    'No rotation of the edge secret: CloudFront and the functions read it by dynamic references, resolved at deploy time only, so a rotated value would reach neither; rotating is a redeploy, and the secret only lets its holder name its own client IP.',
+    'No rotation of the edge secret: CloudFront reads it by a dynamic reference, resolved at deploy time only, so a rotated value would not reach it; rotating is a redeploy of the Web stack, and the secret only lets its holder name its own client IP and host, and (with the web ACL) call the API around it.',
   /** SNS2 on the SES events topic (infra/mail.ts). */
   sesEventsTopicEncryption:
     "No KMS encryption of the SES events topic: SES cannot publish to a topic under SNS's AWS managed key, and the events (a bounce or complaint, with the recipient's address) stay in SNS only until they are delivered to one function, over TLS (SNS3); a customer managed key for this alone would cost a key a month and a key policy for SES.",
@@ -58,13 +59,16 @@ export const NAG_REASONS = {
     "No geo restriction by default: a tenant's users may be anywhere, and which countries to refuse is each deployment's choice.",
   /** CFR2 on the distribution. */
   noWaf:
-    'No WAF web ACL by default (a fixed monthly cost per distribution): the API stage throttles every route and the handlers rate-limit per tenant and client IP; a deployment may attach one.',
+    'No WAF web ACL by default (about $8 a month, and $0.60 a million requests): the API stage throttles every route and the handlers rate-limit per tenant and client IP; the context waf: on adds one (infra/firewall-stack.ts).',
   /** CFR3 on the distribution, S1 on its bucket. */
   noStaticAccessLogs:
     "No access logs of the static pages: public build files, no user data, read by CloudFront alone (origin access control); every API request through the distribution is in the API's own access log.",
   /** CFR4 on the distribution when no webDomain is set. */
   defaultCertificate:
     'Default certificate only (no webDomain context): *.cloudfront.net takes no TLS policy, CloudFront sets it; with webDomain the distribution has its own certificate and TLSv1.2_2021.',
+  /** IAM4 and the Serverless findings on the function of AwsCustomResource (aws-cdk-lib's) that reads the web ACL's ARN. */
+  webAclReader:
+    "aws-cdk-lib's AwsCustomResource function as CDK defines it: a deploy-time function (CloudFormation calls it, no viewer does) whose one permission besides its logs is ssm:GetParameter on the web ACL's parameter in us-east-1; its role, memory and settings come with aws-cdk-lib and change with it.",
   /** IAM4, IAM5 and L1 on the provider function of BucketDeployment (aws-cdk-lib's). */
   bucketDeploymentProvider:
     "aws-cdk-lib's BucketDeployment provider as CDK defines it: a deploy-time function (CloudFormation calls it, no viewer does) that copies the build from the CDK asset bucket into the pages bucket; its role, policy and runtime come with aws-cdk-lib and change with it.",
@@ -166,7 +170,12 @@ export function acknowledgeEdgeSecretFindings(secret: Secret): void {
 /** The findings of the Web stack we accept: on its distribution, its bucket and BucketDeployment's provider. */
 export function acknowledgeWebFindings(
   stack: Stack,
-  { distribution, bucket, customDomain }: { distribution: Distribution; bucket: Bucket; customDomain: boolean },
+  {
+    distribution,
+    bucket,
+    customDomain,
+    webAcl,
+  }: { distribution: Distribution; bucket: Bucket; customDomain: boolean; webAcl: boolean },
 ): void {
   const acknowledge = (scope: Validations, ids: readonly string[], reason: string) =>
     scope.acknowledge(...ids.map((id) => ({ id: `AwsSolutions-${id}`, reason })));
@@ -174,7 +183,7 @@ export function acknowledgeWebFindings(
     scope.acknowledge(...ids.map((id) => ({ id: `Serverless-${id}`, reason })));
   const onDistribution = Validations.of(distribution);
   acknowledge(onDistribution, ['CFR1'], NAG_REASONS.noGeoRestriction);
-  acknowledge(onDistribution, ['CFR2'], NAG_REASONS.noWaf);
+  if (!webAcl) acknowledge(onDistribution, ['CFR2'], NAG_REASONS.noWaf);
   acknowledge(onDistribution, ['CFR3'], NAG_REASONS.noStaticAccessLogs);
   if (!customDomain) acknowledge(onDistribution, ['CFR4'], NAG_REASONS.defaultCertificate);
   acknowledge(Validations.of(bucket), ['S1'], NAG_REASONS.noStaticAccessLogs);
@@ -198,4 +207,25 @@ export function acknowledgeWebFindings(
   for (const provider of providers) {
     acknowledge(Validations.of(provider), findings, NAG_REASONS.bucketDeploymentProvider);
   }
+}
+
+/**
+ * The findings of aws-cdk-lib's AwsCustomResource function, which reads the web ACL's ARN in us-east-1 at deploy time
+ * (infra/web-stack.ts): a singleton of the stack, named by CDK after its uuid.
+ */
+export function acknowledgeWebAclReaderFindings(stack: Stack): void {
+  const id = `AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replaceAll('-', '')}`;
+  const provider = stack.node.tryFindChild(id);
+  if (!provider) throw new Error(`No AwsCustomResource provider ${id} found: acknowledge its findings anew`);
+  const onProvider = Validations.of(provider);
+  onProvider.acknowledge(
+    ...['LambdaDLQ', 'LambdaDefaultMemorySize', 'LambdaTracing'].map((rule) => ({
+      id: `Serverless-${rule}`,
+      reason: NAG_REASONS.webAclReader,
+    })),
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: NAG_REASONS.webAclReader,
+    },
+  );
 }

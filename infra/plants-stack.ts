@@ -66,7 +66,6 @@ export class PlantsStack extends Stack {
 
     // The one table definition (shared/store/table.ts), as the local stack creates it too. Plants
     // use only pk/sk; the index stays empty (no plant has gsi1 keys) and costs nothing on demand.
-    // The one table definition; plants use only pk/sk, so the index stays empty and costs nothing on demand.
     this.table = serviceTable(this, 'Table', config.removalPolicy);
 
     this.api = serviceApi(this, 'Api', {

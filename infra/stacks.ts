@@ -1,15 +1,17 @@
 import type { App } from 'aws-cdk-lib';
 import type { RouteDef } from '#shared/http/route.ts';
+import { readIdentityConfig } from './config.ts';
+import { FIREWALL_REGION, FirewallStack } from './firewall-stack.ts';
 import { IdentityStack } from './identity-stack.ts';
 import { PlantsStack } from './plants-stack.ts';
 import { WebStack } from './web-stack.ts';
 
 /**
- * The three stacks of a deployment, wired together: what `cdk deploy --all` deploys (infra/app.ts) and what the
+ * The stacks of a deployment, wired together: what `cdk deploy --all` deploys (infra/app.ts) and what the
  * infra tests synthesise, so that the two cannot differ. `routes` replaces the identity route list (tests only).
  */
 export function addStacks(app: App, options: { webAssetsPath: string; identityRoutes?: readonly RouteDef[] }) {
-  // Account and region come from the CLI profile at deploy time (environment-agnostic stacks).
+  // Account and region come from the CLI profile at deploy time (environment-agnostic stacks), but for the web ACL's.
   const identity = new IdentityStack(app, 'Identity', {
     description: 'Multi-tenant identity service (HTTP API, Lambda, DynamoDB)',
     ...(options.identityRoutes && { routes: options.identityRoutes }),
@@ -24,6 +26,16 @@ export function addStacks(app: App, options: { webAssetsPath: string; identityRo
     identityTable: identity.table,
   });
 
+  // With the context waf: on, the distribution's web ACL, in us-east-1 whatever the deployment's Region
+  // (infra/firewall-stack.ts); deployed before the Web stack, which reads its ARN.
+  const config = readIdentityConfig(app.node);
+  const firewall = config.waf
+    ? new FirewallStack(app, 'Firewall', {
+        description: 'Identity service: the web ACL of the hosted pages distribution (AWS WAF, us-east-1)',
+        webDomain: config.web?.domain,
+      })
+    : undefined;
+
   // The hosted pages, with the identity API under /api/* of the same origin (cross-stack references, so
   // `cdk deploy --all` deploys Identity first).
   const web = new WebStack(app, 'Web', {
@@ -31,6 +43,14 @@ export function addStacks(app: App, options: { webAssetsPath: string; identityRo
     assetsPath: options.webAssetsPath,
     apiHost: identity.apiHost,
     edgeSecret: identity.edgeSecret,
+    ...(firewall && {
+      webAcl: {
+        parameterName: firewall.aclArnParameterName,
+        parameterArn: firewall.aclArnParameterArn,
+        region: FIREWALL_REGION,
+      },
+    }),
   });
-  return { identity, plants, web };
+  if (firewall) web.addStackDependency(firewall, 'reads the ARN of the web ACL it makes');
+  return { identity, plants, web, firewall };
 }

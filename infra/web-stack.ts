@@ -23,6 +23,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { BASE_PATH } from '#functions/routes.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
@@ -31,7 +32,7 @@ import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts'
 import { readIdentityConfig } from './config.ts';
 import { refuseToDeployExample } from './example.ts';
 import { hostedPagesOrigin } from './identity-stack.ts';
-import { acknowledgeWebFindings } from './nag.ts';
+import { acknowledgeWebAclReaderFindings, acknowledgeWebFindings } from './nag.ts';
 
 /** The API's path pattern on the distribution: the identity routes all start with /api/v1. */
 export const API_PATH_PATTERN = '/api/*';
@@ -152,6 +153,8 @@ export interface WebStackProps extends StackProps {
   apiHost: string;
   /** The Identity stack's edge secret: sent to the API as EDGE_SECRET_HEADER (infra/identity-stack.ts says why). */
   edgeSecret: ISecret;
+  /** The web ACL of the distribution (context waf): the SSM parameter in us-east-1 that holds its ARN. */
+  webAcl?: { parameterName: string; parameterArn: string; region: string };
 }
 
 /**
@@ -206,10 +209,15 @@ export class WebStack extends Stack {
       customHeaders: { [EDGE_SECRET_HEADER]: props.edgeSecret.secretValue.unsafeUnwrap() },
     });
 
+    // The web ACL is made in us-east-1 (infra/firewall-stack.ts), and CloudFormation has no reference across Regions:
+    // its ARN is read from the parameter that stack writes there, when this resource is created or its name changes.
+    const webAclId = props.webAcl && this.readWebAclArn(props.webAcl);
+
     const web = config.web;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Identity service: hosted pages and the identity API',
       defaultRootObject: 'index.html',
+      ...(webAclId && { webAclId }),
       ...(web && {
         domainNames: [`*.${web.domain}`],
         certificate: Certificate.fromCertificateArn(this, 'Certificate', web.certificateArn),
@@ -266,7 +274,12 @@ export class WebStack extends Stack {
     });
     pages.node.addDependency(assets);
 
-    acknowledgeWebFindings(this, { distribution: this.distribution, bucket: this.bucket, customDomain: !!web });
+    acknowledgeWebFindings(this, {
+      distribution: this.distribution,
+      bucket: this.bucket,
+      customDomain: !!web,
+      webAcl: !!webAclId,
+    });
 
     new CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
@@ -275,9 +288,34 @@ export class WebStack extends Stack {
         : 'The distribution; hosted pages need the webDomain and webCertificateArn context (README)',
     });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'IdentityUrl', {
+      value: web
+        ? `${hostedPagesOrigin(web.domain)}${BASE_PATH}`
+        : `https://${this.distribution.distributionDomainName}${BASE_PATH}`,
+      description: webAclId
+        ? "The identity base URL: with the web ACL, the API answers here only ({subdomain}: a tenant's)"
+        : "The identity API through the distribution ({subdomain}: a tenant's)",
+    });
     new CfnOutput(this, 'HostedPagesUrl', {
       value: web ? `${hostedPagesOrigin(web.domain)}/` : 'none: set the webDomain and webCertificateArn context',
       description: "A tenant's hosted pages, {subdomain} standing for its subdomain",
     });
+  }
+
+  /** The web ACL's ARN, read from its parameter in us-east-1 at deploy time (an SSM GetParameter, nothing else). */
+  private readWebAclArn(acl: NonNullable<WebStackProps['webAcl']>): string {
+    const read = new AwsCustomResource(this, 'WebAclArn', {
+      onUpdate: {
+        service: 'SSM',
+        action: 'GetParameter',
+        parameters: { Name: acl.parameterName },
+        region: acl.region,
+        physicalResourceId: PhysicalResourceId.of(acl.parameterName),
+      },
+      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [acl.parameterArn] }),
+      installLatestAwsSdk: false,
+    });
+    acknowledgeWebAclReaderFindings(this);
+    return read.getResponseField('Parameter.Value');
   }
 }

@@ -17,7 +17,7 @@ import type { DiscoveryResponse, LoginMode, SignupMode } from '#shared/tenancy/s
 import type { UserResponse } from '#shared/users/schemas.ts';
 import { usageError } from './command-line.ts';
 
-const USAGE = `usage: npm run smoke -- --url URL --app APP --mid MID --public-key KEY --origin ORIGIN
+const USAGE = `usage: npm run smoke -- --url URL [--issuer URL] --app APP --mid MID --public-key KEY --origin ORIGIN
          (--inbox URL | --code-from-stdin --email EMAIL | --email EMAIL --password PASSWORD)
 
 Checks a deployment over HTTP, one line each: PASS, FAIL, or SKIP (a check it
@@ -27,7 +27,12 @@ refresh, me, logout, refresh-after-logout.
 Exit code 0 when no check failed, 1 when one did, 2 for bad usage.
 
   --url URL             the identity base URL, with /api/v1 (the stack output ApiUrl;
-                        locally http://localhost:3000/api/v1); the issuer must be this URL
+                        locally http://localhost:3000/api/v1); the issuer must be this URL,
+                        unless --issuer names it
+  --issuer URL          the access tokens' issuer, when the API is called at another URL: with
+                        the web ACL (waf=on) --url is the Web stack's IdentityUrl, with a
+                        tenant's subdomain, and this is the ApiUrl. Its metadata and key set
+                        are read there, as a resource server reads them
   --app APP --mid MID --public-key KEY
                         the tenant, as \`npm run tenant -- create\` printed it
   --origin ORIGIN       one of the tenant's allowed origins (discovery is asked as a browser would)
@@ -58,6 +63,8 @@ const JWKS_MAX_AGE_MS = 1_000;
 
 interface Options {
   url: string;
+  /** The tokens' `iss`, where resource servers read the metadata and keys: --issuer, or --url. */
+  issuer: string;
   app: string;
   mid: string;
   publicKey: string;
@@ -77,6 +84,7 @@ function readOptions(): Options {
       allowPositionals: false,
       options: {
         url: { type: 'string' },
+        issuer: { type: 'string' },
         app: { type: 'string' },
         mid: { type: 'string' },
         'public-key': { type: 'string' },
@@ -102,6 +110,7 @@ function readOptions(): Options {
     return value.trim();
   };
   const url = httpUrl('--url', required('url')).replace(/\/+$/, '');
+  const issuer = typeof values.issuer === 'string' ? httpUrl('--issuer', values.issuer).replace(/\/+$/, '') : url;
   const app = required('app');
   const mid = required('mid');
   const publicKey = required('public-key');
@@ -114,7 +123,7 @@ function readOptions(): Options {
   const password = typeof values.password === 'string' ? values.password : process.env.SMOKE_PASSWORD || undefined;
   const inbox = typeof values.inbox === 'string' ? httpUrl('--inbox', values.inbox).replace(/\/+$/, '') : undefined;
 
-  const tenant = { url, app, mid, publicKey, origin };
+  const tenant = { url, issuer, app, mid, publicKey, origin };
   if (inbox !== undefined && values['code-from-stdin']) {
     usageError(USAGE, '--inbox and --code-from-stdin are two ways to read the signup code: give one');
   }
@@ -337,7 +346,7 @@ function checkRunner() {
 
 async function main() {
   const options = readOptions();
-  const { url, app, mid, origin, email, password } = options;
+  const { url, issuer, app, mid, origin, email, password } = options;
   secrets.add(password);
   const basePath = new URL(url).pathname.replace(/\/$/, '');
   const label = (method: string, path: string) => `${method} ${basePath}${path}`;
@@ -353,8 +362,10 @@ async function main() {
     return undefined;
   });
 
-  await checks.run('jwks', label('GET', '/.well-known/jwks.json'), [], async () => {
-    const answer = await send(`${url}/.well-known/jwks.json`);
+  // The issuer's metadata and keys are read at the issuer, as a resource server reads them.
+  const issuerLabel = (path: string) => (issuer === url ? label('GET', path) : `GET ${issuer}${path}`);
+  await checks.run('jwks', issuerLabel('/.well-known/jwks.json'), [], async () => {
+    const answer = await send(`${issuer}/.well-known/jwks.json`);
     expectStatus(answer, 200);
     const keys = valueAt(answer.body, 'keys') as Record<string, unknown>[] | undefined;
     if (!Array.isArray(keys)) throw new Failed('the answer has no keys array');
@@ -370,14 +381,17 @@ async function main() {
     return `${keys.length} key${keys.length === 1 ? '' : 's'}`;
   });
 
-  await checks.run('openid-configuration', label('GET', '/.well-known/openid-configuration'), [], async () => {
-    const answer = await send(`${url}/.well-known/openid-configuration`);
+  await checks.run('openid-configuration', issuerLabel('/.well-known/openid-configuration'), [], async () => {
+    const answer = await send(`${issuer}/.well-known/openid-configuration`);
     expectStatus(answer, 200);
-    const issuer = stringAt(answer.body, 'issuer');
+    const named = stringAt(answer.body, 'issuer');
     const jwksUri = stringAt(answer.body, 'jwks_uri');
     // Tokens carry `iss` = the issuer, and resource servers fetch keys from jwks_uri: both must be this URL's.
-    if (issuer !== url) throw new Failed(`issuer is ${issuer}, not the --url given (${url})`);
-    if (jwksUri !== `${url}/.well-known/jwks.json`) throw new Failed(`jwks_uri is ${jwksUri}, not under the issuer`);
+    const given = issuer === url ? `the --url given (${url})` : `the --issuer given (${issuer})`;
+    if (named !== issuer) throw new Failed(`issuer is ${named}, not ${given}`);
+    if (jwksUri !== `${issuer}/.well-known/jwks.json`) {
+      throw new Failed(`jwks_uri is ${jwksUri}, not under the issuer`);
+    }
     return undefined;
   });
 
@@ -459,23 +473,23 @@ async function main() {
 
   await checks.run(
     'access-token',
-    `ES256, verified with ${label('GET', '/.well-known/jwks.json')}`,
+    `ES256, verified with ${issuerLabel('/.well-known/jwks.json')}`,
     ['login'],
     async () => {
       const token = (session as Tokens).accessToken;
       const { kid } = decodeProtectedHeader(token);
-      let keys = await publishedKeys(url);
+      let keys = await publishedKeys(issuer);
       // A key made at this login may be newer than the list the JWK Set was answered from.
       if (!keys.some((key) => key.kid === kid)) {
         await new Promise((done) => setTimeout(done, JWKS_MAX_AGE_MS + 100));
-        keys = await publishedKeys(url);
+        keys = await publishedKeys(issuer);
       }
       if (keys.length === 0) throw new Failed('expected at least one key, got 0');
       if (!keys.some((key) => key.kid === kid)) throw new Failed(`the token's key ${kid} is not in the JWK Set`);
       try {
-        // As a resource server would: the signature, the issuer (this URL) and the audience (the tenant's app).
+        // As a resource server would: the signature, the issuer and the audience (the tenant's app).
         const { payload } = await jwtVerify(token, createLocalJWKSet({ keys }), {
-          issuer: url,
+          issuer,
           audience: app,
           algorithms: ['ES256'],
         });

@@ -68,6 +68,8 @@ const Env = v.object({
   EDGE_SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
   /** On AWS, where that secret is kept instead (a Secrets Manager ARN): read on first use (shared/http/client-ip.ts). */
   EDGE_SECRET_ARN: v.optional(v.pipe(v.string(), v.startsWith('arn:'))),
+  /** `true`: only requests that came through CloudFront are answered, its web ACL in front (infra/firewall-stack.ts). */
+  EDGE_ONLY: v.optional(v.picklist(['true', 'false']), 'false'),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
@@ -95,6 +97,8 @@ export interface Config {
   edgeSecret: string | undefined;
   /** EDGE_SECRET_ARN (shared/http/client-ip.ts). */
   edgeSecretArn: string | undefined;
+  /** EDGE_ONLY (shared/http/client-ip.ts). */
+  edgeOnly: boolean;
 }
 
 export interface Deps {
@@ -140,6 +144,9 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     throw new Error(`invalid environment: ${fields}`);
   }
   const e = parsed.output;
+  if (e.EDGE_ONLY === 'true' && !e.EDGE_SECRET && !e.EDGE_SECRET_ARN) {
+    throw new Error('invalid environment: EDGE_ONLY needs EDGE_SECRET or EDGE_SECRET_ARN');
+  }
   const store = createStoreClient({ tableName: e.TABLE_NAME, endpoint: e.DYNAMODB_ENDPOINT, region: e.AWS_REGION });
   return {
     config: {
@@ -154,6 +161,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
       edgeSecret: e.EDGE_SECRET,
       edgeSecretArn: e.EDGE_SECRET_ARN,
+      edgeOnly: e.EDGE_ONLY === 'true',
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

@@ -90,6 +90,7 @@ export const metaRoutes = {
   getJwks: {
     operationId: 'getJwks',
     throttle: 'session',
+    servedAtIssuer: true,
     method: 'GET',
     path: '/.well-known/jwks.json',
     entry: 'functions/meta/get-jwks.ts',
@@ -104,6 +105,7 @@ export const metaRoutes = {
   getOpenidConfiguration: {
     operationId: 'getOpenidConfiguration',
     throttle: 'session',
+    servedAtIssuer: true,
     method: 'GET',
     path: '/.well-known/openid-configuration',
     entry: 'functions/meta/get-openid-configuration.ts',

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { fail } from './errors.ts';
 import { type HttpEvent, header } from './request-state.ts';
+import type { RouteDef } from './route.ts';
 
 /**
  * Behind the hosted pages' CloudFront distribution (infra/web-stack.ts) API Gateway sees an edge server's
@@ -22,7 +24,16 @@ export const VIEWER_IP_HEADER = 'x-identity-viewer-ip';
 export interface EdgeSecretConfig {
   edgeSecret: string | undefined;
   edgeSecretArn: string | undefined;
+  /**
+   * EDGE_ONLY: a request that did not come through CloudFront is refused. Set when the distribution has a web ACL
+   * (context `waf`): HTTP APIs take none, so a caller of the API's own domain would otherwise go around it.
+   */
+  edgeOnly: boolean;
 }
+
+/** The detail of the 403 a caller that went around CloudFront gets (EdgeSecretConfig.edgeOnly). */
+export const EDGE_ONLY_DETAIL =
+  "This API answers through the deployment's CloudFront distribution only: call it at the hosted pages' origin, under /api/v1";
 
 /**
  * How far a request's viewer headers are believed: `no-edge` (no edge secret configured: the local stack, whose
@@ -104,6 +115,16 @@ export async function edgeTrust(
   } catch (error) {
     onReadError(error);
     return 'not-from-edge';
+  }
+}
+
+/**
+ * With EDGE_ONLY, refuses a request that did not come through CloudFront (403 FORBIDDEN), before any other step;
+ * but on the routes served at the issuer (RouteDef.servedAtIssuer), which resource servers read at the API's URL.
+ */
+export function refuseUnlessFromEdge(trust: EdgeTrust, config: EdgeSecretConfig, route: RouteDef): void {
+  if (config.edgeOnly && trust === 'not-from-edge' && !route.servedAtIssuer) {
+    throw fail('FORBIDDEN', { detail: EDGE_ONLY_DETAIL });
   }
 }
 

@@ -13,7 +13,7 @@ import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { clientIp, type EdgeSecretConfig, edgeTrust } from './client-ip.ts';
+import { clientIp, type EdgeSecretConfig, edgeTrust, refuseUnlessFromEdge } from './client-ip.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from './errors.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';
@@ -37,7 +37,7 @@ import {
 import type { RouteDef } from './route.ts';
 
 /** Where the identity's functions find the edge secret (shared/http/client-ip.ts); the plant store's deps have none. */
-const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined };
+const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined, edgeOnly: false };
 const edgeConfigOf = (deps: ServiceDeps): EdgeSecretConfig => (deps as Partial<Deps>).config ?? NO_EDGE;
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
@@ -352,7 +352,8 @@ export function httpHandler(
         const startedAt = performance.now();
         const req = request as HttpRequest<ServiceDeps>;
         const deps = depsOf();
-        const edge = await edgeTrust(request.event, edgeConfigOf(deps), (error) =>
+        const edgeConfig = edgeConfigOf(deps);
+        const edge = await edgeTrust(request.event, edgeConfig, (error) =>
           deps.log.error('edge secret not read; viewer headers not believed', {
             errorName: error instanceof Error ? error.name : typeof error,
           }),
@@ -379,6 +380,7 @@ export function httpHandler(
           params: undefined,
         };
         states.set(request.event, req.internal.state);
+        refuseUnlessFromEdge(edge, edgeConfig, route);
         for (const stage of stages) await stage(req as HttpRequest);
       },
       after: (request) => {

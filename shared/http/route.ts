@@ -118,6 +118,12 @@ export interface RouteDef {
    * their functions can hash; every other route the stage's default.
    */
   throttle?: 'session';
+  /**
+   * The access tokens' issuer metadata and key set, which resource servers read at the issuer's URL (`iss`: the
+   * API's own domain): answered to callers that did not come through CloudFront even when the deployment's
+   * functions refuse such callers (EDGE_ONLY, shared/http/client-ip.ts). Public, read-only, and throttled as `session`.
+   */
+  servedAtIssuer?: true;
   /** Left out of the OpenAPI document (only the catch-alls: CORS preflight and `$default`). */
   undocumented?: boolean;
   /** Refused without an `Origin` header (403 ORIGIN_NOT_ALLOWED), browsers only: documented as a required header. */

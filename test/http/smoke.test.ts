@@ -135,6 +135,29 @@ describe('npm run smoke', { timeout: 60_000 }, () => {
     expectNoTokens(stdout);
   });
 
+  it('reads the metadata and keys at --issuer when the API is called at another URL (the web ACL: CloudFront)', async () => {
+    const tenant = await aTenantWith({ origins: [ORIGIN] });
+    // The same local API under a second name: --url is where it is called, --issuer the tokens' `iss`.
+    const elsewhere = api.url.replace('//localhost:', '//127.0.0.1:');
+    expect(elsewhere).not.toBe(api.url);
+    const flags = [...tenantFlags(tenant, elsewhere), '--email', tenant.adminEmail];
+    const env = { SMOKE_PASSWORD: tenant.adminPassword };
+    const [withIssuer, without] = await Promise.all([smoke([...flags, '--issuer', api.url], env), smoke(flags, env)]);
+    expect(verdicts(withIssuer.stdout), withIssuer.stdout).toMatchObject({
+      jwks: 'PASS',
+      'openid-configuration': 'PASS',
+      login: 'PASS',
+      'access-token': 'PASS',
+      me: 'PASS',
+    });
+    expect(withIssuer.stdout).toContain(`PASS  openid-configuration (GET ${api.url}/.well-known/openid-configuration)`);
+    expect(withIssuer.code).toBe(0);
+    // Without it the issuer is taken to be --url, which the tokens do not name.
+    expect(without.stdout).toContain(`issuer is ${api.url}, not the --url given (${elsewhere})`);
+    expect(verdicts(without.stdout)['access-token']).toBe('FAIL');
+    expect(without.code).toBe(1);
+  });
+
   it('fails every check that needs an answer where nothing listens, skips the rest, and exits 1', async () => {
     const tenant = await aTenantWith({ origins: [ORIGIN] });
     const url = `http://localhost:${await freePort()}/api/v1`;

@@ -10,7 +10,7 @@ import { addStacks } from '#infra/stacks.ts';
 import { cdkContext } from './support/context.ts';
 
 /**
- * cdk-nag's AwsSolutions and Serverless packs over the three stacks and their nested stacks, wired as
+ * cdk-nag's AwsSolutions and Serverless packs over the stacks and their nested stacks, wired as
  * infra/app.ts wires them: any error or
  * warning not acknowledged (infra/nag.ts, each on the construct it is about, with a reason) fails.
  * cdk-nag and the stacks share the one aws-cdk-lib in node_modules (its `instanceof CfnResource`
@@ -109,7 +109,8 @@ describe('cdk-nag (AwsSolutions and Serverless) on the Identity, Plants and Web 
 
   it('lists every acknowledged rule and reason in a README table (Security; Hosted pages on AWS)', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const [finding, set] of acknowledgments(app)) {
+    const all = [...acknowledgments(app), ...acknowledgments(allStacks({ waf: 'on', ...WEB_DOMAIN_CONTEXT }))];
+    for (const [finding, set] of all) {
       // One row per rule: `AwsSolutions-IAM5[Action::s3:List*]` is in the row of AwsSolutions-IAM5.
       const rule = finding.replace(/\[.*\]$/, '');
       const rows = readme.split('\n').filter((line) => line.trimStart().startsWith(`| \`${rule}\``));
@@ -137,6 +138,15 @@ describe('cdk-nag (AwsSolutions and Serverless) on the Identity, Plants and Web 
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
       ) ?? []),
     ]).toEqual([NAG_REASONS.sesSandboxRecipients]);
+  });
+
+  it('finds nothing unacknowledged with the web ACL (waf: on), and then needs no CFR2 (no WAF) acknowledgment', () => {
+    const guarded = allStacks({ waf: 'on', ...WEB_DOMAIN_CONTEXT });
+    expect(findingsOf(guarded)).toEqual([]);
+    const found = acknowledgments(guarded);
+    expect([...found.keys()]).not.toContain('AwsSolutions-CFR2');
+    // aws-cdk-lib's function that reads the ACL's ARN at deploy time: acknowledged on it, with its reason.
+    expect([...(found.get('Serverless-LambdaDefaultMemorySize') ?? [])]).toEqual([NAG_REASONS.webAclReader]);
   });
 
   it('needs no X-Ray acknowledgment (IAM5 on `*`) with tracing off, and still finds nothing', () => {

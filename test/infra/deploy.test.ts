@@ -2,7 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { FIREWALL_RULES, type FirewallStack } from '#infra/firewall-stack.ts';
 import { addStacks } from '#infra/stacks.ts';
+import { ERRORS } from '#shared/http/errors.ts';
+import { errorFromAnswer } from '../../client/src/errors.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
 
@@ -195,6 +198,158 @@ describe('a stable issuer (context apiDomain)', () => {
   });
 });
 
+describe('a web ACL per client address and per tenant (context waf)', () => {
+  const WEB = {
+    webDomain: 'id.plants.shop',
+    webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  };
+  const guarded = synth({ ...OWN, ...WEB, waf: 'on', wafIpRequestsPerMinute: 600, wafTenantRequestsPerMinute: 20000 });
+  const firewall = guarded.firewall as FirewallStack;
+  const acl = () => only(flatTemplate(firewall), 'AWS::WAFv2::WebACL')[1].Properties;
+  const rule = (name: string) => acl().Rules.find((r: any) => r.Name === name);
+
+  it('is a CloudFront web ACL, in us-east-1 whatever the deployment’s Region, deployed before the Web stack', () => {
+    expect(firewall.region).toBe('us-east-1');
+    expect(acl()).toMatchObject({ Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
+    expect(guarded.web.dependencies).toContain(firewall);
+    expect(guarded.identity.region).not.toBe('us-east-1');
+  });
+
+  it('counts each client address on every request, over one minute', () => {
+    expect(rule(FIREWALL_RULES.perClientAddress).Statement).toEqual({
+      RateBasedStatement: { AggregateKeyType: 'IP', Limit: 600, EvaluationWindowSec: 60 },
+    });
+  });
+
+  it('counts each tenant by its x-app-id on the API, and by its own host on the API and the discovery paths', () => {
+    const byAppId = rule(FIREWALL_RULES.perTenantAppId).Statement.RateBasedStatement;
+    expect(byAppId).toMatchObject({ AggregateKeyType: 'CUSTOM_KEYS', Limit: 20000, EvaluationWindowSec: 60 });
+    expect(byAppId.CustomKeys).toEqual([
+      { Header: { Name: 'x-app-id', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+    ]);
+    expect(byAppId.ScopeDownStatement.ByteMatchStatement).toMatchObject({
+      FieldToMatch: { UriPath: {} },
+      PositionalConstraint: 'STARTS_WITH',
+      SearchString: '/api/',
+    });
+    const byHost = rule(FIREWALL_RULES.perTenantHost).Statement.RateBasedStatement;
+    expect(byHost.CustomKeys).toEqual([
+      { Header: { Name: 'host', TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }] } },
+    ]);
+    // Only a tenant's own host (`<subdomain>.<webDomain>`): the distribution's cloudfront.net name is every tenant's.
+    const [host, paths] = byHost.ScopeDownStatement.AndStatement.Statements;
+    expect(host.ByteMatchStatement).toMatchObject({
+      PositionalConstraint: 'ENDS_WITH',
+      SearchString: '.id.plants.shop',
+    });
+    expect(paths.OrStatement.Statements.map((s: any) => s.ByteMatchStatement.SearchString)).toEqual([
+      '/api/',
+      '/.well-known/',
+    ]);
+  });
+
+  it('blocks with the API’s own 429 problem and a Retry-After, which the pages and the client read as RATE_LIMITED', () => {
+    for (const r of acl().Rules) {
+      expect(r.Action.Block.CustomResponse).toEqual({
+        ResponseCode: 429,
+        CustomResponseBodyKey: 'rateLimited',
+        ResponseHeaders: [
+          { Name: 'retry-after', Value: '60' },
+          // Readable from a tenant's app on another origin: a fixed notice, no tenant's data.
+          { Name: 'access-control-allow-origin', Value: '*' },
+          { Name: 'access-control-expose-headers', Value: 'retry-after' },
+        ],
+      });
+    }
+    const body = JSON.parse(acl().CustomResponseBodies.rateLimited.Content);
+    expect(body).toMatchObject({ status: 429, code: 'RATE_LIMITED', type: 'about:blank' });
+    expect(ERRORS[body.code as keyof typeof ERRORS]).toBe(429);
+    expect(errorFromAnswer(429, body, 60)).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfter: 60 });
+  });
+
+  it('is attached to the distribution by its ARN, read at deploy time from the parameter the Firewall stack writes', () => {
+    const [parameterId, parameter] = only(flatTemplate(firewall), 'AWS::SSM::Parameter');
+    expect(parameter.Properties).toMatchObject({ Name: '/Firewall/web-acl-arn' });
+    expect(parameter.Properties.Value).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+    expect(parameterId).toBeTruthy();
+    const web = guarded.webTemplate;
+    const [readerId, reader] = only(web, 'Custom::AWS');
+    const call = JSON.parse(reader.Properties.Create);
+    expect(call).toMatchObject({
+      service: 'SSM',
+      action: 'GetParameter',
+      parameters: { Name: '/Firewall/web-acl-arn' },
+      region: 'us-east-1',
+    });
+    const [, distribution] = only(web, 'AWS::CloudFront::Distribution');
+    expect(distribution.Properties.DistributionConfig.WebACLId).toEqual({
+      'Fn::GetAtt': [readerId, 'Parameter.Value'],
+    });
+    // The reader may read that one parameter, and nothing else.
+    const policies = Object.values(resources(web, 'AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('ssm:'),
+    );
+    expect(policies).toHaveLength(1);
+    expect(JSON.stringify(policies[0]?.Properties.PolicyDocument.Statement)).toBe(
+      JSON.stringify([
+        {
+          Action: 'ssm:GetParameter',
+          Effect: 'Allow',
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':ssm:us-east-1:',
+                { Ref: 'AWS::AccountId' },
+                ':parameter/Firewall/web-acl-arn',
+              ],
+            ],
+          },
+        },
+      ]),
+    );
+  });
+
+  it('makes every identity function refuse a request that went around CloudFront (the API’s own domain)', () => {
+    const routeFunctions = Object.values(resources(guarded.identityTemplate, 'AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment?.Variables?.EDGE_SECRET_ARN,
+    );
+    expect(routeFunctions.length).toBeGreaterThan(50);
+    for (const fn of routeFunctions) expect(fn.Properties.Environment.Variables.EDGE_ONLY).toBe('true');
+  });
+
+  it('prints where the API is then called: a tenant’s hosted origin, under /api/v1', () => {
+    expect(guarded.webTemplate.findOutputs('IdentityUrl').IdentityUrl?.Value).toBe(
+      'https://{subdomain}.id.plants.shop/api/v1',
+    );
+  });
+
+  it('has no host rule without webDomain (no tenant has a host of its own then)', () => {
+    const bare = synth({ ...OWN, waf: 'on' });
+    const rules = only(flatTemplate(bare.firewall as FirewallStack), 'AWS::WAFv2::WebACL')[1].Properties.Rules;
+    expect(rules.map((r: any) => r.Name)).toEqual([FIREWALL_RULES.perClientAddress, FIREWALL_RULES.perTenantAppId]);
+  });
+
+  it('is not there by default: no Firewall stack, no web ACL, and the API answers its own domain', () => {
+    const plain = synth({ ...OWN, ...WEB });
+    expect(plain.firewall).toBeUndefined();
+    const [, distribution] = only(plain.webTemplate, 'AWS::CloudFront::Distribution');
+    expect(distribution.Properties.DistributionConfig.WebACLId).toBeUndefined();
+    plain.webTemplate.resourceCountIs('Custom::AWS', 0);
+    for (const fn of Object.values(resources(plain.identityTemplate, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment?.Variables?.EDGE_ONLY).toBeUndefined();
+    }
+  });
+
+  it('refuses limits AWS WAF would refuse, saying which', () => {
+    expect(() => synth({ ...OWN, waf: 'yes' })).toThrow(/"waf" must be "on" or "off"/);
+    expect(() => synth({ ...OWN, waf: 'on', wafIpRequestsPerMinute: 5 })).toThrow(/from 10 to 2000000000 \(AWS WAF\)/);
+    expect(() => synth({ ...OWN, waf: 'on', wafTenantRequestsPerMinute: 'lots' })).toThrow(/positive integer/);
+  });
+});
+
 describe('recovery', () => {
   it('backs the table up daily, keeps each backup 35 days, in a vault that outlives the stack', () => {
     const { identityTemplate: t } = synth(OWN);
@@ -264,8 +419,8 @@ describe('alarms that someone hears', () => {
 
 describe('an example deployment (`npm run synth`: -c example=true)', () => {
   it('refuses to deploy: every stack has a CloudFormation rule that never holds, saying why', () => {
-    const example = synth(cdkContext);
-    for (const stack of [example.identity, example.plants, example.web]) {
+    const example = synth({ ...cdkContext, waf: 'on' });
+    for (const stack of [example.identity, example.plants, example.web, example.firewall as FirewallStack]) {
       const rules = (flatTemplate(stack).toJSON().Rules ?? {}) as Record<string, any>;
       const rule = rules.NotAnExampleDeployment;
       expect(rule?.Assertions[0].Assert).toEqual({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'example'] });

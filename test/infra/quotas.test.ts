@@ -57,7 +57,8 @@ afterAll(() => {
 function synthesise(identityRoutes?: readonly RouteDef[]): Measured[] {
   const outdir = mkdtempSync(join(tmpdir(), 'quotas-'));
   outdirs.push(outdir);
-  const app = new App({ outdir, context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+  // With the optional web ACL (waf: on), so that its stack and the Web stack's reader of its ARN are held too.
+  const app = new App({ outdir, context: { ...cdkContext, waf: 'on', 'aws:cdk:bundling-stacks': [] } });
   addStacks(app, { webAssetsPath: WEB_DIST, ...(identityRoutes && { identityRoutes }) });
   const assembly = app.synth();
   return readdirSync(assembly.directory)
@@ -92,10 +93,15 @@ function resolvedLength(value: unknown): number {
 const today = synthesise();
 
 describe('CloudFormation quotas, every template (nested ones included)', () => {
-  it('synthesises the three stacks and the Identity stack’s nested ones', () => {
+  it('synthesises the four stacks and the Identity stack’s nested ones', () => {
     const files = today.map((t) => t.file);
     expect(files).toEqual(
-      expect.arrayContaining(['Identity.template.json', 'Plants.template.json', 'Web.template.json']),
+      expect.arrayContaining([
+        'Firewall.template.json',
+        'Identity.template.json',
+        'Plants.template.json',
+        'Web.template.json',
+      ]),
     );
     expect(
       files.filter((file) => file.startsWith('Identity') && file.endsWith('.nested.template.json')).length,

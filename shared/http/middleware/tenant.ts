@@ -33,6 +33,9 @@ function keysToPrefetch(request: HttpRequest, tenant: TenantRef) {
   return parsed.success ? prefetch(parsed.output, tenant, deps.store) : [];
 }
 
+/** The header that names a tenant's app (with `x-mid-key`): the WAF counts requests per tenant by it too. */
+export const APP_ID_HEADER = 'x-app-id';
+
 /**
  * Resolves the tenant: from X-App-ID + X-Mid-Key (400 TENANT_REQUIRED when
  * either is missing, 404 TENANT_NOT_FOUND for an unknown pair), or for
@@ -46,7 +49,7 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
   const state = request.internal.state;
   const { route, deps } = state;
   if (route.tenant === 'headers') {
-    const app = header(request.event, 'x-app-id')?.trim();
+    const app = header(request.event, APP_ID_HEADER)?.trim();
     const mid = header(request.event, 'x-mid-key')?.trim();
     if (!app || !mid) throw fail('TENANT_REQUIRED', 'send the X-App-ID and X-Mid-Key headers');
     if (!TENANT_VALUE.test(app) || !TENANT_VALUE.test(mid)) throw fail('TENANT_NOT_FOUND');

@@ -13,8 +13,8 @@ import {
 import type { HttpEvent } from '#shared/http/request-state.ts';
 
 const SECRET = 'edge-secret-0123456789abcdef';
-const BY_VALUE: EdgeSecretConfig = { edgeSecret: SECRET, edgeSecretArn: undefined };
-const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined };
+const BY_VALUE: EdgeSecretConfig = { edgeSecret: SECRET, edgeSecretArn: undefined, edgeOnly: false };
+const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined, edgeOnly: false };
 
 function event(headers: Record<string, string>): HttpEvent {
   return { headers, requestContext: { http: { sourceIp: '130.176.0.1' } } } as unknown as HttpEvent;
@@ -53,7 +53,7 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
     const secrets = mockClient(SecretsManagerClient);
     secrets.on(GetSecretValueCommand, { SecretId: ARN }).resolves({ SecretString: SECRET });
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
-    const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: ARN };
+    const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: ARN, edgeOnly: false };
     // The read is primed with the mocked client; edgeTrust then finds it by ARN.
     expect(await edgeSecretAt(ARN, { client })).toBe(SECRET);
 
@@ -73,7 +73,7 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
       .resolvesOnce({ SecretString: SECRET })
       .resolves({ SecretString: `${SECRET}-new` });
     const client = new SecretsManagerClient({ region: 'eu-west-1' });
-    const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: arn };
+    const config: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: arn, edgeOnly: false };
     const readAt = Date.now() - EDGE_SECRET_REREAD_MS;
     expect(await edgeSecretAt(arn, { client, now: readAt })).toBe(SECRET);
     // CloudFront now sends the new value: the kept one is 5 minutes old, so it is read again and believed.
@@ -110,7 +110,7 @@ describe('the edge secret read by ARN (AWS: EDGE_SECRET_ARN, no value in any tem
     const errors: unknown[] = [];
     const trust = await edgeTrust(
       event({ [EDGE_SECRET_HEADER]: SECRET, [VIEWER_IP_HEADER]: '203.0.113.7' }),
-      { edgeSecret: undefined, edgeSecretArn: arn },
+      { edgeSecret: undefined, edgeSecretArn: arn, edgeOnly: false },
       (error) => errors.push(error),
     );
     expect(trust).toBe('not-from-edge');

@@ -107,6 +107,54 @@ describe('httpHandler', () => {
     expect(res.json).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', title: 'Payload Too Large' });
   });
 
+  describe('with EDGE_ONLY (a web ACL on CloudFront, which a caller of the API domain would go around)', () => {
+    const SECRET = 'edge-secret-0123456789abcdef';
+    const edgeOnly = () => {
+      const { deps } = testDeps();
+      return { ...deps, config: makeDeps({ TABLE_NAME: 'unit-test', EDGE_SECRET: SECRET, EDGE_ONLY: 'true' }).config };
+    };
+    const named = anEvent({ method: 'POST', headers: { ...tenantHeaders, ...json }, body: '{"name":"Fern"}' });
+    const withHeaders = (headers: Record<string, string>) => ({ ...named, headers: { ...named.headers, ...headers } });
+
+    it('refuses a request that did not come through CloudFront, before the tenant is looked up', async () => {
+      const impl = vi.fn(echo);
+      const deps = edgeOnly();
+      for (const event of [named, withHeaders({ 'x-identity-edge-secret': 'guess-0123456789abcdef' })]) {
+        const res = await call(route(), impl, event, deps);
+        expect(res.statusCode).toBe(403);
+        expect(res.json).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('/api/v1') });
+      }
+      expect(impl).not.toHaveBeenCalled();
+      expect(deps.merchants.get).not.toHaveBeenCalled();
+    });
+
+    it('answers a request that carries the edge secret as always', async () => {
+      const res = await call(route(), echo, withHeaders({ 'x-identity-edge-secret': SECRET }), edgeOnly());
+      expect(res.statusCode).toBe(200);
+      expect(res.json).toEqual({ name: 'Fern' });
+    });
+
+    it('still answers the issuer’s metadata and keys, which resource servers read at the API’s own URL', async () => {
+      const res = await call(route({ servedAtIssuer: true }), echo, named, edgeOnly());
+      expect(res.statusCode).toBe(200);
+      const refused = await call(route(), echo, named, edgeOnly());
+      expect(refused.statusCode).toBe(403);
+    });
+
+    it('is off without the setting: a direct caller is answered', async () => {
+      const { deps } = testDeps();
+      const res = await call(route(), echo, named, {
+        ...deps,
+        config: makeDeps({ TABLE_NAME: 'unit-test', EDGE_SECRET: SECRET }).config,
+      });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('cannot be set without an edge secret to tell CloudFront by', () => {
+      expect(() => makeDeps({ TABLE_NAME: 'unit-test', EDGE_ONLY: 'true' })).toThrow(/EDGE_ONLY needs EDGE_SECRET/);
+    });
+  });
+
   it('accepts a body of exactly 16 KiB', async () => {
     const filler = 'x'.repeat(16 * 1024 - '{"name":""}'.length);
     const res = await call(

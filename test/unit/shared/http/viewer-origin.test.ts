@@ -4,8 +4,8 @@ import type { HttpEvent } from '#shared/http/request-state.ts';
 import { VIEWER_HOST_HEADER, viewerOrigin } from '#shared/http/viewer-origin.ts';
 
 const SECRET = 'edge-secret-0123456789abcdef';
-const AWS: EdgeSecretConfig = { edgeSecret: SECRET, edgeSecretArn: undefined };
-const LOCAL: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined };
+const AWS: EdgeSecretConfig = { edgeSecret: SECRET, edgeSecretArn: undefined, edgeOnly: false };
+const LOCAL: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined, edgeOnly: false };
 
 /** The origin as a function sees it: the request's edge trust first (handler.ts), then the viewer's origin. */
 const originOf = async (e: HttpEvent, config: EdgeSecretConfig) => viewerOrigin(e, await edgeTrust(e, config));
