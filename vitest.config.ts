@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 // The SDK's Node 20 notice would print in every worker and in the global setup.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
+/** Unit test files that stub process.env for the handlers they run: each gets a module graph of its own. */
+const UNIT_FILES_SETTING_ENV = ['test/unit/local/gateway.test.ts', 'test/unit/functions/openapi-document.test.ts'];
+
 /**
  * Six projects, split by layer (STYLE.md, Testing pyramid):
- * unit (no network), integration (DynamoDB Local), http (the local gateway on
+ * unit (no network; unit-env for its files that set process.env), integration (DynamoDB Local), http (the local gateway on
  * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions),
  * client (the client SDK in client/: built first, then driven by a fake fetch,
  * against the local stack and in headless Chromium), web (the hosted pages in
@@ -22,7 +25,13 @@ export default defineConfig({
       POWERTOOLS_METRICS_DISABLED: 'true',
     },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // No module mocks: the files share one module graph per worker (isolate: false), but those that set
+      // process.env for handlers, which keep the first environment they see (shared/deps.ts, processDeps).
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_SETTING_ENV, isolate: false },
+      },
+      { extends: true, test: { name: 'unit-env', include: UNIT_FILES_SETTING_ENV } },
       {
         extends: true,
         test: {
@@ -44,7 +53,11 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000 } },
+      // CDK assertions only (no mocks, no process.env): one module graph per worker, aws-cdk-lib imported once.
+      {
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 60_000, isolate: false },
+      },
       {
         extends: true,
         test: {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { hashPassword } from '#shared/auth/passwords.ts';
+import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -69,7 +69,7 @@ const env = {
 const deps: Deps = makeDeps(env);
 
 // --- seeding: one argon2 hash reused by every user, BatchWrite ----------------------------------
-const phc = await hashPassword(PASSWORD);
+const phc = await hashPassword(PRODUCTION_ARGON2, PASSWORD);
 
 async function seedTenant(name: string, userCount: number) {
   // Both login modes, so that password and e-mail code logins run against the same tenant.

@@ -21,7 +21,7 @@ import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from '#local/dyna
 import { createGateway } from '#local/gateway.ts';
 import { startSesEmulator } from '#local/ses.ts';
 import { REPO_ROOT } from '#local/stack.ts';
-import { hashPassword } from '#shared/auth/passwords.ts';
+import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -222,7 +222,7 @@ async function main(): Promise<number> {
     });
     const tenant = { app: created.app, mid: created.mid };
     const headers = { 'content-type': 'application/json', 'x-app-id': tenant.app, 'x-mid-key': tenant.mid };
-    const passwordHash = await hashPassword(PASSWORD);
+    const passwordHash = await hashPassword(PRODUCTION_ARGON2, PASSWORD);
     const template = await newUser(deps, tenant, { email: 'x@soak.test', status: 'ACTIVE', emailStatus: 'VALIDATED' });
     const clients: Client[] = Array.from({ length: CLIENTS }, (_, index) => ({
       index,

@@ -41,6 +41,11 @@ const METRICS_EVERYWHERE = 18 * 1024;
  */
 const EDGE_SECRET_BY_ARN = 1280;
 /**
+ * Argon2's cost read from the configuration (ARGON2_PARAMS, which only the tests set; shared/deps.ts): its parser
+ * and production's parameters in every function's deps, 0.5 KB.
+ */
+const ARGON2_CONFIG = 512;
+/**
  * Mail that is watched, in every bundle that sends mail (`ses` rows): the suppression of an address that
  * bounced or complained, read before a mail and its repository (1.6 KB), the send path that counts MailsFailed by
  * kind (0.5 KB), the configuration set and the tenant's tags on every mail (0.2 KB), and the invitation's answer
@@ -90,5 +95,5 @@ export function bundleBudgetOf(route: Pick<RouteDef, 'operationId' | 'bundleSdk'
   const own = route.bundleSdk
     ? (SDK_BUNDLED_EXCEPTIONS[route.operationId] ?? SDK_BUNDLED_BUDGET)
     : (EXCEPTIONS[route.operationId] ?? BUDGET);
-  return own + METRICS_EVERYWHERE + EDGE_SECRET_BY_ARN + (route.ses ? MAIL_FEEDBACK : 0);
+  return own + METRICS_EVERYWHERE + EDGE_SECRET_BY_ARN + ARGON2_CONFIG + (route.ses ? MAIL_FEEDBACK : 0);
 }

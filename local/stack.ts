@@ -44,6 +44,11 @@ export interface LocalStackOptions {
    * and `PLANTS_JWT_AUDIENCE` (comma-separated) environment, else none.
    */
   plantsJwtAuthorizer?: JwtAuthorizerSettings | (() => JwtAuthorizerSettings);
+  /**
+   * argon2id's cost, `m=…,t=…,p=…` (ARGON2_PARAMS, shared/deps.ts): the tests' cheap one. Absent: ARGON2_PARAMS from
+   * the environment, else production's, which `npm start` runs with.
+   */
+  argon2Params?: string;
 }
 
 export interface LocalStack {
@@ -182,6 +187,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(plantsUrl ? { PLANTS_URL: plantsUrl } : {}),
       // Behind the JWT authorizer the plant store takes its caller from the authorizer's claims, as the stack sets it.
       PLANTS_JWT_AUTHORIZER: authorizerSettings ? 'true' : 'false',
+      ...(options.argon2Params && { ARGON2_PARAMS: options.argon2Params }),
     });
     return {
       apiUrl,

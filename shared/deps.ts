@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { type Argon2Params, PRODUCTION_ARGON2, parseArgon2Params } from './auth/passwords.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
 import { type Logger, loggerAt } from './log.ts';
@@ -70,6 +71,16 @@ const Env = v.object({
   EDGE_SECRET_ARN: v.optional(v.pipe(v.string(), v.startsWith('arn:'))),
   /** `true`: only requests that came through CloudFront are answered, its web ACL in front (infra/firewall-stack.ts). */
   EDGE_ONLY: v.optional(v.picklist(['true', 'false']), 'false'),
+  /**
+   * argon2id's cost, `m=<KiB>,t=<iterations>,p=<parallelism>`; unset: production's (shared/auth/passwords.ts). Only
+   * the tests set it, to cheap parameters: no deployment does.
+   */
+  ARGON2_PARAMS: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => parseArgon2Params(value) !== undefined, 'must look like m=19456,t=2,p=1'),
+    ),
+  ),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
@@ -99,6 +110,8 @@ export interface Config {
   edgeSecretArn: string | undefined;
   /** EDGE_ONLY (shared/http/client-ip.ts). */
   edgeOnly: boolean;
+  /** ARGON2_PARAMS: the cost passwords are hashed at (shared/auth/passwords.ts); production's unless a test sets it. */
+  argon2: Argon2Params;
 }
 
 export interface Deps {
@@ -162,6 +175,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       edgeSecret: e.EDGE_SECRET,
       edgeSecretArn: e.EDGE_SECRET_ARN,
       edgeOnly: e.EDGE_ONLY === 'true',
+      argon2: (e.ARGON2_PARAMS && parseArgon2Params(e.ARGON2_PARAMS)) || PRODUCTION_ARGON2,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

@@ -9,18 +9,23 @@ import { challengeResponse, openCodeChallenge } from './challenges.ts';
 import { type Attempt, enforceNotLocked, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { afterFirstFactor, countFailure } from './login-steps.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
-import { ARGON2_PARAMS, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { type Argon2Params, argon2ParamsText, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { LoginRequest } from './schemas.ts';
 import { withTimeFloor } from './timing.ts';
 
 /**
- * An argon2id hash of a password nobody has, at our parameters: verified for
+ * An argon2id hash of a password nobody has, at the deps' parameters: verified for
  * unknown e-mails so that they take as long as known ones (no enumeration by timing).
  */
-let dummyHash: Promise<string> | undefined;
-const dummyPasswordHash = () => {
-  dummyHash ??= hashPassword(`dummy-${ARGON2_PARAMS.memoryCost}-${Math.random()}`);
-  return dummyHash;
+const dummyHashes = new Map<string, Promise<string>>();
+const dummyPasswordHash = (params: Argon2Params) => {
+  const key = argon2ParamsText(params);
+  let hash = dummyHashes.get(key);
+  if (!hash) {
+    hash = hashPassword(params, `dummy-${Math.random()}`);
+    dummyHashes.set(key, hash);
+  }
+  return hash;
 };
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
@@ -98,7 +103,7 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
 
   return evaluating(attempt, async () => {
     const password = body.password ?? '';
-    const hash = user?.passwordHash ?? (await dummyPasswordHash());
+    const hash = user?.passwordHash ?? (await dummyPasswordHash(deps.config.argon2));
     const matches = await verifyPassword(hash, password);
     if (!user?.passwordHash || !matches) {
       await countFailure(deps, tenant, attempt, user?.id ?? null, client);
@@ -106,10 +111,16 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
     }
     // Hashes made with older parameters are raised now, while we hold the password; only over the hash checked,
     // never over a password changed meanwhile (that would bring the old one back).
-    if (needsRehash(user.passwordHash)) {
-      await deps.users.update(tenant, user.id, { passwordHash: await hashPassword(password) }, undefined, {
-        passwordHash: user.passwordHash,
-      });
+    if (needsRehash(deps.config.argon2, user.passwordHash)) {
+      await deps.users.update(
+        tenant,
+        user.id,
+        { passwordHash: await hashPassword(deps.config.argon2, password) },
+        undefined,
+        {
+          passwordHash: user.passwordHash,
+        },
+      );
     }
     return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'] });
   });

@@ -51,7 +51,7 @@ async function commitReset(
     await attempt.wrong();
   });
   const [passwordHash, user] = await Promise.all([
-    hashPassword(body.newPassword),
+    hashPassword(deps.config.argon2, body.newPassword),
     deps.users.get(tenant, answered.userId),
   ]);
   // ACTIVE users, and COMPROMISED ones, whose voided password this replaces (the reset makes them ACTIVE).

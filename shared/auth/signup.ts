@@ -90,7 +90,7 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   assertPasswordRules(tenant, body.password);
   await enforceRateLimit(deps, tenant, client.ip);
   // Hashed whatever happens next, so every answer costs the same time.
-  const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+  const passwordHash = body.password === undefined ? null : await hashPassword(deps.config.argon2, body.password);
 
   if (body.invitationToken !== undefined) return acceptInvitation(deps, tenant, body, passwordHash, client);
   if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');

@@ -108,7 +108,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
   const admin = {
     id: adminUserId,
     email: spec.adminEmail,
-    passwordHash: await hashPassword(adminPassword),
+    passwordHash: await hashPassword(deps.config.argon2, adminPassword),
     status: 'ACTIVE' as const,
     emailStatus: 'VALIDATED' as const,
     registeredAt: now,

@@ -48,7 +48,7 @@ export async function changePassword(
     if (user.totpEnabled && !(await secondFactorIsGood(deps, tenant, user, body.totpCode ?? ''))) return 'INVALID_CODE';
     return null;
   });
-  const passwordHash = await hashPassword(body.newPassword);
+  const passwordHash = await hashPassword(deps.config.argon2, body.newPassword);
   // The epoch as read before the password was checked (the bearer check's read): a change of it since then
   // means this session ended, or another change won; either way this one must not go through.
   const from = user.credentialEpoch;

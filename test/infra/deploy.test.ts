@@ -21,10 +21,20 @@ const OWN = { ...cdkContext, example: false, senderDomain: 'mail.plants.shop', s
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
 
-function synth(context: Record<string, unknown>) {
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  const stacks = addStacks(app, { webAssetsPath: WEB_DIST });
-  return { ...stacks, identityTemplate: flatTemplate(stacks.identity), webTemplate: flatTemplate(stacks.web) };
+type Synthesised = ReturnType<typeof addStacks> & { identityTemplate: Template; webTemplate: Template };
+/** One app per context: the tests only read what it synthesises. */
+const synthesised = new Map<string, Synthesised>();
+
+function synth(context: Record<string, unknown>): Synthesised {
+  const key = JSON.stringify(context);
+  let found = synthesised.get(key);
+  if (!found) {
+    const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+    const stacks = addStacks(app, { webAssetsPath: WEB_DIST });
+    found = { ...stacks, identityTemplate: flatTemplate(stacks.identity), webTemplate: flatTemplate(stacks.web) };
+    synthesised.set(key, found);
+  }
+  return found;
 }
 
 const resources = (t: Template, type: string) => t.findResources(type) as Record<string, Resource>;

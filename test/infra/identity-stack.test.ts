@@ -590,6 +590,16 @@ describe('bundlingFor', () => {
     });
   });
 
+  it('hashes at production’s argon2 cost: no function’s environment sets ARGON2_PARAMS (the tests’ cheap cost)', () => {
+    const functions = Object.values(resources(template, 'AWS::Lambda::Function'));
+    const argon2Functions = functions.filter((fn) => fn.Properties.MemorySize === 1024);
+    expect(argon2Functions.length).toBeGreaterThanOrEqual(5);
+    for (const fn of functions) {
+      const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+      expect(variables?.ARGON2_PARAMS).toBeUndefined();
+    }
+  });
+
   it('gives an argon2 route 1024 MB', () => {
     const route = fakeRoute({ argon2: true });
     const t = synth({}, [route]);

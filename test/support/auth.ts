@@ -96,7 +96,7 @@ export async function aUser(
     lastName: 'User',
     phone: null,
     status: options.status ?? 'ACTIVE',
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(deps.config.argon2, password),
     totpEnabled: Boolean(totpSecret),
     totpSecret: totpSecret ? await deps.vault.encrypt(Buffer.from(totpSecret, 'utf8'), totpSecretContext(id)) : null,
     totpLastStep: null,

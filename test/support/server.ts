@@ -2,7 +2,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '#local/stack.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 import { watchAnswers } from './answer-recorder.ts';
-import { makeTestDeps } from './deps.ts';
+import { makeTestDeps, TEST_ARGON2_PARAMS } from './deps.ts';
 
 /**
  * The local stack (gateway on an ephemeral port, the plant store's on
@@ -42,6 +42,7 @@ export function useLocalStack(
       mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
       webDist: options.webDist,
       plantsJwtAuthorizer: options.plantsJwtAuthorizer,
+      argon2Params: TEST_ARGON2_PARAMS,
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);

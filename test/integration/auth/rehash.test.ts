@@ -1,7 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { login } from '#shared/auth/login.ts';
-import { verifyPassword } from '#shared/auth/passwords.ts';
+import { PRODUCTION_ARGON2, verifyPassword } from '#shared/auth/passwords.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -15,8 +15,9 @@ describe('login with a hash made at older parameters', () => {
     const weak = await hash(user.password, { algorithm: 2, memoryCost: 4096, timeCost: 1, parallelism: 1 });
     await deps.users.update(tenant, user.id, { passwordHash: weak });
 
+    // At production's cost, as a deployed login runs (the tests' deps hash cheaply).
     const result = await login(
-      deps,
+      { ...deps, config: { ...deps.config, argon2: PRODUCTION_ARGON2 } },
       tenant,
       { email: user.email, password: user.password },
       { ip: '::1', userAgent: 'x' },

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '#shared/auth/passwords.ts';
+import { argon2ParamsText, verifyPassword } from '#shared/auth/passwords.ts';
 import { keys } from '#shared/store/keys.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -60,7 +60,10 @@ describe('createTenant', () => {
     const userItems = await itemsOf(keys.user(t, created.adminUserId).pk);
     const profile = userItems.find((i) => i.sk === 'PROFILE');
     expect(profile).toMatchObject({ email: 'a@roles.test', status: 'ACTIVE', emailStatus: 'VALIDATED' });
-    expect(profile?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // At the deps' parameters (production's cost is held by test/unit/shared/auth/passwords.test.ts).
+    expect(profile?.passwordHash).toMatch(
+      new RegExp(`^\\$argon2id\\$v=19\\$${argon2ParamsText(deps.config.argon2)}\\$`),
+    );
     expect(JSON.stringify(userItems)).not.toContain(created.adminPassword);
     expect(await verifyPassword(profile?.passwordHash, created.adminPassword)).toBe(true);
     const granted = Object.keys(profile?.grants ?? {}).map((roleId) => roles.find((r) => r.id === roleId)?.name);
