@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { latestCodeTo, mailsTo } from '#test/support/auth.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { REFRESH_COOKIE } from '../../../client/src/client.ts';
 
 /**
  * The journeys' world: `npm start`'s stack (the local edge serving web/dist
@@ -36,6 +37,17 @@ export interface WebStack {
   origin(tenant: { subdomain: string }): string;
   /** A fresh browser context (its own cookies) with one page open at `path` of the tenant's pages. */
   open(tenant: { subdomain: string }, path?: string): Promise<Page>;
+  /**
+   * A fresh browser context already signed in as `user`, with one page open at `path`: the journeys whose subject is
+   * not signing in start here. The user signs in through the API (POST /auth/login, a password and no second step)
+   * and the context gets the refresh token in the SDK's `svc_rt` cookie of the tenant's origin, as the sign-in page
+   * leaves it; the page then restores the session as after a reload. The sign-in journeys use the form.
+   */
+  openSignedIn(
+    tenant: { subdomain: string; headers: Record<string, string> },
+    user: { email: string; password: string },
+    path: string,
+  ): Promise<Page>;
   /** Another page in the same context (a second tab of one browser). */
   tab(page: Page, path: string): Promise<Page>;
   browser(): Browser;
@@ -85,6 +97,34 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
       contexts.push(context);
       const page = watch(await context.newPage());
       await page.goto(`${origin(tenant)}${path}`);
+      return page;
+    },
+    async openSignedIn(tenant, user, path) {
+      if (!browser) throw new Error('Chromium is not started yet');
+      const res = await fetch(`${api.url}/auth/login`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: JSON.stringify({ email: user.email, password: user.password }),
+      });
+      const answer = (await res.json()) as { data?: { refreshToken?: string } };
+      const refreshToken = answer.data?.refreshToken;
+      if (res.status !== 200 || !refreshToken)
+        throw new Error(`sign-in over the API: ${res.status} ${JSON.stringify(answer)}`);
+      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+      contexts.push(context);
+      // Host-only, as the SDK writes it: the tenant's own host, no other subdomain.
+      await context.addCookies([
+        {
+          name: REFRESH_COOKIE,
+          value: encodeURIComponent(refreshToken),
+          url: `${origin(tenant)}/`,
+          sameSite: 'Lax',
+          expires: Math.floor(Date.now() / 1000) + 7 * 24 * 3600,
+        },
+      ]);
+      const page = watch(await context.newPage());
+      await page.goto(`${origin(tenant)}${path}`);
+      await page.waitForURL((current) => current.pathname === path);
       return page;
     },
     async tab(page, path) {
