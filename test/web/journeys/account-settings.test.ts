@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns, signIn } from './account-steps.ts';
+import { ageSignIns, openAccount, signIn } from './account-steps.ts';
 
 const web = useWebStack();
 let counter = 0;
@@ -12,8 +12,7 @@ describe('the profile', () => {
   it('a changed name and phone are saved and still there after a reload; a name cannot be emptied', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
-    const page = await web.open(tenant, '/sign-in');
-    await signIn(page, user);
+    const page = await openAccount(web, tenant, user);
     const profile = page.getByRole('region', { name: 'Profile' });
 
     await profile.getByLabel('First name').fill('');
@@ -119,8 +118,7 @@ describe('the e-mail address', () => {
   it('changes with the code mailed to the new address; the new address is shown, and signs in', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
-    const page = await web.open(tenant, '/sign-in');
-    await signIn(page, user);
+    const page = await openAccount(web, tenant, user);
     const section = page.getByRole('region', { name: 'E-mail address' });
     const address = newAddress();
 
@@ -149,8 +147,7 @@ describe('confirming it is you (re-authentication)', () => {
   it('a sign-in older than 10 minutes: the e-mail change asks for the password in a dialog, then goes on', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
-    const page = await web.open(tenant, '/sign-in');
-    await signIn(page, user);
+    const page = await openAccount(web, tenant, user);
     await ageSignIns(tenant, user.id);
     const section = page.getByRole('region', { name: 'E-mail address' });
     const address = newAddress();

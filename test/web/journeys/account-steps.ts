@@ -36,6 +36,20 @@ export async function signIn(
   await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
 }
 
+/**
+ * The user's account page, signed in through the API (web.openSignedIn): for the journeys whose subject is the
+ * account, not signing in; a password user without a second step.
+ */
+export async function openAccount(
+  web: WebStack,
+  tenant: TestTenant,
+  user: { email: string; password: string },
+): Promise<Page> {
+  const page = await web.openSignedIn(tenant, user, '/account');
+  await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+  return page;
+}
+
 /** The identity API of the stack the pages are served from (`/api/v1` on localhost), for what the test arranges. */
 export function apiOf(web: WebStack, tenant: TestTenant): string {
   const url = new URL(web.origin(tenant));

@@ -24,18 +24,16 @@ async function logInOverHttp(tenant: TestTenant, email: string, password: string
   return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
 }
 
-/** The tenant's first admin (SUPER_ADMIN), or another user, signs in on the hosted page and lands on `path`. */
+/**
+ * The tenant's first admin (SUPER_ADMIN), or another user, signed in (through the API: the sign-in form has journeys
+ * of its own) and on `path`.
+ */
 async function adminAt(
   tenant: TestTenant,
   path: string,
   as: { email: string; password: string } = { email: tenant.adminEmail, password: tenant.adminPassword },
 ): Promise<Page> {
-  const page = await web.open(tenant, `/sign-in?next=${encodeURIComponent(path)}`);
-  await page.getByLabel('E-mail address').fill(as.email);
-  await page.getByLabel('Password').fill(as.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === path);
-  return page;
+  return web.openSignedIn(tenant, as, path);
 }
 
 /** The opened confirmation dialog's confirming button. */
