@@ -7,6 +7,20 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const UNIT_FILES_SETTING_ENV = ['test/unit/local/gateway.test.ts', 'test/unit/functions/openapi-document.test.ts'];
 
 /**
+ * Integration test files that mock modules (vi.mock: the fault injection, the mail and key caches) or set process.env
+ * for handlers: each gets a module graph of its own.
+ */
+const INTEGRATION_FILES_ISOLATED = [
+  'test/integration/auth/jwks-cache.test.ts',
+  'test/integration/auth/recent-authentication.test.ts',
+  'test/integration/faults/*.test.ts',
+  'test/integration/http/bundled-sdk.test.ts',
+  'test/integration/mail/ses-events.test.ts',
+  'test/integration/merchants/api-key-auth.test.ts',
+  'test/integration/store/direct-read.test.ts',
+];
+
+/**
  * Six projects, split by layer (STYLE.md, Testing pyramid):
  * unit (no network; unit-env for its files that set process.env), integration (DynamoDB Local), http (the local gateway on
  * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions),
@@ -32,11 +46,24 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_SETTING_ENV, isolate: false },
       },
       { extends: true, test: { name: 'unit-env', include: UNIT_FILES_SETTING_ENV } },
+      // The files that mock no module and set no process.env share one module graph per worker; the others, each its
+      // own (integration-isolated). Each project starts its own DynamoDB Local.
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: INTEGRATION_FILES_ISOLATED,
+          globalSetup: ['./test/support/global-setup.ts'],
+          testTimeout: 20_000,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-isolated',
+          include: INTEGRATION_FILES_ISOLATED,
           globalSetup: ['./test/support/global-setup.ts'],
           testTimeout: 20_000,
         },

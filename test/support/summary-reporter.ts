@@ -64,7 +64,7 @@ export default class SummaryReporter implements Reporter {
     for (const [name, project] of [...projects].sort((a, b) => b[1].seconds - a[1].seconds)) {
       const span = this.spans.get(name);
       lines.push(
-        `  ${name.padEnd(12)} ${seconds(project.seconds).padStart(9)}  span ${seconds(span ? (span.end - span.start) / 1000 : 0).padStart(9)}  ${project.files} files, ${project.tests} tests`,
+        `  ${name.padEnd(20)} ${seconds(project.seconds).padStart(9)}  span ${seconds(span ? (span.end - span.start) / 1000 : 0).padStart(9)}  ${project.files} files, ${project.tests} tests`,
       );
     }
     lines.push(`  vitest wall time ${seconds((performance.now() - this.startedAt) / 1000)}`);
@@ -72,7 +72,7 @@ export default class SummaryReporter implements Reporter {
     const slowest = [...testModules].sort((a, b) => fileSeconds(b) - fileSeconds(a)).slice(0, SLOWEST_FILES);
     for (const module of slowest) {
       lines.push(
-        `  ${seconds(fileSeconds(module)).padStart(8)}  ${module.project.name.padEnd(12)} ${module.relativeModuleId}`,
+        `  ${seconds(fileSeconds(module)).padStart(8)}  ${module.project.name.padEnd(20)} ${module.relativeModuleId}`,
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
