@@ -2,8 +2,9 @@ import { Aws, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { fail } from '#shared/http/errors.ts';
 import { APP_ID_HEADER } from '#shared/http/middleware/tenant.ts';
-import type { ProblemBody } from '#shared/http/problem.ts';
+import { problemOf } from '#shared/http/problem.ts';
 import { readIdentityConfig } from './config.ts';
 import { refuseToDeployExample } from './example.ts';
 
@@ -14,13 +15,7 @@ export const FIREWALL_REGION = 'us-east-1';
 export const FIREWALL_WINDOW_SECONDS = 60;
 
 /** What a request over a limit gets: the API's own 429 problem, so the pages and the client read it the same way. */
-export const FIREWALL_RATE_LIMITED: ProblemBody = {
-  type: 'about:blank',
-  title: 'Too Many Requests',
-  status: 429,
-  code: 'RATE_LIMITED',
-  detail: 'Too many requests: try again after Retry-After.',
-};
+const FIREWALL_RATE_LIMITED = problemOf(fail('RATE_LIMITED', 'Too many requests: try again after Retry-After.'));
 
 /** The web ACL's rules, by name: one client address, and one tenant named two ways. */
 export const FIREWALL_RULES = {
@@ -28,11 +23,6 @@ export const FIREWALL_RULES = {
   perTenantAppId: 'PerTenantAppId',
   perTenantHost: 'PerTenantHost',
 } as const;
-
-export interface FirewallStackProps extends StackProps {
-  /** The distribution's tenant hosts end in `.<webDomain>`: each is one tenant's issuer; undefined: no such rule. */
-  webDomain: string | undefined;
-}
 
 /**
  * The web ACL (AWS WAF) of the hosted pages' distribution, made when the context `waf` is `on`. HTTP APIs take no web
@@ -56,7 +46,7 @@ export class FirewallStack extends Stack {
   /** The SSM parameter (in us-east-1) that holds the ACL's ARN. */
   readonly aclArnParameterName: string;
 
-  constructor(scope: Construct, id: string, props: FirewallStackProps) {
+  constructor(scope: Construct, id: string, props: StackProps = {}) {
     super(scope, id, { ...props, env: { region: FIREWALL_REGION } });
     const config = readIdentityConfig(this.node);
     if (config.example) refuseToDeployExample(this);
@@ -128,7 +118,9 @@ export class FirewallStack extends Stack {
         pathStartsWith('/api/'),
       ),
     ];
-    if (props.webDomain) {
+    // A tenant's host ends in `.<webDomain>` (its issuer); without webDomain no tenant has a host of its own.
+    const webDomain = config.web?.domain;
+    if (webDomain) {
       rules.push(
         rateRule(FIREWALL_RULES.perTenantHost, 2, limits.tenantRequestsPerMinute, headerKey('host', 'LOWERCASE'), {
           andStatement: {
@@ -137,7 +129,7 @@ export class FirewallStack extends Stack {
                 byteMatchStatement: {
                   fieldToMatch: { singleHeader: { Name: 'host' } },
                   positionalConstraint: 'ENDS_WITH',
-                  searchString: `.${props.webDomain}`,
+                  searchString: `.${webDomain}`,
                   textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
                 },
               },

@@ -1,7 +1,7 @@
 import type { App } from 'aws-cdk-lib';
 import type { RouteDef } from '#shared/http/route.ts';
 import { readIdentityConfig } from './config.ts';
-import { FIREWALL_REGION, FirewallStack } from './firewall-stack.ts';
+import { FirewallStack } from './firewall-stack.ts';
 import { IdentityStack } from './identity-stack.ts';
 import { PlantsStack } from './plants-stack.ts';
 import { WebStack } from './web-stack.ts';
@@ -28,11 +28,9 @@ export function addStacks(app: App, options: { webAssetsPath: string; identityRo
 
   // With the context waf: on, the distribution's web ACL, in us-east-1 whatever the deployment's Region
   // (infra/firewall-stack.ts); deployed before the Web stack, which reads its ARN.
-  const config = readIdentityConfig(app.node);
-  const firewall = config.waf
+  const firewall = readIdentityConfig(app.node).waf
     ? new FirewallStack(app, 'Firewall', {
         description: 'Identity service: the web ACL of the hosted pages distribution (AWS WAF, us-east-1)',
-        webDomain: config.web?.domain,
       })
     : undefined;
 
@@ -43,14 +41,7 @@ export function addStacks(app: App, options: { webAssetsPath: string; identityRo
     assetsPath: options.webAssetsPath,
     apiHost: identity.apiHost,
     edgeSecret: identity.edgeSecret,
-    ...(firewall && {
-      webAcl: {
-        parameterName: firewall.aclArnParameterName,
-        parameterArn: firewall.aclArnParameterArn,
-        region: FIREWALL_REGION,
-      },
-    }),
+    firewall,
   });
-  if (firewall) web.addStackDependency(firewall, 'reads the ARN of the web ACL it makes');
   return { identity, plants, web, firewall };
 }

@@ -31,6 +31,7 @@ import { VIEWER_HOST_HEADER, WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/vie
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 import { readIdentityConfig } from './config.ts';
 import { refuseToDeployExample } from './example.ts';
+import { FIREWALL_REGION, type FirewallStack } from './firewall-stack.ts';
 import { hostedPagesOrigin } from './identity-stack.ts';
 import { acknowledgeWebAclReaderFindings, acknowledgeWebFindings } from './nag.ts';
 
@@ -153,8 +154,8 @@ export interface WebStackProps extends StackProps {
   apiHost: string;
   /** The Identity stack's edge secret: sent to the API as EDGE_SECRET_HEADER (infra/identity-stack.ts says why). */
   edgeSecret: ISecret;
-  /** The web ACL of the distribution (context waf): the SSM parameter in us-east-1 that holds its ARN. */
-  webAcl?: { parameterName: string; parameterArn: string; region: string };
+  /** The stack of the distribution's web ACL (context waf), deployed first: its ARN is read from its parameter. */
+  firewall?: FirewallStack;
 }
 
 /**
@@ -211,7 +212,7 @@ export class WebStack extends Stack {
 
     // The web ACL is made in us-east-1 (infra/firewall-stack.ts), and CloudFormation has no reference across Regions:
     // its ARN is read from the parameter that stack writes there, when this resource is created or its name changes.
-    const webAclId = props.webAcl && this.readWebAclArn(props.webAcl);
+    const webAclId = props.firewall && this.readWebAclArn(props.firewall);
 
     const web = config.web;
     this.distribution = new Distribution(this, 'Distribution', {
@@ -303,16 +304,17 @@ export class WebStack extends Stack {
   }
 
   /** The web ACL's ARN, read from its parameter in us-east-1 at deploy time (an SSM GetParameter, nothing else). */
-  private readWebAclArn(acl: NonNullable<WebStackProps['webAcl']>): string {
+  private readWebAclArn(firewall: FirewallStack): string {
+    this.addStackDependency(firewall, 'reads the ARN of the web ACL it makes');
     const read = new AwsCustomResource(this, 'WebAclArn', {
       onUpdate: {
         service: 'SSM',
         action: 'GetParameter',
-        parameters: { Name: acl.parameterName },
-        region: acl.region,
-        physicalResourceId: PhysicalResourceId.of(acl.parameterName),
+        parameters: { Name: firewall.aclArnParameterName },
+        region: FIREWALL_REGION,
+        physicalResourceId: PhysicalResourceId.of(firewall.aclArnParameterName),
       },
-      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [acl.parameterArn] }),
+      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [firewall.aclArnParameterArn] }),
       installLatestAwsSdk: false,
     });
     acknowledgeWebAclReaderFindings(this);

@@ -78,7 +78,8 @@ const Env = v.object({
   ARGON2_PARAMS: v.optional(
     v.pipe(
       v.string(),
-      v.check((value) => parseArgon2Params(value) !== undefined, 'must look like m=19456,t=2,p=1'),
+      v.transform(parseArgon2Params),
+      v.check((params) => params !== undefined, 'must look like m=19456,t=2,p=1'),
     ),
   ),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
@@ -175,7 +176,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       edgeSecret: e.EDGE_SECRET,
       edgeSecretArn: e.EDGE_SECRET_ARN,
       edgeOnly: e.EDGE_ONLY === 'true',
-      argon2: (e.ARGON2_PARAMS && parseArgon2Params(e.ARGON2_PARAMS)) || PRODUCTION_ARGON2,
+      argon2: e.ARGON2_PARAMS ?? PRODUCTION_ARGON2,
     },
     ...reposOn(store),
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
