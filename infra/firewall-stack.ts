@@ -63,13 +63,9 @@ export class FirewallStack extends Stack {
         customResponse: {
           responseCode: 429,
           customResponseBodyKey: 'rateLimited',
-          // A fixed notice, the same for every caller: any origin may read it and its Retry-After, so that an app
-          // calling the API from another origin sees the 429, not a network error (the block has no CORS of its own).
-          responseHeaders: [
-            { name: 'retry-after', value: String(FIREWALL_WINDOW_SECONDS) },
-            { name: 'access-control-allow-origin', value: '*' },
-            { name: 'access-control-expose-headers', value: 'retry-after' },
-          ],
+          // No CORS header: CORS answers echo only a tenant's allowed origins, which a fixed answer cannot know. An
+          // app on another origin sees the block as a failed request; the pages, same-origin, read the problem.
+          responseHeaders: [{ name: 'retry-after', value: String(FIREWALL_WINDOW_SECONDS) }],
         },
       },
     };
