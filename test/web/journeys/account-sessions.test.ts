@@ -58,7 +58,8 @@ describe('sessions on the account page', () => {
     await sessions.getByRole('button', { name: 'Sign out everywhere…' }).click();
     const confirm = sessions.getByRole('group', { name: 'Sign out everywhere?' });
     await confirm.waitFor();
-    await expect(second.evaluate('document.activeElement?.textContent')).resolves.toBe('Yes, sign out everywhere');
+    // The focus moves to the confirming button once the group is shown (a frame later).
+    await expect.poll(() => second.evaluate('document.activeElement?.textContent')).toBe('Yes, sign out everywhere');
     await expectAccessible(second);
     await screenshot(second, 'account-sign-out-everywhere');
     await second.keyboard.press('Enter');
