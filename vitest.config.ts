@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The SDK's Node 20 notice would print in every worker and in the global setup.
@@ -21,6 +22,15 @@ const INTEGRATION_FILES_ISOLATED = [
 ];
 
 /**
+ * The http files that set process.env for the stack's metrics and log lines, read once per process (Powertools'
+ * metrics, shared/http/request-metrics.ts): each gets a module graph of its own.
+ */
+const HTTP_FILES_ISOLATED = ['test/http/security/metrics.test.ts', 'test/http/security/secrets.test.ts'];
+
+/** The http, client and web projects' checks of every answer and every DynamoDB call (test/support/). */
+const ANSWER_AND_GRANT_CHECKS = ['./test/support/check-answers.ts', './test/support/check-grants.ts'];
+
+/**
  * Six projects, split by layer (STYLE.md, Testing pyramid):
  * unit (no network; unit-env for its files that set process.env), integration (DynamoDB Local), http (the local gateway on
  * an ephemeral port, DynamoDB Local and the SES emulator), infra (CDK assertions),
@@ -30,6 +40,9 @@ const INTEGRATION_FILES_ISOLATED = [
  */
 export default defineConfig({
   test: {
+    // A worker per core, not vitest's default of one fewer: the workers wait on DynamoDB Local's JVM and on Chromium,
+    // which run beside them (one worker left a 2-core machine about half idle).
+    maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summary-reporter.ts'],
     // LOG_LEVEL: each request's summary line (and other info lines) would flood the run's output; the metric lines too.
     env: {
@@ -47,7 +60,7 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'unit-env', include: UNIT_FILES_SETTING_ENV } },
       // The files that mock no module and set no process.env share one module graph per worker; the others, each its
-      // own (integration-isolated). Each project starts its own DynamoDB Local.
+      // own (integration-isolated). Each project has tables of its own in the run's one DynamoDB Local.
       {
         extends: true,
         test: {
@@ -68,15 +81,29 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      // The local stack hands its functions deps built from its own settings (local/stack.ts), so the files of the
+      // http, client and web projects share one module graph per worker, each file with its own stack.
       {
         extends: true,
         test: {
           name: 'http',
           include: ['test/http/**/*.test.ts'],
+          exclude: HTTP_FILES_ISOLATED,
           globalSetup: ['./test/support/global-setup.ts'],
           // Every answer of the local stack is checked against the OpenAPI documents, and every DynamoDB call
           // of a route against the IAM grant of its row.
-          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
+          setupFiles: ANSWER_AND_GRANT_CHECKS,
+          testTimeout: 20_000,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'http-isolated',
+          include: HTTP_FILES_ISOLATED,
+          globalSetup: ['./test/support/global-setup.ts'],
+          setupFiles: ANSWER_AND_GRANT_CHECKS,
           testTimeout: 20_000,
         },
       },
@@ -92,9 +119,10 @@ export default defineConfig({
           name: 'client',
           include: ['test/client/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts', './test/client/support/build-client.ts'],
-          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
+          setupFiles: ANSWER_AND_GRANT_CHECKS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          isolate: false,
         },
       },
       {
@@ -104,9 +132,10 @@ export default defineConfig({
           name: 'web',
           include: ['test/web/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts', './test/web/support/build-web.ts'],
-          setupFiles: ['./test/support/check-answers.ts', './test/support/check-grants.ts'],
+          setupFiles: ANSWER_AND_GRANT_CHECKS,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          isolate: false,
         },
       },
     ],

@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
+import type { ServiceDeps } from '#shared/http/request-state.ts';
 import { DEFAULT_ROUTE, isDefaultRoute, memoryOf, type RouteDef, routeKey, timeoutOf } from '#shared/http/route.ts';
 import { authorizerRefusal, type JwtAuthorize, type JwtAuthorizerContext } from './jwt-authorizer.ts';
 
@@ -32,6 +34,12 @@ export interface GatewayOptions {
    * through carries the token's claims in `requestContext.authorizer`.
    */
   jwtAuthorizer?: { routes: readonly string[]; authorize: JwtAuthorize };
+  /**
+   * The deps the functions run with, built once for the stack from its settings (local/stack.ts), handed to each
+   * invocation on its context (shared/http/invocation-deps.ts). Absent: each function builds its own from
+   * the process's environment, as on Lambda. Read at each request: the stack's settings name the gateway's own URL.
+   */
+  deps?: () => ServiceDeps;
 }
 
 /** API Gateway's payload limit for HTTP APIs. */
@@ -205,7 +213,7 @@ export function toApiGatewayEvent(input: {
   };
 }
 
-function lambdaContext(route: RouteDef, requestId: string): Context {
+function lambdaContext(route: RouteDef, requestId: string, deps: ServiceDeps | undefined): ContextWithDeps {
   const functionName = route.operationId;
   const deadline = Date.now() + timeoutOf(route) * 1000;
   const unsupported = () => {
@@ -224,6 +232,7 @@ function lambdaContext(route: RouteDef, requestId: string): Context {
     done: unsupported,
     fail: unsupported,
     succeed: unsupported,
+    ...(deps && { deps }),
   };
 }
 
@@ -391,7 +400,7 @@ export function gatewayListener(options: GatewayOptions): RequestListener {
       });
       try {
         const handler = await load(route);
-        const invoke = () => handler(event, lambdaContext(route, randomUUID()));
+        const invoke = () => handler(event, lambdaContext(route, randomUUID(), options.deps?.()));
         const result = await (trackingInvocations ? invocation.run(route, invoke) : invoke());
         writeResult(res, result, requestId);
         log(res.statusCode);

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { makeDeps } from '#shared/deps.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { REPO_ROOT, startLocalStack } from './stack.ts';
 
@@ -21,7 +20,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 try {
-  const deps = makeDeps(process.env);
+  const deps = stack.deps;
   const tenant = await createTenant(deps, {
     name: 'Fern & Moss',
     adminEmail: 'ada@fernandmoss.test',

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { plantRouteList } from '#functions/plants/routes.ts';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
+import { type Deps, makeDeps } from '#shared/deps.ts';
+import { makePlantDeps, type PlantDeps } from '#shared/plants/deps.ts';
 import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { createGateway, type GatewayOptions, gatewayListener } from './gateway.ts';
 import { type JwtAuthorizerSettings, jwtAuthorizer } from './jwt-authorizer.ts';
@@ -62,7 +64,14 @@ export interface LocalStack {
   sesUrl: string;
   tableName: string;
   plantsTableName: string;
+  /** The identity functions' deps, built from the stack's settings: what the CLI and the tests' setup write with. */
+  deps: Deps;
   stop(): Promise<void>;
+}
+
+function settled<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the local stack is still starting');
+  return value;
 }
 
 function listen(server: Server, port: number): Promise<number> {
@@ -99,8 +108,8 @@ function plantsJwtAuthorizerFromEnv(env: Record<string, string | undefined>): Jw
 /**
  * DynamoDB Local, the SES v2 emulator and the local API gateway (and, when
  * asked, the plant store's gateway), wired the way AWS wires the deployed
- * stacks: the handlers read the same environment variables that the CDK
- * stacks set on each function.
+ * stacks: the functions run with deps built from the settings that the CDK
+ * stacks give each function as its environment.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? LOCAL_TABLE_NAME;
@@ -113,6 +122,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   ]);
   const dynamoEndpoint = options.dynamoEndpoint ?? (dynamo as DynamoDbLocal).endpoint;
   const servers: Server[] = [];
+  // Built once the gateways listen (the settings name their URLs), before the first request is let through.
+  let deps: Deps | undefined;
+  let plantDeps: PlantDeps | undefined;
   const stopAll = async () => {
     await Promise.all([...servers.map(close), ses.close(), dynamo?.stop()]);
   };
@@ -127,6 +139,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           basePath: BASE_PATH,
           root: REPO_ROOT,
           onRequest: options.onRequest,
+          deps: () => settled(deps),
         }),
       }),
     );
@@ -147,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         basePath: '',
         root: REPO_ROOT,
         onRequest: options.onRequest,
+        deps: () => settled(plantDeps),
         // As infra/plants-stack.ts attaches it: on the token routes (POST /plants).
         ...(authorizerSettings
           ? {
@@ -160,8 +174,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       servers.push(plants);
       plantsUrl = `http://localhost:${await listen(plants, options.plantsPort)}`;
     }
-    // The handlers run in this process and read their configuration as Lambda does: from the environment.
-    Object.assign(process.env, {
+    // The stack's settings, the environment the CDK stacks give each function. The deps are built from them once, as a
+    // function builds its own at a cold start, and handed to the functions with each invocation (local/gateway.ts):
+    // the process's environment is left as it is, so that several stacks can run in one process (the tests).
+    const environment: Record<string, string | undefined> = {
+      ...process.env,
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       SES_ENDPOINT: ses.url,
@@ -175,9 +192,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       MAIL_DAILY_BUDGET_PER_TENANT: String(
         options.mailDailyBudgetPerTenant ?? process.env.MAIL_DAILY_BUDGET_PER_TENANT ?? 10_000,
       ),
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      // The metrics' service dimension (the stack's name on AWS: infra/monitoring.ts).
-      POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'local',
       LOCAL_SECRETS_KEY: options.secretsKey,
       AUTH_CODE_RESPONSE_FLOOR_MS: String(
         options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,
@@ -188,7 +202,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Behind the JWT authorizer the plant store takes its caller from the authorizer's claims, as the stack sets it.
       PLANTS_JWT_AUTHORIZER: authorizerSettings ? 'true' : 'false',
       ...(options.argon2Params && { ARGON2_PARAMS: options.argon2Params }),
-    });
+    };
+    deps = makeDeps(environment);
+    plantDeps = makePlantDeps(environment);
     return {
       apiUrl,
       hostedPagesOrigin,
@@ -198,6 +214,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sesUrl: ses.url,
       tableName,
       plantsTableName,
+      deps,
       stop: stopAll,
     };
   } catch (error) {

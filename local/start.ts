@@ -11,7 +11,6 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeDeps } from '#shared/deps.ts';
 import { ensureDemoTenant } from './demo-tenant.ts';
 import { collectMetrics } from './metrics.ts';
 import { localSecretsKey } from './secrets-key.ts';
@@ -20,6 +19,8 @@ import { REPO_ROOT, startLocalStack } from './stack.ts';
 const { values } = parseArgs({
   options: { 'in-memory': { type: 'boolean', default: false }, metrics: { type: 'boolean', default: false } },
 });
+// The functions run in this process: their metrics' service dimension, the stack's name on AWS (infra/monitoring.ts).
+process.env.POWERTOOLS_SERVICE_NAME ??= 'local';
 const metrics = collectMetrics({ echo: values.metrics });
 const inMemory = values['in-memory'] || process.env.IN_MEMORY === '1';
 const dataDir = inMemory ? undefined : resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data');
@@ -34,7 +35,7 @@ const stack = await startLocalStack({
   dataDir,
   onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
 });
-const tenant = await ensureDemoTenant(makeDeps(process.env), dataDir);
+const tenant = await ensureDemoTenant(stack.deps, dataDir);
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const pages = stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);

@@ -1,7 +1,7 @@
 // POST /auth/login/verify: tenant headers; { challengeId, code } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
 import { verifyLogin, verifyLoginPrefetch } from '#shared/auth/login-verify.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
@@ -10,5 +10,5 @@ export const handler = httpHandler(
     success: true as const,
     data: await verifyLogin(deps, tenant, body, client),
   }),
-  { prefetch: verifyLoginPrefetch, deps: () => withDirectReadsDeps(processDeps()) },
+  { prefetch: verifyLoginPrefetch, depsForRoute: withDirectReadsDeps },
 );

@@ -1,7 +1,7 @@
 // POST /auth/login: tenant headers; { email, password?, loginMode? } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
 import { login, loginPrefetch } from '#shared/auth/login.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
@@ -11,5 +11,5 @@ export const handler = httpHandler(
     success: true as const,
     data: await login(deps, tenant, body, client),
   }),
-  { mailer: sesMailerFor, prefetch: loginPrefetch, deps: () => withDirectReadsDeps(processDeps()) },
+  { mailer: sesMailerFor, prefetch: loginPrefetch, depsForRoute: withDirectReadsDeps },
 );

@@ -1,7 +1,7 @@
 // POST /auth/refresh: tenant headers; { refreshToken } → ApiResponse LoginResponse
 import { authRoutes } from '#functions/auth/routes.ts';
 import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
@@ -10,5 +10,5 @@ export const handler = httpHandler(
     success: true as const,
     data: await refresh(deps, tenant, body.refreshToken, client),
   }),
-  { prefetch: refreshPrefetch, deps: () => withDirectReadsDeps(processDeps()) },
+  { prefetch: refreshPrefetch, depsForRoute: withDirectReadsDeps },
 );

@@ -4,9 +4,14 @@ import { metaRoutes } from '#functions/meta/routes.ts';
 import { identityOpenApi } from '#functions/openapi.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
-let document: ReturnType<typeof identityOpenApi> | undefined;
+/** Built once per deps: per cold start on Lambda, per stack locally (its URL is in the document). */
+const documents = new WeakMap<object, ReturnType<typeof identityOpenApi>>();
 
 export const handler = httpHandler(metaRoutes.getOpenapi, (_input, deps) => {
-  document ??= identityOpenApi(deps.config.issuerUrl);
+  let document = documents.get(deps.config);
+  if (!document) {
+    document = identityOpenApi(deps.config.issuerUrl);
+    documents.set(deps.config, document);
+  }
   return document;
 });

@@ -1,6 +1,6 @@
 // GET /oidc/authorize: the authorization request, checked → 302 (hosted sign-in page, the client's error, or the error page)
 import { oidcProviderRoutes } from '#functions/oidc/protocol-routes.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { authorize } from '#shared/oidc/authorize.ts';
 import { PROVIDER_ROUTE } from '#shared/oidc/issuer.ts';
@@ -8,5 +8,5 @@ import { PROVIDER_ROUTE } from '#shared/oidc/issuer.ts';
 export const handler = httpHandler(
   oidcProviderRoutes.authorize,
   ({ tenant, request }, deps) => authorize(deps, tenant, request.rawQuery),
-  { ...PROVIDER_ROUTE, deps: () => withDirectReadsDeps(processDeps()) },
+  { ...PROVIDER_ROUTE, depsForRoute: withDirectReadsDeps },
 );

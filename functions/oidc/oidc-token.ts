@@ -1,6 +1,6 @@
 // POST /oidc/token: form body; the client authenticated, then its grant → TokenResponse (OAuth errors)
 import { oidcProviderRoutes } from '#functions/oidc/protocol-routes.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { Reply } from '#shared/http/reply.ts';
 import { OAUTH_ROUTE } from '#shared/oidc/issuer.ts';
@@ -17,5 +17,5 @@ export const handler = httpHandler(
     // RFC 6749 5.1: token answers are never cached.
     return new Reply(await token(deps, tenant, body, credentials, client), { pragma: 'no-cache' });
   },
-  { ...OAUTH_ROUTE, deps: () => withDirectReadsDeps(processDeps()) },
+  { ...OAUTH_ROUTE, depsForRoute: withDirectReadsDeps },
 );

@@ -1,11 +1,11 @@
 // GET /users/me: bearer → UserResponse
 import { userRoutes } from '#functions/users/routes.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
-import { processDeps, withDirectReadsDeps } from '#shared/deps.ts';
+import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { getMe } from '#shared/users/me.ts';
 
 export const handler = httpHandler(userRoutes.getMe, ({ tenant, auth }, deps) => getMe(deps, tenant, auth), {
   authenticators: userAuthenticators,
-  deps: () => withDirectReadsDeps(processDeps()),
+  depsForRoute: withDirectReadsDeps,
 });

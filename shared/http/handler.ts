@@ -15,6 +15,7 @@ import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { clientIp, type EdgeSecretConfig, edgeTrust, refuseUnlessFromEdge } from './client-ip.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from './errors.ts';
+import { invocationDeps } from './invocation-deps.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';
 import { checkOrigin, corsHeaders } from './middleware/cors.ts';
@@ -198,14 +199,20 @@ function retryAfterOf(error: AppError): Record<string, string> {
 
 export interface HttpHandlerOptions<D extends ServiceDeps = Deps> {
   /**
-   * The deps: the identity service's process deps unless given (tests; a service with deps of its own; the routes
-   * a user waits on, with direct reads: deps.ts withDirectReadsDeps).
+   * The deps a function builds from its environment (once per cold start): the identity service's process deps
+   * unless given (tests; a service with deps of its own). An invocation whose context brings deps runs with those
+   * (ContextWithDeps).
    */
   deps?: () => D;
+  /**
+   * What the route makes of the deps: the routes a user waits on read directly (deps.ts withDirectReadsDeps, passed
+   * by their handlers so that no other bundle carries it).
+   */
+  depsForRoute?: (deps: Deps) => Deps;
   /** The credential checks; required for bearer and admin routes (except `tenant: 'token'` ones). */
   authenticators?: Authenticators;
-  /** The bearer check of a resource server; required for `tenant: 'token'` routes. */
-  verifyToken?: TokenVerifier;
+  /** The bearer check of a resource server, with the invocation's deps; required for `tenant: 'token'` routes. */
+  verifyToken?: (token: string, deps: D) => ReturnType<TokenVerifier>;
   /** The mailer's factory; required for routes flagged `ses`. */
   mailer?: (deps: Deps) => Mailer;
   /** The error answer: RFC 9457 problem+json unless a service documents another body (the plant store, OAuth's). */
@@ -225,7 +232,7 @@ type ServiceRoute = RouteDef & { tenant: 'none' | 'token' };
 /** httpHandler's options for a service with deps of its own (the plant store): its deps are required. */
 export type ServiceHandlerOptions<D extends ServiceDeps> = Omit<
   HttpHandlerOptions<D>,
-  'authenticators' | 'mailer' | 'deps'
+  'authenticators' | 'mailer' | 'deps' | 'depsForRoute'
 > & { deps: () => D };
 
 /**
@@ -258,12 +265,14 @@ export function httpHandler<R extends ServiceRoute, D extends ServiceDeps>(
 export function httpHandler(
   route: RouteDef,
   impl: (input: never, deps: never) => unknown,
-  options: HttpHandlerOptions<ServiceDeps> & {
+  options: Omit<HttpHandlerOptions<ServiceDeps>, 'verifyToken'> & {
+    verifyToken?: (token: string, deps: never) => ReturnType<TokenVerifier>;
     prefetch?: (body: never, tenant: TenantRef, store: StoreClient) => ItemKey[];
   } = {},
 ): Handler {
   // Only the first signature leaves out `deps`, and its deps are the identity's.
   const getDeps = options.deps ?? processDeps;
+  const { verifyToken } = options;
   const errorAnswer = options.errorBody ?? problemAnswer;
   const metricsNamespace = options.metricsNamespace ?? IDENTITY_METRICS_NAMESPACE;
   // What only OpenID Provider routes need is passed by their handlers, so no other bundle carries it.
@@ -279,25 +288,26 @@ export function httpHandler(
     throw new Error(`${route.operationId} is a ${route.auth} route: pass authenticators to httpHandler`);
   }
   if (route.ses && !options.mailer) throw new Error(`${route.operationId} sends mail: pass the mailer to httpHandler`);
-  // Built once per function (cold start), on the first request (again only if the process's deps change).
-  let built: { from: ServiceDeps; deps: ServiceDeps } | undefined;
-  const depsOf = (): ServiceDeps => {
-    const base = getDeps();
-    if (built?.from === base) return built.deps;
-    // A service with deps of its own (the plant store) has no key vault and no mailer.
-    if (!('vault' in base)) {
-      built = { from: base, deps: base };
-      return base;
+  // The route's deps, built once per function's deps: once per cold start on Lambda, once per stack locally.
+  const built = new WeakMap<ServiceDeps, ServiceDeps>();
+  const depsOf = (context: Context): ServiceDeps => {
+    const base = invocationDeps(context, getDeps);
+    const known = built.get(base);
+    if (known) return known;
+    // A service with deps of its own (the plant store) has no key vault, no mailer and no direct reads.
+    let deps: ServiceDeps = base;
+    if ('vault' in base) {
+      const identity = options.depsForRoute ? options.depsForRoute(base as Deps) : (base as Deps);
+      const routeDeps: Deps = {
+        ...identity,
+        // The key vault as this route's IAM allows it on AWS (its row's kms grants), locally too.
+        vault: vaultLimitedTo(identity.vault, route.kms ?? []),
+        // A mailer is only ever given with the identity's deps (the second signature takes none).
+        ...(options.mailer ? { mailer: options.mailer(identity) } : {}),
+      };
+      deps = routeDeps;
     }
-    const identity = base as Deps;
-    const deps: Deps = {
-      ...identity,
-      // The key vault as this route's IAM allows it on AWS (its row's kms grants), locally too.
-      vault: vaultLimitedTo(identity.vault, route.kms ?? []),
-      // A mailer is only ever given with the identity's deps (the second signature takes none).
-      ...(options.mailer ? { mailer: options.mailer(identity) } : {}),
-    };
-    built = { from: base, deps };
+    built.set(base, deps);
     return deps;
   };
   // The stages that read identity deps (tenant lookups, the identity credential checks) do nothing for the
@@ -351,7 +361,7 @@ export function httpHandler(
       before: async (request) => {
         const startedAt = performance.now();
         const req = request as HttpRequest<ServiceDeps>;
-        const deps = depsOf();
+        const deps = depsOf(request.context);
         const edgeConfig = edgeConfigOf(deps);
         const edge = await edgeTrust(request.event, edgeConfig, (error) =>
           deps.log.error('edge secret not read; viewer headers not believed', {
@@ -366,7 +376,7 @@ export function httpHandler(
           route,
           deps,
           authenticators: options.authenticators,
-          verifyToken: options.verifyToken,
+          verifyToken: verifyToken && ((token: string) => verifyToken(token, deps as never)),
           issuerTenant: options.issuer,
           prefetch: options.prefetch as RequestState['prefetch'],
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,

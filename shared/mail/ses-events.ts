@@ -1,5 +1,6 @@
 import type { Context, SNSEvent } from 'aws-lambda';
 import type { Deps } from '../deps.ts';
+import type { ContextWithDeps } from '../http/invocation-deps.ts';
 import { type LogFields, withFields } from '../log.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { mailSuppressionRepo, type SuppressionReason } from '../store/mail-suppression-repo.ts';
@@ -30,8 +31,12 @@ import { MAIL_TAG } from './tags.ts';
  * latest event per address wins, by its time).
  */
 export function sesEventsHandler(depsOf: () => Deps) {
-  return async (event: SNSEvent, context?: Pick<Context, 'awsRequestId'>): Promise<void> => {
-    const deps = depsOf();
+  return async (
+    event: SNSEvent,
+    context?: Pick<Context, 'awsRequestId'> & Pick<ContextWithDeps, 'deps'>,
+  ): Promise<void> => {
+    // The deps the invocation brings (the local stack's: shared/http/invocation-deps.ts), else the function's own.
+    const deps = (context?.deps as Deps | undefined) ?? depsOf();
     const log = withFields(deps.log, { requestId: context?.awsRequestId });
     for (const record of Array.isArray(event?.Records) ? event.Records : []) {
       await recordSesEvent({ ...deps, log }, record?.Sns?.Message, record?.Sns?.MessageId);

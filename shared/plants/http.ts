@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Context } from 'aws-lambda';
 import type { AppError, ErrorCode } from '../http/errors.ts';
 import type { ErrorAnswer, ServiceHandlerOptions } from '../http/handler.ts';
+import { invocationDeps } from '../http/invocation-deps.ts';
 import { type HttpEvent, type HttpResult, header } from '../http/request-state.ts';
 import { describeError, jsonLogger } from '../log.ts';
 import { PLANTS_METRICS_NAMESPACE } from '../metrics.ts';
@@ -26,7 +27,7 @@ export function plantErrorBody(error: AppError): ErrorAnswer {
 /** httpHandler's options for every plant store route: its deps, its bearer check, its error body. */
 export const plantHandlerOptions: ServiceHandlerOptions<PlantDeps> = {
   deps: processPlantDeps,
-  verifyToken: (token) => processPlantDeps().verifyToken(token),
+  verifyToken: (token, deps) => deps.verifyToken(token),
   errorBody: plantErrorBody,
   metricsNamespace: PLANTS_METRICS_NAMESPACE,
 };
@@ -45,7 +46,7 @@ export function withPlantCors(
       origin === undefined
         ? Promise.resolve({})
         : Promise.resolve()
-            .then(() => plantCorsHeaders(processPlantDeps(), origin))
+            .then(() => plantCorsHeaders(invocationDeps(context, processPlantDeps), origin))
             .catch((error: unknown) => {
               jsonLogger.error('CORS origin look-up failed', {
                 requestId: event.requestContext?.requestId ?? context.awsRequestId,

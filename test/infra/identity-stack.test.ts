@@ -10,14 +10,15 @@ import { type RouteDef, routeKey, SIGNS_TOKENS, tableActionsOf, throttleClassOf 
 import { TABLE } from '#shared/store/table.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
+import { identityTemplate, testApp } from './support/synth.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
+/** The Identity stack's template with `context` (shared with the other infra files), or with other `routes`. */
 function synth(context: Record<string, unknown> = {}, routes?: readonly RouteDef[]): Template {
-  // An empty bundling-stacks list skips esbuild: these tests look at the template only.
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
-  return flatTemplate(new IdentityStack(app, 'Identity', { routes }));
+  if (!routes) return identityTemplate(context);
+  return flatTemplate(new IdentityStack(testApp(context), 'Identity', { routes }));
 }
 
 const template = synth();

@@ -8,6 +8,7 @@ import { PlantsStack } from '#infra/plants-stack.ts';
 import { serviceTable } from '#infra/table.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
+import { identityTemplate } from './support/synth.ts';
 
 /**
  * Issue 20, the CDK part (infra/monitoring.ts, README: Operations): the alarm topic and its subscription, every
@@ -35,7 +36,9 @@ function identityStack(context: Record<string, unknown> = {}, id = 'Identity'): 
   return new IdentityStack(app, id);
 }
 
-const synth = (context: Record<string, unknown> = {}, id = 'Identity') => flatTemplate(identityStack(context, id));
+/** The Identity stack's template with `context` (shared with the other infra files), or under another stack name. */
+const synth = (context: Record<string, unknown> = {}, id = 'Identity') =>
+  id === 'Identity' ? identityTemplate(context) : flatTemplate(identityStack(context, id));
 
 const template = synth();
 

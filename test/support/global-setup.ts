@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { ensureTable, startDynamoDbLocal } from '#local/dynamodb.ts';
+import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from '#local/dynamodb.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,14 +10,30 @@ declare module 'vitest' {
   }
 }
 
-/** One in-memory DynamoDB Local per test project run; tests use fresh tenants and ids, never table-wide state. */
+/**
+ * One in-memory DynamoDB Local for the whole run, started by the first project that needs it and stopped when the
+ * last one is done. Each JVM spent some 20 s of CPU compiling DynamoDB Local's code before it ran fast, once per
+ * project when each started its own. The projects' global setups run in vitest's own process, each with a module graph
+ * of its own: what they share lives on globalThis.
+ */
+const shared = globalThis as { sharedDynamoDbLocal?: { started: Promise<DynamoDbLocal>; projects: number } };
+
+/** Each project its own tables in it; tests use fresh tenants and ids, never table-wide state. */
 export default async function setup(project: TestProject) {
-  const dynamo = await startDynamoDbLocal();
-  const tableName = 'identity-test';
+  shared.sharedDynamoDbLocal ??= { started: startDynamoDbLocal(), projects: 0 };
+  const run = shared.sharedDynamoDbLocal;
+  run.projects++;
+  const dynamo = await run.started;
+  const tableName = `identity-test-${project.name}`;
   await ensureTable(dynamo.endpoint, tableName);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('tableName', tableName);
-  // One local secrets key per run: every worker must decrypt the signing keys the others stored.
+  // One local secrets key per project: every worker must decrypt the signing keys the others stored.
   project.provide('secretsKey', randomBytes(32).toString('base64'));
-  return () => dynamo.stop();
+  return async () => {
+    run.projects--;
+    if (run.projects > 0) return;
+    shared.sharedDynamoDbLocal = undefined;
+    await dynamo.stop();
+  };
 }

@@ -1,4 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
+import { handler as sesEventsFunction } from '#functions/mail/ses-events.ts';
+import type { Deps } from '#shared/deps.ts';
 
 /**
  * SES event publishing records as AWS documents them, for the SES events function
@@ -212,4 +214,12 @@ export function snsEventOf(...messages: (Json | string)[]): SNSEvent {
       },
     })),
   };
+}
+
+/**
+ * SNS's delivery of `event` to the SES events function (functions/mail/ses-events.ts), invoked with a local stack's
+ * deps as its gateway hands them to the HTTP functions: the stack's table and settings.
+ */
+export function deliverSesEvents(stack: { deps: Deps }, event: SNSEvent): Promise<void> {
+  return sesEventsFunction(event, { awsRequestId: 'sns-delivery', deps: stack.deps });
 }

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as sesEvents } from '#functions/mail/ses-events.ts';
 import { type AdminTenant, adminApi, anEmail } from '#test/support/admin.ts';
 import { aUser, mailsTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { violationsOf } from '#test/support/brief-resources.ts';
@@ -8,6 +7,7 @@ import { useLocalStack } from '#test/support/server.ts';
 import {
   DOCUMENTED_BOUNCE,
   DOCUMENTED_COMPLAINT,
+  deliverSesEvents,
   snsEventOf,
   withRecipient,
   withTags,
@@ -33,11 +33,13 @@ beforeAll(async () => {
 
 /** SES's hard bounce of a mail of `kind` to `address`, delivered by SNS to the SES events function. */
 const hardBounce = (address: string, kind = 'LOGIN_CODE') =>
-  sesEvents(
+  deliverSesEvents(
+    api.stack,
     snsEventOf(withRecipient(withTags(DOCUMENTED_BOUNCE, { app: tenant.app, mid: tenant.mid, kind }), address)),
   );
 const complaint = (address: string) =>
-  sesEvents(
+  deliverSesEvents(
+    api.stack,
     snsEventOf(
       withRecipient(withTags(DOCUMENTED_COMPLAINT, { app: tenant.app, mid: tenant.mid, kind: 'INVITATION' }), address),
     ),

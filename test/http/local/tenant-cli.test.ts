@@ -89,6 +89,7 @@ describe('npm run tenant -- create', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'identity-cli-'));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+    // It starts a JVM of its own, twice: slow on a busy machine.
     it('starts DynamoDB Local on the data folder itself, writes there, and stops it again', async () => {
       const port = await freePort();
       const env = { IDENTITY_DATA_DIR: dataDir, DYNAMODB_PORT: String(port) };
@@ -100,6 +101,6 @@ describe('npm run tenant -- create', () => {
       const second = await tenantCli(args, env);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain('subdomain "offline" is taken');
-    });
+    }, 60_000);
   });
 });

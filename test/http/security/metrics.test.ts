@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { handler as sesEvents } from '#functions/mail/ses-events.ts';
 import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi } from '#test/support/admin.ts';
@@ -9,7 +8,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { fakeSes } from '#test/support/faults.ts';
 import { expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
-import { DOCUMENTED_BOUNCE, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
+import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
 import { plantsApi } from '../plants/helpers.ts';
 
 /**
@@ -23,6 +22,7 @@ import { plantsApi } from '../plants/helpers.ts';
 
 // The test run keeps both quiet elsewhere (vitest.config.ts); this file's handlers build their deps after this.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+process.env.POWERTOOLS_SERVICE_NAME = 'local';
 process.env.LOG_LEVEL = 'info';
 
 const api = useLocalStack();
@@ -275,7 +275,8 @@ describe('mail', () => {
 
   it('a mail to an address SES reported a hard bounce for is not sent, and counts MailsSuppressed', async () => {
     const user = await aUser(tenant);
-    await sesEvents(
+    await deliverSesEvents(
+      api.stack,
       snsEventOf(
         withRecipient(
           withTags(DOCUMENTED_BOUNCE, { app: tenant.app, mid: tenant.mid, kind: 'LOGIN_CODE' }),

@@ -23,6 +23,7 @@ import { useLocalStack } from '#test/support/server.ts';
 // run keeps them quiet elsewhere: vitest.config.ts). This file's handlers build their deps after this.
 process.env.LOG_LEVEL = 'info';
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+process.env.POWERTOOLS_SERVICE_NAME = 'local';
 
 const api = useLocalStack();
 const { call, aSuperAdmin } = adminApi(() => api.url);

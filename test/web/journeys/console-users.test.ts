@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { handler as sesEvents } from '#functions/mail/ses-events.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
-import { DOCUMENTED_BOUNCE, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
+import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
@@ -135,7 +134,8 @@ describe('the console’s users', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     // SES reports a hard bounce for the user's address: AWS's documented record, delivered as SNS delivers it.
-    await sesEvents(
+    await deliverSesEvents(
+      web.localStack(),
       snsEventOf(withRecipient(withTags(DOCUMENTED_BOUNCE, { app: tenant.app, mid: tenant.mid }), user.email)),
     );
 
