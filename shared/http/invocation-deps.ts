@@ -12,6 +12,6 @@ export interface ContextWithDeps extends Context {
 }
 
 /** The invocation's deps: those its context brings, else the function's own. */
-export function invocationDeps<D extends ServiceDeps>(context: Context, own: () => D): D {
-  return ((context as ContextWithDeps).deps as D | undefined) ?? own();
+export function invocationDeps<D extends ServiceDeps>(context: object | undefined, own: () => D): D {
+  return ((context as Pick<ContextWithDeps, 'deps'> | undefined)?.deps as D | undefined) ?? own();
 }

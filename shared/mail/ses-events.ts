@@ -1,6 +1,6 @@
 import type { Context, SNSEvent } from 'aws-lambda';
 import type { Deps } from '../deps.ts';
-import type { ContextWithDeps } from '../http/invocation-deps.ts';
+import { type ContextWithDeps, invocationDeps } from '../http/invocation-deps.ts';
 import { type LogFields, withFields } from '../log.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { mailSuppressionRepo, type SuppressionReason } from '../store/mail-suppression-repo.ts';
@@ -35,8 +35,7 @@ export function sesEventsHandler(depsOf: () => Deps) {
     event: SNSEvent,
     context?: Pick<Context, 'awsRequestId'> & Pick<ContextWithDeps, 'deps'>,
   ): Promise<void> => {
-    // The deps the invocation brings (the local stack's: shared/http/invocation-deps.ts), else the function's own.
-    const deps = (context?.deps as Deps | undefined) ?? depsOf();
+    const deps = invocationDeps(context, depsOf);
     const log = withFields(deps.log, { requestId: context?.awsRequestId });
     for (const record of Array.isArray(event?.Records) ? event.Records : []) {
       await recordSesEvent({ ...deps, log }, record?.Sns?.Message, record?.Sns?.MessageId);

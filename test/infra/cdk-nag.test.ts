@@ -7,7 +7,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { NAG_REASONS } from '#infra/nag.ts';
 import { addStacks } from '#infra/stacks.ts';
-import { cdkContext } from './support/context.ts';
+import { testApp } from './support/synth.ts';
 
 /**
  * cdk-nag's AwsSolutions and Serverless packs over the stacks and their nested stacks, wired as
@@ -21,8 +21,7 @@ import { cdkContext } from './support/context.ts';
 const WEB_DIST = fileURLToPath(new URL('./fixtures/web-dist', import.meta.url));
 
 function allStacks(context: Record<string, unknown> = {}): App {
-  // An empty bundling-stacks list skips esbuild: the rules read the templates only.
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp(context);
   addStacks(app, { webAssetsPath: WEB_DIST });
   return app;
 }

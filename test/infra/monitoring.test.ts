@@ -8,7 +8,7 @@ import { PlantsStack } from '#infra/plants-stack.ts';
 import { serviceTable } from '#infra/table.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
-import { identityTemplate } from './support/synth.ts';
+import { identityTemplate, testApp } from './support/synth.ts';
 
 /**
  * Issue 20, the CDK part (infra/monitoring.ts, README: Operations): the alarm topic and its subscription, every
@@ -31,8 +31,7 @@ type Query = {
 };
 
 function identityStack(context: Record<string, unknown> = {}, id = 'Identity'): IdentityStack {
-  // An empty bundling-stacks list skips esbuild: these tests look at the template only.
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp(context);
   return new IdentityStack(app, id);
 }
 
@@ -584,7 +583,7 @@ describe('Monitoring: the functions', () => {
     );
   };
   const plantsTemplate = (context: Record<string, unknown> = {}) => {
-    const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp(context);
     const identityTable = serviceTable(new Stack(app, 'Identity'), 'Table', RemovalPolicy.RETAIN);
     return Template.fromStack(
       new PlantsStack(app, 'Plants', { identityBaseUrl: 'https://id.example.com/api/v1', identityTable }),

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { plantCorsRoutes, plantRouteList, plantRoutes } from '#functions/plants/routes.ts';
@@ -12,6 +12,7 @@ import { keys } from '#shared/store/keys.ts';
 import { TABLE } from '#shared/store/table.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
+import { testApp } from './support/synth.ts';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
@@ -19,8 +20,7 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 const IDENTITY_BASE_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/api/v1';
 
 function synth(context: Record<string, unknown> = {}): Template {
-  // An empty bundling-stacks list skips esbuild: these tests look at the template only.
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp(context);
   // A stand-in for the Identity stack's table (the CDK app test below wires the real one).
   const identityTable = serviceTable(new Stack(app, 'Identity'), 'Table', RemovalPolicy.RETAIN);
   return Template.fromStack(new PlantsStack(app, 'Plants', { identityBaseUrl: IDENTITY_BASE_URL, identityTable }));
@@ -275,7 +275,7 @@ describe('PlantsStack: table', () => {
 
 describe('the CDK app: Identity and Plants', () => {
   it("wires the plant store to the identity API's URL and, for CORS, its table's ORIGIN partitions: nothing else of it, and not its key", () => {
-    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp();
     const identity = new IdentityStack(app, 'Identity');
     const plants = new PlantsStack(app, 'Plants', {
       identityBaseUrl: `${identity.api.apiEndpoint}${BASE_PATH}`,

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +13,8 @@ import {
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
 import { VIEWER_HOST_HEADER } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../../web/security-headers.ts';
-import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';
+import { testApp } from './support/synth.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string };
 
@@ -27,9 +26,9 @@ const WEB_DOMAIN_CONTEXT = {
   webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
 };
 
-/** Identity and Web wired as infra/app.ts wires them; an empty bundling-stacks list skips esbuild. */
+/** Identity and Web wired as infra/app.ts wires them. */
 function synth(context: Record<string, unknown> = {}): { web: Template; identity: Template } {
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp(context);
   const { identity, web } = addStacks(app, { webAssetsPath: WEB_DIST });
   return { web: Template.fromStack(web), identity: flatTemplate(identity) };
 }
