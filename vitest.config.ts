@@ -8,15 +8,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const UNIT_FILES_SETTING_ENV = ['test/unit/local/gateway.test.ts', 'test/unit/functions/openapi-document.test.ts'];
 
 /**
- * Integration test files that mock modules (vi.mock: the fault injection, the mail and key caches) or set process.env
- * for handlers: each gets a module graph of its own.
+ * Integration test files that mock a module (node:crypto) or set process.env for handlers: each gets a module graph of
+ * its own. The fault injection hands each handler its deps on the Lambda context instead (test/support/faults.ts).
  */
 const INTEGRATION_FILES_ISOLATED = [
-  'test/integration/auth/jwks-cache.test.ts',
-  'test/integration/auth/recent-authentication.test.ts',
-  'test/integration/faults/*.test.ts',
   'test/integration/http/bundled-sdk.test.ts',
-  'test/integration/mail/ses-events.test.ts',
   'test/integration/merchants/api-key-auth.test.ts',
   'test/integration/store/direct-read.test.ts',
 ];

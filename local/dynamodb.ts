@@ -17,16 +17,26 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-/** A free TCP port on loopback (DynamoDB Local cannot listen on port 0 and tell us). */
-export function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
+/**
+ * Where freePort looks: below Linux's ephemeral range (32768-60999), which the system hands to outgoing connections. A
+ * port from that range, free when asked, could be taken by any connection opened before the server listens on it (a
+ * busy test run opens thousands); one below it is only ever taken by a listener.
+ */
+const FREE_PORT_RANGE = { from: 20_000, to: 32_767 };
+
+/** A free TCP port on loopback, to listen on next (DynamoDB Local cannot listen on port 0 and tell us). */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = FREE_PORT_RANGE.from + Math.floor(Math.random() * (FREE_PORT_RANGE.to - FREE_PORT_RANGE.from + 1));
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
   });
 }
 

@@ -13,28 +13,31 @@
  */
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { makeDeps } from '#shared/deps.ts';
-import { commandLine, usageError } from './command-line.ts';
+import { type Command, commandLine, runAsMain, usageError } from './command-line.ts';
 import { storeTarget } from './store-target.ts';
 
 const USAGE = 'usage: npm run keys -- rotate [--json]';
 
-const { values, positionals } = commandLine(USAGE, {});
-{
-  if (positionals[0] !== 'rotate' || positionals.length > 1) usageError(USAGE, 'the one command is "rotate"');
-  if (process.env.TABLE_NAME && !process.env.DYNAMODB_ENDPOINT && !process.env.KMS_KEY_ID) {
-    usageError(USAGE, 'a deployed table needs KMS_KEY_ID (the stack output KmsKeyId)');
+export const keysCommand: Command = async (io) => {
+  const { values, positionals } = commandLine(io, USAGE, {});
+  if (positionals[0] !== 'rotate' || positionals.length > 1) usageError(io, USAGE, 'the one command is "rotate"');
+  if (io.env.TABLE_NAME && !io.env.DYNAMODB_ENDPOINT && !io.env.KMS_KEY_ID) {
+    usageError(io, USAGE, 'a deployed table needs KMS_KEY_ID (the stack output KmsKeyId)');
   }
-  const target = await storeTarget();
+  const target = await storeTarget(io.env);
   try {
     const kids = await signingKeys(makeDeps(target.env)).rotate();
     const text = kids.RS256
       ? `Signing keys rotated: new ES256 kid ${kids.ES256}, new RS256 kid ${kids.RS256}. The previous keys stay published for 1 hour.`
       : `Signing key rotated: new kid ${kids.ES256}. The previous key stays published for 1 hour.`;
-    process.stdout.write(values.json ? `${JSON.stringify({ kid: kids.ES256, kids })}\n` : `${text}\n`);
+    io.out(values.json ? `${JSON.stringify({ kid: kids.ES256, kids })}\n` : `${text}\n`);
+    return 0;
   } catch (error) {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   } finally {
     await target.stop();
   }
-}
+};
+
+await runAsMain(import.meta.url, keysCommand);

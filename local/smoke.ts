@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { DiscoveryResponse, LoginMode, SignupMode } from '#shared/tenancy/schemas.ts';
 import type { UserResponse } from '#shared/users/schemas.ts';
-import { usageError } from './command-line.ts';
+import { type Command, type CommandIo, helpAndExit, runAsMain, usageError } from './command-line.ts';
 
 const USAGE = `usage: npm run smoke -- --url URL [--issuer URL] --app APP --mid MID --public-key KEY --origin ORIGIN
          (--inbox URL | --code-from-stdin --email EMAIL | --email EMAIL --password PASSWORD)
@@ -75,11 +75,11 @@ interface Options {
   password: string;
 }
 
-function readOptions(): Options {
+function readOptions(io: CommandIo): Options {
   let values: Record<string, string | boolean | undefined>;
   try {
     const parsed = parseArgs({
-      args: process.argv.slice(2),
+      args: io.args,
       strict: true,
       allowPositionals: false,
       options: {
@@ -98,44 +98,43 @@ function readOptions(): Options {
     });
     values = parsed.values;
   } catch (error) {
-    return usageError(USAGE, error instanceof Error ? error.message : String(error));
+    return usageError(io, USAGE, error instanceof Error ? error.message : String(error));
   }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+  if (values.help) helpAndExit(io, USAGE);
   const required = (flag: string): string => {
     const value = values[flag];
-    if (typeof value !== 'string' || value.trim() === '') usageError(USAGE, `--${flag} is required`);
+    if (typeof value !== 'string' || value.trim() === '') usageError(io, USAGE, `--${flag} is required`);
     return value.trim();
   };
-  const url = httpUrl('--url', required('url')).replace(/\/+$/, '');
-  const issuer = typeof values.issuer === 'string' ? httpUrl('--issuer', values.issuer).replace(/\/+$/, '') : url;
+  const url = httpUrl(io, '--url', required('url')).replace(/\/+$/, '');
+  const issuer = typeof values.issuer === 'string' ? httpUrl(io, '--issuer', values.issuer).replace(/\/+$/, '') : url;
   const app = required('app');
   const mid = required('mid');
   const publicKey = required('public-key');
   const origin = required('origin');
   if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
-    usageError(USAGE, '--origin: must be an origin (scheme://host[:port], no path or trailing slash)');
+    usageError(io, USAGE, '--origin: must be an origin (scheme://host[:port], no path or trailing slash)');
   }
   const email = typeof values.email === 'string' ? values.email.trim() : undefined;
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) usageError(USAGE, '--email: must be an e-mail address');
-  const password = typeof values.password === 'string' ? values.password : process.env.SMOKE_PASSWORD || undefined;
-  const inbox = typeof values.inbox === 'string' ? httpUrl('--inbox', values.inbox).replace(/\/+$/, '') : undefined;
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email))
+    usageError(io, USAGE, '--email: must be an e-mail address');
+  const password = typeof values.password === 'string' ? values.password : io.env.SMOKE_PASSWORD || undefined;
+  const inbox = typeof values.inbox === 'string' ? httpUrl(io, '--inbox', values.inbox).replace(/\/+$/, '') : undefined;
 
   const tenant = { url, issuer, app, mid, publicKey, origin };
   if (inbox !== undefined && values['code-from-stdin']) {
-    usageError(USAGE, '--inbox and --code-from-stdin are two ways to read the signup code: give one');
+    usageError(io, USAGE, '--inbox and --code-from-stdin are two ways to read the signup code: give one');
   }
   if (inbox !== undefined) {
     return { ...tenant, codeSource: { inbox }, email: email ?? aNewAddress(), password: password ?? aNewPassword() };
   }
   if (values['code-from-stdin']) {
-    if (!email) usageError(USAGE, '--code-from-stdin needs --email: the mailbox you will read the code in');
+    if (!email) usageError(io, USAGE, '--code-from-stdin needs --email: the mailbox you will read the code in');
     return { ...tenant, codeSource: 'stdin', email, password: password ?? aNewPassword() };
   }
   if (!email || !password) {
     usageError(
+      io,
       USAGE,
       'say how the user signs in: --inbox, --code-from-stdin, or an existing user with --email and --password',
     );
@@ -143,10 +142,10 @@ function readOptions(): Options {
   return { ...tenant, email, password };
 }
 
-function httpUrl(flag: string, value: string): string {
+function httpUrl(io: CommandIo, flag: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    usageError(USAGE, `${flag}: must be an http(s) URL without query or fragment`);
+    usageError(io, USAGE, `${flag}: must be an http(s) URL without query or fragment`);
   }
   return value;
 }
@@ -155,15 +154,25 @@ const aNewAddress = () => `smoke-${Date.now().toString(36)}-${randomBytes(3).toS
 // A letter and a digit (the password policy), and far too random to be a common password.
 const aNewPassword = () => `Smoke-${randomBytes(18).toString('base64url')}-7`;
 
-/** Everything secret this run has seen: no printed line carries any of it. */
-const secrets = new Set<string>();
-function redact(text: string): string {
-  let out = text;
-  for (const secret of secrets) if (secret) out = out.replaceAll(secret, '[redacted]');
-  return out;
-}
-function say(line: string) {
-  process.stdout.write(`${redact(line)}\n`);
+/** The run's report on stdout, a line at a time: no line carries a secret the run has seen. */
+class Report {
+  private readonly secrets = new Set<string>();
+  private readonly io: CommandIo;
+
+  constructor(io: CommandIo) {
+    this.io = io;
+  }
+
+  /** A password, code or token: redacted from every line from now on. */
+  secret(value: string) {
+    if (value) this.secrets.add(value);
+  }
+
+  say(line: string) {
+    let out = line;
+    for (const secret of this.secrets) out = out.replaceAll(secret, '[redacted]');
+    this.io.out(`${out}\n`);
+  }
 }
 
 /** A check's verdict that the operator reads: thrown from a check, printed as its FAIL line. */
@@ -254,11 +263,9 @@ interface Tokens {
 }
 
 /** The `data` of a tokens envelope (TokensEnvelope, LoginResponse): its tokens become secrets at once. */
-function tokensOf(answer: Answer): Tokens {
-  const accessToken = stringAt(answer.body, 'data.accessToken');
-  const refreshToken = stringAt(answer.body, 'data.refreshToken');
-  secrets.add(accessToken);
-  secrets.add(refreshToken);
+function tokensOf(answer: Answer, report: Report): Tokens {
+  report.secret(stringAt(answer.body, 'data.accessToken'));
+  report.secret(stringAt(answer.body, 'data.refreshToken'));
   if (stringAt(answer.body, 'data.tokenType') !== 'Bearer') throw new Failed('data.tokenType is not "Bearer"');
   stringAt(answer.body, 'data.user.id');
   return valueAt(answer.body, 'data') as Tokens;
@@ -295,9 +302,9 @@ async function codeFromInbox(inbox: string, email: string): Promise<string> {
   );
 }
 
-/** One line from stdin, asked for on a terminal (on stderr: stdout is the report). */
-async function codeFromStdin(email: string): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write(`The 6-digit code mailed to ${email}: `);
+/** One line from the process's stdin, asked for on a terminal (on stderr: stdout is the report). */
+async function codeFromStdin(io: CommandIo, email: string): Promise<string> {
+  if (process.stdin.isTTY) io.err(`The 6-digit code mailed to ${email}: `);
   const lines = createInterface({ input: process.stdin, terminal: false });
   try {
     for await (const line of lines) {
@@ -313,13 +320,13 @@ async function codeFromStdin(email: string): Promise<string> {
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
 /** Runs the checks in order, each at most once, and prints each verdict as it comes. */
-function checkRunner() {
+function checkRunner(report: Report) {
   const verdicts = new Map<string, Verdict>();
   return {
     verdicts,
     skip(name: string, reason: string) {
       verdicts.set(name, 'SKIP');
-      say(`SKIP  ${name}: ${reason}`);
+      report.say(`SKIP  ${name}: ${reason}`);
     },
     /** `needs`: the checks whose results this one uses; when one did not pass, this one is skipped. */
     async run(name: string, request: string, needs: string[], check: () => Promise<string | undefined>) {
@@ -334,26 +341,27 @@ function checkRunner() {
       try {
         const note = await check();
         verdicts.set(name, 'PASS');
-        say(`PASS  ${name} (${request}) ${elapsed()}${note ? `: ${note}` : ''}`);
+        report.say(`PASS  ${name} (${request}) ${elapsed()}${note ? `: ${note}` : ''}`);
       } catch (error) {
         verdicts.set(name, 'FAIL');
         const reason = error instanceof Failed ? error.message : `unexpected error: ${String(error)}`;
-        say(`FAIL  ${name} (${request}) ${elapsed()}: ${reason}`);
+        report.say(`FAIL  ${name} (${request}) ${elapsed()}: ${reason}`);
       }
     },
   };
 }
 
-async function main() {
-  const options = readOptions();
+export const smokeCommand: Command = async (io) => {
+  const options = readOptions(io);
   const { url, issuer, app, mid, origin, email, password } = options;
-  secrets.add(password);
+  const report = new Report(io);
+  report.secret(password);
   const basePath = new URL(url).pathname.replace(/\/$/, '');
   const label = (method: string, path: string) => `${method} ${basePath}${path}`;
   const tenantHeaders = { 'x-app-id': app, 'x-mid-key': mid };
-  const checks = checkRunner();
+  const checks = checkRunner(report);
 
-  say(`Smoke test of ${url}, tenant ${app}, as ${email}`);
+  report.say(`Smoke test of ${url}, tenant ${app}, as ${email}`);
 
   await checks.run('health', label('GET', '/health'), [], async () => {
     const answer = await send(`${url}/health`);
@@ -434,15 +442,16 @@ async function main() {
     });
     const from = codeSource === 'stdin' ? 'code from stdin' : 'code from the inbox';
     await checks.run('signup-verify', `${label('POST', '/auth/signup/verify')}, ${from}`, ['signup'], async () => {
-      const code = codeSource === 'stdin' ? await codeFromStdin(email) : await codeFromInbox(codeSource.inbox, email);
-      secrets.add(code);
+      const code =
+        codeSource === 'stdin' ? await codeFromStdin(io, email) : await codeFromInbox(codeSource.inbox, email);
+      report.secret(code);
       const answer = await send(`${url}/auth/signup/verify`, {
         method: 'POST',
         headers: tenantHeaders,
         body: { challengeId, code },
       });
       expectStatus(answer, 200);
-      signedUp = tokensOf(answer);
+      signedUp = tokensOf(answer, report);
       expectUser(signedUp.user, email);
       if (signedUp.user.emailStatus !== 'VALIDATED') throw new Failed('the e-mail is not VALIDATED after its code');
       return undefined;
@@ -465,7 +474,7 @@ async function main() {
       const step = valueAt(answer.body, 'data.challengeType');
       throw new Failed(`asked for a ${step} step: sign in as a user without TOTP`);
     }
-    session = tokensOf(answer);
+    session = tokensOf(answer, report);
     expectUser(session.user, email);
     if (signedUp && session.user.id !== signedUp.user.id) throw new Failed('logged in as another user than signed up');
     return undefined;
@@ -510,7 +519,7 @@ async function main() {
       body: { refreshToken: before.refreshToken },
     });
     expectStatus(answer, 200);
-    session = tokensOf(answer);
+    session = tokensOf(answer, report);
     if (session.refreshToken === before.refreshToken) throw new Failed('the refresh token was not rotated');
     if (session.user.id !== before.user.id) throw new Failed('the new tokens are for another user');
     return undefined;
@@ -554,9 +563,9 @@ async function main() {
 
   const counts = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const verdict of checks.verdicts.values()) counts[verdict]++;
-  say(`${counts.PASS} passed, ${counts.FAIL} failed, ${counts.SKIP} skipped`);
-  process.exitCode = counts.FAIL > 0 ? 1 : 0;
-}
+  report.say(`${counts.PASS} passed, ${counts.FAIL} failed, ${counts.SKIP} skipped`);
+  return counts.FAIL > 0 ? 1 : 0;
+};
 
 /** The JWK Set as published now. */
 async function publishedKeys(url: string): Promise<{ kid?: string; kty: string }[]> {
@@ -567,4 +576,4 @@ async function publishedKeys(url: string): Promise<{ kid?: string; kty: string }
   return keys;
 }
 
-await main();
+await runAsMain(import.meta.url, smokeCommand);

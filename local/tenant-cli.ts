@@ -12,15 +12,15 @@
 import { makeDeps } from '#shared/deps.ts';
 import { isAppError } from '#shared/http/errors.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
-import { commandLine, usageError } from './command-line.ts';
+import { type Command, commandLine, runAsMain, usageError } from './command-line.ts';
 import { storeTarget } from './store-target.ts';
 
 const USAGE = `usage: npm run tenant -- create --name NAME --admin-email EMAIL --origin ORIGIN [--origin ORIGIN …]
          [--login-mode PASSWORD|OTP_EMAIL|PASSWORD_OR_OTP_EMAIL] [--signup-mode OPEN|INVITATION_ONLY]
          [--subdomain SUBDOMAIN] [--json]`;
 
-async function main() {
-  const { values, positionals } = commandLine(USAGE, {
+export const tenantCommand: Command = async (io) => {
+  const { values, positionals } = commandLine(io, USAGE, {
     name: { type: 'string' },
     'admin-email': { type: 'string' },
     origin: { type: 'string', multiple: true },
@@ -28,13 +28,13 @@ async function main() {
     'signup-mode': { type: 'string' },
     subdomain: { type: 'string' },
   });
-  if (positionals[0] !== 'create' || positionals.length > 1) usageError(USAGE, 'the one command is "create"');
+  if (positionals[0] !== 'create' || positionals.length > 1) usageError(io, USAGE, 'the one command is "create"');
   const name = values.name as string | undefined;
   const adminEmail = values['admin-email'] as string | undefined;
-  if (!name) usageError(USAGE, '--name is required');
-  if (!adminEmail) usageError(USAGE, '--admin-email is required');
+  if (!name) usageError(io, USAGE, '--name is required');
+  if (!adminEmail) usageError(io, USAGE, '--admin-email is required');
 
-  const target = await storeTarget();
+  const target = await storeTarget(io.env);
 
   try {
     const created = await createTenant(makeDeps(target.env), {
@@ -46,9 +46,9 @@ async function main() {
       ...(values.subdomain ? { subdomain: values.subdomain as string } : {}),
     });
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(created)}\n`);
+      io.out(`${JSON.stringify(created)}\n`);
     } else {
-      process.stdout.write(
+      io.out(
         [
           `Tenant "${name}" created`,
           ...Object.entries(created).map(([key, value]) => `  ${key.padEnd(13)} ${value}`),
@@ -69,17 +69,17 @@ async function main() {
         const field = path.replace(/\.\d+$/, '');
         return flags[field] ?? `--${field}`;
       };
-      usageError(USAGE, (error.errors ?? []).map((e) => `${flag(e.path)}: ${e.message}`).join('; '));
+      usageError(io, USAGE, (error.errors ?? []).map((e) => `${flag(e.path)}: ${e.message}`).join('; '));
     }
     if (isAppError(error)) {
-      process.stderr.write(`error: ${error.detail ?? error.code}\n`);
-      process.exitCode = 1;
-    } else {
-      throw error;
+      io.err(`error: ${error.detail ?? error.code}\n`);
+      return 1;
     }
+    throw error;
   } finally {
     await target.stop();
   }
-}
+  return 0;
+};
 
-await main();
+await runAsMain(import.meta.url, tenantCommand);

@@ -208,7 +208,7 @@ const directReads = new WeakMap<Deps, Deps>();
 
 /**
  * These deps with their store's direct reads (store/direct-read.ts), the same object for the same deps: what the
- * handlers of the routes a user waits on (`bundleSdk`) take, `deps: () => withDirectReadsDeps(processDeps())`.
+ * handlers of the routes a user waits on (`bundleSdk`) take, `depsForRoute: withDirectReadsDeps`.
  */
 export function withDirectReadsDeps(deps: Deps): Deps {
   let direct = directReads.get(deps);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   InternalServerError,
   ProvisionedThroughputExceededException,
@@ -8,11 +7,12 @@ import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/c
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import { startSession } from '#shared/auth/session-start.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import type { Deps } from '#shared/deps.ts';
+import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import { makeTestDeps } from './deps.ts';
@@ -308,10 +308,11 @@ export interface Answer {
   body: any;
 }
 
-type LambdaHandler = (event: APIGatewayProxyEventV2, context: ReturnType<typeof aContext>) => Promise<unknown>;
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: ContextWithDeps) => Promise<unknown>;
 
-export async function invoke(handler: LambdaHandler, event: APIGatewayProxyEventV2): Promise<Answer> {
-  const result = (await handler(event, aContext())) as {
+/** Calls a handler as Lambda does; with `deps`, on its context, as the local gateway does. */
+export async function invoke(handler: LambdaHandler, event: APIGatewayProxyEventV2, deps?: Deps): Promise<Answer> {
+  const result = (await handler(event, { ...aContext(), ...(deps && { deps }) })) as {
     statusCode: number;
     headers?: Record<string, string>;
     body?: string;
@@ -415,34 +416,12 @@ export async function retry<F>(operation: Operation<F>, fixture: F): Promise<Ans
   return invokeWith(instrumentedDeps(operation.tenant(fixture)).deps, operation.handler, operation.request(fixture, 1));
 }
 
-/** What the identity handlers' `processDeps()` answers in a fault test file (see `handlersUse`). */
-export interface ProcessDepsSwitch {
-  current: Deps | undefined;
-}
-
-let handlerDeps: ProcessDepsSwitch | undefined;
-/** Runs go on concurrently: each handler call sees the deps of its own run. */
-const runDeps = new AsyncLocalStorage<Deps>();
-
 /**
- * Each fault test file routes the handlers' `processDeps()` to a switch it
- * hoists, so the real Lambda handlers run with the deps of each run:
- *
- * ```ts
- * const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
- * vi.mock('#shared/deps.ts', async (original) => ({ ...(await original<object>()), processDeps: () => processDeps.current }));
- * handlersUse(processDeps);
- * ```
+ * Calls a real Lambda handler with these deps, on the invocation's context as the local gateway hands a stack's deps
+ * to its functions (shared/http/invocation-deps.ts): runs go on concurrently, each with the deps of its own.
  */
-export function handlersUse(target: ProcessDepsSwitch): void {
-  handlerDeps = target;
-  Object.defineProperty(target, 'current', { get: () => runDeps.getStore(), configurable: true });
-}
-
-/** Calls a handler with these deps as its `processDeps()`. */
-export async function invokeWith(deps: Deps, handler: LambdaHandler, event: APIGatewayProxyEventV2): Promise<Answer> {
-  if (!handlerDeps) throw new Error('call handlersUse(processDeps) in the test file first');
-  return runDeps.run(deps, () => invoke(handler, event));
+export function invokeWith(deps: Deps, handler: LambdaHandler, event: APIGatewayProxyEventV2): Promise<Answer> {
+  return invoke(handler, event, deps);
 }
 
 /**
@@ -591,7 +570,7 @@ export function invitationTokenIn(text: string): string {
 }
 
 /**
- * The SES client, faked (every SESv2Client of the test file): each SendEmail
+ * The SES client, faked (every SESv2Client, until the test file is done): each SendEmail
  * is recorded, and refused as SES refuses when throttled for addresses
  * `refuse` names, until `accept`. Refused mails are recorded too: they hold
  * the code that never reached anyone.
@@ -600,6 +579,8 @@ export function fakeSes() {
   const attempts: { to: string; text: string; delivered: boolean }[] = [];
   const refused = new Set<string>();
   const ses = mockClient(SESv2Client);
+  // The files of the integration project share one module graph per worker: the next file gets the real client back.
+  afterAll(() => ses.restore());
   ses.on(SendEmailCommand).callsFake((input: SendEmailCommand['input']) => {
     const to = input.Destination?.ToAddresses?.[0] ?? '';
     const text = input.Content?.Simple?.Body?.Text?.Data ?? '';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from '#local/dynamodb.ts';
+import type { DynamoDbLocal } from '#local/dynamodb.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,14 +16,31 @@ declare module 'vitest' {
  * project when each started its own. The projects' global setups run in vitest's own process, each with a module graph
  * of its own: what they share lives on globalThis.
  */
-const shared = globalThis as { sharedDynamoDbLocal?: { started: Promise<DynamoDbLocal>; projects: number } };
+const shared = globalThis as {
+  sharedDynamoDbLocal?: { started: Promise<RunDynamoDb>; projects: number };
+};
+
+interface RunDynamoDb {
+  dynamo: DynamoDbLocal;
+  ensureTable(endpoint: string, tableName: string): Promise<void>;
+}
+
+/**
+ * Starts the run's DynamoDB Local. local/dynamodb.ts (and the SDK's DynamoDB client with it) is imported here, by the
+ * first project only: every project's global setup loads this file in a module graph of its own, and the static
+ * import cost each of them some 1.7 s before its setup began.
+ */
+async function startForRun(): Promise<RunDynamoDb> {
+  const { ensureTable, startDynamoDbLocal } = await import('#local/dynamodb.ts');
+  return { dynamo: await startDynamoDbLocal(), ensureTable };
+}
 
 /** Each project its own tables in it; tests use fresh tenants and ids, never table-wide state. */
 export default async function setup(project: TestProject) {
-  shared.sharedDynamoDbLocal ??= { started: startDynamoDbLocal(), projects: 0 };
+  shared.sharedDynamoDbLocal ??= { started: startForRun(), projects: 0 };
   const run = shared.sharedDynamoDbLocal;
   run.projects++;
-  const dynamo = await run.started;
+  const { dynamo, ensureTable } = await run.started;
   const tableName = `identity-test-${project.name}`;
   await ensureTable(dynamo.endpoint, tableName);
   project.provide('dynamoEndpoint', dynamo.endpoint);

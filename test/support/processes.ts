@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { type Command, runCommand } from '#local/command-line.ts';
 import { REPO_ROOT } from '#local/stack.ts';
 
 export const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
@@ -28,6 +29,27 @@ export function runScript(script: string, args: string[], env: Record<string, st
     child.once('error', reject);
     child.once('close', (code) => done({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs an operator CLI's command in this process, with the environment a spawned one would get, and collects its
+ * output: what runScript checks, without starting node and tsx again (a second and more of CPU each). Each CLI keeps a
+ * test that spawns it (runScript), for its `npm run` entry.
+ */
+export async function runInProcess(command: Command, args: string[], env: Record<string, string>): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(command, {
+    args,
+    env: { ...process.env, ...env },
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
 }
 
 /** Starts a long-running script and resolves once its output contains `ready`. */

@@ -3,19 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, isDynamoDbUp } from '#local/dynamodb.ts';
+import { tenantCommand } from '#local/tenant-cli.ts';
 import { bodyOf } from '#test/support/http.ts';
-import { runScript } from '#test/support/processes.ts';
+import { runInProcess, runScript } from '#test/support/processes.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
 const store = { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: inject('tableName') };
 const unique = () => `cli-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const tenantCli = (args: string[], env: Record<string, string> = store) => runScript('local/tenant-cli.ts', args, env);
+const tenantCli = (args: string[], env: Record<string, string> = store) => runInProcess(tenantCommand, args, env);
+/** As `npm run tenant` runs it: a process of its own, started by tsx. */
+const spawnedTenantCli = (args: string[]) => runScript('local/tenant-cli.ts', args, store);
 
 describe('npm run tenant -- create', () => {
   it('prints the new tenant as JSON, and discovery finds it for its origin', async () => {
     const subdomain = unique();
-    const result = await tenantCli([
+    const result = await spawnedTenantCli([
       'create',
       '--name',
       'Acme',
@@ -89,7 +92,8 @@ describe('npm run tenant -- create', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'identity-cli-'));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    // It starts a JVM of its own, twice: slow on a busy machine.
+    // It starts a JVM of its own, twice: slow on a busy machine. The command runs in this process: the JVM it starts
+    // and stops is a child process either way.
     it('starts DynamoDB Local on the data folder itself, writes there, and stops it again', async () => {
       const port = await freePort();
       const env = { IDENTITY_DATA_DIR: dataDir, DYNAMODB_PORT: String(port) };

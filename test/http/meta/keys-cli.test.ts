@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '#local/dynamodb.ts';
+import { keysCommand } from '#local/keys-cli.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { makeDeps } from '#shared/deps.ts';
-import { runScript } from '#test/support/processes.ts';
+import { runInProcess, runScript } from '#test/support/processes.ts';
 
 // A table of its own: rotating the keys of the shared test table would not break other files
 // (that is the point of rotation), but their assertions on kids are theirs to keep.
@@ -14,7 +15,9 @@ const env = {
   LOCAL_SECRETS_KEY: inject('secretsKey'),
 };
 const keysCli = (args: string[], extra: Record<string, string> = {}) =>
-  runScript('local/keys-cli.ts', args, { ...env, ...extra });
+  runInProcess(keysCommand, args, { ...env, ...extra });
+/** As `npm run keys` runs it: a process of its own, started by tsx. */
+const spawnedKeysCli = (args: string[]) => runScript('local/keys-cli.ts', args, env);
 const tableKeys = () => signingKeys(makeDeps({ ...env, AWS_REGION: 'us-east-1' }));
 const keysOfTable = () => tableKeys().publicJwks({ fresh: true });
 
@@ -22,7 +25,7 @@ beforeAll(() => ensureTable(env.DYNAMODB_ENDPOINT, table));
 
 describe('npm run keys -- rotate', () => {
   it('makes a new active key and keeps the previous one published', async () => {
-    const first = await keysCli(['rotate', '--json']);
+    const first = await spawnedKeysCli(['rotate', '--json']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const { kid: firstKid } = JSON.parse(first.stdout);

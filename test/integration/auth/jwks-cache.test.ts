@@ -1,25 +1,22 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as getJwks } from '#functions/meta/get-jwks.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import type { Deps } from '#shared/deps.ts';
+import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 import { aClock, aKeysTable, aProcess, countingQueries } from './keys-table.ts';
 
-// The JWKS Lambda handler runs with the deps of the "process" each test hands it.
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-
 const subject = { sub: 'usr_1', sid: 'ses_1', app: 'app_1', mid: 'mid_1', roles: ['DEFAULT'] };
 
-/** GET /.well-known/jwks.json through its Lambda handler, in the process `deps`; the kids it answers. */
+/**
+ * GET /.well-known/jwks.json through its Lambda handler, in the "process" `deps` (on the invocation's context, as the
+ * local gateway hands a stack's deps to its functions); the kids it answers.
+ */
 async function jwksKids(deps: Deps): Promise<string[]> {
-  processDeps.current = deps;
-  const result = (await getJwks(anEvent({ method: 'GET', path: '/api/v1/.well-known/jwks.json' }), aContext())) as {
+  const event = anEvent({ method: 'GET', path: '/api/v1/.well-known/jwks.json' });
+  const result = (await getJwks(event, { ...aContext(), deps } as ContextWithDeps)) as {
     statusCode: number;
     body: string;
   };

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as reauthenticateHandler } from '#functions/auth/reauthenticate.ts';
 import { handler as refreshHandler } from '#functions/auth/refresh.ts';
 import { handler as createApiKeyHandler } from '#functions/merchants/create-api-key.ts';
@@ -17,7 +17,7 @@ import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
-import { type Answer, anIp, aRequest, aSessionOf, fakeSes, handlersUse, invokeWith } from '#test/support/faults.ts';
+import { type Answer, anIp, aRequest, aSessionOf, fakeSes, invokeWith } from '#test/support/faults.ts';
 
 /**
  * Security review M2, reproduced through the real handlers with a clock the
@@ -29,12 +29,6 @@ import { type Answer, anIp, aRequest, aSessionOf, fakeSes, handlersUse, invokeWi
  * Revoke-all stays open: it only protects.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 const ses = fakeSes();
 
 const MINUTE = 60_000;

@@ -1,10 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as assignRoleHandler } from '#functions/roles/assign-role.ts';
 import { handler as revokeRoleHandler } from '#functions/roles/revoke-role.ts';
 import { handler as deleteUserHandler } from '#functions/users/delete-user.ts';
 import { handler as inviteUserHandler } from '#functions/users/invite-user.ts';
-import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
@@ -20,7 +19,6 @@ import {
   effectOf,
   fakeSes,
   faultMatrix,
-  handlersUse,
   INTERNAL,
   invokeWith,
   merchantOf,
@@ -39,12 +37,6 @@ import {
  * is gone in every way a client can see.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 

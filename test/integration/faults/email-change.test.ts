@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as startHandler } from '#functions/users/start-email-change.ts';
 import { handler as verifyHandler } from '#functions/users/verify-email-change.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { requestEmailChange } from '#shared/users/email-change.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
@@ -13,7 +12,6 @@ import {
   aSessionOf,
   fakeSes,
   faultMatrix,
-  handlersUse,
   INTERNAL,
   merchantOf,
   type Operation,
@@ -30,12 +28,6 @@ import {
  * code still verifies).
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 

@@ -1,9 +1,8 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as loginVerifyHandler } from '#functions/auth/login-verify.ts';
 import { login } from '#shared/auth/login.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -15,7 +14,6 @@ import {
   type FaultKind,
   fakeSes,
   faultMatrix,
-  handlersUse,
   INTERNAL,
   merchantOf,
   type Operation,
@@ -31,12 +29,6 @@ import {
  * store as it was (but for the documented counters) and work when retried.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 

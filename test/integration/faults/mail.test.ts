@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as forgotPasswordHandler } from '#functions/auth/forgot-password.ts';
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as loginVerifyHandler } from '#functions/auth/login-verify.ts';
@@ -8,7 +8,6 @@ import { handler as signupVerifyHandler } from '#functions/auth/signup-verify.ts
 import { handler as inviteUserHandler } from '#functions/users/invite-user.ts';
 import { handler as startEmailChangeHandler } from '#functions/users/start-email-change.ts';
 import { handler as verifyEmailChangeHandler } from '#functions/users/verify-email-change.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -21,7 +20,6 @@ import {
   describeAnswer,
   expectUnavailable,
   fakeSes,
-  handlersUse,
   instrumentedDeps,
   invitationTokenIn,
   invokeWith,
@@ -41,12 +39,6 @@ import {
  * of a signed-in caller or an admin (e-mail change, invitation), 503 UNAVAILABLE.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 const ses = fakeSes();
 
 let tenant: Merchant;

@@ -1,8 +1,7 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as resetPasswordHandler } from '#functions/auth/reset-password.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import { verifyPassword } from '#shared/auth/passwords.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
@@ -15,7 +14,6 @@ import {
   type FaultKind,
   fakeSes,
   faultMatrix,
-  handlersUse,
   merchantOf,
   type Operation,
   type Trace,
@@ -29,12 +27,6 @@ import {
  * 204 with every session that was live before the reset revoked.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 

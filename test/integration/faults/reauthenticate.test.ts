@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as reauthenticateHandler } from '#functions/auth/reauthenticate.ts';
 import { reauthenticate } from '#shared/auth/reauthenticate.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -12,7 +11,6 @@ import {
   aSessionOf,
   fakeSes,
   faultMatrix,
-  handlersUse,
   INTERNAL,
   merchantOf,
   type Operation,
@@ -28,12 +26,6 @@ import {
  * use commit in one transaction), and work when retried.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 fakeSes();
 
 let tenant: Merchant;

@@ -1,7 +1,6 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as refreshHandler } from '#functions/auth/refresh.ts';
 import { refreshMacKey } from '#shared/auth/refresh-successor.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
@@ -11,7 +10,6 @@ import {
   aRequest,
   aSessionOf,
   faultMatrix,
-  handlersUse,
   merchantOf,
   type Operation,
   type Trace,
@@ -24,13 +22,6 @@ import {
  * token is not rotated out), so the client's retry with the same token works
  * instead of being taken for a replay.
  */
-
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 
 let tenant: Merchant;
 beforeAll(async () => {

@@ -1,9 +1,8 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as signupHandler } from '#functions/auth/signup.ts';
 import { handler as signupVerifyHandler } from '#functions/auth/signup-verify.ts';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { signup } from '#shared/auth/signup.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
@@ -14,7 +13,6 @@ import {
   aRequest,
   fakeSes,
   faultMatrix,
-  handlersUse,
   INTERNAL,
   merchantOf,
   type Operation,
@@ -30,12 +28,6 @@ import {
  * user, claim or challenge (only the rate count) and work when retried.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-handlersUse(processDeps);
 // Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
 fakeSes();
 

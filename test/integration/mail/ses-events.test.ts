@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '#functions/mail/ses-events.ts';
-import type { Deps } from '#shared/deps.ts';
 import type { LogFields } from '#shared/log.ts';
 import { mailSuppressionKey, mailSuppressionRepo } from '#shared/store/mail-suppression-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
@@ -26,12 +25,6 @@ import {
  * suppresses nothing; garbage is logged and skipped, never thrown; no line logs an address.
  */
 
-const processDeps = vi.hoisted(() => ({ current: undefined as Deps | undefined }));
-vi.mock('#shared/deps.ts', async (original) => ({
-  ...(await original<object>()),
-  processDeps: () => processDeps.current,
-}));
-
 const lines: { level: 'info' | 'error'; message: string; fields?: LogFields }[] = [];
 const deps = makeTestDeps({
   log: {
@@ -39,7 +32,6 @@ const deps = makeTestDeps({
     error: (message, fields) => lines.push({ level: 'error', message, fields }),
   },
 });
-processDeps.current = deps;
 const suppressions = mailSuppressionRepo(deps.store);
 
 let tenant: Merchant;
@@ -53,7 +45,7 @@ beforeEach(() => {
 
 const ours = (of: Merchant, kind = 'PASSWORD_RESET_CODE') => ({ app: of.app, mid: of.mid, kind });
 const invoke = (...messages: (Record<string, unknown> | string)[]) =>
-  handler(snsEventOf(...messages), { awsRequestId: 'req-ses-events' } as never);
+  handler(snsEventOf(...messages), { awsRequestId: 'req-ses-events', deps } as never);
 
 /** No log line names the address. */
 function expectNoAddressLogged(address: string) {
@@ -199,8 +191,10 @@ describe('SES events from SNS (functions/mail/ses-events.ts)', () => {
         noRecipients,
       ),
     ).resolves.toBeUndefined();
-    await expect(handler({} as never, undefined)).resolves.toBeUndefined();
-    await expect(handler({ Records: [{}] } as never, undefined)).resolves.toBeUndefined();
+    await expect(handler({} as never, { awsRequestId: 'req-empty', deps } as never)).resolves.toBeUndefined();
+    await expect(
+      handler({ Records: [{}] } as never, { awsRequestId: 'req-empty', deps } as never),
+    ).resolves.toBeUndefined();
     expect(lines.filter((line) => line.level === 'error').map((line) => line.fields?.reason)).toEqual([
       'not JSON',
       'not JSON',

@@ -61,6 +61,22 @@ export interface WebStack {
   mailsTo(to: string): ReturnType<typeof mailsTo>;
 }
 
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: the web project's files share a module graph per worker (vitest.config.ts), and so one
+ * browser, started by the first file (each launch cost some 0.7 s of CPU). Journeys never share a browser context.
+ * Playwright stops the browser when the worker exits; a browser that crashed is started anew.
+ */
+async function launchedBrowser(): Promise<Browser> {
+  const running = await workerBrowser;
+  if (running?.isConnected()) return running;
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium-headless-shell (.ci/run does)`);
+  workerBrowser = chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return workerBrowser;
+}
+
 export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): WebStack {
   const api = useLocalStack(options);
   let browser: Browser | undefined;
@@ -69,13 +85,10 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
     api.stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium-headless-shell (.ci/run does)`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchedBrowser();
   }, 60_000);
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
-    await browser?.close();
   });
 
   // A page that breaks its own Content-Security-Policy, or throws, fails the journey it happened in.
