@@ -5,6 +5,8 @@ import type { TenantRef } from '../store/keys.ts';
  * Ends an OpenID Connect client's session (its refresh token, and userinfo for its access tokens), and only a
  * session of that client: revocation, RP-initiated logout and a replayed code all come here. The profile is
  * read with it (one BatchGetItem), so the session leaves the user's list of live ones in the same write.
+ * `refreshTokenHash`: the session ends only if it issued that refresh token (its current one, or one rotated out
+ * of it): a token made up from the user and session ids an ID token shows ends nothing.
  */
 export async function endClientSession(
   deps: Deps,
@@ -12,8 +14,16 @@ export async function endClientSession(
   userId: string,
   sessionId: string,
   clientId: string,
+  refreshTokenHash?: string,
 ): Promise<void> {
   const { user, session } = await deps.users.getWithSession(tenant, userId, sessionId);
   if (session?.clientId !== clientId) return;
+  if (
+    refreshTokenHash !== undefined &&
+    session.refreshHash !== refreshTokenHash &&
+    !(await deps.sessions.rotatedAt(tenant, userId, sessionId, refreshTokenHash))
+  ) {
+    return;
+  }
   await deps.sessions.revoke(tenant, userId, sessionId, deps.clock.now(), !!user?.liveSessions?.[sessionId]);
 }

@@ -1,4 +1,4 @@
-import { parseRefreshToken } from '../auth/refresh-token.ts';
+import { hashRefreshSecret, parseRefreshToken } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -10,8 +10,8 @@ import type { RevocationRequest } from './protocol-schemas.ts';
 
 /**
  * POST /oidc/revoke (RFC 7009): a refresh token or an access token of this client ends the client's session
- * (its refresh token, and userinfo for its access tokens). 200 whatever the token was (unknown, already
- * revoked, another client's: nothing is said about it, and another client's session is left alone).
+ * (its refresh token, and userinfo for its access tokens), when that session issued it. 200 whatever the token was
+ * (unknown, made up, already revoked, another client's: nothing is said about it, and nothing else ends).
  */
 export async function revoke(deps: Deps, tenant: Merchant, body: RevocationRequest, credentials: ClientCredentials) {
   const token = body.token;
@@ -22,14 +22,16 @@ export async function revoke(deps: Deps, tenant: Merchant, body: RevocationReque
     });
   }
   const client = await authenticateClient(deps, tenant, credentials);
-  let owner: { userId: string; sessionId: string } | null = null;
   const refresh = parseRefreshToken(token);
   if (refresh) {
-    owner = { userId: refresh.userId, sessionId: refresh.sessionId };
-  } else {
-    const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant), token);
-    if (claims?.sid && claims.client_id === client.clientId) owner = { userId: claims.sub, sessionId: claims.sid };
+    // Only a refresh token the session issued: its ids are in every ID token, its secret only with the client.
+    const { userId, sessionId, secret } = refresh;
+    await endClientSession(deps, tenant, userId, sessionId, client.clientId, hashRefreshSecret(secret));
+    return;
   }
-  // Only this client's own session; a refresh token's secret need not match (RFC 7009 2.1: revoking is no use of it).
-  if (owner) await endClientSession(deps, tenant, owner.userId, owner.sessionId, client.clientId);
+  const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant), token);
+  // Only this client's own session.
+  if (claims?.sid && claims.client_id === client.clientId) {
+    await endClientSession(deps, tenant, claims.sub, claims.sid, client.clientId);
+  }
 }

@@ -72,8 +72,9 @@ export async function token(
 /**
  * The code grant: the code must be this client's, for this redirect URI, within its 60 s, never redeemed,
  * and its PKCE verifier right. It is redeemed by the transaction that starts the client's session (one
- * conditional write): of concurrent redemptions exactly one commits. A code presented again is refused and
- * the session its first redemption started is revoked (RFC 6749 4.1.2: its tokens die with it).
+ * conditional write): of concurrent redemptions exactly one commits. A code presented again, by its client with
+ * its redirect URI and verifier, is refused and the session its first redemption started is revoked (RFC 6749
+ * 4.1.2: its tokens die with it); presented without them, it is refused and nothing is revoked.
  */
 async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: StoredOidcClient, body: TokenRequest) {
   const code = required(body.code, 'code');
@@ -83,12 +84,14 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
   const now = deps.clock.now();
   const stored = code.length <= 128 ? await flows.getCode(tenant, codeHash) : null;
   if (!stored || stored.clientId !== client.clientId) throw fail('INVALID_GRANT', 'the code is not valid');
-  if (stored.redeemedAt !== null) return replayed(deps, tenant, stored);
-  if (Date.parse(stored.expiresAt) <= now.getTime()) throw fail('INVALID_GRANT', 'the code has expired');
   // RFC 6749 4.1.3: required, and the same, when the authorization request named it; else, if sent, the same.
   const sameUri = body.redirect_uri === undefined ? !stored.redirectUriGiven : body.redirect_uri === stored.redirectUri;
   if (!sameUri) throw fail('INVALID_GRANT', 'redirect_uri differs from the authorization request');
   if (!pkceMatches(verifier, stored.codeChallenge)) throw fail('INVALID_GRANT', 'the code_verifier does not match');
+  // A replay revokes what the code issued only when it passes the checks above: whoever merely saw a used code
+  // (browser history, a proxy's log) lacks the verifier, and must not be able to sign the user out of the client.
+  if (stored.redeemedAt !== null) return replayed(deps, tenant, stored);
+  if (Date.parse(stored.expiresAt) <= now.getTime()) throw fail('INVALID_GRANT', 'the code has expired');
   const user = await deps.users.get(tenant, stored.userId);
   // Only an ACTIVE user at the epoch the browser session had: a password change or disable since voids the code.
   if (user?.status !== 'ACTIVE' || user.credentialEpoch !== stored.epoch) {

@@ -96,6 +96,23 @@ describe('POST /oidc/token: the authorization code', () => {
     });
   });
 
+  it('refuses a used code presented with a wrong verifier or redirect_uri, and revokes nothing (security review N7)', async () => {
+    const provider = await aProvider({ redirectUris: [CALLBACK, 'http://127.0.0.1:50123/other'] });
+    const signedIn = await signIn(provider);
+    const first = await redeem(provider.config, signedIn);
+    // Whoever saw the used code (browser history, a proxy's log) has neither the verifier nor, always, the URI.
+    const without: Record<string, string>[] = [
+      { code_verifier: oidc.randomPKCECodeVerifier() },
+      { redirect_uri: 'http://127.0.0.1:50123/other' },
+    ];
+    for (const extra of without) {
+      expectOAuthError(await codeGrant(provider, signedIn.code, signedIn.verifier, extra), 400, 'invalid_grant');
+    }
+    expect((await userinfoWith(provider.issuer, first.access_token)).status).toBe(200);
+    const refreshed = await oidc.refreshTokenGrant(provider.config, first.refresh_token as string);
+    expect(refreshed.access_token).toEqual(expect.any(String));
+  });
+
   it('of five concurrent redemptions of one code, exactly one gets tokens', async () => {
     const provider = await aProvider();
     const { code, verifier } = await signIn(provider);
@@ -377,6 +394,34 @@ describe('POST /oidc/revoke (RFC 7009)', () => {
     await oidc.tokenRevocation(provider.config, tokens.access_token, { token_type_hint: 'access_token' });
     expect((await userinfoWith(provider.issuer, tokens.access_token)).status).toBe(401);
     await expect(oidc.refreshTokenGrant(provider.config, tokens.refresh_token as string)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('a refresh token made up from the ID token’s sub and sid ends nothing (security review N7)', async () => {
+    const provider = await aProvider();
+    const tokens = await tokensFor(provider);
+    const claims = tokens.claims();
+    const [sub, sid] = [String(claims?.sub), String(claims?.sid)];
+    expect(tokens.refresh_token).toMatch(new RegExp(`^rt1\\.${sub}\\.${sid}\\.`));
+    const forged = `rt1.${sub}.${sid}.${Buffer.alloc(32, 7).toString('base64url')}`;
+    await oidc.tokenRevocation(provider.config, forged);
+    expect((await userinfoWith(provider.issuer, tokens.access_token)).status).toBe(200);
+    const refreshed = await oidc.refreshTokenGrant(provider.config, tokens.refresh_token as string);
+    expect(refreshed.access_token).toEqual(expect.any(String));
+  });
+
+  it('the refresh token the session holds ends it, and so does one rotated out of it', async () => {
+    const provider = await aProvider();
+    const current = await tokensFor(provider);
+    await oidc.tokenRevocation(provider.config, current.refresh_token as string);
+    expect((await userinfoWith(provider.issuer, current.access_token)).status).toBe(401);
+
+    const rotatedOut = await tokensFor(provider);
+    const next = await oidc.refreshTokenGrant(provider.config, rotatedOut.refresh_token as string);
+    await oidc.tokenRevocation(provider.config, rotatedOut.refresh_token as string);
+    expect((await userinfoWith(provider.issuer, next.access_token)).status).toBe(401);
+    await expect(oidc.refreshTokenGrant(provider.config, next.refresh_token as string)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
   });
