@@ -52,7 +52,7 @@ export const roleRoutes = {
     summary: 'Give a user a role, until expiresAt if given',
     status: 204,
     body: AssignRoleRequest,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND'],
     table: ['UpdateItem', 'PutItem'],
   },
   revokeRole: {
@@ -64,7 +64,7 @@ export const roleRoutes = {
     summary: 'Take a role back from a user',
     status: 204,
     body: RevokeRoleRequest,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: taking SUPER_ADMIN's grant checks the actor in the same transaction.
     table: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
   },

@@ -69,7 +69,7 @@ export const adminUserRoutes = {
     summary: 'Delete a user and every item of theirs (an audit record stays)',
     status: 204,
     params: IdParams,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: deleting a SUPER_ADMIN checks the actor in the same transaction.
     table: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem', 'ConditionCheckItem'],
   },
@@ -84,7 +84,7 @@ export const adminUserRoutes = {
     params: IdParams,
     body: UserStatusRequest,
     response: UserResponse,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
     // ConditionCheckItem: disabling or flagging a SUPER_ADMIN checks the actor in the same transaction.
     table: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'ConditionCheckItem'],
   },
@@ -97,7 +97,7 @@ export const adminUserRoutes = {
     summary: "Turn a user's TOTP off",
     status: 204,
     params: IdParams,
-    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND'],
     table: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   clearMailSuppression: {

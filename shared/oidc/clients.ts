@@ -109,10 +109,16 @@ function toResponse(client: StoredOidcClient): OidcClientResponse {
   };
 }
 
-/** Registering a client, rotating its secret or changing its redirect URIs: a user, recently signed in. */
+/**
+ * Registering a client, rotating its secret, changing its redirect URIs or its first-party flag (no consent asked):
+ * a user, recently signed in.
+ */
 function requireRecentUser(deps: Deps, principal: Principal): string {
   if (principal.kind !== 'user') {
-    throw fail('FORBIDDEN', 'API keys cannot register clients, rotate their secrets or change their redirect URIs');
+    throw fail(
+      'FORBIDDEN',
+      'API keys cannot register clients, rotate their secrets, or change their redirect URIs or first-party flag',
+    );
   }
   requireRecentAuthentication(deps, principal);
   return principal.userId;
@@ -189,8 +195,12 @@ export async function updateOidcClient(
   const changes: OidcClientChanges = Object.fromEntries(
     Object.entries(body).filter(([, value]) => value !== undefined),
   ) as OidcClientChanges;
-  // Where codes and logouts are sent is guarded like the secret itself.
-  if (changes.redirectUris !== undefined || changes.postLogoutRedirectUris !== undefined) {
+  // Where codes and logouts are sent, and whether users are asked for consent, are guarded like the secret itself.
+  if (
+    changes.redirectUris !== undefined ||
+    changes.postLogoutRedirectUris !== undefined ||
+    changes.firstParty !== undefined
+  ) {
     requireRecentUser(deps, principal);
   }
   const repo = oidcClientRepo(deps.store);

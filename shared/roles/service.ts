@@ -1,5 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
+import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -11,6 +12,7 @@ import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant, Role } from '../tenancy/types.ts';
 import { targetUser } from '../users/admin.ts';
 import {
+  ADMIN_AUTHORITY,
   actorIdOf,
   assertMayActOnUser,
   assertMayHandleRole,
@@ -104,6 +106,17 @@ export async function deleteRole(deps: Deps, tenant: Merchant, principal: Princi
 }
 
 /**
+ * Granting or revoking ADMIN or SUPER_ADMIN (priority ≤ 1) takes a recent sign-in (security review N1: a stale
+ * SUPER_ADMIN session granted SUPER_ADMIN to an account of the thief's, which outlived the owner's "sign out
+ * everywhere"); an API key never grants them.
+ */
+function requireRecentForAdminRole(deps: Deps, principal: Principal, role: { priority: number }): void {
+  if (role.priority > ADMIN_AUTHORITY) return;
+  if (principal.kind === 'apiKey') throw fail('FORBIDDEN', 'API keys never grant or revoke ADMIN or SUPER_ADMIN');
+  requireRecentSession(deps, principal);
+}
+
+/**
  * POST /roles/assign: gives a role (until `expiresAt`, if given) to a user of
  * strictly lower authority. The grant is one map entry on the profile, so
  * concurrent assigns and revokes leave the store consistent.
@@ -128,6 +141,7 @@ export async function assignRole(
   if (!role) throw fail('NOT_FOUND');
   assertMayActOnUser(principal, target, now);
   assertMayHandleRole(principal, role);
+  requireRecentForAdminRole(deps, principal, role);
   if (role.priority === SUPER_ADMIN_AUTHORITY && body.expiresAt) {
     // A SUPER_ADMIN whose grant lapses could remove the others first and leave the tenant with none.
     throw fail('VALIDATION_FAILED', {
@@ -171,6 +185,7 @@ export async function revokeRole(
   assertMayActOnUser(principal, target, now);
   // The grant carries its role's priority: a deleted role's grant is judged the same way.
   assertMayHandleRole(principal, grant);
+  requireRecentForAdminRole(deps, principal, grant);
   // The revocation and its ROLE_REVOKED record in one transaction; from a SUPER_ADMIN, with its own check.
   const failed = await transact(
     deps.store,

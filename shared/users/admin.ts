@@ -5,6 +5,7 @@ import { createInvitation } from '../auth/invitations.ts';
 import { deliver, isMailSuppressed } from '../auth/mail-delivery.ts';
 import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
+import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -94,6 +95,7 @@ export async function setUserStatus(
   const now = deps.clock.now();
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, now);
+  requireRecentSession(deps, principal);
   const actorCheck = superAdminActorCheck(deps, tenant, principal, target, now);
   // COMPROMISED voids the password (NIST 800-63B: a compromised secret must be changed): enabling the
   // user again does not bring it back; the owner sets a new one through forgot-password.
@@ -151,6 +153,7 @@ export async function resetUserTotp(
 ) {
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
+  requireRecentSession(deps, principal);
   await deps.users.update(tenant, target.id, {
     totpEnabled: false,
     totpSecret: null,
@@ -235,6 +238,7 @@ export async function deleteUser(deps: Deps, tenant: Merchant, principal: Princi
   const target = await targetUser(deps, tenant, id);
   const now = deps.clock.now();
   assertMayActOnUser(principal, target, now);
+  requireRecentSession(deps, principal);
   const failed = await transact(
     deps.store,
     {

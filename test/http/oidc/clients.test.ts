@@ -255,14 +255,17 @@ describe('PATCH /oidc/clients/{clientId}', () => {
     });
   });
 
-  it('answers 403 REAUTHENTICATION_REQUIRED to a redirect URI change when the sign-in is older than 10 minutes', async () => {
+  it('answers 403 REAUTHENTICATION_REQUIRED to a redirect URI or first-party change when the sign-in is older than 10 minutes', async () => {
     const { tenant, token, headers } = await anAdmin();
     const created = await aClient(headers);
     await ageSignIn(tenant, token);
     const res = await patch(headers, created.clientId, { redirectUris: ['https://shop.example/other'] });
     expectProblem(res, 403, 'REAUTHENTICATION_REQUIRED');
     expect((await get(headers, created.clientId)).body.redirectUris).toEqual(webServer.redirectUris);
-    expect((await patch(headers, created.clientId, { firstParty: false })).status).toBe(200);
+    // Whether users are asked for consent is guarded the same way (security review N1); the name is not.
+    expectProblem(await patch(headers, created.clientId, { firstParty: false }), 403, 'REAUTHENTICATION_REQUIRED');
+    expect((await get(headers, created.clientId)).body.firstParty).toBe(true);
+    expect((await patch(headers, created.clientId, { name: 'Renamed' })).status).toBe(200);
   });
 
   it("judges a change with the client's stored type: no client_credentials for a public client", async () => {

@@ -3,9 +3,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as reauthenticateHandler } from '#functions/auth/reauthenticate.ts';
 import { handler as refreshHandler } from '#functions/auth/refresh.ts';
 import { handler as createApiKeyHandler } from '#functions/merchants/create-api-key.ts';
+import { handler as createOidcClientHandler } from '#functions/oidc/create-oidc-client.ts';
+import { handler as updateOidcClientHandler } from '#functions/oidc/update-oidc-client.ts';
+import { handler as assignRoleHandler } from '#functions/roles/assign-role.ts';
+import { handler as revokeRoleHandler } from '#functions/roles/revoke-role.ts';
 import { handler as revokeAllHandler } from '#functions/sessions/revoke-all-sessions.ts';
+import { handler as deleteUserHandler } from '#functions/users/delete-user.ts';
 import { handler as disableTotpHandler } from '#functions/users/disable-totp.ts';
 import { handler as initTotpHandler } from '#functions/users/init-totp.ts';
+import { handler as resetUserTotpHandler } from '#functions/users/reset-user-totp.ts';
+import { handler as setUserStatusHandler } from '#functions/users/set-user-status.ts';
 import { handler as startEmailChangeHandler } from '#functions/users/start-email-change.ts';
 import { handler as verifyTotpHandler } from '#functions/users/verify-totp.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
@@ -13,6 +20,7 @@ import type { Deps } from '#shared/deps.ts';
 import { activityRepo } from '#shared/store/activity-repo.ts';
 import { apiKeyRepo } from '#shared/store/api-key-repo.ts';
 import { keys } from '#shared/store/keys.ts';
+import { roleRepo } from '#shared/store/role-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
@@ -216,5 +224,122 @@ describe('a session stored before authenticatedAt was recorded', () => {
     });
     expect(proof.status).toBe(204);
     expect((await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', accessToken)).status).toBe(200);
+  });
+});
+
+describe('N1: the admin powers a stale SUPER_ADMIN session would take the tenant over with', () => {
+  it('are refused past 10 minutes (grants and revocations of ADMIN and SUPER_ADMIN, status, deletion, TOTP reset, first-party), changing nothing; after POST /auth/reauthenticate they work', async () => {
+    const { deps, at } = clockedDeps();
+    // A tenant of its own: the first test turned its owner's TOTP on.
+    const own = await aTenantWith();
+    const send = (deps: Deps, handler: Lambda, method: string, path: string, token: string, extra = {}) =>
+      invokeWith(deps, handler, aRequest(method, path, { tenant: own, ip: anIp(), bearer: token, ...extra }));
+    const roles = await roleRepo(deps.store).list(own);
+    const roleId = (name: string) => roles.find((role) => role.name === name)?.id as string;
+    const owner = await aSessionOf(own, own.adminUserId, deps);
+    const accomplice = await aUser(own, {}, deps);
+    const victim = await aUser(own, { totp: true }, deps);
+    const admin = await aUser(own, {}, deps);
+    // While fresh, the owner makes an ADMIN and registers a third-party client.
+    const grant = (token: string, userId: string, role: string, handler: Lambda = assignRoleHandler) =>
+      send(deps, handler, 'POST', handler === assignRoleHandler ? '/roles/assign' : '/roles/revoke', token, {
+        body: { userId, roleId: roleId(role) },
+      });
+    expect((await grant(owner.accessToken, admin.id, 'ADMIN')).status).toBe(204);
+    const client = await send(deps, createOidcClientHandler, 'POST', '/oidc/clients', owner.accessToken, {
+      body: { name: 'Third party', type: 'public', redirectUris: ['https://app.example/cb'] },
+    });
+    expect(client.status, JSON.stringify(client.body)).toBe(201);
+    const clientId = client.body.clientId as string;
+    const firstParty = (token: string) =>
+      send(deps, updateOidcClientHandler, 'PATCH', `/oidc/clients/${clientId}`, token, {
+        body: { firstParty: true },
+        pathParameters: { clientId },
+      });
+    const onVictim = (handler: Lambda, method: string, path: string, body?: unknown) => (token: string) =>
+      send(deps, handler, method, `/users/${victim.id}${path}`, token, {
+        ...(body === undefined ? {} : { body }),
+        pathParameters: { id: victim.id },
+      });
+    const disable = onVictim(setUserStatusHandler, 'PATCH', '/status', { status: 'DISABLED' });
+    const resetTotp = onVictim(resetUserTotpHandler, 'DELETE', '/totp');
+    const remove = onVictim(deleteUserHandler, 'DELETE', '');
+
+    at(STALE);
+    const stale = owner.accessToken;
+    expectReauthRequired(await grant(stale, accomplice.id, 'SUPER_ADMIN'), 'grant SUPER_ADMIN');
+    expectReauthRequired(await grant(stale, accomplice.id, 'ADMIN'), 'grant ADMIN');
+    expectReauthRequired(await grant(stale, admin.id, 'ADMIN', revokeRoleHandler), 'revoke ADMIN');
+    expectReauthRequired(await disable(stale), 'disable a user');
+    expectReauthRequired(await resetTotp(stale), "reset a user's TOTP");
+    expectReauthRequired(await remove(stale), 'delete a user');
+    expectReauthRequired(await firstParty(stale), 'make a client first-party');
+    // Nothing changed.
+    expect(Object.keys((await deps.users.get(own, accomplice.id))?.grants ?? {})).not.toContain(roleId('SUPER_ADMIN'));
+    expect(Object.keys((await deps.users.get(own, admin.id))?.grants ?? {})).toContain(roleId('ADMIN'));
+    expect(await deps.users.get(own, victim.id)).toMatchObject({ status: 'ACTIVE', totpEnabled: true });
+
+    // The owner proves it is them again: each works.
+    const proof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', stale, {
+      body: { password: own.adminPassword },
+    });
+    expect(proof.status, JSON.stringify(proof.body)).toBe(204);
+    expect((await grant(stale, accomplice.id, 'ADMIN')).status).toBe(204);
+    expect((await grant(stale, admin.id, 'ADMIN', revokeRoleHandler)).status).toBe(204);
+    expect((await firstParty(stale)).status).toBe(200);
+    expect((await resetTotp(stale)).status).toBe(204);
+    expect((await disable(stale)).status).toBe(200);
+    expect((await remove(stale)).status).toBe(204);
+  });
+
+  it('an API key never grants ADMIN or SUPER_ADMIN nor makes a client first-party (403 FORBIDDEN), and needs no sign-in to disable a user', async () => {
+    const { deps } = clockedDeps();
+    const own = await aTenantWith();
+    const roles = await roleRepo(deps.store).list(own);
+    const roleId = (name: string) => roles.find((role) => role.name === name)?.id as string;
+    const owner = await aSessionOf(own, own.adminUserId, deps);
+    const asOwner = (handler: Lambda, method: string, path: string, extra = {}) =>
+      invokeWith(
+        deps,
+        handler,
+        aRequest(method, path, { tenant: own, ip: anIp(), bearer: owner.accessToken, ...extra }),
+      );
+    const key = await asOwner(createApiKeyHandler, 'POST', `/merchants/${own.id}/api-keys`, {
+      body: { label: 'backend' },
+      pathParameters: { id: own.id },
+    });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const client = await asOwner(createOidcClientHandler, 'POST', '/oidc/clients', {
+      body: { name: 'Third party', type: 'public', redirectUris: ['https://app.example/cb'] },
+    });
+    const clientId = client.body.clientId as string;
+    const user = await aUser(own, {}, deps);
+    const withKey = (handler: Lambda, method: string, path: string, extra: Record<string, unknown>) => {
+      const event = aRequest(method, path, { tenant: own, ip: anIp(), ...extra });
+      event.headers['x-api-key'] = key.body.apiKey as string;
+      return invokeWith(deps, handler, event);
+    };
+    for (const role of ['ADMIN', 'SUPER_ADMIN']) {
+      const granted = await withKey(assignRoleHandler, 'POST', '/roles/assign', {
+        body: { userId: user.id, roleId: roleId(role) },
+      });
+      expect({ role, status: granted.status, code: granted.body?.code }).toEqual({
+        role,
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+    }
+    const promoted = await withKey(updateOidcClientHandler, 'PATCH', `/oidc/clients/${clientId}`, {
+      body: { firstParty: true },
+      pathParameters: { clientId },
+    });
+    expect({ status: promoted.status, code: promoted.body?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+    expect(Object.keys((await deps.users.get(own, user.id))?.grants ?? {})).not.toContain(roleId('ADMIN'));
+    // A server's automation may still disable a user: the key was made by a recently signed-in admin.
+    const disabled = await withKey(setUserStatusHandler, 'PATCH', `/users/${user.id}/status`, {
+      body: { status: 'DISABLED' },
+      pathParameters: { id: user.id },
+    });
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
   });
 });

@@ -113,6 +113,8 @@ describe('adminUserId', () => {
       sessionId: 'ses_x',
       roles: ['SUPER_ADMIN'],
       authority: 0,
+      // Signed in just now: deleting a user needs a recent sign-in.
+      authenticatedAt: new Date().toISOString(),
     };
     await deleteUser(deps, merchant, actor, created.adminUserId, { ip: '203.0.113.1', userAgent: 'vitest' });
     const legacy = await asStoredBefore(deps, created);

@@ -30,7 +30,15 @@ function movableDeps() {
 /** The principal a bearer check makes of a stored user: authority from the grants in effect now. */
 function principalOf(user: User, now: Date): Principal {
   const { names, authority } = effectiveRoles(user, now);
-  return { kind: 'user', userId: user.id, sessionId: 'ses_test', roles: names, authority };
+  // Signed in just now: the admin powers need a recent sign-in (recent-authentication.ts).
+  return {
+    kind: 'user',
+    userId: user.id,
+    sessionId: 'ses_test',
+    roles: names,
+    authority,
+    authenticatedAt: now.toISOString(),
+  };
 }
 
 const apiKey: Principal = { kind: 'apiKey', keyId: 'key_00000000000000000000', authority: 1 };
@@ -70,7 +78,14 @@ beforeAll(async () => {
   now = new Date();
   const system = await listRoles(deps, tenant);
   roles = Object.fromEntries(system.map((r) => [r.name, r as Role]));
-  const superAdmin: Principal = { kind: 'user', userId: created.adminUserId, sessionId: 's', roles: [], authority: 0 };
+  const superAdmin: Principal = {
+    kind: 'user',
+    userId: created.adminUserId,
+    sessionId: 's',
+    roles: [],
+    authority: 0,
+    authenticatedAt: new Date().toISOString(),
+  };
   for (const [name, priority] of [
     ['LEAD', 2],
     ['STAFF', 5],

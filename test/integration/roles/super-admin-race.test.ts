@@ -29,7 +29,16 @@ const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 async function principalOf(t: Merchant, userId: string): Promise<Principal> {
   const user = (await deps.users.get(t, userId)) as User;
   const { names, authority } = effectiveRoles(user, new Date());
-  return { kind: 'user', userId, sessionId: 'ses_test', roles: names, authority, user };
+  // Signed in just now: the admin powers need a recent sign-in (recent-authentication.ts).
+  return {
+    kind: 'user',
+    userId,
+    sessionId: 'ses_test',
+    roles: names,
+    authority,
+    user,
+    authenticatedAt: new Date().toISOString(),
+  };
 }
 
 /** A tenant with its first SUPER_ADMIN (`owner`) and `others` more. */

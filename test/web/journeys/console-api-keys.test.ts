@@ -1,9 +1,7 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/store/keys.ts';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { makeTestDeps } from '#test/support/deps.ts';
+import { ageSignInsOf } from '../support/sign-ins.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
@@ -26,29 +24,6 @@ async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
   // The page's own content has arrived.
   await page.locator('#main form').first().waitFor();
   return page;
-}
-
-/** As if the user's sign-ins were 11 minutes old: past the 10 of a recent authentication (tokens live 15). */
-async function ageSignInsOf(tenant: TestTenant, userId: string): Promise<void> {
-  const deps = makeTestDeps();
-  const { Items = [] } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :session)',
-      ExpressionAttributeValues: { ':pk': keys.user(tenant, userId).pk, ':session': keys.sessionPrefix },
-    }),
-  );
-  expect(Items.length).toBeGreaterThan(0);
-  for (const item of Items) {
-    await deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.tableName,
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: 'SET authenticatedAt = :at',
-        ExpressionAttributeValues: { ':at': new Date(Date.now() - 11 * 60_000).toISOString() },
-      }),
-    );
-  }
 }
 
 describe('API keys', () => {

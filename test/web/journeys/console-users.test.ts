@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
+import { ageSignInsOf } from '../support/sign-ins.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
@@ -128,6 +129,30 @@ describe('the console’s users', () => {
       'This account is disabled. Contact the administrator of this service.',
     );
     await expectAccessible(userPage);
+  });
+
+  it('a sign-in older than 10 minutes confirms it is the admin before a user is disabled', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const admin = await adminAt(tenant, `/console/users/${user.id}`);
+    await admin.getByRole('heading', { level: 1, name: 'Test User' }).waitFor();
+    await ageSignInsOf(tenant, tenant.adminUserId);
+
+    await admin.getByRole('button', { name: 'Disable', exact: true }).click();
+    await confirmIn(admin, 'Disable').click();
+    const prompt = admin.getByRole('dialog', { name: 'Confirm it is you' });
+    await prompt.waitFor();
+    await expect(prompt.getByText('more than 10 minutes ago').isVisible()).resolves.toBe(true);
+    await expectAccessible(admin);
+    await screenshot(admin, 'console-user-disable-reauth');
+    await prompt.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
+    await admin.keyboard.press('Enter');
+    await admin.getByText('The user is disabled and signed out everywhere.').waitFor();
+    await expect(admin.locator('#status-heading + p').textContent()).resolves.toBe('Disabled');
+    const token = await logInOverHttp(tenant, tenant.adminEmail, tenant.adminPassword);
+    await expect((await call(tenant, 'GET', `/users/${user.id}`, token)).json()).resolves.toMatchObject({
+      status: 'DISABLED',
+    });
   });
 
   it('shows that mail to a user is suppressed after a hard bounce, and Clear lets it through again', async () => {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
+import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
@@ -25,6 +26,8 @@ export function Invitations() {
   const [lastName, setLastName] = useState('');
   const [sent, setSent] = useState<string | null>(null);
   const [withdrawn, setWithdrawn] = useState<string | null>(null);
+  // Withdrawing deletes the invited user: a sign-in younger than 10 minutes, as every deletion.
+  const reauth = useReauthenticated();
   const invite = useAction(async () => {
     setSent(null);
     await client.admin.users.invite({
@@ -120,7 +123,7 @@ export function Invitations() {
                           confirmLabel="Withdraw"
                           danger
                           onConfirm={async () => {
-                            await client.admin.users.delete(user.id);
+                            await reauth.run(() => client.admin.users.delete(user.id));
                             setWithdrawn(user.email);
                             reload();
                           }}
@@ -134,6 +137,7 @@ export function Invitations() {
           </div>
         )}
       </section>
+      {reauth.prompt}
     </ConsolePage>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { fieldProblems } from '../messages.ts';
+import { useReauthenticated } from '../reauth.tsx';
 import type { AdminUser, MailSuppression, Role, SettableUserStatus, User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
@@ -208,6 +209,8 @@ function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User
   const { user } = props;
   const [done, setDone] = useState<string | null>(null);
   const heading = useSectionHeading();
+  // A status change, a role of priority 1 or less, a TOTP reset and a deletion need a sign-in younger than 10 minutes.
+  const reauth = useReauthenticated();
   return (
     <section class="panel" aria-labelledby="status-heading">
       <h2 id="status-heading" tabIndex={-1} ref={heading.ref}>
@@ -232,7 +235,7 @@ function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User
                   danger={status !== 'ACTIVE'}
                   overrides={ADMIN_SENTENCES}
                   onConfirm={async () => {
-                    props.onChange(await client.admin.users.setStatus(user.id, status));
+                    props.onChange(await reauth.run(() => client.admin.users.setStatus(user.id, status)));
                     setDone(change.done);
                     heading.focus();
                   }}
@@ -241,6 +244,7 @@ function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User
             })}
         </div>
       )}
+      {reauth.prompt}
     </section>
   );
 }
@@ -262,6 +266,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
   const [done, setDone] = useState<string | null>(null);
   const heading = useSectionHeading();
   const roleSelect = useId();
+  const reauth = useReauthenticated();
 
   useEffect(() => {
     if (!props.mayAct) return;
@@ -277,7 +282,9 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
   const assign = useAction(async () => {
     if (!chosen) return;
     const expiresAt = expiryAllowed ? isoFromLocal(expires) : null;
-    await client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) });
+    await reauth.run(() =>
+      client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) }),
+    );
     await reload();
     setDone(`${chosen.name} was assigned${expiresAt ? `, until ${formatInstant(expiresAt)}` : ''}.`);
     setRoleId('');
@@ -340,7 +347,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
                         danger
                         overrides={ADMIN_SENTENCES}
                         onConfirm={async () => {
-                          await client.admin.roles.revoke({ userId: user.id, roleId: grant.roleId });
+                          await reauth.run(() => client.admin.roles.revoke({ userId: user.id, roleId: grant.roleId }));
                           await reload();
                           setDone(`${grant.name} was revoked.`);
                           heading.focus();
@@ -401,6 +408,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
           </form>
         </>
       )}
+      {reauth.prompt}
     </section>
   );
 }
@@ -410,6 +418,7 @@ function TotpSection(props: { user: User; mayAct: boolean; onChange(user: User):
   const { user } = props;
   const [done, setDone] = useState(false);
   const heading = useSectionHeading();
+  const reauth = useReauthenticated();
   return (
     <section class="panel" aria-labelledby="totp-heading">
       <h2 id="totp-heading" tabIndex={-1} ref={heading.ref}>
@@ -425,13 +434,14 @@ function TotpSection(props: { user: User; mayAct: boolean; onChange(user: User):
           danger
           overrides={ADMIN_SENTENCES}
           onConfirm={async () => {
-            await client.admin.users.resetTotp(user.id);
+            await reauth.run(() => client.admin.users.resetTotp(user.id));
             props.onChange(await client.admin.users.get(user.id));
             setDone(true);
             heading.focus();
           }}
         />
       )}
+      {reauth.prompt}
     </section>
   );
 }
@@ -440,6 +450,7 @@ function DeleteSection(props: { user: User }) {
   const { client } = useSession();
   const { route } = useLocation();
   const { user } = props;
+  const reauth = useReauthenticated();
   return (
     <section class="panel" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete</h2>
@@ -451,10 +462,11 @@ function DeleteSection(props: { user: User }) {
         danger
         overrides={ADMIN_SENTENCES}
         onConfirm={async () => {
-          await client.admin.users.delete(user.id);
+          await reauth.run(() => client.admin.users.delete(user.id));
           route(`/console/users?deleted=${encodeURIComponent(user.email)}`);
         }}
       />
+      {reauth.prompt}
     </section>
   );
 }
