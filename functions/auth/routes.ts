@@ -131,7 +131,8 @@ export const authRoutes = {
     status: 200,
     body: RefreshRequest,
     response: TokensEnvelope,
-    errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED', 'RATE_LIMITED'],
+    // Not in the per-IP auth limit (shared/auth/refresh.ts): stage throttling alone bounds it.
+    errors: ['REFRESH_TOKEN_INVALID', 'REFRESH_TOKEN_REUSED'],
     table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
     // Signs; derives successors with the refresh-mac key (made on first use: encrypt).
     kms: [...SIGNS_TOKENS, 'refresh-mac:encrypt', 'refresh-mac:decrypt'],

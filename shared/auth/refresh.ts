@@ -7,7 +7,6 @@ import { keys, type TenantRef } from '../store/keys.ts';
 import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
-import { enforceRateLimit } from './guards.ts';
 import { tokensFor } from './issue-tokens.ts';
 import { refreshMacKey, refreshMacPrefetch, successorSecret } from './refresh-successor.ts';
 import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
@@ -23,8 +22,8 @@ export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRe
 }
 
 /**
- * POST /auth/refresh: rotates the refresh token and issues a new access token,
- * within the per-(tenant, IP) rate limit of the auth routes.
+ * POST /auth/refresh: rotates the refresh token and issues a new access token
+ * (outside the per-(tenant, IP) rate limit of the auth routes: see rotateRefreshToken).
  * - The current token rotates to its successor, derived from it (HMAC under
  *   a server key: refresh-successor.ts); of refreshes with one token, exactly
  *   one rotates (a conditional write).
@@ -40,7 +39,7 @@ export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRe
  * - Never past the session's 7 days, whichever path answers.
  */
 export async function refresh(deps: Deps, tenant: Merchant, refreshToken: string, client: ClientInfo) {
-  const rotated = await rotateRefreshToken(deps, tenant, refreshToken, client, { clientId: null, rateLimited: true });
+  const rotated = await rotateRefreshToken(deps, tenant, refreshToken, client, { clientId: null });
   return tokensFor(deps, tenant, rotated.user, rotated.sessionId, rotated.refreshToken);
 }
 
@@ -53,16 +52,17 @@ export interface Rotated {
 
 /**
  * The rotation itself, with every rule above, for /auth/refresh (`clientId` null) and for an OpenID Connect
- * client's token endpoint (`clientId`: the session must be that client's). `rateLimited`: counted in the
- * per-(tenant, IP) limit of the auth routes; an OpenID client's server speaks for all its users from one
- * address, so the token endpoint is not (shared/oidc/README.md).
+ * client's token endpoint (`clientId`: the session must be that client's). Neither is counted in the per-(tenant,
+ * IP) limit of the auth routes, and neither writes a rate item (CONTRACT.md, 2026-11-27): a 256-bit token leaves
+ * nothing to guess, and users behind one NAT, or a tenant's server refreshing for its users, were refused at two
+ * refreshes a second. Stage throttling still bounds the route.
  */
 export async function rotateRefreshToken(
   deps: Deps,
   tenant: Merchant,
   refreshToken: string,
   client: ClientInfo,
-  options: { clientId: string | null; rateLimited: boolean; signingAlg?: SigningAlg },
+  options: { clientId: string | null; signingAlg?: SigningAlg },
 ): Promise<Rotated> {
   const parsed = parseRefreshToken(refreshToken);
   if (!parsed) throw fail('REFRESH_TOKEN_INVALID');
@@ -74,16 +74,11 @@ export async function rotateRefreshToken(
   // Everything the answer needs is read before the rotation (the signing key too, on a cold start): once the
   // presented token is rotated out, a failure would strand the client with a token that is no longer current
   // (REFRESH_TOKEN_INVALID on retry, REFRESH_TOKEN_REUSED after 10 s), so the rotation is the last step that can fail.
-  // The rate limit per (tenant, IP), as the other auth routes have it: a well-formed token costs
-  // several DynamoDB operations, so refreshes are counted too (security review S2). In parallel with
-  // the reads; its refusal comes first.
-  const [rate, read] = await Promise.allSettled([
-    options.rateLimited ? enforceRateLimit(deps, tenant, client.ip) : undefined,
-    Promise.all([deps.users.get(tenant, userId), signingKeys(deps).active(options.signingAlg), refreshMacKey(deps)]),
+  const [user, , macKey] = await Promise.all([
+    deps.users.get(tenant, userId),
+    signingKeys(deps).active(options.signingAlg),
+    refreshMacKey(deps),
   ]);
-  if (rate.status === 'rejected') throw rate.reason;
-  if (read.status === 'rejected') throw read.reason;
-  const [user, , macKey] = read.value;
   // The same for every use of this token: what the first use rotates to, and what a use in the grace answers.
   const nextSecret = successorSecret(macKey, userId, sessionId, secret);
   const nextHash = hashRefreshSecret(nextSecret);

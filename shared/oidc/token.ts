@@ -168,7 +168,6 @@ async function refreshGrant(
   const [rotation, read] = await Promise.allSettled([
     rotateRefreshToken(deps, tenant, refreshToken, info, {
       clientId: client.clientId,
-      rateLimited: false,
       signingAlg: client.idTokenSigningAlg,
     }),
     parsed ? deps.sessions.get(tenant, parsed.userId, parsed.sessionId) : null,

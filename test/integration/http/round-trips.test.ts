@@ -203,7 +203,7 @@ describe('POST /auth/login (e-mail code)', () => {
 });
 
 describe('POST /auth/refresh', () => {
-  it("reads the tenant, the token's user and (on a cold start) the successor key together, counts the request for the rate limit, then rotates: three round trips", async () => {
+  it("reads the tenant, the token's user and (on a cold start) the successor key together, then rotates: two round trips, no rate item", async () => {
     // The successor key exists (another process made it), but this process has not read it yet.
     await refreshMacKey(makeTestDeps());
     const user = await aUser(tenant);
@@ -215,12 +215,12 @@ describe('POST /auth/refresh', () => {
     )) as { refreshToken: string };
     const cold = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
     expect(cold.status, JSON.stringify(cold.body)).toBe(200);
-    // The rate count (security review S2) is the one write before the rotation.
-    expect(cold.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-    // Warm: the key is cached, and the same three.
+    // Refresh counts in no per-IP limit (CONTRACT 2026-11-27): the rotation is its one write.
+    expect(cold.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    // Warm: the key is cached, and the same two.
     const warm = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: cold.body.data.refreshToken });
     expect(warm.status, JSON.stringify(warm.body)).toBe(200);
-    expect(warm.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(warm.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
