@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { ageSignInsOf } from '../support/sign-ins.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { ageSignIns } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -95,7 +95,7 @@ describe('API keys', () => {
   it('a sign-in older than 10 minutes is asked to confirm it is the admin, then the key is created', async () => {
     const tenant = await aTenantWith();
     const page = await signInAsOwner(tenant, '/console/api-keys');
-    await ageSignInsOf(tenant, tenant.adminUserId);
+    await ageSignIns(tenant, tenant.adminUserId);
 
     await page.getByLabel('Label').fill('Nightly export');
     await page.getByRole('button', { name: 'Create key' }).click();

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { ageSignInsOf } from '../support/sign-ins.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { ageSignIns } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -120,7 +120,7 @@ describe('Sign-in clients', () => {
   it('a sign-in older than 10 minutes confirms it is the admin, then the client is registered and its secret rotated', async () => {
     const tenant = await aTenantWith();
     const page = await signInAsOwner(tenant, '/console/oidc-clients');
-    await ageSignInsOf(tenant, tenant.adminUserId);
+    await ageSignIns(tenant, tenant.adminUserId);
 
     await page.getByLabel('Name', { exact: true }).fill('Warehouse');
     await page.getByLabel('Redirect URIs', { exact: true }).fill('https://warehouse.example.com/callback');
@@ -138,7 +138,7 @@ describe('Sign-in clients', () => {
     await expect(item.textContent()).resolves.toContain('RS256');
 
     // Rotating asks again once the proof is old: the prompt opens over the confirmation, and the rotation goes on.
-    await ageSignInsOf(tenant, tenant.adminUserId);
+    await ageSignIns(tenant, tenant.adminUserId);
     await item.getByRole('button', { name: 'Rotate secret of Warehouse' }).click();
     await page
       .getByRole('dialog')

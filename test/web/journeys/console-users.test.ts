@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
-import { ageSignInsOf } from '../support/sign-ins.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { ageSignIns } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -136,7 +136,7 @@ describe('the console’s users', () => {
     const user = await aUser(tenant);
     const admin = await adminAt(tenant, `/console/users/${user.id}`);
     await admin.getByRole('heading', { level: 1, name: 'Test User' }).waitFor();
-    await ageSignInsOf(tenant, tenant.adminUserId);
+    await ageSignIns(tenant, tenant.adminUserId);
 
     await admin.getByRole('button', { name: 'Disable', exact: true }).click();
     await confirmIn(admin, 'Disable').click();
