@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
@@ -77,12 +78,15 @@ export async function runCommand(command: Command, io: CommandIo): Promise<numbe
   }
 }
 
+/** The file a path names, its symbolic links followed (a checkout reached through a link names its files twice). */
+const realPath = (path: string) => (existsSync(path) ? realpathSync(path) : resolve(path));
+
 /**
  * Runs a command as this process when its module is the script node was started with (`tsx local/….ts`), and not
  * when a test imports it.
  */
 export async function runAsMain(moduleUrl: string, command: Command): Promise<void> {
-  if (!process.argv[1] || resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  if (!process.argv[1] || realPath(process.argv[1]) !== realPath(fileURLToPath(moduleUrl))) return;
   process.exitCode = await runCommand(command, {
     args: process.argv.slice(2),
     env: process.env,
