@@ -21,7 +21,7 @@ export function isRecentlyAuthenticated(
 /**
  * For the operations that would turn a stolen access token into a lasting
  * takeover (e-mail change, TOTP init/verify/disable, API key creation, OpenID
- * client registration and secrets; CONTRACT.md, Rules): the caller must have proven the first factor within
+ * client registration and secrets): the caller must have proven the first factor within
  * the last 10 minutes, else 403 REAUTHENTICATION_REQUIRED. 403, not 401: a
  * 401 would start the client's refresh, and a refresh cannot help (it never
  * renews authenticatedAt). Called before anything is read or written, so a
@@ -35,9 +35,8 @@ export function requireRecentAuthentication(deps: Pick<Deps, 'clock'>, principal
 }
 
 /**
- * For the admin powers a stolen admin session would use to take a tenant over (CONTRACT.md, Decisions 2026-11-27:
- * granting or revoking ADMIN or SUPER_ADMIN, changing a user's status, deleting a user, resetting their TOTP): a
- * session must be recent, as above. An API key passes: it was made by a recently signed-in admin, acts with that
+ * For the admin powers a stolen admin session would use to take a tenant over (granting or revoking ADMIN or
+ * SUPER_ADMIN, changing a user's status, deleting a user, resetting their TOTP): a session must be recent, as above. An API key passes: it was made by a recently signed-in admin, acts with that
  * admin's standing read at every use, and never reaches SUPER_ADMIN's powers; what a key may never do at all is
  * refused where it is asked (403 FORBIDDEN).
  */

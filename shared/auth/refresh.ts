@@ -53,7 +53,7 @@ export interface Rotated {
 /**
  * The rotation itself, with every rule above, for /auth/refresh (`clientId` null) and for an OpenID Connect
  * client's token endpoint (`clientId`: the session must be that client's). Neither is counted in the per-(tenant,
- * IP) limit of the auth routes, and neither writes a rate item (CONTRACT.md, 2026-11-27): a 256-bit token leaves
+ * IP) limit of the auth routes, and neither writes a rate item: a 256-bit token leaves
  * nothing to guess, and users behind one NAT, or a tenant's server refreshing for its users, were refused at two
  * refreshes a second. Stage throttling still bounds the route.
  */

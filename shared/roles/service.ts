@@ -106,7 +106,7 @@ export async function deleteRole(deps: Deps, tenant: Merchant, principal: Princi
 }
 
 /**
- * Granting or revoking ADMIN or SUPER_ADMIN (priority ≤ 1) takes a recent sign-in (security review N1: a stale
+ * Granting or revoking ADMIN or SUPER_ADMIN (priority ≤ 1) takes a recent sign-in (a stale
  * SUPER_ADMIN session granted SUPER_ADMIN to an account of the thief's, which outlived the owner's "sign out
  * everywhere"); an API key never grants them.
  */

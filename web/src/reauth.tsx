@@ -34,7 +34,7 @@ export interface Reauthenticated {
  * Guarded changes (e-mail change, TOTP init/verify/disable, API key creation,
  * sign-in clients' secrets and addresses, granting or revoking ADMIN and
  * SUPER_ADMIN, a user's status, TOTP reset and deletion) need a sign-in
- * younger than 10 minutes (CONTRACT.md, Recent authentication). This hook wraps such a call: the user is asked, in a modal
+ * younger than 10 minutes. This hook wraps such a call: the user is asked, in a modal
  * dialog, for their password, or an e-mail code where the tenant signs in by
  * code, plus their authenticator code when TOTP is on
  * (`client.reauthenticate`), and the call then goes on by itself.

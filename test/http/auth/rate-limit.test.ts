@@ -94,7 +94,7 @@ describe('auth rate limit per (tenant, IP)', () => {
     for (const res of answers.slice(LIMIT)) expectRateLimited(res);
   });
 
-  it('leaves refreshes out: five within a minute all answer 200, and a login after them is the first counted (CONTRACT 2026-11-27)', async () => {
+  it('leaves refreshes out: five within a minute all answer 200, and a login after them is the first counted', async () => {
     const { answers } = await withinOneMinute(
       async () => {
         const tenant = await aTenantWith();

@@ -262,7 +262,7 @@ describe('PATCH /oidc/clients/{clientId}', () => {
     const res = await patch(headers, created.clientId, { redirectUris: ['https://shop.example/other'] });
     expectProblem(res, 403, 'REAUTHENTICATION_REQUIRED');
     expect((await get(headers, created.clientId)).body.redirectUris).toEqual(webServer.redirectUris);
-    // Whether users are asked for consent is guarded the same way (security review N1); the name is not.
+    // Whether users are asked for consent is guarded the same way; the name is not.
     expectProblem(await patch(headers, created.clientId, { firstParty: false }), 403, 'REAUTHENTICATION_REQUIRED');
     expect((await get(headers, created.clientId)).body.firstParty).toBe(true);
     expect((await patch(headers, created.clientId, { name: 'Renamed' })).status).toBe(200);

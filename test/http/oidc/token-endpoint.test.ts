@@ -96,7 +96,7 @@ describe('POST /oidc/token: the authorization code', () => {
     });
   });
 
-  it('refuses a used code presented with a wrong verifier or redirect_uri, and revokes nothing (security review N7)', async () => {
+  it('refuses a used code presented with a wrong verifier or redirect_uri, and revokes nothing', async () => {
     const provider = await aProvider({ redirectUris: [CALLBACK, 'http://127.0.0.1:50123/other'] });
     const signedIn = await signIn(provider);
     const first = await redeem(provider.config, signedIn);
@@ -108,6 +108,9 @@ describe('POST /oidc/token: the authorization code', () => {
     for (const extra of without) {
       expectOAuthError(await codeGrant(provider, signedIn.code, signedIn.verifier, extra), 400, 'invalid_grant');
     }
+    // Nor another client, even with the right verifier: the replay must pass the code's own client authentication.
+    const other = { ...provider, ...(await anotherClient(provider, { name: 'Other app' })) };
+    expectOAuthError(await codeGrant(other, signedIn.code, signedIn.verifier), 400, 'invalid_grant');
     expect((await userinfoWith(provider.issuer, first.access_token)).status).toBe(200);
     const refreshed = await oidc.refreshTokenGrant(provider.config, first.refresh_token as string);
     expect(refreshed.access_token).toEqual(expect.any(String));
@@ -398,7 +401,7 @@ describe('POST /oidc/revoke (RFC 7009)', () => {
     });
   });
 
-  it('a refresh token made up from the ID token’s sub and sid ends nothing (security review N7)', async () => {
+  it('a refresh token made up from the ID token’s sub and sid ends nothing', async () => {
     const provider = await aProvider();
     const tokens = await tokensFor(provider);
     const claims = tokens.claims();

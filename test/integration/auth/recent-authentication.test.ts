@@ -227,7 +227,7 @@ describe('a session stored before authenticatedAt was recorded', () => {
   });
 });
 
-describe('N1: the admin powers a stale SUPER_ADMIN session would take the tenant over with', () => {
+describe('the admin powers a stale SUPER_ADMIN session would take the tenant over with', () => {
   it('are refused past 10 minutes (grants and revocations of ADMIN and SUPER_ADMIN, status, deletion, TOTP reset, first-party), changing nothing; after POST /auth/reauthenticate they work', async () => {
     const { deps, at } = clockedDeps();
     // A tenant of its own: the first test turned its owner's TOTP on.

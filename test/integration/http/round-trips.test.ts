@@ -215,7 +215,7 @@ describe('POST /auth/refresh', () => {
     )) as { refreshToken: string };
     const cold = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
     expect(cold.status, JSON.stringify(cold.body)).toBe(200);
-    // Refresh counts in no per-IP limit (CONTRACT 2026-11-27): the rotation is its one write.
+    // Refresh counts in no per-IP limit: the rotation is its one write.
     expect(cold.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
     // Warm: the key is cached, and the same two.
     const warm = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: cold.body.data.refreshToken });
