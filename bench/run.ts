@@ -847,6 +847,8 @@ const results = {
     limitSeconds: LIMIT_SECONDS,
     authRateLimitPerMinute: 1_000_000_000,
     mailDailyBudgetPerTenant: 1_000_000_000,
+    signupMailDailyBudgetPerTenant: 1_000_000_000,
+    signupsPerIpPerHour: 1_000_000_000,
     codeResponseFloorMs: 0,
     autocannon: JSON.parse(readFileSync(join(BENCH_DIR, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8'))
       .version,

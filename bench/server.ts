@@ -88,6 +88,8 @@ const stack = await startLocalStack({
   authRateLimitPerMinute: 1_000_000_000,
   // The bench measures throughput, not the tenant's mail budget (the code-login flow mails thousands of codes).
   mailDailyBudgetPerTenant: 1_000_000_000,
+  signupMailDailyBudgetPerTenant: 1_000_000_000,
+  signupsPerIpPerHour: 1_000_000_000,
 });
 
 // --- CPU accounting: this process (handlers, gateway, argon2's threads) and DynamoDB Local's JVM ----

@@ -52,6 +52,13 @@ const ARGON2_CONFIG = 512;
  * for a suppressed address: 3 KB.
  */
 const MAIL_FEEDBACK = 3 * 1024;
+/**
+ * The signup limits: their two settings in every function's deps (SIGNUPS_PER_IP_PER_HOUR,
+ * SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT; 0.4 KB), and the two mail budgets (which budget a mail spends, the budget in
+ * each count's key; 0.6 KB) in every bundle that sends mail.
+ */
+const SIGNUP_LIMITS_CONFIG = 400;
+const TWO_MAIL_BUDGETS = 600;
 const EXCEPTIONS: Record<string, number> = {
   changePassword: 127 * 1024 + OIDC_EVERYWHERE,
   /**
@@ -95,5 +102,12 @@ export function bundleBudgetOf(route: Pick<RouteDef, 'operationId' | 'bundleSdk'
   const own = route.bundleSdk
     ? (SDK_BUNDLED_EXCEPTIONS[route.operationId] ?? SDK_BUNDLED_BUDGET)
     : (EXCEPTIONS[route.operationId] ?? BUDGET);
-  return own + METRICS_EVERYWHERE + EDGE_SECRET_BY_ARN + ARGON2_CONFIG + (route.ses ? MAIL_FEEDBACK : 0);
+  return (
+    own +
+    METRICS_EVERYWHERE +
+    EDGE_SECRET_BY_ARN +
+    ARGON2_CONFIG +
+    SIGNUP_LIMITS_CONFIG +
+    (route.ses ? MAIL_FEEDBACK + TWO_MAIL_BUDGETS : 0)
+  );
 }

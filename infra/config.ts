@@ -51,8 +51,12 @@ export interface IdentityConfig {
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
   authRateLimitPerMinute: string;
-  /** MAIL_DAILY_BUDGET_PER_TENANT: mails (codes, notices, invitations) one tenant may send a UTC day. */
+  /** MAIL_DAILY_BUDGET_PER_TENANT: the `account` budget, mails (codes, invitations) one tenant may send a UTC day. */
   mailDailyBudgetPerTenant: string;
+  /** SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: the `signup` budget, signup codes and notices one tenant may send a UTC day. */
+  signupMailDailyBudgetPerTenant: string;
+  /** SIGNUPS_PER_IP_PER_HOUR: open signups one IP may make to one tenant an hour. */
+  signupsPerIpPerHour: string;
   /**
    * Stage throttling of each HTTP API: each route's steady rate (requests a second) and burst, by the route's class
    * (shared/http/route.ts, throttleClassOf): `default` is the stage's default route setting.
@@ -104,6 +108,8 @@ export const CONTEXT_DEFAULTS = {
   logRetentionDays: 30,
   authRateLimitPerMinute: '120',
   mailDailyBudgetPerTenant: '10000',
+  signupMailDailyBudgetPerTenant: '5000',
+  signupsPerIpPerHour: '20',
   apiThrottleRateLimit: 500,
   apiThrottleBurstLimit: 1000,
   apiThrottleSessionRateLimit: 3000,
@@ -210,10 +216,13 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     throw new Error(`Context "authRateLimitPerMinute" must be a positive integer, got "${authRateLimitPerMinute}"`);
   }
 
-  const mailDailyBudgetPerTenant = contextString(node, 'mailDailyBudgetPerTenant');
-  if (!/^[1-9][0-9]*$/.test(mailDailyBudgetPerTenant)) {
-    throw new Error(`Context "mailDailyBudgetPerTenant" must be a positive integer, got "${mailDailyBudgetPerTenant}"`);
-  }
+  const [mailDailyBudgetPerTenant, signupMailDailyBudgetPerTenant, signupsPerIpPerHour] = (
+    ['mailDailyBudgetPerTenant', 'signupMailDailyBudgetPerTenant', 'signupsPerIpPerHour'] as const
+  ).map((key) => {
+    const value = contextString(node, key);
+    if (!/^[1-9][0-9]*$/.test(value)) throw new Error(`Context "${key}" must be a positive integer, got "${value}"`);
+    return value;
+  }) as [string, string, string];
 
   const apiThrottle = {
     default: throttleOf(node, 'apiThrottleRateLimit', 'apiThrottleBurstLimit'),
@@ -254,6 +263,8 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     logRetention: days as RetentionDays,
     authRateLimitPerMinute,
     mailDailyBudgetPerTenant,
+    signupMailDailyBudgetPerTenant,
+    signupsPerIpPerHour,
     apiThrottle,
     argon2ReservedConcurrency,
     alarmEmail: alarmEmail === '' ? undefined : alarmEmail,

@@ -178,6 +178,8 @@ export class IdentityStack extends Stack {
         SENDER_EMAIL: config.senderEmail,
         AUTH_RATE_LIMIT_PER_MINUTE: config.authRateLimitPerMinute,
         MAIL_DAILY_BUDGET_PER_TENANT: config.mailDailyBudgetPerTenant,
+        SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: config.signupMailDailyBudgetPerTenant,
+        SIGNUPS_PER_IP_PER_HOUR: config.signupsPerIpPerHour,
         // The hosted pages' origin of every tenant, `{subdomain}` its placeholder (infra/web-stack.ts).
         ...(config.web && { HOSTED_PAGES_ORIGIN: hostedPagesOrigin(config.web.domain) }),
       },

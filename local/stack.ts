@@ -30,8 +30,12 @@ export interface LocalStackOptions {
   tableName?: string;
   plantsTableName?: string;
   authRateLimitPerMinute?: number;
-  /** MAIL_DAILY_BUDGET_PER_TENANT; tests of the budget lower it. */
+  /** MAIL_DAILY_BUDGET_PER_TENANT (the `account` mail budget); tests of the budget lower it. */
   mailDailyBudgetPerTenant?: number;
+  /** SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT (the `signup` mail budget); tests of the budget lower it. */
+  signupMailDailyBudgetPerTenant?: number;
+  /** SIGNUPS_PER_IP_PER_HOUR. */
+  signupsPerIpPerHour?: number;
   /** The least time a code request takes (AUTH_CODE_RESPONSE_FLOOR_MS); tests lower it. */
   codeResponseFloorMs?: number;
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
@@ -192,6 +196,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       MAIL_DAILY_BUDGET_PER_TENANT: String(
         options.mailDailyBudgetPerTenant ?? process.env.MAIL_DAILY_BUDGET_PER_TENANT ?? 10_000,
       ),
+      SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: String(
+        options.signupMailDailyBudgetPerTenant ?? process.env.SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT ?? 5_000,
+      ),
+      SIGNUPS_PER_IP_PER_HOUR: String(options.signupsPerIpPerHour ?? process.env.SIGNUPS_PER_IP_PER_HOUR ?? 20),
       LOCAL_SECRETS_KEY: options.secretsKey,
       AUTH_CODE_RESPONSE_FLOOR_MS: String(
         options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,

@@ -47,11 +47,6 @@ const Env = v.object({
     '120',
   ),
   /**
-   * Mails a tenant may send a day (UTC) that the mail limits count (codes, notices of an existing account,
-   * invitations: shared/auth/mail-limits.ts): one tenant's flood cannot spend the SES account's quota or
-   * bounce rate that every tenant shares (security review M6).
-   */
-  /**
    * Where the hosted pages of a tenant live (web/): an origin with `{subdomain}` in its host, such as
    * `https://{subdomain}.id.example.com`. Each tenant's own hosted origin passes its Origin check, and discovery
    * finds a tenant by subdomain from there. Unset: no hosted pages.
@@ -84,11 +79,28 @@ const Env = v.object({
   ),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
+  /**
+   * The `account` mail budget: mails a tenant may send a day (UTC) to its accounts that the mail limits count
+   * (login, reset, e-mail-change and reauthentication codes, invitations: shared/auth/mail-limits.ts), so that one
+   * tenant's flood cannot spend the SES account's quota or bounce rate that every tenant shares. Signups never
+   * spend it: they have the `signup` budget below, so nobody can stop a tenant's login codes by signing up.
+   */
   MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     // Room for a busy tenant's codes (SES production accounts start at 50,000 a day, shared by every tenant).
     '10000',
   ),
+  /**
+   * The `signup` mail budget: signup codes and "already registered" notices a tenant may mail a day (UTC). Past it,
+   * every signup answers 503 UNAVAILABLE until midnight UTC. Half the account budget: these go to addresses nobody
+   * has proven yet, the ones that bounce.
+   */
+  SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
+    '5000',
+  ),
+  /** Open signups (not invitations) one IP may make to one tenant an hour; past it 429 RATE_LIMITED. */
+  SIGNUPS_PER_IP_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), '20'),
 });
 
 export interface Config {
@@ -101,8 +113,12 @@ export interface Config {
   sesConfigurationSet: string | undefined;
   authRateLimitPerMinute: number;
   codeResponseFloorMs: number;
-  /** MAIL_DAILY_BUDGET_PER_TENANT. */
+  /** MAIL_DAILY_BUDGET_PER_TENANT: the `account` mail budget. */
   mailDailyBudgetPerTenant: number;
+  /** SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: the `signup` mail budget. */
+  signupMailDailyBudgetPerTenant: number;
+  /** SIGNUPS_PER_IP_PER_HOUR. */
+  signupsPerIpPerHour: number;
   /** HOSTED_PAGES_ORIGIN: the hosted pages' origin with `{subdomain}` for the tenant's subdomain. */
   hostedPagesOrigin: string | undefined;
   /** EDGE_SECRET (shared/http/client-ip.ts). */
@@ -172,6 +188,8 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
+      signupMailDailyBudgetPerTenant: e.SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT,
+      signupsPerIpPerHour: e.SIGNUPS_PER_IP_PER_HOUR,
       hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
       edgeSecret: e.EDGE_SECRET,
       edgeSecretArn: e.EDGE_SECRET_ARN,

@@ -18,6 +18,21 @@ export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string)
   }
 }
 
+/**
+ * Per (tenant, IP): at most SIGNUPS_PER_IP_PER_HOUR open signups an hour (a fixed window of the clock's hour) →
+ * 429 RATE_LIMITED with Retry-After. Each open signup mails an address nobody has proven and, unverified, keeps a
+ * profile for 24 h: one IP must neither spend the tenant's signup mail nor fill its user list. Invitations are not
+ * counted: an admin chose each invited address.
+ */
+export async function enforceSignupLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
+  const now = deps.clock.now();
+  const count = await guardRepo(deps.store).countSignup(tenant, ip || 'unknown', now);
+  if (count > deps.config.signupsPerIpPerHour) {
+    const retryAfter = 3600 - Math.floor((now.getTime() % 3_600_000) / 1000);
+    throw fail('RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
+  }
+}
+
 function tooManyAttempts(retryAt: Date, now: Date) {
   const retryAfter = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
   return fail('TOO_MANY_ATTEMPTS', { headers: { 'retry-after': String(retryAfter) } });

@@ -1,5 +1,7 @@
 import type { Deps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
 import type { MailMessage } from '../mail/message.ts';
+import type { MailBudget } from '../store/keys.ts';
 import { mailLimitRepo, type RecipientMailPolicy } from '../store/mail-limit-repo.ts';
 import { DAY_MS, HOUR_MS } from '../store/ttl.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -62,6 +64,21 @@ const PURPOSE_OF: Record<MailMessage['kind'], MailPurpose | null> = {
   ACCOUNT_LOCKED: null,
 };
 
+/**
+ * Which of the tenant's daily budgets a purpose's mail spends. The `signup` budget is taken by the signup request
+ * itself (takeSignupBudget), before it writes anything, so that past it every signup answers 503 alike, known
+ * address or not: admitMail takes only the `account` budget.
+ */
+const BUDGET_OF: Record<MailPurpose, MailBudget> = {
+  SIGNUP: 'signup',
+  ALREADY_REGISTERED: 'signup',
+  PASSWORD_RESET: 'account',
+  LOGIN: 'account',
+  EMAIL_CHANGE: 'account',
+  REAUTH: 'account',
+  INVITATION: 'account',
+};
+
 /** The purpose a mail counts under, or null for mail the limits never hold back. */
 export function mailPurposeOf(kind: MailMessage['kind']): MailPurpose | null {
   return PURPOSE_OF[kind];
@@ -73,13 +90,14 @@ export interface AdmittedMail {
 }
 
 /**
- * Whether a mail for `purpose` may go to `to` now: the tenant's daily budget
- * (MAIL_DAILY_BUDGET_PER_TENANT), then the per-recipient limit (one a
- * minute, five an hour; one ALREADY_REGISTERED notice a day). Both are
- * counted when it is let through (so call this just before sending), and
- * null answers a refusal, logged by purpose and limit, never with the address
- * or a code. A mail that then fails to send is given back: it never arrived,
- * and the retry a failure invites must not find the address's minute spent.
+ * Whether a mail for `purpose` may go to `to` now: the tenant's `account`
+ * budget of the day (MAIL_DAILY_BUDGET_PER_TENANT; a signup's mail has taken
+ * the `signup` budget already), then the per-recipient limit (one a minute,
+ * five an hour; one ALREADY_REGISTERED notice a day). Both are counted when it
+ * is let through (so call this just before sending), and null answers a
+ * refusal, logged by purpose and limit, never with the address or a code. A
+ * mail that then fails to send is given back: it never arrived, and the retry
+ * a failure invites must not find the address's minute spent.
  *
  * The budget first, given back when the recipient refuses: so flooding one
  * address never spends the tenant's mail, and a store failing between the two
@@ -103,10 +121,16 @@ export async function admitMail(
     deps.signals.count('MailsSuppressed');
     return null;
   };
-  if (!(await limits.takeTenantBudget(tenant, deps.config.mailDailyBudgetPerTenant, now))) {
+  const spendsAccountBudget = BUDGET_OF[purpose] === 'account';
+  if (
+    spendsAccountBudget &&
+    !(await limits.takeTenantBudget(tenant, 'account', deps.config.mailDailyBudgetPerTenant, now))
+  ) {
     return refused('TENANT_DAILY_BUDGET');
   }
-  const giveBackBudget = () => limits.releaseTenantBudget(tenant, now);
+  const giveBackBudget = async () => {
+    if (spendsAccountBudget) await limits.releaseTenantBudget(tenant, 'account', now);
+  };
   // Per normalised address, so `Victim@x` and `victim@x` share one counter.
   const address = to.trim().toLowerCase();
   const slot = await limits.takeRecipientSlot(tenant, purpose, address, POLICIES[purpose], now).catch(async (error) => {
@@ -120,6 +144,53 @@ export async function admitMail(
   return {
     async giveBack() {
       await Promise.all([limits.releaseRecipientSlot(slot), giveBackBudget()]);
+    },
+  };
+}
+
+/** The signup mail budget's unit one signup took; given back when no mail went out after all. */
+export interface SignupMailUnit {
+  /** Never throws: a unit not given back (a store fault) only leaves the day's count one higher. */
+  giveBack(): Promise<void>;
+}
+
+/** Seconds from `now` to the next UTC midnight, when the day's budgets start again. */
+function secondsToUtcMidnight(now: Date): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
+/**
+ * Takes one mail of the tenant's `signup` budget of the day
+ * (SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT) for an open signup, before it writes
+ * or looks up anything: each open signup mails one thing (a code, or an
+ * "already registered" notice). Spent: 503 UNAVAILABLE with Retry-After
+ * (until midnight UTC), for every signup alike, so the answer tells nothing
+ * about the address. Signups spend this budget only, never the `account` one
+ * that login, reset and other codes spend: strangers signing up can stop a
+ * tenant's signups for the day, never its users' sign-ins.
+ */
+export async function takeSignupBudget(deps: Deps, tenant: Merchant): Promise<SignupMailUnit> {
+  const now = deps.clock.now();
+  const limits = mailLimitRepo(deps.store);
+  if (!(await limits.takeTenantBudget(tenant, 'signup', deps.config.signupMailDailyBudgetPerTenant, now))) {
+    deps.log.info('signup refused: limit reached', { tenantId: tenant.id, limit: 'TENANT_SIGNUP_BUDGET' });
+    deps.signals.count('MailsSuppressed');
+    throw fail('UNAVAILABLE', {
+      detail: 'signups are paused until midnight UTC',
+      headers: { 'retry-after': String(secondsToUtcMidnight(now)) },
+    });
+  }
+  let given = false;
+  return {
+    async giveBack() {
+      if (given) return;
+      given = true;
+      await limits.releaseTenantBudget(tenant, 'signup', now).catch((error: unknown) => {
+        deps.log.error('signup mail budget not given back', {
+          errorName: error instanceof Error ? error.name : typeof error,
+        });
+      });
     },
   };
 }

@@ -7,8 +7,9 @@ import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { createUser, newUser } from '../users/new-user.ts';
 import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
-import { enforceRateLimit } from './guards.ts';
+import { enforceRateLimit, enforceSignupLimit } from './guards.ts';
 import { findUsableInvitation } from './invitations.ts';
+import { type SignupMailUnit, takeSignupBudget } from './mail-limits.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
@@ -83,18 +84,34 @@ async function acceptInvitation(
  * POST /auth/signup. With an invitation token, finishes the invitation. Else,
  * in OPEN tenants, mails a code that `/auth/signup/verify` takes. An e-mail
  * that already has an account gets the same answer, and its owner a notice
- * instead of a code: the answer never tells whether an account exists.
+ * instead of a code: the answer never tells whether an account exists. An
+ * open signup counts in its IP's hourly limit and takes one mail of the
+ * tenant's signup budget first (429 and 503 past them, alike for every
+ * address), given back when no mail goes out.
  */
 export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, client: ClientInfo) {
   assertSameTenant(tenant, body);
   assertPasswordRules(tenant, body.password);
   await enforceRateLimit(deps, tenant, client.ip);
+  if (body.invitationToken !== undefined) {
+    const passwordHash = body.password === undefined ? null : await hashPassword(deps.config.argon2, body.password);
+    return acceptInvitation(deps, tenant, body, passwordHash, client);
+  }
+  if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
+  await enforceSignupLimit(deps, tenant, client.ip);
+  const budget = await takeSignupBudget(deps, tenant);
+  try {
+    return await openSignup(deps, tenant, body, budget);
+  } catch (error) {
+    await budget.giveBack();
+    throw error;
+  }
+}
+
+/** An open signup, its mail's unit of the signup budget taken: a code to a new address, or a notice to its owner. */
+async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, budget: SignupMailUnit) {
   // Hashed whatever happens next, so every answer costs the same time.
   const passwordHash = body.password === undefined ? null : await hashPassword(deps.config.argon2, body.password);
-
-  if (body.invitationToken !== undefined) return acceptInvitation(deps, tenant, body, passwordHash, client);
-  if (tenant.signupMode !== 'OPEN') throw fail('SIGNUP_NOT_ALLOWED');
-
   const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };
   const email = body.email;
   const user = await newUser(deps, tenant, {
@@ -117,6 +134,7 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
     // the mail limit: that means a racing signup of this address just mailed a code for this very user.
     let takenBack = false;
     const undo = async (why: 'FAILED' | 'HELD_BACK') => {
+      await budget.giveBack();
       if (why !== 'FAILED') return;
       await deps.users.deleteUnverified(tenant, user);
       takenBack = true;
@@ -138,6 +156,7 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
       // A mail that cannot be sent takes the mark back: no code went out.
       const { emailStatus, emailValidationExpiresAt } = owner;
       const undo = async () => {
+        await budget.giveBack();
         await deps.users.update(tenant, owner.id, { emailStatus, emailValidationExpiresAt }, 'INACTIVE');
       };
       await sendQuietlyOrUndo(deps, tenant, again.challenge.id, email, { kind: 'SIGNUP_CODE', code: again.code }, undo);
@@ -147,6 +166,8 @@ export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, 
   }
   // Already registered: a decoy challenge and a notice to the owner.
   const decoy = await openCodeChallenge(deps, tenant, { type: 'SIGNUP', userId: null, email: body.email });
-  await sendQuietlyOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' });
+  await sendQuietlyOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' }, () =>
+    budget.giveBack(),
+  );
   return { challengeId: decoy.challenge.id };
 }

@@ -224,6 +224,22 @@ export function guardRepo(store: StoreClient) {
       );
       return Attributes?.requests as number;
     },
+
+    /** Counts one open signup of (tenant, IP) in the current hour; answers the hour's count, this one included. */
+    async countSignup(t: TenantRef, ip: string, now: Date): Promise<number> {
+      const hour = Math.floor(now.getTime() / HOUR_MS);
+      const { Attributes } = await doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.signupWindow(t, ip, hour),
+          UpdateExpression: 'ADD signups :one SET #ttl = :ttl',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':ttl': ((hour + 2) * HOUR_MS) / 1000 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Attributes?.signups as number;
+    },
   };
 }
 

@@ -7,6 +7,12 @@
 /** What a lockout counts guesses of: passwords and login codes, or one kind of mailed code. */
 export type LockPurpose = 'LOGIN' | 'PASSWORD_RESET' | 'SIGNUP' | 'EMAIL_CHANGE';
 
+/**
+ * A tenant's two daily mail budgets: `signup` for what signups mail (codes to new addresses, "already registered"
+ * notices), which anyone can spend; `account` for every other counted mail, which signups never spend.
+ */
+export type MailBudget = 'signup' | 'account';
+
 export interface TenantRef {
   app: string;
   mid: string;
@@ -117,8 +123,19 @@ export const keys = {
     pk: `${tenantPrefix(t)}#MAILSUPP#${segment(email)}`,
     sk: 'MAILSUPP',
   }),
-  /** The tenant's mail of one UTC day (`YYYY-MM-DD`), counted against its daily budget. */
-  mailDay: (t: TenantRef, day: string) => ({ pk: `${tenantPrefix(t)}#MAILDAY#${segment(day)}`, sk: 'MAILDAY' }),
+  /**
+   * The tenant's mail of one UTC day (`YYYY-MM-DD`), counted against one of its two daily budgets: `account` (as
+   * before there were two) and `signup`.
+   */
+  mailDay: (t: TenantRef, budget: MailBudget, day: string) => ({
+    pk: `${tenantPrefix(t)}#MAILDAY#${segment(day)}`,
+    sk: budget === 'account' ? 'MAILDAY' : 'MAILDAY#SIGNUP',
+  }),
+  /** Open signups of one (tenant, IP) in one hour (hours since the epoch). */
+  signupWindow: (t: TenantRef, ip: string, hour: number) => ({
+    pk: `${tenantPrefix(t)}#SIGNUPRATE#${segment(ip)}#${hour}`,
+    sk: 'SIGNUPRATE',
+  }),
   /** An admin API key: `sk_<keyId>_<secret>` names its item; only the secret's hash is stored. */
   apiKey: (t: TenantRef, keyId: string) => ({ pk: tenantPrefix(t), sk: `APIKEY#${segment(keyId)}` }),
   apiKeyPrefix: 'APIKEY#',

@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { keys, type TenantRef } from './keys.ts';
+import { keys, type MailBudget, type TenantRef } from './keys.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
 /** How often one address may be mailed for one purpose. */
@@ -31,7 +31,7 @@ export function utcDay(now: Date): string {
 
 /**
  * The counters of the mail limits (security review M6): per (tenant, purpose,
- * address) and per (tenant, UTC day). Each is one conditional UpdateItem, so
+ * address) and per (tenant, budget, UTC day). Each is one conditional UpdateItem, so
  * concurrent requests are counted exactly: of two racing for the last slot,
  * one gets it and the other is refused.
  */
@@ -134,12 +134,12 @@ export function mailLimitRepo(store: StoreClient) {
     },
 
     /** Gives back one mail of the day's budget (a mail counted that could not be sent). */
-    async releaseTenantBudget(t: TenantRef, sentAt: Date): Promise<void> {
+    async releaseTenantBudget(t: TenantRef, budget: MailBudget, sentAt: Date): Promise<void> {
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
-            Key: keys.mailDay(t, utcDay(sentAt)),
+            Key: keys.mailDay(t, budget, utcDay(sentAt)),
             UpdateExpression: 'ADD #sent :minusOne',
             ConditionExpression: '#sent > :zero',
             ExpressionAttributeNames: { '#sent': 'sent' },
@@ -152,23 +152,23 @@ export function mailLimitRepo(store: StoreClient) {
     },
 
     /**
-     * Counts one mail against the tenant's budget for today (UTC), or answers
-     * false, counting nothing, when `budget` mails were sent today already.
+     * Counts one mail against one of the tenant's budgets for today (UTC), or
+     * answers false, counting nothing, when `limit` mails were counted today already.
      */
-    async takeTenantBudget(t: TenantRef, budget: number, now: Date): Promise<boolean> {
+    async takeTenantBudget(t: TenantRef, budget: MailBudget, limit: number, now: Date): Promise<boolean> {
       const day = utcDay(now);
       try {
         await doc.send(
           new UpdateCommand({
             TableName: tableName,
-            Key: keys.mailDay(t, day),
+            Key: keys.mailDay(t, budget, day),
             UpdateExpression: 'SET #entity = :entity, #ttl = :ttl ADD #sent :one',
             ConditionExpression: 'attribute_not_exists(#sent) OR #sent < :budget',
             ExpressionAttributeNames: { '#entity': 'entity', '#ttl': 'ttl', '#sent': 'sent' },
             ExpressionAttributeValues: {
               ':entity': 'MAIL_DAY',
               ':one': 1,
-              ':budget': budget,
+              ':budget': limit,
               // A day after the day ended: nothing reads yesterday's count.
               ':ttl': ttlAfter(`${day}T00:00:00.000Z`, 2 * DAY_MS),
             },

@@ -356,6 +356,35 @@ describe('a web ACL per client address and per tenant (context waf)', () => {
   });
 });
 
+describe('the signup limits', () => {
+  // Every route's function has them (test/infra/identity-stack.test.ts): the first one's say what all get.
+  const signupFunction = (t: Template) =>
+    Object.values(resources(t, 'AWS::Lambda::Function')).find(
+      (fn) => fn.Properties.Environment?.Variables?.SIGNUPS_PER_IP_PER_HOUR !== undefined,
+    );
+
+  it('gives the functions 20 open signups per IP an hour and a signup mail budget of 5,000 a day by default', () => {
+    const env = signupFunction(synth(OWN).identityTemplate)?.Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      SIGNUPS_PER_IP_PER_HOUR: '20',
+      SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: '5000',
+      MAIL_DAILY_BUDGET_PER_TENANT: '10000',
+    });
+  });
+
+  it('takes both from the context, and refuses what is not a positive integer', () => {
+    const set = synth({ ...OWN, signupsPerIpPerHour: 100, signupMailDailyBudgetPerTenant: '20000' });
+    expect(signupFunction(set.identityTemplate)?.Properties.Environment.Variables).toMatchObject({
+      SIGNUPS_PER_IP_PER_HOUR: '100',
+      SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: '20000',
+    });
+    expect(() => synth({ ...OWN, signupsPerIpPerHour: 0 })).toThrow(/"signupsPerIpPerHour" must be a positive integer/);
+    expect(() => synth({ ...OWN, signupMailDailyBudgetPerTenant: 'lots' })).toThrow(
+      /"signupMailDailyBudgetPerTenant" must be a positive integer/,
+    );
+  });
+});
+
 describe('recovery', () => {
   it('backs the table up daily, keeps each backup 35 days, in a vault that outlives the stack', () => {
     const { identityTemplate: t } = synth(OWN);

@@ -200,6 +200,8 @@ describe('IdentityStack: functions', () => {
           'POWERTOOLS_SERVICE_NAME',
           'SENDER_EMAIL',
           ...(route.ses ? ['SES_CONFIGURATION_SET'] : []),
+          'SIGNUPS_PER_IP_PER_HOUR',
+          'SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT',
           'TABLE_NAME',
         ].sort(),
       );

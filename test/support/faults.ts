@@ -265,12 +265,12 @@ export interface Allowance {
 /** Changes every auth request may leave behind. */
 export const ALLOWED = {
   rateCount: {
-    why: 'the per-IP request count of the minute goes up first: a request counts against the limit whether or not it then succeeds, or failing requests would be free to an attacker',
-    covers: (c: Change) => c.sk === 'RATE',
+    why: "the per-IP request count of the minute (and an open signup's count of the hour) goes up first: a request counts against the limit whether or not it then succeeds, or failing requests would be free to an attacker",
+    covers: (c: Change) => c.sk === 'RATE' || c.sk === 'SIGNUPRATE',
   },
   mailDayCount: {
-    why: "the tenant's mail count of the day (MAIL_DAILY_BUDGET_PER_TENANT) goes up before a mail is sent, so that a burst cannot pass the budget, and is shared by every request of the tenant; a mail not sent is given back, but the count item stays (at 0 when it was new)",
-    covers: (c: Change) => c.sk === 'MAILDAY',
+    why: "the tenant's mail count of the day (its account budget, or its signup budget for a signup) goes up before a mail is sent, so that a burst cannot pass the budget, and is shared by every request of the tenant; a mail not sent is given back (unless the store fails that too: then the day counts one more), and the count item stays (at 0 when it was new)",
+    covers: (c: Change) => c.sk === 'MAILDAY' || c.sk === 'MAILDAY#SIGNUP',
   },
   lockoutCleared: {
     why: 'a correct credential clears the failed-login count before the session is written; only the holder of the credential can do that, and the count protects nobody from them',

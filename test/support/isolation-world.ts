@@ -308,6 +308,7 @@ export function kindOf(item: Item): string {
   const pk = String(item.pk);
   if (pk.includes('#LOCK#')) return 'LOCK';
   if (pk.includes('#RATE#')) return 'RATE';
+  if (pk.includes('#SIGNUPRATE#')) return 'SIGNUP_RATE';
   return 'UNKNOWN';
 }
 

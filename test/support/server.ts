@@ -14,6 +14,8 @@ export function useLocalStack(
     authRateLimitPerMinute?: number;
     codeResponseFloorMs?: number;
     mailDailyBudgetPerTenant?: number;
+    signupMailDailyBudgetPerTenant?: number;
+    signupsPerIpPerHour?: number;
     webDist?: string;
     /** The plant store behind the emulated JWT authorizer (LocalStackOptions.plantsJwtAuthorizer). */
     plantsJwtAuthorizer?: LocalStackOptions['plantsJwtAuthorizer'];
@@ -40,6 +42,9 @@ export function useLocalStack(
       codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
       // The deployment's default unless a test of the budget sets a small one (each test file makes its own tenants).
       mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
+      signupMailDailyBudgetPerTenant: options.signupMailDailyBudgetPerTenant ?? 10_000,
+      // High by default, as the per-minute limit: the test of the hourly signup limit sets the deployment's 20.
+      signupsPerIpPerHour: options.signupsPerIpPerHour ?? 10_000,
       webDist: options.webDist,
       plantsJwtAuthorizer: options.plantsJwtAuthorizer,
       argon2Params: TEST_ARGON2_PARAMS,

@@ -26,6 +26,15 @@ describe('every problem code has a sentence', () => {
     const error = new ApiError({ status: 401, code: 'INVALID_CREDENTIALS' });
     expect(problemSentence(error, { INVALID_CREDENTIALS: 'Not you?' })).toBe('Not you?');
   });
+
+  it("lets a form's sentence say the wait, or do without it", () => {
+    const paused = (wait: string | undefined) => `Paused${wait ? ` for ${wait}` : ''}.`;
+    const long = new ApiError({ status: 503, code: 'UNAVAILABLE', retryAfter: 14 * 3600 });
+    expect(problemSentence(long, { UNAVAILABLE: paused })).toBe('Paused for 14 hours.');
+    expect(problemSentence(new ApiError({ status: 503, code: 'UNAVAILABLE' }), { UNAVAILABLE: paused })).toBe(
+      'Paused.',
+    );
+  });
 });
 
 describe('problemSentence with Retry-After says the wait', () => {
@@ -45,6 +54,8 @@ describe('problemSentence with Retry-After says the wait', () => {
     expect(waitFor(89)).toBe('89 seconds');
     expect(waitFor(90)).toBe('2 minutes');
     expect(waitFor(900)).toBe('15 minutes');
+    expect(waitFor(5399)).toBe('90 minutes');
+    expect(waitFor(14 * 3600)).toBe('14 hours');
   });
 
   it('without Retry-After, the plain sentence', () => {

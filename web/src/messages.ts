@@ -58,8 +58,9 @@ const WAIT_SENTENCES: Partial<Record<string, (wait: string) => string>> = {
   UNAVAILABLE: (wait) => `The service is busy. Try again in ${wait}.`,
 };
 
-/** "14 minutes", "30 seconds": a wait the way a person says it. */
+/** "14 hours", "14 minutes", "30 seconds": a wait the way a person says it. */
 export function waitFor(seconds: number): string {
+  if (seconds >= 90 * 60) return `${Math.ceil(seconds / 3600)} hours`;
   if (seconds >= 90) {
     const minutes = Math.ceil(seconds / 60);
     return `${minutes} minutes`;
@@ -68,10 +69,20 @@ export function waitFor(seconds: number): string {
   return whole === 1 ? '1 second' : `${whole} seconds`;
 }
 
+/**
+ * A form's own sentence for a code: plain, or made with the wait when the service said how long (`undefined` when
+ * it did not).
+ */
+export type SentenceOverrides = Partial<Record<string, string | ((wait: string | undefined) => string)>>;
+
 /** The sentence for a failure: its code's, with the time left when the service says how long to wait. */
-export function problemSentence(error: unknown, overrides: Partial<Record<string, string>> = {}): string {
+export function problemSentence(error: unknown, overrides: SentenceOverrides = {}): string {
   if (!(error instanceof ApiError)) return PROBLEM_SENTENCES.INTERNAL;
-  const sentence = overrides[error.code] ?? PROBLEM_SENTENCES[error.code as Code] ?? PROBLEM_SENTENCES.INTERNAL;
+  const override = overrides[error.code];
+  if (typeof override === 'function') {
+    return override(error.retryAfter === undefined ? undefined : waitFor(error.retryAfter));
+  }
+  const sentence = override ?? PROBLEM_SENTENCES[error.code as Code] ?? PROBLEM_SENTENCES.INTERNAL;
   if (error.retryAfter !== undefined && error.code in WAIT_SENTENCES) {
     return (WAIT_SENTENCES[error.code] as (wait: string) => string)(waitFor(error.retryAfter));
   }

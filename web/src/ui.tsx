@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { problemSentence } from './messages.ts';
+import { problemSentence, type SentenceOverrides } from './messages.ts';
 import { useSession } from './session.tsx';
 
 /** A labelled input; its problem (a 400's field message, or the form's own check) is read out with it. */
@@ -42,7 +42,7 @@ export function Field(
 }
 
 /** A form's failure as a sentence, announced by screen readers when it appears. */
-export function Problem(props: { error: unknown; overrides?: Partial<Record<string, string>> }) {
+export function Problem(props: { error: unknown; overrides?: SentenceOverrides }) {
   if (!props.error) return null;
   return (
     <p class="alert" role="alert">

@@ -12,9 +12,10 @@ import { useLocalStack } from '#test/support/server.ts';
  * test/integration/auth/mail-limits.test.ts, whose clock moves.
  */
 
-// Small, so that one test can spend a tenant's budget; every other test uses a tenant of its own and stays below it.
+// Small, so that one test can spend a tenant's budgets; every other test uses a tenant of its own and stays below them.
 const BUDGET = 3;
-const api = useLocalStack({ mailDailyBudgetPerTenant: BUDGET });
+const SIGNUP_BUDGET = 3;
+const api = useLocalStack({ mailDailyBudgetPerTenant: BUDGET, signupMailDailyBudgetPerTenant: SIGNUP_BUDGET });
 
 let counter = 0;
 const anEmail = (name = 'flood') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
@@ -101,8 +102,8 @@ describe('POST /auth/login with loginMode OTP_EMAIL, eight times for one address
   });
 });
 
-describe('the tenant daily mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
-  it('stops all counted mail once spent, with answers unchanged for known and unknown addresses', async () => {
+describe('the tenant daily account mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
+  it('stops the counted mail to accounts once spent, answers unchanged for known and unknown addresses, signups still mailed', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
     const spenders = await Promise.all(
       Array.from({ length: BUDGET }, (_, i) => aUser(tenant, { email: anEmail(`spender${i}`) })),
@@ -114,7 +115,51 @@ describe('the tenant daily mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
     const nobody = anEmail('nobody');
     expectAllAlike([await forgot(tenant, late.email), await forgot(tenant, nobody)], { status: 202 });
     expectAllAlike([await otpLogin(tenant, late.email), await otpLogin(tenant, nobody)], { status: 200 });
-    expectAllAlike([await signup(tenant, late.email), await signup(tenant, anEmail('new'))], { status: 201 });
     expect(await mailsTo(api.stack.sesUrl, late.email)).toHaveLength(0);
+
+    // Signups have a budget of their own: a new address still gets its code, a registered one its notice.
+    const newcomer = anEmail('new');
+    expectAllAlike([await signup(tenant, late.email), await signup(tenant, newcomer)], { status: 201 });
+    expect(await mailsTo(api.stack.sesUrl, newcomer)).toHaveLength(1);
+    expect((await mailsTo(api.stack.sesUrl, late.email)).map((mail) => mail.subject)).toEqual([
+      expect.stringMatching(/already have/i),
+    ]);
+  });
+});
+
+describe('the tenant daily signup mail budget (SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT)', () => {
+  it("lets strangers' signups spend it without stopping a user's login and reset codes", async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
+    const owner = await aUser(tenant, { email: anEmail('owner') });
+    for (let i = 0; i < SIGNUP_BUDGET; i++) expect((await signup(tenant, anEmail('junk'))).status).toBe(201);
+
+    // Spent: every signup answers 503 until midnight UTC, a new address and a registered one alike, and mails nothing.
+    const newcomer = anEmail('new');
+    const refused = [await signup(tenant, newcomer), await signup(tenant, owner.email)];
+    for (const answer of refused) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.code).toBe('UNAVAILABLE');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(24 * 3600);
+    }
+    expect(refused[0]?.text).toBe(refused[1]?.text);
+    expect(await mailsTo(api.stack.sesUrl, newcomer)).toHaveLength(0);
+    expect(await mailsTo(api.stack.sesUrl, owner.email)).toHaveLength(0);
+
+    // The owner's codes still arrive.
+    expect((await otpLogin(tenant, owner.email)).status).toBe(200);
+    expect((await forgot(tenant, owner.email)).status).toBe(202);
+    const subjects = (await mailsTo(api.stack.sesUrl, owner.email)).map((mail) => mail.subject);
+    expect(subjects).toEqual([expect.stringMatching(/code/i), expect.stringMatching(/reset/i)]);
+  });
+
+  it('is spent only by mail that went out: signups the per-recipient limit holds back give their unit back', async () => {
+    const tenant = await aTenantWith();
+    const repeated = anEmail('again');
+    // One code; the other seven, within the minute, are held back and spend nothing.
+    for (let i = 0; i < 8; i++) expect((await signup(tenant, repeated)).status).toBe(201);
+    expect(await mailsTo(api.stack.sesUrl, repeated)).toHaveLength(1);
+    for (let i = 1; i < SIGNUP_BUDGET; i++) expect((await signup(tenant, anEmail('later'))).status).toBe(201);
+    expect((await signup(tenant, anEmail('over'))).status).toBe(503);
   });
 });

@@ -8,7 +8,9 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { expectProblem, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
-const api = useLocalStack();
+// Signups per IP and hour at the deployment's default (infra/config.ts), as the test of that limit needs.
+const SIGNUPS_PER_IP_PER_HOUR = 20;
+const api = useLocalStack({ signupsPerIpPerHour: SIGNUPS_PER_IP_PER_HOUR });
 const { login } = identityApi(() => api.url);
 const deps = makeTestDeps();
 
@@ -384,6 +386,40 @@ describe('POST /auth/signup (invitations)', () => {
     const stored = JSON.stringify([invitation, claim, ...userItems]);
     expect(stored).not.toContain(invitationToken);
     expect(stored).not.toContain(invitationToken.replace(/^inv_/, ''));
+  });
+});
+
+describe('POST /auth/signup (open signups per IP and hour)', () => {
+  it('answers the 21st open signup of an hour from one IP with 429 and Retry-After; invitations and other tenants go on', async () => {
+    // The limit counts per clock hour: a run that straddles an hour's end is run once more with fresh tenants.
+    for (let attempt = 0; ; attempt++) {
+      const hour = Math.floor(Date.now() / 3_600_000);
+      const tenant = await aTenantWith({ signupMode: 'OPEN' });
+      const addresses = Array.from({ length: SIGNUPS_PER_IP_PER_HOUR + 1 }, () => anEmail('junk'));
+      const answers = [];
+      for (const email of addresses) answers.push(await signup(tenant, signupBody(tenant, { email })));
+      if (Math.floor(Date.now() / 3_600_000) !== hour && attempt === 0) continue;
+
+      expect(answers.slice(0, SIGNUPS_PER_IP_PER_HOUR).map((res) => res.status)).toEqual(
+        Array(SIGNUPS_PER_IP_PER_HOUR).fill(201),
+      );
+      const refused = answers[SIGNUPS_PER_IP_PER_HOUR];
+      if (!refused) throw new Error('no 21st answer');
+      expectProblem(refused, 429, 'RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      expect(await mailsTo(api.stack.sesUrl, addresses[SIGNUPS_PER_IP_PER_HOUR] as string)).toEqual([]);
+      expect(await deps.users.findByEmail(tenant, addresses[SIGNUPS_PER_IP_PER_HOUR] as string, new Date())).toBeNull();
+
+      // An invitation is not an open signup: an admin chose its address.
+      const email = anEmail('invitee');
+      const { invitationToken } = await createInvitation(deps, tenant, { email, invitedBy: 'usr_x' });
+      expect((await signup(tenant, signupBody(tenant, { email, invitationToken }))).status).toBe(201);
+      // Another tenant counts its own.
+      const other = await aTenantWith({ signupMode: 'OPEN' });
+      expect((await signup(other, signupBody(other, { email: anEmail() }))).status).toBe(201);
+      return;
+    }
   });
 });
 

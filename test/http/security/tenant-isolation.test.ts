@@ -111,6 +111,7 @@ describe('the routes that take an id', () => {
         'INVITATION',
         'LOCK',
         'RATE',
+        'SIGNUP_RATE',
         'API_KEY',
         'OIDC_CLIENT:confidential',
         'MAIL_SUPPRESSION',

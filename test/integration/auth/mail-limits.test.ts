@@ -30,15 +30,19 @@ interface Sent {
   kind: MailMessage['kind'];
 }
 
-/** Deps whose clock the test moves, whose mail it records, and whose budget it may set. */
-function clockedDeps(options: { budget?: number; failing?: () => boolean } = {}) {
+/** Deps whose clock the test moves, whose mail it records, and whose budgets it may set. */
+function clockedDeps(options: { budget?: number; signupBudget?: number; failing?: () => boolean } = {}) {
   let now = START;
   const sent: Sent[] = [];
   const logged: Record<string, unknown>[] = [];
   const base = makeTestDeps();
   const deps: Deps = {
     ...base,
-    config: { ...base.config, mailDailyBudgetPerTenant: options.budget ?? base.config.mailDailyBudgetPerTenant },
+    config: {
+      ...base.config,
+      mailDailyBudgetPerTenant: options.budget ?? base.config.mailDailyBudgetPerTenant,
+      signupMailDailyBudgetPerTenant: options.signupBudget ?? base.config.signupMailDailyBudgetPerTenant,
+    },
     clock: { now: () => new Date(now) },
     log: {
       info: (message, fields) => logged.push({ message, ...fields }),
@@ -236,26 +240,31 @@ describe('POST /users/me/email-change past the mail limits', () => {
   });
 });
 
-describe('the tenant mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
-  it('stops every counted mail once spent, with unchanged answers, until the next UTC day', async () => {
+describe('the tenant account mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
+  it('stops every counted mail to accounts once spent, with unchanged answers, until the next UTC day', async () => {
     const budgetTenant = await merchantOf(await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }));
     const { deps, sent, logged, at } = clockedDeps({ budget: 3 });
     const users = await Promise.all(Array.from({ length: 3 }, () => aUser(budgetTenant)));
     for (const user of users) await forgotPassword(deps, budgetTenant, user.email, client);
     expect(sent).toHaveLength(3);
 
-    // Spent: a code, a sign-up code and a notice, each to a fresh address, all held back, answered as ever.
+    // Spent: a reset code and a login code to an account, both held back, answered as ever.
     const late = await aUser(budgetTenant);
     const reset = await forgotPassword(deps, budgetTenant, late.email, client);
     const code = await login(deps, budgetTenant, { email: late.email, loginMode: 'OTP_EMAIL' }, client);
-    const fresh = await signup(deps, budgetTenant, signupBody(budgetTenant, anEmail('fresh')), client);
-    const notice = await signup(deps, budgetTenant, signupBody(budgetTenant, late.email), client);
     expect(Object.keys(reset)).toEqual(['challengeId']);
     expect(code).toMatchObject({ challengeRequired: true });
-    expect(Object.keys(fresh ?? {})).toEqual(['challengeId']);
-    expect(Object.keys(notice ?? {})).toEqual(['challengeId']);
     expect(sent).toHaveLength(3);
     expect(logged).toContainEqual(expect.objectContaining({ limit: 'TENANT_DAILY_BUDGET' }));
+
+    // Signups spend a budget of their own: a code to a new address and a notice to a registered one still go out.
+    const fresh = anEmail('fresh');
+    await signup(deps, budgetTenant, signupBody(budgetTenant, fresh), client);
+    await signup(deps, budgetTenant, signupBody(budgetTenant, late.email), client);
+    expect(sent.slice(3)).toEqual([
+      { to: fresh, kind: 'SIGNUP_CODE' },
+      { to: late.email, kind: 'ALREADY_REGISTERED' },
+    ]);
 
     // An invitation answers what a failed send does (503) and leaves nothing behind.
     const admin = { kind: 'apiKey' as const, keyId: 'k1', authority: 1 };
@@ -268,7 +277,49 @@ describe('the tenant mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => {
     // The next UTC day has a budget again.
     at(14 * HOUR);
     await forgotPassword(deps, budgetTenant, late.email, client);
-    expect(sent).toHaveLength(4);
+    expect(sent).toHaveLength(6);
+  });
+});
+
+describe('the tenant signup mail budget (SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT)', () => {
+  it('answers every signup 503 with Retry-After until midnight UTC once spent, writing and mailing nothing', async () => {
+    const budgetTenant = await merchantOf(await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }));
+    const { deps, sent, at } = clockedDeps({ signupBudget: 2 });
+    const owner = await aUser(budgetTenant);
+    await signup(deps, budgetTenant, signupBody(budgetTenant, anEmail('first')), client);
+    await signup(deps, budgetTenant, signupBody(budgetTenant, owner.email), client);
+    expect(sent.map((mail) => mail.kind)).toEqual(['SIGNUP_CODE', 'ALREADY_REGISTERED']);
+
+    // 10:00 UTC: fourteen hours to midnight.
+    const newcomer = anEmail('newcomer');
+    for (const email of [newcomer, owner.email]) {
+      await expect(signup(deps, budgetTenant, signupBody(budgetTenant, email), client)).rejects.toMatchObject({
+        code: 'UNAVAILABLE',
+        headers: { 'retry-after': String(14 * 3600) },
+      });
+    }
+    expect(await deps.users.findByEmail(budgetTenant, newcomer, deps.clock.now())).toBeNull();
+    expect(sent).toHaveLength(2);
+    // The account budget is untouched: the owner's login code goes out.
+    await login(deps, budgetTenant, { email: owner.email, loginMode: 'OTP_EMAIL' }, client);
+    expect(sent.at(-1)).toEqual({ to: owner.email, kind: 'LOGIN_CODE' });
+
+    // A new UTC day, a new budget.
+    at(14 * HOUR);
+    await signup(deps, budgetTenant, signupBody(budgetTenant, newcomer), client);
+    expect(sent.at(-1)).toEqual({ to: newcomer, kind: 'SIGNUP_CODE' });
+  });
+
+  it('gives the unit back when SES fails to send the mail: the next signup is mailed', async () => {
+    const budgetTenant = await merchantOf(await aTenantWith());
+    let failing = true;
+    const { deps, sent } = clockedDeps({ signupBudget: 1, failing: () => failing });
+    await signup(deps, budgetTenant, signupBody(budgetTenant, anEmail('unlucky')), client);
+    expect(sent).toHaveLength(0);
+    failing = false;
+    const lucky = anEmail('lucky');
+    await signup(deps, budgetTenant, signupBody(budgetTenant, lucky), client);
+    expect(sent).toEqual([{ to: lucky, kind: 'SIGNUP_CODE' }]);
   });
 });
 

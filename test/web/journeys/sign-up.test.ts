@@ -2,9 +2,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser, forgetMailsTo } from '#test/support/auth.ts';
+import { post } from '#test/support/http.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
-const web = useWebStack();
+// Each test signs up in a tenant of its own, at most twice: the one that spends a tenant's budget spends three.
+const SIGNUP_BUDGET = 3;
+const web = useWebStack({ signupMailDailyBudgetPerTenant: SIGNUP_BUDGET });
 
 /** The label (or text) of the element that has the focus. */
 const focused = (page: Page) =>
@@ -127,6 +130,33 @@ describe('sign-up in an OPEN tenant', () => {
     // The owner hears of it by mail, not the page.
     const mails = await web.mailsTo(existing.email);
     expect(mails.at(-1)?.subject).toMatch(/^You already have a Shop .* account$/);
+  });
+});
+
+describe("sign-up when the tenant's sign-up mail of the day is spent", () => {
+  it('says that new sign-ups are paused and when to try again, and stays on the form', async () => {
+    const tenant = await aTenantWith({ signupMode: 'OPEN' });
+    const body = { app: tenant.app, mid: tenant.mid, password: 'Sprout-leaf-42', firstName: 'Junk', lastName: 'Mail' };
+    for (let i = 0; i < SIGNUP_BUDGET; i++) {
+      const spent = await post(
+        `${web.localStack().apiUrl}/auth/signup`,
+        { ...body, email: anEmail('junk') },
+        tenant.headers,
+      );
+      expect(spent.status).toBe(201);
+    }
+    const page = await web.open(tenant, '/sign-up');
+    await page.getByLabel('First name').fill('Fern');
+    await page.getByLabel('Last name').fill('Gully');
+    await page.getByLabel('E-mail address').fill(anEmail('fern'));
+    await page.getByLabel('Password').fill('Sprout-leaf-42');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /^New sign-ups are paused for now\. Try again in \d+ (hours|minutes|seconds)\.$/,
+    );
+    await expect(page.getByRole('heading', { name: /^Create your Shop .* account$/ }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'sign-up-paused');
   });
 });
 

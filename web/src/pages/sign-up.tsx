@@ -26,6 +26,12 @@ const SIGN_UP_SENTENCES = {
   SIGNUP_NOT_ALLOWED:
     'This invitation cannot be used: it may have expired, been used already, or be meant for another e-mail address. Ask for a new invitation.',
   INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
+  // The service's signup mail for the day is spent: every signup waits for midnight UTC.
+  UNAVAILABLE: (wait: string | undefined) =>
+    wait
+      ? `New sign-ups are paused for now. Try again in ${wait}.`
+      : 'New sign-ups are paused for now. Try again later.',
+  RATE_LIMITED: (wait: string | undefined) => `Too many sign-ups from your network. Try again in ${wait ?? 'a while'}.`,
 };
 
 /**
@@ -236,7 +242,7 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
           problem={problems.code}
         />
         {!saidAtFields(verify.error, { code: '' }) && <Problem error={verify.error} overrides={SIGN_UP_SENTENCES} />}
-        <Problem error={resend.error} overrides={resendSentences(resend.error)} />
+        <Problem error={resend.error} overrides={{ ...SIGN_UP_SENTENCES, ...resendSentences(resend.error) }} />
         <Button busy={verify.busy}>Verify and sign in</Button>
       </form>
       <nav class="links" aria-label="Other options">
