@@ -129,8 +129,8 @@ export async function checkCodeChallenge(
   code: string,
   onWrong?: () => Promise<void>,
 ): Promise<Challenge & { userId: string }> {
-  // Compared in constant time (codes.ts); the salt is the challenge id.
-  const right = challenge.codeHash !== null && codeMatches(challenge.codeHash, code, challenge.id);
+  // Compared in constant time (codes.ts); the salt is the id of the challenge the code was made for.
+  const right = challenge.codeHash !== null && codeMatches(challenge.codeHash, code, codeChallengeOf(challenge));
   if (!right) {
     await deps.challenges.recordWrongAnswer(tenant, challenge.id);
     await onWrong?.();
@@ -138,6 +138,53 @@ export async function checkCodeChallenge(
   }
   if (challenge.userId === null) throw fail('INVALID_CODE');
   return { ...challenge, userId: challenge.userId };
+}
+
+/**
+ * The challenge that holds a challenge's code, and that using the code up consumes: its own, or for one bound to
+ * a mailed code (bindToMailedCode), that code's. So a code completes any challenge bound to it, but only once.
+ */
+export function codeChallengeOf(challenge: Pick<Challenge, 'id' | 'codeChallengeId'>): string {
+  return challenge.codeChallengeId ?? challenge.id;
+}
+
+/** Where a challenge's code goes: the new address for an e-mail change, else the challenge's address. */
+function recipientOf(challenge: Pick<Challenge, 'email' | 'newEmail' | 'type'>): string {
+  return (challenge.type === 'EMAIL_CHANGE' ? (challenge.newEmail ?? '') : challenge.email).trim().toLowerCase();
+}
+
+/**
+ * A challenge whose mail the per-recipient limit held back completes with the
+ * code the address last received for the same purpose (`mailedChallengeId`),
+ * while that code is live: a stranger's request mailed first never withholds
+ * the owner's code, and a request within the minute is answered by the code
+ * already in the mailbox. Only when that code went to this very address for
+ * this very user and kind of challenge: `v+tag@x` shares the counter of
+ * `v@x`, never its codes. False when it cannot be bound (then the caller
+ * disarms it into a decoy).
+ */
+export async function bindToMailedCode(
+  deps: Deps,
+  tenant: TenantRef,
+  challengeId: string,
+  mailedChallengeId: string,
+  to: string,
+): Promise<boolean> {
+  const mailed = await deps.challenges.get(tenant, mailedChallengeId);
+  const now = deps.clock.now().getTime();
+  if (
+    !mailed ||
+    mailed.userId === null ||
+    mailed.codeHash === null ||
+    mailed.codeChallengeId !== undefined ||
+    mailed.consumedAt ||
+    mailed.attempts >= MAX_CODE_ATTEMPTS ||
+    Date.parse(mailed.expiresAt) <= now ||
+    recipientOf(mailed) !== to.trim().toLowerCase()
+  ) {
+    return false;
+  }
+  return deps.challenges.bindToCode(tenant, challengeId, mailed);
 }
 
 /** What the client sees when another step is needed. */

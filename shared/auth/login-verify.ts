@@ -3,7 +3,7 @@ import { fail } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { checkCodeChallenge, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { afterFirstFactor, assertMayLogIn, countFailure, succeed } from './login-steps.ts';
 import { secondFactorIsGood } from './second-factor.ts';
@@ -49,7 +49,10 @@ export async function verifyLogin(
       const answered = await checkCodeChallenge(deps, tenant, challenge, body.code, countWrong);
       const user = found.value?.id === answered.userId ? found.value : null;
       if (!user) throw fail('INVALID_CODE');
-      return afterFirstFactor(deps, tenant, user, client, attempt, { consumes: challenge.id, amr: ['otp'] });
+      return afterFirstFactor(deps, tenant, user, client, attempt, {
+        consumes: codeChallengeOf(challenge),
+        amr: ['otp'],
+      });
     }
 
     // The first factor was checked in an earlier request: if the credential epoch moved on since (password

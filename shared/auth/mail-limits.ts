@@ -86,14 +86,38 @@ export function mailPurposeOf(kind: MailMessage['kind']): MailPurpose | null {
 
 /** A mail the limits let through, counted; `giveBack` uncounts it when it could not be sent after all. */
 export interface AdmittedMail {
+  admitted: true;
   giveBack(): Promise<void>;
+}
+
+/**
+ * A mail a limit held back. `lastChallengeId`: when the per-recipient limit did, the challenge whose code the
+ * address last received for the purpose (bindToMailedCode), if any.
+ */
+export interface HeldBackMail {
+  admitted: false;
+  lastChallengeId: string | null;
+}
+
+/**
+ * The address the per-recipient limit counts: trimmed, lower-cased, and any `+tag` taken off its local part, so
+ * that `Victim@x`, `victim+1@x` and `victim+2@x` (one mailbox at most providers) share one counter.
+ */
+export function normalizedRecipient(address: string): string {
+  const lower = address.trim().toLowerCase();
+  const at = lower.lastIndexOf('@');
+  const plus = lower.indexOf('+');
+  return plus > 0 && plus < at ? `${lower.slice(0, plus)}${lower.slice(at)}` : lower;
 }
 
 /**
  * Whether a mail for `purpose` may go to `to` now: the tenant's `account`
  * budget of the day (MAIL_DAILY_BUDGET_PER_TENANT; a signup's mail has taken
  * the `signup` budget already), then the per-recipient limit (one a minute,
- * five an hour; one ALREADY_REGISTERED notice a day). Both are counted when it
+ * five an hour; one ALREADY_REGISTERED notice a day; per normalizedRecipient).
+ * A mail of a challenge's code names it (`challengeId`): held back by the
+ * recipient limit, the answer names the challenge whose code the address last
+ * got instead. Both limits are counted when it
  * is let through (so call this just before sending), and null answers a
  * refusal, logged by purpose and limit, never with the address or a code. A
  * mail that then fails to send is given back: it never arrived, and the retry
@@ -105,21 +129,22 @@ export interface AdmittedMail {
  * Store faults are thrown (503 UNAVAILABLE, as any other store fault).
  *
  * @example
- * const admitted = await admitMail(deps, tenant, user.email, 'REAUTH');
- * if (admitted) await deps.mailer.send(…).catch(async (error) => { await admitted.giveBack(); throw error; });
+ * const admission = await admitMail(deps, tenant, user.email, 'REAUTH', challenge.id);
+ * if (admission.admitted) await deps.mailer.send(…).catch(async (error) => { await admission.giveBack(); throw error; });
  */
 export async function admitMail(
   deps: Deps,
   tenant: Merchant,
   to: string,
   purpose: MailPurpose,
-): Promise<AdmittedMail | null> {
+  challengeId?: string,
+): Promise<AdmittedMail | HeldBackMail> {
   const now = deps.clock.now();
   const limits = mailLimitRepo(deps.store);
-  const refused = (limit: string) => {
+  const refused = (limit: string, lastChallengeId: string | null = null): HeldBackMail => {
     deps.log.info('mail suppressed: limit reached', { tenantId: tenant.id, mailPurpose: purpose, limit });
     deps.signals.count('MailsSuppressed');
-    return null;
+    return { admitted: false, lastChallengeId };
   };
   const spendsAccountBudget = BUDGET_OF[purpose] === 'account';
   if (
@@ -131,17 +156,19 @@ export async function admitMail(
   const giveBackBudget = async () => {
     if (spendsAccountBudget) await limits.releaseTenantBudget(tenant, 'account', now);
   };
-  // Per normalised address, so `Victim@x` and `victim@x` share one counter.
-  const address = to.trim().toLowerCase();
-  const slot = await limits.takeRecipientSlot(tenant, purpose, address, POLICIES[purpose], now).catch(async (error) => {
-    await giveBackBudget().catch(() => undefined);
-    throw error;
-  });
-  if (!slot) {
+  const address = normalizedRecipient(to);
+  const slot = await limits
+    .takeRecipientSlot(tenant, purpose, address, POLICIES[purpose], now, challengeId)
+    .catch(async (error) => {
+      await giveBackBudget().catch(() => undefined);
+      throw error;
+    });
+  if (!('key' in slot)) {
     await giveBackBudget();
-    return refused('RECIPIENT');
+    return refused('RECIPIENT', slot.lastChallengeId);
   }
   return {
+    admitted: true,
     async giveBack() {
       await Promise.all([limits.releaseRecipientSlot(slot), giveBackBudget()]);
     },

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { bindToMailedCode } from './challenges.ts';
 import { deliver, isMailSuppressed } from './mail-delivery.ts';
 import { type AdmittedMail, admitMail, mailPurposeOf } from './mail-limits.ts';
 
@@ -20,9 +21,11 @@ export type Undo = (why: 'FAILED' | 'HELD_BACK') => Promise<void>;
  *
  * Every mail passes the mail limits first (admitMail: per recipient and
  * purpose, and the tenant's daily budget). Past a limit no mail goes out and
- * the caller answers exactly what a sent mail gives (CONTRACT.md, Rules: "the
- * answer is unchanged"): the challenge is disarmed into a decoy, since nobody
- * has its code, and `undo` takes back what was made for the mail.
+ * the caller answers exactly what a sent mail gives (the answer is
+ * unchanged): held back by the per-recipient limit, the challenge takes the
+ * code the address last received (bindToMailedCode); otherwise it is
+ * disarmed into a decoy, since nobody has its code. `undo` takes back what
+ * was made for the mail.
  *
  * An address whose mail is suppressed (SES reported a hard bounce or a
  * complaint for it) is held back the same way, before the limits
@@ -89,10 +92,12 @@ async function admitThenSend(
     await undo?.('FAILED');
   };
   const purpose = mailPurposeOf(message.kind);
-  const holdBack = async () => {
-    // A decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so a
-    // held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
-    await deps.challenges.disarm(tenant, challengeId);
+  const holdBack = async (lastChallengeId: string | null = null) => {
+    // Bound to the code the address last received, while it lives: the owner completes it with the code in the
+    // mailbox. Else a decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so
+    // a held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
+    const bound = lastChallengeId !== null && (await bindToMailedCode(deps, tenant, challengeId, lastChallengeId, to));
+    if (!bound) await deps.challenges.disarm(tenant, challengeId);
     await undo?.('HELD_BACK');
     return true as const;
   };
@@ -103,11 +108,12 @@ async function admitThenSend(
   if (suppressed) return purpose ? holdBack() : true;
   let admitted: AdmittedMail | null = null;
   if (purpose) {
-    admitted = await admitMail(deps, tenant, to, purpose).catch(async (error: unknown) => {
+    const admission = await admitMail(deps, tenant, to, purpose, challengeId).catch(async (error: unknown) => {
       await takeBack();
       throw error;
     });
-    if (!admitted) return holdBack();
+    if (!admission.admitted) return holdBack(admission.lastChallengeId);
+    admitted = admission;
   }
   try {
     await deliver(deps, tenant, to, message);

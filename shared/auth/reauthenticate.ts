@@ -5,7 +5,7 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/me.ts';
-import { checkCodeChallenge, liveChallenge, openCodeChallenge } from './challenges.ts';
+import { checkCodeChallenge, codeChallengeOf, liveChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit, proveSignedIn } from './guards.ts';
 import { sendOrUndo } from './mail-or-undo.ts';
 import { verifyPassword } from './passwords.ts';
@@ -105,7 +105,7 @@ export async function reauthenticate(
   // passes; and a session revoked meanwhile (logout, revoke-all, password change) is not brought back.
   const failed = await transact(deps.store, {
     session: deps.sessions.reauthenticatedItem(tenant, user.id, principal.sessionId, now),
-    code: codeChallenge ? deps.challenges.consumeItem(tenant, codeChallenge.id, now) : null,
+    code: codeChallenge ? deps.challenges.consumeItem(tenant, codeChallengeOf(codeChallenge), now) : null,
     // Recorded with it: a change that needs a recent authentication can be traced to the proof it relied on.
     activity: activityItem(deps, tenant, user.id, 'REAUTHENTICATED', { ...client, actorId: user.id }),
   });

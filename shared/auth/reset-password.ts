@@ -6,7 +6,7 @@ import type { Challenge } from '../store/challenge-repo.ts';
 import { guardRepo } from '../store/guard-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { checkCodeChallenge, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { sendNotice } from './mail-delivery.ts';
 import { isCommonPassword } from './password-policy.ts';
@@ -68,7 +68,7 @@ async function commitReset(
       { status: user.status },
       {},
     ),
-    code: deps.challenges.consumeItem(tenant, challenge.id, now),
+    code: deps.challenges.consumeItem(tenant, codeChallengeOf(challenge), now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
     lockout: guardRepo(deps.store).clearLockoutItem(tenant, answered.email),
     // The owner proved the mailbox: the count of wrong reset codes starts again (this attempt's place with it).

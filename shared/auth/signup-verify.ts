@@ -6,7 +6,7 @@ import type { Challenge } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { checkCodeChallenge, liveChallenge } from './challenges.ts';
+import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { startSession } from './session-start.ts';
 
@@ -60,7 +60,7 @@ async function activate(
   };
   const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
   const started = await startSession(deps, tenant, { ...user, ...activation }, client, {
-    consumes: challenge.id,
+    consumes: codeChallengeOf(challenge),
     // The mailed code is what proved the address, and the person, just now.
     amr: ['otp'],
     // Verified, the signup no longer lapses: its `ttl` set to null (DynamoDB's TTL skips an item whose `ttl`

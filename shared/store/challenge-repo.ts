@@ -38,6 +38,12 @@ export interface Challenge {
   sessionId?: string | null;
   /** A TOTP step: how the first factor was proven (`pwd` or `otp`, RFC 8176), for the session's `amr`. */
   firstFactor?: string;
+  /**
+   * A challenge whose own mail the per-recipient limit held back: the challenge whose code the address last
+   * received (its `codeHash` is that code's, salted with that id). Using the code up consumes that challenge, so
+   * the code completes either, once. Absent: the challenge holds its own code.
+   */
+  codeChallengeId?: string;
 }
 
 export const MAX_CODE_ATTEMPTS = 5;
@@ -58,6 +64,7 @@ function toChallenge(item: Record<string, unknown>): Challenge {
     ...(typeof item.credentialEpoch === 'number' ? { credentialEpoch: item.credentialEpoch } : {}),
     sessionId: (item.sessionId as string | null | undefined) ?? null,
     ...(typeof item.firstFactor === 'string' ? { firstFactor: item.firstFactor } : {}),
+    ...(typeof item.codeChallengeId === 'string' ? { codeChallengeId: item.codeChallengeId } : {}),
   };
 }
 
@@ -199,6 +206,40 @@ export function challengeRepo(store: StoreClient) {
         );
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
+      }
+    },
+
+    /**
+     * Binds a challenge whose mail was held back to the code of `mailed`, the challenge whose mail the address
+     * last received: its code hash and salt, its expiry, and `codeChallengeId` naming it; while the challenge is
+     * still of the same type and user. False (nothing written) otherwise.
+     */
+    async bindToCode(
+      t: TenantRef,
+      challengeId: string,
+      mailed: Pick<Challenge, 'id' | 'type' | 'userId' | 'codeHash' | 'expiresAt'>,
+    ): Promise<boolean> {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.challenge(t, challengeId),
+            UpdateExpression: 'SET codeHash = :hash, codeChallengeId = :mailed, expiresAt = :expiresAt',
+            ConditionExpression: 'attribute_exists(pk) AND #type = :type AND userId = :userId',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: {
+              ':hash': mailed.codeHash,
+              ':mailed': mailed.id,
+              ':expiresAt': mailed.expiresAt,
+              ':type': mailed.type,
+              ':userId': mailed.userId,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
       }
     },
 

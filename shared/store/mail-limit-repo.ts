@@ -24,6 +24,11 @@ export interface RecipientSlot {
   before: Record<string, unknown>;
 }
 
+/** A send slot refused: the challenge whose mail the address last got for that purpose (null: none recorded). */
+export interface RecipientRefusal {
+  lastChallengeId: string | null;
+}
+
 /** The `YYYY-MM-DD` of `now` in UTC: the tenant's mail budget is counted per UTC day. */
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
@@ -46,7 +51,9 @@ export function mailLimitRepo(store: StoreClient) {
      * send `perWindow` ago) inside the window; a send too soon finds the
      * newest inside the gap. Both are judged in the write's condition, and all
      * operands of an update read the item as it was, so the shift is atomic.
-     * Answers the slot taken, for `releaseRecipientSlot`.
+     * Answers the slot taken, for `releaseRecipientSlot`. A send that mails a
+     * challenge's code records that challenge (`challengeId`) as the address's
+     * last; a refusal answers the one recorded, read by the refused write itself.
      */
     async takeRecipientSlot(
       t: TenantRef,
@@ -54,10 +61,12 @@ export function mailLimitRepo(store: StoreClient) {
       email: string,
       policy: RecipientMailPolicy,
       now: Date,
-    ): Promise<RecipientSlot | null> {
+      challengeId?: string,
+    ): Promise<RecipientSlot | RecipientRefusal> {
       const n = policy.perWindow;
       const key = keys.mailRecipient(t, purpose, email);
       const names: Record<string, string> = { '#ttl': 'ttl', '#entity': 'entity' };
+      if (challengeId) names['#last'] = 'lastChallengeId';
       for (let i = 0; i < n; i++) names[`#s${i}`] = `s${i}`;
       // s0 ← s1 ← … ← s{n-1} ← now; a slot never written reads as 0 (the epoch: outside every window).
       const shift = Array.from({ length: n - 1 }, (_, i) => `#s${i} = if_not_exists(#s${i + 1}, :never)`);
@@ -66,7 +75,13 @@ export function mailLimitRepo(store: StoreClient) {
           new UpdateCommand({
             TableName: tableName,
             Key: key,
-            UpdateExpression: `SET ${[...shift, `#s${n - 1} = :now`, '#entity = :entity', '#ttl = :ttl'].join(', ')}`,
+            UpdateExpression: `SET ${[
+              ...shift,
+              `#s${n - 1} = :now`,
+              '#entity = :entity',
+              '#ttl = :ttl',
+              ...(challengeId ? ['#last = :last'] : []),
+            ].join(', ')}`,
             ConditionExpression:
               `(attribute_not_exists(#s0) OR #s0 <= :windowStart) AND ` +
               `(attribute_not_exists(#s${n - 1}) OR #s${n - 1} <= :gapStart)`,
@@ -80,15 +95,20 @@ export function mailLimitRepo(store: StoreClient) {
               ':ttl': ttlAfter(now, Math.max(policy.windowMs, policy.gapMs)),
               ':windowStart': now.getTime() - policy.windowMs,
               ':gapStart': now.getTime() - policy.gapMs,
+              ...(challengeId ? { ':last': challengeId } : {}),
             },
             // What the shift overwrote: a slot given back restores exactly that.
             ReturnValues: 'UPDATED_OLD',
+            // And, refused, the item as it is: which challenge's code the address last got.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
         return { key, names, newest: `#s${n - 1}`, sentAt: now.getTime(), before: Attributes ?? {} };
       } catch (error) {
-        if (isConditionFailure(error)) return null;
-        throw error;
+        if (!isConditionFailure(error)) throw error;
+        // The low-level item, as DynamoDB gives it with the refusal.
+        const last = (error as { Item?: Record<string, { S?: string }> }).Item?.lastChallengeId?.S;
+        return { lastChallengeId: last ?? null };
       }
     },
 

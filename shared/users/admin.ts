@@ -199,7 +199,7 @@ export async function inviteUser(
       });
     }
     const admitted = await admitMail(deps, tenant, body.email, 'INVITATION');
-    if (!admitted) {
+    if (!admitted.admitted) {
       throw fail('UNAVAILABLE', {
         detail: 'the invitation mail cannot be sent now: a mail limit is reached',
         headers: { 'retry-after': '60' },

@@ -1,5 +1,5 @@
 import { activityItem } from '../activity/record.ts';
-import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
+import { checkCodeChallenge, codeChallengeOf, liveChallenge, openCodeChallenge } from '../auth/challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from '../auth/guards.ts';
 import { sendNotice } from '../auth/mail-delivery.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
@@ -113,7 +113,7 @@ async function commitEmailChange(
         { email: oldEmail },
       ),
       activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...client, actorId: principal.userId }),
-      code: deps.challenges.consumeItem(tenant, challenge.id, now),
+      code: deps.challenges.consumeItem(tenant, codeChallengeOf(challenge), now),
       // The new address is proven: its count of wrong codes starts again.
       codeLockout: attempt.clearItem(),
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, aUser, mailsTo, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { type Answer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
@@ -99,6 +99,46 @@ describe('POST /auth/login with loginMode OTP_EMAIL, eight times for one address
 
     expectAllAlike([...known, ...unknown], { status: 200 });
     expect(await mailsTo(api.stack.sesUrl, owner.email)).toHaveLength(1);
+  });
+});
+
+const verifyLogin = (tenant: TestTenant, challengeId: string, code: string) =>
+  post(`${api.url}/auth/login/verify`, { challengeId, code }, tenant.headers);
+
+describe('a code request the per-recipient limit holds back', () => {
+  it("completes with the code a stranger's earlier request mailed, once: the owner is never kept out", async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
+    const owner = await aUser(tenant, { email: anEmail('owner') });
+    // A stranger asks first: the owner's mailbox gets the code.
+    const strangers = await otpLogin(tenant, owner.email);
+    // The owner asks within the minute: nothing new is mailed, and the owner's own challenge takes that code.
+    const owners = await otpLogin(tenant, owner.email);
+    expect(await mailsTo(api.stack.sesUrl, owner.email)).toHaveLength(1);
+    const code = await latestCodeTo(api.stack.sesUrl, owner.email);
+    expect((await verifyLogin(tenant, owners.body.data.challengeId, code)).status).toBe(200);
+    // Used up: the stranger's challenge no longer takes it.
+    expect((await verifyLogin(tenant, strangers.body.data.challengeId, code)).body.code).toBe('INVALID_CODE');
+  });
+
+  it('counts user+tag addresses as the one mailbox they reach', async () => {
+    const tenant = await aTenantWith();
+    const [local, domain] = anEmail('tagged').split('@');
+    for (const tag of ['1', '2', '3']) expect((await signup(tenant, `${local}+${tag}@${domain}`)).status).toBe(201);
+    expect(await mailsTo(api.stack.sesUrl, `${local}+`)).toHaveLength(1);
+  });
+
+  it('never lets the code mailed to victim+tag@ complete a challenge of victim@, though they share the counter', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
+    const victim = await aUser(tenant, { email: anEmail('victim') });
+    const [local, domain] = victim.email.split('@');
+    const attacker = await aUser(tenant, { email: `${local}+evil@${domain}` });
+    expect((await otpLogin(tenant, attacker.email)).status).toBe(200);
+    const held = await otpLogin(tenant, victim.email);
+    expect(await mailsTo(api.stack.sesUrl, victim.email)).toHaveLength(0);
+    const attackersCode = await latestCodeTo(api.stack.sesUrl, attacker.email);
+    const answer = await verifyLogin(tenant, held.body.data.challengeId, attackersCode);
+    expect(answer.status).toBe(401);
+    expect(answer.body.code).toBe('INVALID_CODE');
   });
 });
 

@@ -137,9 +137,16 @@ describe('POST /auth/signup (no enumeration)', () => {
     expect(Item).toBeDefined();
     const codes = ['000000', '123456'];
     if (Item?.codeHash) {
-      const stored = Array.from({ length: 1_000_000 }, (_, i) => String(i).padStart(6, '0')).find(
-        (candidate) => hashCode(candidate, challengeId) === Item.codeHash,
-      );
+      // In slices, giving the event loop back between them: blocked for the whole search, the stack's idle
+      // keep-alive connections closed just as the next request was sent on one (ECONNRESET on a busy machine).
+      let stored: string | undefined;
+      for (let start = 0; start < 1_000_000 && !stored; start += 50_000) {
+        for (let i = start; i < start + 50_000 && !stored; i++) {
+          const candidate = String(i).padStart(6, '0');
+          if (hashCode(candidate, challengeId) === Item.codeHash) stored = candidate;
+        }
+        await new Promise((resume) => setImmediate(resume));
+      }
       expect(stored).toMatch(/^\d{6}$/);
       codes.unshift(stored as string);
     }

@@ -88,14 +88,14 @@ describe('mailLimitRepo.takeRecipientSlot', () => {
     const taken = await Promise.all(
       Array.from({ length: 10 }, () => repo.takeRecipientSlot(tenant, 'LOGIN', email, policy, now)),
     );
-    expect(taken.filter((slot) => slot !== null)).toHaveLength(1);
+    expect(taken.filter((slot) => 'key' in slot)).toHaveLength(1);
   });
 
   it('allows one a minute and five in any hour (a sliding window)', async () => {
     const repo = mailLimitRepo(makeTestDeps().store);
     const email = anEmail('slots');
     const take = async (ms: number) =>
-      (await repo.takeRecipientSlot(tenant, 'LOGIN', email, policy, new Date(START + ms))) !== null;
+      'key' in (await repo.takeRecipientSlot(tenant, 'LOGIN', email, policy, new Date(START + ms)));
     expect(await take(0)).toBe(true);
     expect(await take(59_999)).toBe(false);
     expect(await take(MINUTE)).toBe(true);
@@ -146,13 +146,34 @@ describe('POST /auth/forgot-password past the mail limits', () => {
     expect(sent).toHaveLength(6);
   });
 
-  it('disarms the challenge of a code it did not mail: no code passes it', async () => {
+  it('binds the challenge of a code it did not mail to the code the address last got, expiring with it', async () => {
     const { deps } = clockedDeps();
     const owner = await aUser(tenant);
-    await forgotPassword(deps, tenant, owner.email, client);
+    const first = await forgotPassword(deps, tenant, owner.email, client);
     const { challengeId } = await forgotPassword(deps, tenant, owner.email, client);
-    const held = await deps.challenges.get(tenant, challengeId);
-    expect(held).toMatchObject({ codeHash: null, type: 'PASSWORD_RESET' });
+    const [mailed, held] = await Promise.all([
+      deps.challenges.get(tenant, first.challengeId),
+      deps.challenges.get(tenant, challengeId),
+    ]);
+    expect(held).toMatchObject({
+      type: 'PASSWORD_RESET',
+      codeHash: mailed?.codeHash,
+      codeChallengeId: first.challengeId,
+      expiresAt: mailed?.expiresAt,
+    });
+  });
+
+  it('disarms it when the code the address last got is used up: no code passes it', async () => {
+    const { deps, at } = clockedDeps();
+    const codeUser = await aUser(codeTenant);
+    const first = await login(deps, codeTenant, { email: codeUser.email, loginMode: 'OTP_EMAIL' }, client);
+    const mailedId = 'challengeId' in first ? first.challengeId : '';
+    expect(await deps.challenges.consume(codeTenant, mailedId, deps.clock.now())).toBe(true);
+    at(10_000);
+    const again = await login(deps, codeTenant, { email: codeUser.email, loginMode: 'OTP_EMAIL' }, client);
+    const held = await deps.challenges.get(codeTenant, 'challengeId' in again ? again.challengeId : '');
+    expect(held).toMatchObject({ codeHash: null, type: 'LOGIN_OTP' });
+    expect(held?.codeChallengeId).toBeUndefined();
   });
 
   it('logs a held-back mail by purpose and limit, never the address', async () => {
