@@ -46,7 +46,8 @@ const PROFILE_ITEM = 2;
  * was checked: the session is stamped with that read's credential epoch and
  * commits only while the profile is still at it, so a password change, reset,
  * disable or revoke-all in between ends this login too (security review M3).
- * The 50th-oldest live session ends with it (its list came with that read).
+ * The 50th-oldest live session ends with it (its list came with that read); for an OpenID client's session,
+ * the 10th-oldest of that client's.
  * A challenge already used, or a profile not in `commit.profileStatus`, is
  * 401 INVALID_CODE; a password login whose epoch moved on, INVALID_CREDENTIALS.
  */
@@ -106,8 +107,8 @@ export async function beginSession<T>(
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
   const tokens = await sign(session, formatRefreshToken(user.id, session.id, secret));
   const { consumes, amr: _amr, ...also } = commit;
-  const cap = capSessions(user.liveSessions, now);
-  // A session the 50-session limit ends is recorded, as any revoked session is, in the same transaction.
+  const cap = capSessions(user.liveSessions, now, session.clientId);
+  // A session the limit ends (50 per user, 10 per client) is recorded, as any revoked session is, in the same transaction.
   const ended = cap.evict.map(() =>
     activityItem(deps, tenant, user.id, 'SESSION_REVOKED', { ...client, actorId: user.id }),
   );

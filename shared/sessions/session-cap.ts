@@ -1,7 +1,32 @@
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
 
-/** At most this many live sessions per user (CONTRACT.md, Rules; ASVS 7.1.2): the oldest ends when another starts. */
+/**
+ * At most this many live sessions per user (ASVS 7.1.2) that no OpenID client holds: the hosted pages', the
+ * apps' signed in through the API. The oldest ends when another starts.
+ */
 export const MAX_LIVE_SESSIONS = 50;
+
+/**
+ * At most this many live sessions per (user, OpenID client): the oldest of that client ends when it starts
+ * another. A client's sign-ins never end the user's other sessions, nor count towards their 50.
+ */
+export const MAX_CLIENT_SESSIONS = 10;
+
+/** The longest refresh token lifetime an OpenID client may have (shared/oidc/schemas.ts): 30 days. */
+const LONGEST_CLIENT_SESSION_MS = 30 * 86_400_000;
+
+/** A session's entry in the profile's list: when it started, and for an OpenID client's session `|<clientId>`. */
+export function listedEntry(createdAt: string, clientId: string | null): string {
+  return clientId ? `${createdAt}|${clientId}` : createdAt;
+}
+
+/** A listed entry read back (entries from before clients were listed are the time alone). */
+function parseListedEntry(entry: string): { createdAt: string; clientId: string | null } {
+  const bar = entry.indexOf('|');
+  return bar < 0
+    ? { createdAt: entry, clientId: null }
+    : { createdAt: entry.slice(0, bar), clientId: entry.slice(bar + 1) };
+}
 
 /**
  * Ends at most this many at one login, so that the login's transaction stays far below DynamoDB's
@@ -22,19 +47,28 @@ export interface SessionCap {
 
 /**
  * Which listed sessions a new one forgets (past their absolute end) and
- * which it ends (the oldest, beyond the 49 newest), from the list read with
- * the profile at login: no extra read.
+ * which it ends, from the list read with the profile at login (no extra
+ * read): a new session of OpenID client `clientId` ends the oldest of that
+ * client's beyond its 9 newest; any other new session, the oldest of the
+ * sessions no client holds beyond their 49 newest.
  */
-export function capSessions(listed: Record<string, string> | null, now: Date): SessionCap {
+export function capSessions(
+  listed: Record<string, string> | null,
+  now: Date,
+  clientId: string | null = null,
+): SessionCap {
   if (!listed) return { listed, forget: [], evict: [] };
-  const entries = Object.entries(listed);
-  const over = (createdAt: string) => Date.parse(createdAt) + REFRESH_TOKEN_TTL_MS <= now.getTime();
-  const forget = entries.filter(([, createdAt]) => over(createdAt)).map(([id]) => id);
+  const entries = Object.entries(listed).map(([id, entry]) => ({ id, ...parseListedEntry(entry) }));
+  // A client's sessions may live up to 30 days (its refresh token lifetime): counted that long, at most.
+  const over = (e: { createdAt: string; clientId: string | null }) =>
+    Date.parse(e.createdAt) + (e.clientId ? LONGEST_CLIENT_SESSION_MS : REFRESH_TOKEN_TTL_MS) <= now.getTime();
+  const forget = entries.filter(over).map((e) => e.id);
   const live = entries
-    .filter(([, createdAt]) => !over(createdAt))
-    .sort(([a, at], [b, bt]) => at.localeCompare(bt) || a.localeCompare(b));
-  // Room for the new one: the 49 newest stay.
-  const excess = Math.max(0, live.length - (MAX_LIVE_SESSIONS - 1));
-  const evict = live.slice(0, Math.min(excess, MAX_ENDED_AT_ONCE)).map(([id]) => id);
+    .filter((e) => !over(e) && e.clientId === clientId)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  // Room for the new one: the newest (limit - 1) of its kind stay.
+  const limit = clientId ? MAX_CLIENT_SESSIONS : MAX_LIVE_SESSIONS;
+  const excess = Math.max(0, live.length - (limit - 1));
+  const evict = live.slice(0, Math.min(excess, MAX_ENDED_AT_ONCE)).map((e) => e.id);
   return { listed, forget: forget.slice(0, MAX_ENDED_AT_ONCE), evict };
 }

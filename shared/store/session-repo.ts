@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
-import type { SessionCap } from '../sessions/session-cap.ts';
+import { listedEntry, type SessionCap } from '../sessions/session-cap.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
 import { isConditionFailure } from './errors.ts';
@@ -124,12 +124,12 @@ function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCa
   const removes: string[] = [];
   if (cap.listed === null) {
     // A profile from before the list: it starts with this session (sessions from before are not counted).
-    at.values[':live'] = { [session.id]: session.createdAt };
+    at.values[':live'] = { [session.id]: listedEntry(session.createdAt, session.clientId ?? null) };
     sets.push('#live = :live');
   } else {
     // One entry set and some removed, never the whole list: logins racing each other each add their own.
     at.names['#new'] = session.id;
-    at.values[':created'] = session.createdAt;
+    at.values[':created'] = listedEntry(session.createdAt, session.clientId ?? null);
     sets.push('#live.#new = :created');
     [...cap.forget, ...cap.evict].forEach((id, i) => {
       at.names[`#r${i}`] = id;

@@ -60,7 +60,7 @@ export async function changePassword(
       {},
       {
         from,
-        // This session stays listed; a session from before the list gets the time of the change.
+        // This session stays listed, its entry as it was; a session from before the list gets the time of the change.
         keep: {
           id: principal.sessionId,
           createdAt: user.liveSessions?.[principal.sessionId] ?? deps.clock.now().toISOString(),

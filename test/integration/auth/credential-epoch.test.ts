@@ -8,12 +8,12 @@ import { verifyLogin } from '#shared/auth/login-verify.ts';
 import type { UserPrincipal } from '#shared/auth/principal.ts';
 import { refresh } from '#shared/auth/refresh.ts';
 import { resetPassword } from '#shared/auth/reset-password.ts';
-import { startSession } from '#shared/auth/session-start.ts';
+import { beginSession, startSession } from '#shared/auth/session-start.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
 import { listMySessions } from '#shared/sessions/list-sessions.ts';
 import { revokeAllMySessions } from '#shared/sessions/revoke-sessions.ts';
-import { MAX_LIVE_SESSIONS } from '#shared/sessions/session-cap.ts';
+import { MAX_CLIENT_SESSIONS, MAX_LIVE_SESSIONS } from '#shared/sessions/session-cap.ts';
 import { activityRepo } from '#shared/store/activity-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
@@ -321,6 +321,39 @@ describe('at most 50 live sessions', () => {
     const activity = await activityRepo(deps.store).page(tenant, user.id, 100, null, new Date());
     expect(activity.items.filter((a) => a.type === 'SESSION_REVOKED')).toHaveLength(1);
   });
+
+  it("caps an OpenID client's sessions at 10 per user, and fifty of them end none of the user's other sessions", async () => {
+    let now = Date.now() - 120_000;
+    const clocked = makeTestDeps({ mailer: noMail, clock: { now: () => new Date(now) } });
+    const user = await aUser(tenant, {}, deps);
+    const read = async () => {
+      const found = await clocked.users.get(tenant, user.id);
+      if (!found) throw new Error('no user');
+      return found;
+    };
+    // The user's own session (hosted pages, or an app through the API), then fifty sign-ins through one client.
+    const own = await startSession(clocked, tenant, await read(), aClient());
+    const shape = (clientId: string) => ({
+      clientId,
+      clientName: 'Greenhouse',
+      refreshTtlMs: 7 * 86_400_000,
+      authenticatedAt: new Date(now).toISOString(),
+      scopes: ['openid'],
+    });
+    const signInThrough = async (clientId: string) => {
+      now += 1000;
+      return beginSession(clocked, tenant, await read(), aClient(), {}, shape(clientId), async (session) => session.id);
+    };
+    const other = await signInThrough('cli_other');
+    const sessions: string[] = [];
+    for (let i = 0; i < 50; i++) sessions.push(await signInThrough('cli_greenhouse'));
+
+    await expectLive(own);
+    const live = await liveSessionIds(user.id);
+    expect(live).toContain(sessionIdOf(own));
+    expect(live).toContain(other);
+    expect(live.filter((id) => sessions.includes(id)).sort()).toEqual(sessions.slice(-MAX_CLIENT_SESSIONS).sort());
+  }, 60_000);
 
   it('forgets listed sessions past their 7 days, and takes a revoked one off the list', async () => {
     let now = Date.now() - 8 * 86_400_000;
