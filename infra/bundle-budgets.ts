@@ -59,6 +59,13 @@ const MAIL_FEEDBACK = 3 * 1024;
  */
 const SIGNUP_LIMITS_CONFIG = 400;
 const TWO_MAIL_BUDGETS = 600;
+/**
+ * A code request held back by the per-recipient limit takes the code the address last received: the challenge
+ * repository's binding and the session list's per-client entries and cap, in every function's deps (0.65 KB); the
+ * binding's checks, the normalised recipient and the slot's last challenge in every bundle that sends mail (1.1 KB).
+ */
+const HELD_BACK_CODES_AND_CLIENT_SESSIONS = 700;
+const BOUND_HELD_BACK_CODES = 1100;
 const EXCEPTIONS: Record<string, number> = {
   changePassword: 127 * 1024 + OIDC_EVERYWHERE,
   /**
@@ -108,6 +115,7 @@ export function bundleBudgetOf(route: Pick<RouteDef, 'operationId' | 'bundleSdk'
     EDGE_SECRET_BY_ARN +
     ARGON2_CONFIG +
     SIGNUP_LIMITS_CONFIG +
-    (route.ses ? MAIL_FEEDBACK + TWO_MAIL_BUDGETS : 0)
+    HELD_BACK_CODES_AND_CLIENT_SESSIONS +
+    (route.ses ? MAIL_FEEDBACK + TWO_MAIL_BUDGETS + BOUND_HELD_BACK_CODES : 0)
   );
 }

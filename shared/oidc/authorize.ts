@@ -6,6 +6,7 @@ import { type AuthorizationRequest, oidcFlowRepo, type Prompt } from '../store/o
 import type { Merchant } from '../tenancy/types.ts';
 import { isOidcClientId } from './clients.ts';
 import { type Issuer, issuerOf, withQuery } from './issuer.ts';
+import { matchRedirectUri } from './schemas.ts';
 import { knownScopes } from './scopes.ts';
 
 /** How long the user has to sign in before the request lapses (the client starts again). */
@@ -66,10 +67,12 @@ export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string):
   }
   const client = isOidcClientId(clientId) ? await oidcClientRepo(deps.store).get(tenant, clientId) : null;
   if (!client) return pageError(issuer, 'UNKNOWN_CLIENT');
-  // Exact comparison; a client with one registered URI may leave it out (RFC 6749 3.1.2.3).
-  const redirectUri = requestedUri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-  if (!redirectUri) return pageError(issuer, 'INVALID_REQUEST');
-  if (!client.redirectUris.includes(redirectUri)) return pageError(issuer, 'REDIRECT_URI_MISMATCH');
+  // Compared serialized (loopback IPs on any port); a client with one registered URI may leave it out (RFC 6749
+  // 3.1.2.3). Every answer goes to the registered URI, never to the text the request gave.
+  if (requestedUri === undefined && client.redirectUris.length !== 1) return pageError(issuer, 'INVALID_REQUEST');
+  const redirectUri =
+    requestedUri === undefined ? client.redirectUris[0] : matchRedirectUri(client.redirectUris, requestedUri);
+  if (!redirectUri) return pageError(issuer, 'REDIRECT_URI_MISMATCH');
 
   // From here on the redirect URI is the client's own: every answer goes there, with the state echoed exactly.
   const state = params.repeated.includes('state') ? undefined : params.get('state');
@@ -141,7 +144,7 @@ function checkedRequest(
     nonce: nonce ?? null,
     codeChallenge,
     scopes: knownScopes(requested),
-    prompt: promptOf(params.get('prompt')),
+    ...promptOf(params.get('prompt')),
     maxAge: maxAge === undefined ? null : Number(maxAge),
     loginHint: loginHint && loginHint.length <= MAX_LOGIN_HINT ? loginHint : null,
     createdAt: now.toISOString(),
@@ -149,17 +152,21 @@ function checkedRequest(
   };
 }
 
-/** `prompt` (OIDC Core 3.1.2.1): `none` alone, or `login` and/or `consent`; `select_account` asks for a sign-in. */
-function promptOf(value: string | undefined): Prompt | null {
-  if (value === undefined) return null;
+/**
+ * `prompt` (OIDC Core 3.1.2.1), a space-separated list in which every value applies: `none` alone, or `login`
+ * and/or `consent`; `select_account` asks for a sign-in (one account per session here). `login consent` asks
+ * for a fresh sign-in, then for consent even where it is remembered.
+ */
+function promptOf(value: string | undefined): { prompt: Prompt | null; promptConsent: boolean } {
+  if (value === undefined) return { prompt: null, promptConsent: false };
   const values = new Set(value.split(' ').filter(Boolean));
   const known = ['none', 'login', 'consent', 'select_account'];
   if ([...values].some((v) => !known.includes(v))) throw new ClientError('invalid_request', 'prompt: unknown value');
   if (values.has('none')) {
     if (values.size > 1) throw new ClientError('invalid_request', 'prompt=none cannot be combined');
-    return 'none';
+    return { prompt: 'none', promptConsent: false };
   }
-  // One prompt is kept: a fresh sign-in covers the rest (consent is asked again on its own when needed).
-  if (values.has('login') || values.has('select_account')) return 'login';
-  return values.has('consent') ? 'consent' : null;
+  const consent = values.has('consent');
+  if (values.has('login') || values.has('select_account')) return { prompt: 'login', promptConsent: consent };
+  return { prompt: consent ? 'consent' : null, promptConsent: consent };
 }

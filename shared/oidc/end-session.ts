@@ -9,6 +9,7 @@ import { endClientSession } from './client-sessions.ts';
 import { isOidcClientId } from './clients.ts';
 import { issuerOf, withQuery } from './issuer.ts';
 import { verifyIssued } from './oidc-tokens.ts';
+import { matchRedirectUri } from './schemas.ts';
 
 /** How long the sign-out page has to run before its next step lapses. */
 const LOGOUT_TTL_MS = 10 * 60 * 1000;
@@ -46,10 +47,8 @@ export async function endSession(deps: Deps, tenant: Merchant, rawQuery: string)
   const wanted = single('post_logout_redirect_uri');
   // A hint that is not this issuer's ID token (forged, another tenant's) sends the browser nowhere.
   const hintGood = hint === undefined || claims !== null;
-  const redirectTo =
-    hintGood && client && wanted && client.postLogoutRedirectUris.includes(wanted)
-      ? withQuery(wanted, { state: single('state') })
-      : null;
+  const registered = hintGood && client && wanted ? matchRedirectUri(client.postLogoutRedirectUris, wanted) : undefined;
+  const redirectTo = registered ? withQuery(registered, { state: single('state') }) : null;
   const now = deps.clock.now();
   const logoutId = `olr_${newOpaqueToken(24)}`;
   await oidcFlowRepo(deps.store).createLogout(tenant, {

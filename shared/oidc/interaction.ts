@@ -11,6 +11,7 @@ import { currentUser } from '../users/me.ts';
 import { isOidcClientId } from './clients.ts';
 import { issuerOf, withQuery } from './issuer.ts';
 import type { CancelError } from './protocol-schemas.ts';
+import { matchRedirectUri } from './schemas.ts';
 
 /** An authorization code may be redeemed for this long (README.md, Codes and tokens). */
 export const CODE_TTL_MS = 60 * 1000;
@@ -24,7 +25,9 @@ async function pending(deps: Deps, tenant: Merchant, requestId: string) {
   const client =
     request && isOidcClientId(request.clientId) ? await oidcClientRepo(deps.store).get(tenant, request.clientId) : null;
   // Expired, used, or its client deleted (or no longer sending there) meanwhile: the page says "start again".
-  if (!request || !client?.redirectUris.includes(request.redirectUri)) throw fail('NOT_FOUND');
+  if (!request || !client || matchRedirectUri(client.redirectUris, request.redirectUri) === undefined) {
+    throw fail('NOT_FOUND');
+  }
   return { request, client };
 }
 
@@ -95,7 +98,8 @@ export async function completeAuthorization(
     throw fail('REAUTHENTICATION_REQUIRED', 'this app asks for a fresh sign-in');
   }
   const consent = await needsConsent(deps, tenant, principal.userId, oidcClient, request.scopes);
-  const asked = consent.needed || (request.prompt === 'consent' && !oidcClient.firstParty);
+  const promptedConsent = request.prompt === 'consent' || request.promptConsent === true;
+  const asked = consent.needed || (promptedConsent && !oidcClient.firstParty);
   if (asked && body.consent === undefined) {
     throw fail('CONSENT_REQUIRED', `${oidcClient.name} needs your consent to see: ${request.scopes.join(' ')}`);
   }

@@ -45,6 +45,9 @@ export function redirectUriKind(value: string): RedirectUriKind | { problem: str
     return { problem: 'must be an absolute URL' };
   }
   if (url.username !== '' || url.password !== '') return { problem: 'must not carry user information' };
+  // Stored and compared as browsers serialize it: a text that reads otherwise (`https:host`, backslashes, an
+  // upper-case host, a missing `/`) would be compared as one URL and followed as another.
+  if (url.href !== value) return { problem: `must be written in its standard form: ${url.href}` };
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname === '' ? { problem: 'must name a host' } : 'https';
   if (scheme === 'http') {
@@ -54,6 +57,45 @@ export function redirectUriKind(value: string): RedirectUriKind | { problem: str
   }
   if (PRIVATE_USE_SCHEME.test(scheme)) return 'private-use';
   return { problem: 'must use https, loopback http, or a native app scheme with a dot (com.example.app:/callback)' };
+}
+
+/** Loopback IP literals, whose redirect URIs match on any port (RFC 8252, 7.3): native apps and CLIs take a free one. */
+const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
+
+function parsed(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+const isLoopbackIp = (url: URL) => url.protocol === 'http:' && LOOPBACK_IPS.has(url.hostname);
+const withoutPort = (url: URL) => `${url.protocol}//${url.hostname}${url.pathname}${url.search}`;
+
+/**
+ * The redirect URI a request's `given` one names among a client's `registered` ones, compared in their
+ * serialized forms (WHATWG URL), or undefined. The answer is where to redirect: the registered URI, or for a
+ * registered loopback IP URI the given one, whose port may differ (RFC 8252, 7.3; `localhost` is compared whole).
+ */
+export function matchRedirectUri(registered: readonly string[], given: string): string | undefined {
+  const wanted = given.includes('#') ? null : parsed(given);
+  if (!wanted) return undefined;
+  for (const uri of registered) {
+    const stored = parsed(uri);
+    if (!stored) continue;
+    if (stored.href === wanted.href) return uri;
+    if (isLoopbackIp(stored) && isLoopbackIp(wanted) && withoutPort(stored) === withoutPort(wanted)) {
+      return wanted.href;
+    }
+  }
+  return undefined;
+}
+
+/** Whether two redirect URIs are the same once serialized (the token request's and the authorization request's). */
+export function sameRedirectUri(a: string, b: string): boolean {
+  const [x, y] = [parsed(a), parsed(b)];
+  return x !== null && y !== null && x.href === y.href;
 }
 
 export const RedirectUri = v.pipe(

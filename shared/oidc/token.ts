@@ -15,6 +15,7 @@ import { endClientSession } from './client-sessions.ts';
 import { type Issuer, issuerOf } from './issuer.ts';
 import { signAccessToken, signIdToken, type UserGrant } from './oidc-tokens.ts';
 import type { TokenRequest } from './protocol-schemas.ts';
+import { sameRedirectUri } from './schemas.ts';
 
 /** RFC 7636 4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -85,7 +86,8 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
   const stored = code.length <= 128 ? await flows.getCode(tenant, codeHash) : null;
   if (!stored || stored.clientId !== client.clientId) throw fail('INVALID_GRANT', 'the code is not valid');
   // RFC 6749 4.1.3: required, and the same, when the authorization request named it; else, if sent, the same.
-  const sameUri = body.redirect_uri === undefined ? !stored.redirectUriGiven : body.redirect_uri === stored.redirectUri;
+  const sameUri =
+    body.redirect_uri === undefined ? !stored.redirectUriGiven : sameRedirectUri(body.redirect_uri, stored.redirectUri);
   if (!sameUri) throw fail('INVALID_GRANT', 'redirect_uri differs from the authorization request');
   if (!pkceMatches(verifier, stored.codeChallenge)) throw fail('INVALID_GRANT', 'the code_verifier does not match');
   // A replay revokes what the code issued only when it passes the checks above: whoever merely saw a used code

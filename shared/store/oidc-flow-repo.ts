@@ -27,7 +27,10 @@ export interface AuthorizationRequest {
   nonce: string | null;
   codeChallenge: string;
   scopes: string[];
+  /** What the sign-in page is told: `login` when a sign-in is asked (with consent or not), else `consent` or `none`. */
   prompt: Prompt | null;
+  /** `consent` was among the prompt's values: asked even when a sign-in is asked too (absent on older requests). */
+  promptConsent?: boolean;
   maxAge: number | null;
   loginHint: string | null;
   createdAt: string;
@@ -44,6 +47,7 @@ const REQUEST_FIELDS: FieldNames<AuthorizationRequest> = {
   codeChallenge: true,
   scopes: true,
   prompt: true,
+  promptConsent: true,
   maxAge: true,
   loginHint: true,
   createdAt: true,

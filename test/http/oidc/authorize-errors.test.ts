@@ -77,11 +77,12 @@ describe('GET /oidc/authorize: an untrusted client or redirect URI never gets a 
 
   it.each([
     ['a trailing slash', `${CALLBACK}/`],
-    ['another port', 'http://127.0.0.1:50124/callback'],
+    ['another path on another port', 'http://127.0.0.1:50124/callback/other'],
     ['an extra query', `${CALLBACK}?next=/admin`],
     ['another host for the same loopback', 'http://localhost:50123/callback'],
-    ['upper-case scheme', 'HTTP://127.0.0.1:50123/callback'],
     ['an attacker', 'https://attacker.example/callback'],
+    ['an attacker, https:host form', 'https:attacker.example/callback'],
+    ['an attacker, with backslashes', 'https:\\\\attacker.example\\callback'],
   ])('sends a redirect_uri registered only almost (%s) to REDIRECT_URI_MISMATCH, never to it', async (_, uri) => {
     const provider = await aProvider();
     const location = await authorize(provider.issuer, withParam(goodRequest(provider), 'redirect_uri', uri));
@@ -231,6 +232,33 @@ describe('state and nonce with odd characters', () => {
     const tokens = await redeem(provider.config, signedIn);
     expect(tokens.claims()?.nonce).toBe(`n:${ODD}`);
     expect(claimsOf(tokens.id_token as string).nonce).toBe(`n:${ODD}`);
+  });
+});
+
+describe('redirect URIs compared serialized', () => {
+  it('matches a loopback IP redirect URI on any port, and answers to the port asked (native apps take a free one)', async () => {
+    const provider = await aProvider();
+    const ephemeral = 'http://127.0.0.1:61234/callback';
+    const refused = await authorize(provider.issuer, [
+      ...withParam(goodRequest(provider), 'redirect_uri', ephemeral),
+      ['request_uri', 'https://attacker.example/r'],
+    ]);
+    expect(`${refused.origin}${refused.pathname}`).toBe(ephemeral);
+    expect(refused.searchParams.get('error')).toBe('request_uri_not_supported');
+    const signedIn = await signIn(provider, { extra: { redirect_uri: ephemeral } });
+    expect(`${signedIn.callback.origin}${signedIn.callback.pathname}`).toBe(ephemeral);
+    const tokens = await redeem(provider.config, signedIn);
+    expect(tokens.id_token).toEqual(expect.any(String));
+  });
+
+  it('answers a URI that serializes to the registered one at the registered one, as written there', async () => {
+    const provider = await aProvider();
+    const location = await authorize(provider.issuer, [
+      ...withParam(goodRequest(provider), 'redirect_uri', 'HTTP://127.0.0.1:50123/callback'),
+      ['request_uri', 'https://attacker.example/r'],
+    ]);
+    expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
+    expect(location.searchParams.get('error')).toBe('request_uri_not_supported');
   });
 });
 

@@ -144,6 +144,11 @@ describe('POST /oidc/clients', () => {
       'redirectUris',
     ],
     ['a bad post-logout URI', { postLogoutRedirectUris: ['http://shop.example/'] }, 'postLogoutRedirectUris.0'],
+    // Stored and compared serialized: a text a browser reads as another URL is refused, not silently rewritten.
+    ['an https:host URI', { redirectUris: ['https:shop.example/cb'] }, 'redirectUris.0'],
+    ['a URI with backslashes', { redirectUris: ['https:\\\\shop.example\\cb'] }, 'redirectUris.0'],
+    ['an upper-case host', { redirectUris: ['https://Shop.example/cb'] }, 'redirectUris.0'],
+    ['a host without its path', { redirectUris: ['https://shop.example'] }, 'redirectUris.0'],
     [
       '11 post-logout URIs',
       { postLogoutRedirectUris: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}`) },

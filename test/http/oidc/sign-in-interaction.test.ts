@@ -234,6 +234,26 @@ describe('consent to a third-party client', () => {
     expect(asked.first.problem).toMatchObject({ code: 'CONSENT_REQUIRED' });
   });
 
+  it('prompt="login consent": both apply, a fresh sign-in and then consent, though consent is remembered', async () => {
+    const provider = await aProvider(thirdParty);
+    await begin(provider, { scope: 'openid email' }, { consent: 'GRANTED' });
+    await ageSignIn(provider.tenant, provider.userToken, ELEVEN_MINUTES);
+    const { pending, first } = await begin(provider, { scope: 'openid email', prompt: 'login consent' });
+    expect(first.problem).toMatchObject({ code: 'REAUTHENTICATION_REQUIRED' });
+    const reauth = await reauthenticate(provider.tenant, provider.userToken, {
+      password: provider.tenant.adminPassword,
+    });
+    expect(reauth.status, reauth.text).toBe(204);
+
+    const again = await complete(provider, first.requestId, provider.userToken);
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe('CONSENT_REQUIRED');
+    const granted = await complete(provider, first.requestId, provider.userToken, { consent: 'GRANTED' });
+    expect(granted.status, granted.text).toBe(200);
+    const tokens = await redeem(provider.config, { ...pending, callback: new URL(granted.body.redirectTo) });
+    expect(tokens.claims()?.email).toBe(provider.tenant.adminEmail);
+  });
+
   it("one user's consent is not another's", async () => {
     const provider = await aProvider(thirdParty);
     await begin(provider, { scope: 'openid email' }, { consent: 'GRANTED' });
