@@ -115,13 +115,13 @@ export function normalizedRecipient(address: string): string {
  * budget of the day (MAIL_DAILY_BUDGET_PER_TENANT; a signup's mail has taken
  * the `signup` budget already), then the per-recipient limit (one a minute,
  * five an hour; one ALREADY_REGISTERED notice a day; per normalizedRecipient).
- * A mail of a challenge's code names it (`challengeId`): held back by the
- * recipient limit, the answer names the challenge whose code the address last
- * got instead. Both limits are counted when it
- * is let through (so call this just before sending), and null answers a
- * refusal, logged by purpose and limit, never with the address or a code. A
- * mail that then fails to send is given back: it never arrived, and the retry
- * a failure invites must not find the address's minute spent.
+ * Both are counted when it is let through (so call this just before sending);
+ * a refusal (`admitted: false`) is logged by purpose and limit, never with the
+ * address or a code. A mail of a challenge's code names it (`challengeId`):
+ * held back by the recipient limit, the refusal names the challenge whose code
+ * the address last got instead. A mail that then fails to send is given back:
+ * it never arrived, and the retry a failure invites must not find the
+ * address's minute spent.
  *
  * The budget first, given back when the recipient refuses: so flooding one
  * address never spends the tenant's mail, and a store failing between the two

@@ -67,6 +67,23 @@ describe('POST /users/me/email-change and /verify', () => {
     expect(await getMe(tenant, token)).toMatchObject({ id: user.id, email: newEmail, emailStatus: 'VALIDATED' });
   });
 
+  it('mails nothing for a second request to the same address within the minute: its challenge takes the code already mailed', async () => {
+    const tenant = await aTenantWith();
+    const user = await aUser(tenant);
+    const { accessToken: token } = await logIn(tenant, user.email, user.password);
+    const newEmail = freshAddress();
+    const first = await startChange(tenant, token, newEmail);
+    const again = await requestChange(tenant, token, newEmail);
+    expect(again.status).toBe(200);
+    expect(await mailsTo(api.stack.sesUrl, newEmail)).toHaveLength(1);
+
+    const res = await verifyChange(tenant, token, again.body.challengeId, first.code);
+    expect(res.status).toBe(200);
+    expect(await getMe(tenant, token)).toMatchObject({ email: newEmail, emailStatus: 'VALIDATED' });
+    // One code, one change: the first challenge no longer takes it.
+    expectProblem(await verifyChange(tenant, token, first.challengeId, first.code), 401, 'INVALID_CODE');
+  });
+
   it('lets the user log in with the new address and no longer with the old one', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
