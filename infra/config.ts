@@ -11,6 +11,8 @@ import type { ThrottleClass } from '#shared/http/route.ts';
 export interface IdentityConfig {
   /** The From address of every e-mail; its domain (or itself) must be a verified SES identity. */
   senderEmail: string;
+  /** SENDER_NAME: the deployment's name in every mail's From (`Acme via <name>`); '' for the sender's domain. */
+  senderName: string;
   /**
    * The domain mail is sent from, whose SES identity the stack creates (Easy DKIM, a custom MAIL FROM), printing the
    * DNS records to add; undefined when `senderEmail` names an address whose domain is verified outside the stack.
@@ -103,6 +105,7 @@ export const CONTEXT_DEFAULTS = {
   sesSandbox: 'false',
   senderDomain: '',
   senderEmail: '',
+  senderName: '',
   issuerUrl: '',
   removalPolicy: 'retain',
   logRetentionDays: 30,
@@ -152,6 +155,16 @@ const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const RESERVED_DOMAIN = /(^|\.)(example\.(com|net|org)|example|test|invalid|localhost)$/;
 /** The example deployment's sender domain (`-c example=true`). */
 export const EXAMPLE_SENDER_DOMAIN = 'example.com';
+
+/** The deployment's name in mails' From, after the tenant's: printable, at most 64 characters. */
+function readSenderName(node: Node): string {
+  const name = contextString(node, 'senderName').trim();
+  const control = [...name].some((char) => (char.codePointAt(0) ?? 0) < 0x20 || char === '\u007f');
+  if (name.length > 64 || control) {
+    throw new Error('Context "senderName" must be at most 64 printable characters');
+  }
+  return name;
+}
 
 /** The sender: `senderDomain` (an identity the stack makes) or `senderEmail` (at a domain verified beforehand). */
 function readSender(node: Node, example: boolean): Pick<IdentityConfig, 'senderEmail' | 'senderDomain'> {
@@ -257,6 +270,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     plantsJwtAuthorizer: readPlantsJwtAuthorizer(node),
     senderEmail,
     senderDomain,
+    senderName: readSenderName(node),
     example,
     issuerUrl: contextString(node, 'issuerUrl'),
     removalPolicy,

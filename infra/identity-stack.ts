@@ -176,6 +176,7 @@ export class IdentityStack extends Stack {
       environment: {
         ISSUER_URL: config.issuerUrl === '' ? apiBaseUrl : config.issuerUrl,
         SENDER_EMAIL: config.senderEmail,
+        ...(config.senderName && { SENDER_NAME: config.senderName }),
         AUTH_RATE_LIMIT_PER_MINUTE: config.authRateLimitPerMinute,
         MAIL_DAILY_BUDGET_PER_TENANT: config.mailDailyBudgetPerTenant,
         SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: config.signupMailDailyBudgetPerTenant,

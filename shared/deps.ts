@@ -24,6 +24,8 @@ const Env = v.object({
   /** The access token `iss`: the identity base URL. */
   ISSUER_URL: v.optional(v.string(), 'http://localhost:3000/api/v1'),
   SENDER_EMAIL: v.optional(v.string(), 'no-reply@example.com'),
+  /** The deployment's name in every mail's From, after the tenant's (`Acme via <name>`); unset: the sender's domain. */
+  SENDER_NAME: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64))),
   /**
    * The SES configuration set every mail is sent with: its event destination publishes bounces and
    * complaints to SNS, for functions/mail/ses-events.ts; each mail then carries the tags `app`, `mid` and `kind`.
@@ -109,6 +111,8 @@ export interface Config {
   sesEndpoint: string | undefined;
   region: string | undefined;
   senderEmail: string;
+  /** SENDER_NAME (shared/mail/ses-mailer.ts, senderDisplayName). */
+  senderName: string | undefined;
   /** SES_CONFIGURATION_SET (shared/mail/ses-mailer.ts): unset, mails carry no configuration set and no tags. */
   sesConfigurationSet: string | undefined;
   authRateLimitPerMinute: number;
@@ -184,6 +188,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       sesEndpoint: e.SES_ENDPOINT,
       region: e.AWS_REGION,
       senderEmail: e.SENDER_EMAIL,
+      senderName: e.SENDER_NAME,
       sesConfigurationSet: e.SES_CONFIGURATION_SET,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,

@@ -18,6 +18,16 @@ export interface SesMailerOptions {
    * `app`, `mid` and `kind` (mailTags), so that its bounce or complaint event names the tenant and the mail.
    */
   configurationSet?: string | undefined;
+  /**
+   * The deployment's name (`Config.senderName`), shown after the tenant's in every mail's From: `Acme via <name>`,
+   * so that a tenant named after a bank or another shop does not pass as it. Unset: the sender address's domain.
+   */
+  senderName?: string | undefined;
+}
+
+/** The From display name of a tenant's mail: its name, then the deployment's (`Acme via id.example`). */
+export function senderDisplayName(tenantName: string, senderName: string): string {
+  return `${tenantName} via ${senderName}`;
 }
 
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
@@ -91,7 +101,7 @@ const utf8 = (Data: string) => ({ Data, Charset: 'UTF-8' });
 /**
  * The mailer over SES v2 (the SES v2 emulator locally). `from` is the bare
  * sender address (a verified SES identity); each mail shows the tenant's name
- * as the sender's display name. Given a client's configuration, it makes the
+ * and the deployment's as the sender's display name (senderDisplayName). Given a client's configuration, it makes the
  * client on the first mail.
  */
 export function sesMailer(
@@ -100,6 +110,7 @@ export function sesMailer(
   options: SesMailerOptions = {},
 ): Mailer {
   let ses = 'send' in client ? client : undefined;
+  const deployment = options.senderName || from.slice(from.lastIndexOf('@') + 1);
   return {
     async send(tenant, to, message) {
       if (!SINGLE_ADDRESS.test(to)) {
@@ -116,7 +127,7 @@ export function sesMailer(
         ses ??= new sdk.SESv2Client(client);
         await ses.send(
           new sdk.SendEmailCommand({
-            FromEmailAddress: fromHeader(tenant.name, from),
+            FromEmailAddress: fromHeader(senderDisplayName(tenant.name, deployment), from),
             Destination: { ToAddresses: [to] },
             Content: {
               Simple: {
@@ -147,7 +158,7 @@ export function sesMailer(
  * to httpHandler (`{ mailer: sesMailerFor }`).
  */
 export function sesMailerFor(deps: Pick<Deps, 'config' | 'log'>): Mailer {
-  const { sesEndpoint, region, senderEmail, sesConfigurationSet } = deps.config;
+  const { sesEndpoint, region, senderEmail, sesConfigurationSet, senderName } = deps.config;
   const client: SESv2ClientConfig = {
     region: region ?? 'us-east-1',
     // The emulator takes any credentials; fixed ones keep a developer's real keys out of local runs.
@@ -157,5 +168,6 @@ export function sesMailerFor(deps: Pick<Deps, 'config' | 'log'>): Mailer {
     log: deps.log,
     hostedPagesOrigin: deps.config.hostedPagesOrigin,
     configurationSet: sesConfigurationSet,
+    senderName,
   });
 }

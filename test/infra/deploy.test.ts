@@ -356,6 +356,30 @@ describe('a web ACL per client address and per tenant (context waf)', () => {
   });
 });
 
+describe("the deployment's name in mails' From", () => {
+  const senderNames = (t: Template) =>
+    new Set(
+      Object.values(resources(t, 'AWS::Lambda::Function')).map(
+        (fn) => fn.Properties.Environment?.Variables?.SENDER_NAME as string | undefined,
+      ),
+    );
+
+  it('is the sender domain unless set (no SENDER_NAME), and SENDER_NAME in every function when set', () => {
+    expect(senderNames(synth(OWN).identityTemplate)).toEqual(new Set([undefined]));
+    const named = synth({ ...OWN, senderName: 'Plant ID' }).identityTemplate;
+    const functions = Object.values(resources(named, 'AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment?.Variables?.SENDER_EMAIL !== undefined,
+    );
+    expect(functions.length).toBeGreaterThan(1);
+    for (const fn of functions) expect(fn.Properties.Environment.Variables.SENDER_NAME).toBe('Plant ID');
+  });
+
+  it('refuses a name too long or with control characters', () => {
+    expect(() => synth({ ...OWN, senderName: 'x'.repeat(65) })).toThrow(/"senderName" must be at most 64/);
+    expect(() => synth({ ...OWN, senderName: 'Plant\r\nBcc: x' })).toThrow(/"senderName" must be at most 64/);
+  });
+});
+
 describe('the signup limits', () => {
   // Every route's function has them (test/infra/identity-stack.test.ts): the first one's say what all get.
   const signupFunction = (t: Template) =>

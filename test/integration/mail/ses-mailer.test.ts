@@ -55,7 +55,7 @@ describe('sesMailer against the SES v2 emulator', () => {
 
     const mail = await mailTo(to);
     expect(mail.destination.to).toEqual([to]);
-    expect(mail.from).toBe('"Acme Plants" <no-reply@id.example>');
+    expect(mail.from).toBe('"Acme Plants via id.example" <no-reply@id.example>');
     expect(mail.subject).toContain('Acme Plants');
     expect(mail.subject).not.toContain('042917');
     expect(mail.body.text).toContain('042917');
@@ -98,7 +98,7 @@ describe('sesMailer against the SES v2 emulator', () => {
     await mailer.send(hostile, to, { kind: 'LOGIN_CODE', code: '042917' });
 
     const mail = await mailTo(to);
-    expect(mail.from).toBe('"Evil \\"Shop\\" <script>alert(1)</script>" <no-reply@id.example>');
+    expect(mail.from).toBe('"Evil \\"Shop\\" <script>alert(1)</script> via id.example" <no-reply@id.example>');
     expect(mail.subject).toBe('Your Evil "Shop" <script>alert(1)</script> sign-in code');
     expect(mail.body.html).not.toContain('<script>');
     expect(mail.body.html).toContain('Evil &quot;Shop&quot; &lt;script&gt;alert(1)&lt;/script&gt;');

@@ -45,7 +45,8 @@ describe('sesMailer.send', () => {
     const calls = ses.commandCalls(SendEmailCommand);
     expect(calls).toHaveLength(1);
     const input = calls[0]?.args[0].input;
-    expect(input?.FromEmailAddress).toBe('"Acme Plants" <no-reply@id.example>');
+    // The deployment is named too (the sender's domain by default): a tenant's name alone could pass as anyone.
+    expect(input?.FromEmailAddress).toBe('"Acme Plants via id.example" <no-reply@id.example>');
     expect(input?.Destination).toEqual({ ToAddresses: ['ana@shop.test'] });
     const simple = input?.Content?.Simple;
     expect(simple?.Subject).toEqual({ Data: 'Your Acme Plants sign-in code', Charset: 'UTF-8' });
@@ -53,6 +54,17 @@ describe('sesMailer.send', () => {
     expect(simple?.Body?.Text?.Data).toContain('042917');
     expect(simple?.Body?.Html?.Charset).toBe('UTF-8');
     expect(simple?.Body?.Html?.Data).toContain('042917');
+  });
+
+  it("names the deployment after the tenant in the From, as configured: a tenant called like a bank stays 'via' us", async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
+    const tenant = aMerchant({ name: 'Your Bank Security Team' });
+    await sesMailer(client, 'no-reply@id.example', { senderName: 'Plant ID' }).send(tenant, 'ana@shop.test', {
+      kind: 'LOGIN_CODE',
+      code: '042917',
+    });
+    const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    expect(input?.FromEmailAddress).toBe('"Your Bank Security Team via Plant ID" <no-reply@id.example>');
   });
 
   it('answers 503 UNAVAILABLE with Retry-After when SES fails, naming neither the code nor the address', async () => {
