@@ -27,12 +27,15 @@ describe('every problem code has a sentence', () => {
     expect(problemSentence(error, { INVALID_CREDENTIALS: 'Not you?' })).toBe('Not you?');
   });
 
-  it("lets a form's sentence say the wait, or do without it", () => {
-    const paused = (wait: string | undefined) => `Paused${wait ? ` for ${wait}` : ''}.`;
+  it("lets a form's sentence depend on the wait, or leave the usual one", () => {
+    const paused = (seconds: number | undefined) =>
+      seconds !== undefined && seconds >= 3600 ? `Paused for ${waitFor(seconds)}.` : undefined;
     const long = new ApiError({ status: 503, code: 'UNAVAILABLE', retryAfter: 14 * 3600 });
     expect(problemSentence(long, { UNAVAILABLE: paused })).toBe('Paused for 14 hours.');
+    const short = new ApiError({ status: 503, code: 'UNAVAILABLE', retryAfter: 5 });
+    expect(problemSentence(short, { UNAVAILABLE: paused })).toBe('The service is busy. Try again in 5 seconds.');
     expect(problemSentence(new ApiError({ status: 503, code: 'UNAVAILABLE' }), { UNAVAILABLE: paused })).toBe(
-      'Paused.',
+      PROBLEM_SENTENCES.UNAVAILABLE,
     );
   });
 });

@@ -70,18 +70,19 @@ export function waitFor(seconds: number): string {
 }
 
 /**
- * A form's own sentence for a code: plain, or made with the wait when the service said how long (`undefined` when
- * it did not).
+ * A form's own sentence for a code: plain, or made from the wait the service asked for (Retry-After, in seconds;
+ * `undefined` when it gave none). A function that answers undefined leaves the code's usual sentence.
  */
-export type SentenceOverrides = Partial<Record<string, string | ((wait: string | undefined) => string)>>;
+export type SentenceOverrides = Partial<
+  Record<string, string | ((retryAfterSeconds: number | undefined) => string | undefined)>
+>;
 
 /** The sentence for a failure: its code's, with the time left when the service says how long to wait. */
 export function problemSentence(error: unknown, overrides: SentenceOverrides = {}): string {
   if (!(error instanceof ApiError)) return PROBLEM_SENTENCES.INTERNAL;
-  const override = overrides[error.code];
-  if (typeof override === 'function') {
-    return override(error.retryAfter === undefined ? undefined : waitFor(error.retryAfter));
-  }
+  const given = overrides[error.code];
+  const override = typeof given === 'function' ? given(error.retryAfter) : given;
+  if (typeof given === 'function' && override !== undefined) return override;
   const sentence = override ?? PROBLEM_SENTENCES[error.code as Code] ?? PROBLEM_SENTENCES.INTERNAL;
   if (error.retryAfter !== undefined && error.code in WAIT_SENTENCES) {
     return (WAIT_SENTENCES[error.code] as (wait: string) => string)(waitFor(error.retryAfter));

@@ -152,7 +152,7 @@ describe("sign-up when the tenant's sign-up mail of the day is spent", () => {
     await page.getByLabel('Password').fill('Sprout-leaf-42');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(
-      /^New sign-ups are paused for now\. Try again in \d+ (hours|minutes|seconds)\.$/,
+      /^New sign-ups are paused for today\. Try again in \d+ (hours|minutes|seconds)\.$/,
     );
     await expect(page.getByRole('heading', { name: /^Create your Shop .* account$/ }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);

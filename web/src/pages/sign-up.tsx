@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { waitFor } from '../messages.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
@@ -22,16 +23,26 @@ const LABELS = {
 };
 
 /** What the sign-up forms say for codes whose meaning is sharper here. */
+/**
+ * What POST /auth/signup's limits mean on this page (the form and "send a new code"): the tenant's signup mail of
+ * the day spent (503 until midnight UTC), or this network's signups of the hour. A wait of a minute or less is
+ * the service being busy, or the per-minute limit: the usual sentence.
+ */
+const SIGN_UP_LIMIT_SENTENCES = {
+  UNAVAILABLE: (seconds: number | undefined) =>
+    seconds !== undefined && seconds > 60
+      ? `New sign-ups are paused for today. Try again in ${waitFor(seconds)}.`
+      : undefined,
+  RATE_LIMITED: (seconds: number | undefined) =>
+    seconds !== undefined && seconds > 60
+      ? `Too many sign-ups from your network. Try again in ${waitFor(seconds)}.`
+      : undefined,
+};
+
 const SIGN_UP_SENTENCES = {
   SIGNUP_NOT_ALLOWED:
     'This invitation cannot be used: it may have expired, been used already, or be meant for another e-mail address. Ask for a new invitation.',
   INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
-  // The service's signup mail for the day is spent: every signup waits for midnight UTC.
-  UNAVAILABLE: (wait: string | undefined) =>
-    wait
-      ? `New sign-ups are paused for now. Try again in ${wait}.`
-      : 'New sign-ups are paused for now. Try again later.',
-  RATE_LIMITED: (wait: string | undefined) => `Too many sign-ups from your network. Try again in ${wait ?? 'a while'}.`,
 };
 
 /**
@@ -173,7 +184,9 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
             problem={problems.password}
           />
         )}
-        {!saidAtFields(submit.error, LABELS) && <Problem error={submit.error} overrides={SIGN_UP_SENTENCES} />}
+        {!saidAtFields(submit.error, LABELS) && (
+          <Problem error={submit.error} overrides={{ ...SIGN_UP_SENTENCES, ...SIGN_UP_LIMIT_SENTENCES }} />
+        )}
         <Button busy={submit.busy}>Create account</Button>
       </form>
       <nav class="links" aria-label="Other options">
@@ -242,7 +255,7 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
           problem={problems.code}
         />
         {!saidAtFields(verify.error, { code: '' }) && <Problem error={verify.error} overrides={SIGN_UP_SENTENCES} />}
-        <Problem error={resend.error} overrides={{ ...SIGN_UP_SENTENCES, ...resendSentences(resend.error) }} />
+        <Problem error={resend.error} overrides={{ ...SIGN_UP_LIMIT_SENTENCES, ...resendSentences(resend.error) }} />
         <Button busy={verify.busy}>Verify and sign in</Button>
       </form>
       <nav class="links" aria-label="Other options">
