@@ -12,10 +12,14 @@ import type { Merchant } from '../tenancy/types.ts';
 export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
   const now = deps.clock.now();
   const count = await guardRepo(deps.store).countRequest(tenant, ip || 'unknown', now);
-  if (count > deps.config.authRateLimitPerMinute) {
-    const retryAfter = 60 - Math.floor((now.getTime() % 60_000) / 1000);
-    throw fail('RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
-  }
+  refuseOver(count, deps.config.authRateLimitPerMinute, 60_000, now);
+}
+
+/** 429 RATE_LIMITED past `limit` in a fixed window of `windowMs`, Retry-After the window's end. */
+function refuseOver(count: number, limit: number, windowMs: number, now: Date): void {
+  if (count <= limit) return;
+  const retryAfter = (windowMs - (now.getTime() % windowMs)) / 1000;
+  throw fail('RATE_LIMITED', { headers: { 'retry-after': String(Math.ceil(retryAfter)) } });
 }
 
 /**
@@ -27,10 +31,7 @@ export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string)
 export async function enforceSignupLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
   const now = deps.clock.now();
   const count = await guardRepo(deps.store).countSignup(tenant, ip || 'unknown', now);
-  if (count > deps.config.signupsPerIpPerHour) {
-    const retryAfter = 3600 - Math.floor((now.getTime() % 3_600_000) / 1000);
-    throw fail('RATE_LIMITED', { headers: { 'retry-after': String(retryAfter) } });
-  }
+  refuseOver(count, deps.config.signupsPerIpPerHour, 3_600_000, now);
 }
 
 function tooManyAttempts(retryAt: Date, now: Date) {

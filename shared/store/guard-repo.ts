@@ -51,6 +51,20 @@ const RESERVE_TRIES = 8;
  */
 export function guardRepo(store: StoreClient) {
   const { doc, tableName } = store;
+  /** One more in a fixed window's counter item (`field`), kept until `ttl` (epoch seconds); the window's count. */
+  const countInWindow = async (key: { pk: string; sk: string }, field: string, ttl: number): Promise<number> => {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
+        ExpressionAttributeNames: { '#count': field, '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': ttl },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Attributes?.[field] as number;
+  };
 
   /** The item as stored (consistent), after a reservation write met another request's. */
   const reread = async (key: { pk: string; sk: string }) =>
@@ -212,33 +226,13 @@ export function guardRepo(store: StoreClient) {
      */
     async countRequest(t: TenantRef, ip: string, now: Date): Promise<number> {
       const minute = Math.floor(now.getTime() / 60_000);
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.rateWindow(t, ip, minute),
-          UpdateExpression: 'ADD requests :one SET #ttl = :ttl',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':ttl': (minute + 2) * 60 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return Attributes?.requests as number;
+      return countInWindow(keys.rateWindow(t, ip, minute), 'requests', (minute + 2) * 60);
     },
 
     /** Counts one open signup of (tenant, IP) in the current hour; answers the hour's count, this one included. */
     async countSignup(t: TenantRef, ip: string, now: Date): Promise<number> {
       const hour = Math.floor(now.getTime() / HOUR_MS);
-      const { Attributes } = await doc.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.signupWindow(t, ip, hour),
-          UpdateExpression: 'ADD signups :one SET #ttl = :ttl',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':ttl': ((hour + 2) * HOUR_MS) / 1000 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return Attributes?.signups as number;
+      return countInWindow(keys.signupWindow(t, ip, hour), 'signups', ((hour + 2) * HOUR_MS) / 1000);
     },
   };
 }

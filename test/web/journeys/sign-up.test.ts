@@ -157,6 +157,15 @@ describe("sign-up when the tenant's sign-up mail of the day is spent", () => {
     await expect(page.getByRole('heading', { name: /^Create your Shop .* account$/ }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'sign-up-paused');
+    // On a phone too, and with a dark colour scheme asked for: the sentence stays whole and legible.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expectAccessible(page);
+    await screenshot(page, 'sign-up-paused-375');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    await screenshot(page, 'sign-up-paused-375-dark');
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await screenshot(page, 'sign-up-paused-dark');
   });
 });
 

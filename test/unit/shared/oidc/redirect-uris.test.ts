@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { clientShapeProblems } from '#shared/oidc/clients.ts';
-import { CreateOidcClientRequest, RedirectUri, redirectUriKind } from '#shared/oidc/schemas.ts';
+import {
+  CreateOidcClientRequest,
+  matchRedirectUri,
+  RedirectUri,
+  redirectUriKind,
+  sameRedirectUri,
+} from '#shared/oidc/schemas.ts';
 
 const problemOf = (uri: string) => {
   const kind = redirectUriKind(uri);
@@ -62,6 +68,42 @@ describe('redirect URIs', () => {
     expect(body(uris(1), uris(10))).toBe(true);
     expect(body(uris(1), uris(11))).toBe(false);
     expect(body(uris(1), ['https://a.example/bye#x'])).toBe(false);
+  });
+});
+
+describe('matchRedirectUri: serialized, loopback IPs on any port', () => {
+  const registered = [
+    'http://127.0.0.1:8000/cb',
+    'http://[::1]/cb',
+    'http://localhost:8000/cb',
+    'https://shop.example/cb',
+  ];
+
+  it('matches 127.0.0.1 and [::1] on any port, answering the port asked', () => {
+    expect(matchRedirectUri(registered, 'http://127.0.0.1:53123/cb')).toBe('http://127.0.0.1:53123/cb');
+    expect(matchRedirectUri(registered, 'http://[::1]:61000/cb')).toBe('http://[::1]:61000/cb');
+  });
+
+  it('never another path, query, scheme or loopback host, and localhost only whole', () => {
+    for (const uri of [
+      'http://127.0.0.1:53123/cb/x',
+      'http://127.0.0.1:53123/cb?x=1',
+      'https://127.0.0.1:53123/cb',
+      'http://[::1]:61000/other',
+      'http://localhost:9000/cb',
+      'http://127.0.0.2:8000/cb',
+    ]) {
+      expect(matchRedirectUri(registered, uri), uri).toBeUndefined();
+    }
+    expect(matchRedirectUri(registered, 'http://localhost:8000/cb')).toBe('http://localhost:8000/cb');
+  });
+
+  it('compares serialized forms and answers the registered text; a fragment or a non-URL matches nothing', () => {
+    expect(matchRedirectUri(registered, 'HTTPS://SHOP.example/cb')).toBe('https://shop.example/cb');
+    expect(matchRedirectUri(registered, 'https://shop.example/cb#x')).toBeUndefined();
+    expect(matchRedirectUri(registered, 'not a url')).toBeUndefined();
+    expect(sameRedirectUri('HTTPS://shop.example/cb', 'https://shop.example/cb')).toBe(true);
+    expect(sameRedirectUri('https://shop.example/cb/', 'https://shop.example/cb')).toBe(false);
   });
 });
 
