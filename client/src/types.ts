@@ -368,7 +368,7 @@ export interface AuthorizationRequest {
     /** The tenant's own app: never asks for consent. */
     firstParty: boolean;
   };
-  /** The scopes asked for and understood (`openid`, `profile`, `email`, `phone`, `offline_access`). */
+  /** The scopes asked for and understood (`openid`, `profile`, `email`, `phone`, `roles`, `offline_access`). */
   scopes: string[];
   prompt: AuthorizationPrompt | null;
   /** Seconds: an older sign-in must be proven again. */

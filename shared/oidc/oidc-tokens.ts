@@ -1,12 +1,11 @@
 import { type JWTHeaderParameters, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { signingKeys } from '../auth/signing-keys.ts';
 import type { Deps } from '../deps.ts';
-import { effectiveRoles } from '../roles/authority.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import type { Issuer } from './issuer.ts';
-import { claimsFor } from './scopes.ts';
+import { claimsFor, rolesClaim } from './scopes.ts';
 
 /**
  * The tokens an OpenID Connect client gets (README.md, Codes and tokens), signed by today's signing keys in
@@ -54,17 +53,15 @@ export function signIdToken(deps: Deps, issuer: Issuer, client: StoredOidcClient
       amr: grant.amr,
       sid: grant.sessionId,
       ...(grant.nonce === null ? {} : { nonce: grant.nonce }),
-      ...claimsFor(grant.user, grant.scopes),
-      // Ours (documented custom claim): the user's effective role names, as in the API's access tokens.
-      roles: effectiveRoles(grant.user, now).names,
+      ...claimsFor(grant.user, grant.scopes, now),
     },
     client.accessTokenLifetimeSeconds,
   );
 }
 
 /**
- * The access token (RFC 9068): for a user's grant, or for the client itself (`client_credentials`: `sub`
- * is the client id, no session, no roles).
+ * The access token (RFC 9068): for a user's grant (`roles` with that scope only), or for the client itself
+ * (`client_credentials`: `sub` is the client id, no session, no roles).
  */
 export async function signAccessToken(
   deps: Deps,
@@ -86,7 +83,7 @@ export async function signAccessToken(
       app: tenant.app,
       mid: tenant.mid,
       jti: deps.random.token(26),
-      ...(grant ? { sid: grant.sessionId, roles: effectiveRoles(grant.user, deps.clock.now()).names } : {}),
+      ...(grant ? { sid: grant.sessionId, ...rolesClaim(grant.user, grant.scopes, deps.clock.now()) } : {}),
     },
     client.accessTokenLifetimeSeconds,
   );

@@ -47,7 +47,8 @@ export const UserinfoResponse = v.object({
   given_name: v.optional(v.string()),
   family_name: v.optional(v.string()),
   phone_number: v.optional(v.string()),
-  roles: v.array(v.string()),
+  /** With the scope `roles`: the user's effective role names. */
+  roles: v.optional(v.array(v.string())),
 });
 
 export const OpenidConfigurationDocument = v.object({

@@ -1,10 +1,13 @@
+import { effectiveRoles } from '../roles/authority.ts';
 import type { User } from '../users/types.ts';
 
 /**
- * The scopes this provider knows (OpenID Connect Core 5.4), and the claims each lets a client see.
- * `offline_access` is accepted: a client with the `refresh_token` grant gets a refresh token either way.
+ * The scopes this provider knows (OpenID Connect Core 5.4), and the claims each lets a client see. Ours: `roles`, the
+ * user's effective role names, released only when asked for (they tell a client who may administer the tenant).
+ * `offline_access` is what a refresh token needs (OIDC Core 11): a client with the `refresh_token` grant that did not ask
+ * for it gets none.
  */
-export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'offline_access'] as const;
+export const SUPPORTED_SCOPES = ['openid', 'profile', 'email', 'phone', 'roles', 'offline_access'] as const;
 
 /** The known scopes among those asked for, in our order; unknown ones are ignored (OIDC Core 3.1.2.1). */
 export function knownScopes(requested: readonly string[]): string[] {
@@ -12,7 +15,7 @@ export function knownScopes(requested: readonly string[]): string[] {
 }
 
 /** The user's claims that `scopes` allow (ID token and userinfo), beside `sub`. */
-export function claimsFor(user: User, scopes: readonly string[]): Record<string, unknown> {
+export function claimsFor(user: User, scopes: readonly string[], now: Date): Record<string, unknown> {
   const claims: Record<string, unknown> = {};
   // A claim without a value is left out, never null (OIDC Core 5.3.2).
   if (scopes.includes('profile')) {
@@ -27,5 +30,10 @@ export function claimsFor(user: User, scopes: readonly string[]): Record<string,
     claims.email_verified = user.emailStatus === 'VALIDATED';
   }
   if (scopes.includes('phone') && user.phone) claims.phone_number = user.phone;
-  return claims;
+  return { ...claims, ...rolesClaim(user, scopes, now) };
+}
+
+/** `roles` with the scope `roles`, nothing without it: in the ID token, userinfo and the access token alike. */
+export function rolesClaim(user: User, scopes: readonly string[], now: Date): { roles?: string[] } {
+  return scopes.includes('roles') ? { roles: effectiveRoles(user, now).names } : {};
 }

@@ -99,7 +99,8 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
   if (user?.status !== 'ACTIVE' || user.credentialEpoch !== stored.epoch) {
     throw fail('INVALID_GRANT', 'the code is no longer valid');
   }
-  const wantsRefresh = client.grantTypes.includes('refresh_token');
+  // OIDC Core 11: a refresh token (access while the user is away) only when the request asked for it.
+  const wantsRefresh = client.grantTypes.includes('refresh_token') && stored.scopes.includes('offline_access');
   let sessionId = '';
   try {
     return await beginSession(

@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
-import { effectiveRoles } from '../roles/authority.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { issuerOf } from './issuer.ts';
@@ -35,5 +34,5 @@ export async function userinfo(deps: Deps, tenant: Merchant, authorization: stri
     throw fail('SESSION_REVOKED', { detail: 'the session has ended', headers: INVALID_TOKEN });
   }
   const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
-  return { sub: user.id, ...claimsFor(user, scopes), roles: effectiveRoles(user, now).names };
+  return { sub: user.id, ...claimsFor(user, scopes, now) };
 }

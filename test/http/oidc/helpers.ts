@@ -95,14 +95,17 @@ export function oidcApi(api: { readonly url: string; readonly stack: LocalStack 
     };
   }
 
-  /** An authorization URL as openid-client builds it: code flow, PKCE S256, nonce and state (`extra` '' leaves one out). */
+  /**
+   * An authorization URL as openid-client builds it: code flow, PKCE S256, nonce and state (`extra` '' leaves one out).
+   * The scopes of a client that stays signed in (`offline_access`: a refresh token); `roles` only where a test asks.
+   */
   async function authorizationUrl(config: oidc.Configuration, extra: Record<string, string> = {}): Promise<Pending> {
     const verifier = oidc.randomPKCECodeVerifier();
     const nonce = extra.nonce ?? oidc.randomNonce();
     const state = extra.state ?? oidc.randomState();
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: CALLBACK,
-      scope: 'openid email profile',
+      scope: 'openid email profile offline_access',
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       ...extra,

@@ -51,14 +51,17 @@ async function aProvider(client: Record<string, unknown> = {}): Promise<Setup> {
   return { tenant, config, clientId: registered.clientId, userToken: admin.accessToken };
 }
 
-/** The whole front channel: an authorization URL from the library, the user completing it, the callback URL. */
+/**
+ * The whole front channel: an authorization URL from the library, the user completing it, the callback URL. By
+ * default the scopes of a client that shows the user's roles and stays signed in.
+ */
 async function signIn(setup: Setup, extra: Record<string, string> = {}) {
   const verifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(setup.config, {
     redirect_uri: CALLBACK,
-    scope: 'openid email profile',
+    scope: 'openid email profile roles offline_access',
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     nonce,
@@ -99,6 +102,44 @@ describe('openid-client: the code flow with PKCE and nonce', () => {
     expect(claims?.sid).toEqual(expect.stringMatching(/^ses_/));
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.refresh_token).toEqual(expect.stringMatching(/^rt1\./));
+  });
+
+  it('releases roles only for the scope roles, and a refresh token only for offline_access, whatever the client’s grants', async () => {
+    const setup = await aProvider();
+    const { callback, verifier, nonce, state } = await signIn(setup, { scope: 'openid email' });
+    const tokens = await oidc.authorizationCodeGrant(setup.config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+    });
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.scope?.split(' ').sort()).toEqual(['email', 'openid']);
+    expect(tokens.claims()).not.toHaveProperty('roles');
+    const accessClaims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString());
+    expect(accessClaims).toMatchObject({ scope: 'openid email', sid: expect.stringMatching(/^ses_/) });
+    expect(accessClaims).not.toHaveProperty('roles');
+    const sub = tokens.claims()?.sub as string;
+    await expect(oidc.fetchUserInfo(setup.config, tokens.access_token, sub)).resolves.toEqual({
+      sub,
+      email: setup.tenant.adminEmail,
+      email_verified: true,
+    });
+
+    // Asked for, the same user's roles are in all three.
+    const withRoles = await signIn(setup, { scope: 'openid roles' });
+    const granted = await oidc.authorizationCodeGrant(setup.config, withRoles.callback, {
+      pkceCodeVerifier: withRoles.verifier,
+      expectedNonce: withRoles.nonce,
+      expectedState: withRoles.state,
+    });
+    expect(granted.refresh_token).toBeUndefined();
+    expect(granted.claims()?.roles).toEqual(['DEFAULT', 'SUPER_ADMIN']);
+    const grantedAccess = JSON.parse(Buffer.from(granted.access_token.split('.')[1] ?? '', 'base64url').toString());
+    expect(grantedAccess.roles).toEqual(['DEFAULT', 'SUPER_ADMIN']);
+    await expect(oidc.fetchUserInfo(setup.config, granted.access_token, sub)).resolves.toEqual({
+      sub,
+      roles: ['DEFAULT', 'SUPER_ADMIN'],
+    });
   });
 
   it('refreshes (a new refresh token, the same auth_time), reads userinfo, revokes, and userinfo then refuses', async () => {

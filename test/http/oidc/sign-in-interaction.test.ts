@@ -203,7 +203,7 @@ describe('consent to a third-party client', () => {
     );
   });
 
-  it('GRANTED gives the code; the same scopes next time need no consent; more scopes ask again', async () => {
+  it('GRANTED gives the code; the same scopes next time need no consent; more scopes (roles, offline_access too) ask again', async () => {
     const provider = await aProvider(thirdParty);
     const { pending, first } = await begin(provider, { scope: 'openid email' });
     expect(first.problem).toMatchObject({ code: 'CONSENT_REQUIRED' });
@@ -217,9 +217,12 @@ describe('consent to a third-party client', () => {
     const fewer = await begin(provider, { scope: 'openid' });
     expect(fewer.first.status, JSON.stringify(fewer.first.problem)).toBe(200);
 
-    const more = await begin(provider, { scope: 'openid email phone' });
-    expect(more.first.status).toBe(403);
-    expect(more.first.problem).toMatchObject({ code: 'CONSENT_REQUIRED' });
+    // The user's roles, and a refresh token, are scopes of their own the user is asked for.
+    for (const scope of ['openid email phone', 'openid email roles', 'openid email offline_access']) {
+      const more = await begin(provider, { scope });
+      expect(more.first.status, scope).toBe(403);
+      expect(more.first.problem).toMatchObject({ code: 'CONSENT_REQUIRED' });
+    }
   });
 
   it('prompt=consent asks even when consent is remembered', async () => {

@@ -48,7 +48,7 @@ describe('POST /oidc/token: the authorization code', () => {
       refresh_token: expect.stringMatching(/^rt1\./),
       id_token: expect.any(String),
     });
-    expect(res.body.scope.split(' ').sort()).toEqual(['email', 'openid', 'profile']);
+    expect(res.body.scope.split(' ').sort()).toEqual(['email', 'offline_access', 'openid', 'profile']);
   });
 
   it('refuses a PKCE verifier that does not match with 400 invalid_grant (OAuth JSON, no-store)', async () => {

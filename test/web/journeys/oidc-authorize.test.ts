@@ -213,11 +213,12 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     expect(answer.get('code')).toEqual(expect.any(String));
   });
 
-  it('a third-party client asks for consent: Allow sends a code; asked again (prompt=consent), Deny sends access_denied', async () => {
+  it('a third-party client asks for consent, every scope named: Allow sends a code; asked again (prompt=consent), Deny sends access_denied', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
     const client = await registerClient(tenant, { name: 'Plant Pal', firstParty: false });
-    const first = authorization(client);
+    const scope = 'openid email roles offline_access';
+    const first = authorization(client, { scope });
     const page = await web.open(tenant, first.path);
     await page.getByRole('heading', { name: 'Sign in to continue to Plant Pal' }).waitFor();
     const name = await tenantName(page);
@@ -231,6 +232,8 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await expect(scopes.getByRole('listitem').allTextContents()).resolves.toEqual([
       'Know who you are (your account id)',
       'Your e-mail address',
+      'Your roles (what your account may do here)',
+      'Stay signed in when you are away',
     ]);
     await page.getByText(`Signed in as ${user.email}.`).waitFor();
     await expectAccessible(page);
@@ -247,7 +250,7 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     expect(allowed.get('state')).toBe(first.state);
     expect(allowed.get('iss')).toBe(web.origin(tenant));
 
-    const second = authorization(client, { prompt: 'consent' });
+    const second = authorization(client, { prompt: 'consent', scope });
     await page.goto(`${web.origin(tenant)}${second.path}`);
     await consent.waitFor();
     await page.getByRole('button', { name: 'Deny' }).click();

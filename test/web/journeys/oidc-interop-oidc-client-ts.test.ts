@@ -73,7 +73,8 @@ describe('oidc-client-ts in the browser, a public client', () => {
       authority: issuer,
       client_id: client.clientId,
       redirect_uri: redirectUri,
-      scope: 'openid email profile',
+      // signinSilent renews with a refresh token, which the provider issues for offline_access only.
+      scope: 'openid email profile offline_access',
       response_type: 'code',
       post_logout_redirect_uri: signedOutUri,
     };

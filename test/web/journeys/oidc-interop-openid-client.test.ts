@@ -61,7 +61,8 @@ async function startSignIn(rp: Relying, options: { page?: Page; expectForm?: boo
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(rp.config, {
     redirect_uri: callbackUri(),
-    scope: 'openid email profile',
+    // A client that stays signed in asks for a refresh token.
+    scope: 'openid email profile offline_access',
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     nonce,
@@ -205,7 +206,12 @@ describe('openid-client with the hosted sign-in page', () => {
     await consent.waitFor();
     await expect(
       page.getByRole('list', { name: 'Shop back office asks for:' }).getByRole('listitem').allTextContents(),
-    ).resolves.toEqual(['Know who you are (your account id)', 'Your name', 'Your e-mail address']);
+    ).resolves.toEqual([
+      'Know who you are (your account id)',
+      'Your name',
+      'Your e-mail address',
+      'Stay signed in when you are away',
+    ]);
     await expectAccessible(page);
     await screenshot(page, 'oidc-interop-openid-client-consent');
     await page.getByRole('button', { name: 'Allow' }).click();

@@ -49,6 +49,7 @@ const SCOPE_SENTENCES: Record<string, string> = {
   profile: 'Your name',
   email: 'Your e-mail address',
   phone: 'Your phone number',
+  roles: 'Your roles (what your account may do here)',
   offline_access: 'Stay signed in when you are away',
 };
 
@@ -235,7 +236,8 @@ function Consent(props: {
 }) {
   const { tenant } = useSession();
   const name = props.request.client.name;
-  const asked = props.request.scopes.flatMap((scope) => SCOPE_SENTENCES[scope] ?? []);
+  // Every scope the grant covers is named: one this page has no sentence for yet, by its own name.
+  const asked = props.request.scopes.map((scope) => SCOPE_SENTENCES[scope] ?? scope);
   return (
     <Step title={`Allow ${name} to use your ${tenant.name} account?`}>
       <p id="consent-scopes">{name} asks for:</p>
