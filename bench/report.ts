@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderTiming, timingTargetRow } from './timing.ts';
 import { renderWeb } from './web.ts';
 
 // The results object is plain JSON written by run.ts.
@@ -80,7 +81,7 @@ export function renderMarkdown(r: Results): string {
       'The local stack runs in memory in its own process (DynamoDB Local, the SES emulator and the ' +
       'in-process gateways); autocannon, the limits and the seeding run in the parent process on the same 2 cores. ' +
       `So that limits do not distort throughput, the stack runs with \`authRateLimitPerMinute\` = ${r.settings.authRateLimitPerMinute} ` +
-      `and \`codeResponseFloorMs\` = ${r.settings.codeResponseFloorMs}. ` +
+      `and \`answerFloorMs\` = ${r.settings.answerFloorMs}. ` +
       `Seeding: 1,000 users in ${r.seeding.users1kMs} ms, 10,000 in ${r.seeding.users10kMs} ms` +
       (r.seeding.users100kMs ? `, 100,000 in ${r.seeding.users100kMs} ms ` : ' ') +
       '(one argon2id hash shared by every user, BatchWriteItem).',
@@ -154,9 +155,11 @@ export function renderMarkdown(r: Results): string {
       `| CPU per session check ≤ half of better-auth's | ${c.ours.cpuMsPerRequest} ms vs ${c.peer.cpuMsPerRequest} ms = ×${c.cpuRatio} | ${mark(c.cpuRatio <= 0.5)} |`,
     );
   }
+  if (r.timing) lines.push(timingTargetRow(r.timing));
   lines.push('');
 
   if (side) lines.push(...renderSideBySide(r.sideBySide));
+  if (r.timing) lines.push(...renderTiming(r.timing));
 
   lines.push(
     '## Endpoints',

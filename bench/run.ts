@@ -1,5 +1,6 @@
 // npm run bench: throughput and latency of the identity service on the local stack, the limits
-// they are measured against, DynamoDB cost per operation, bundle sizes and cold init.
+// they are measured against, DynamoDB cost per operation, known vs unknown addresses' answer times, bundle sizes and
+// cold init.
 // Writes bench/results.json and bench/RESULTS.md. BENCH_DURATION (s) shortens the load runs.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,22 +8,21 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { startDynamoDbLocal } from '#local/dynamodb.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
-import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
-import { newUserItems } from '#shared/store/user-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { listUsers } from '#shared/users/admin.ts';
-import { newUser } from '#shared/users/new-user.ts';
 import { bundles } from './bundles.ts';
 import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
 import { peerVersion, startPeer } from './peer.ts';
 import { renderMarkdown } from './report.ts';
+import { seedTenant as seedBenchTenant } from './seed.ts';
 import type { DynamoCall } from './server.ts';
 import { type Comparison, interleaved, type Side } from './side-by-side.ts';
+import { type TimingFigures, timingPairs } from './timing.ts';
 import { signInReadyMs, WEB_BUDGETS, type WebFigures, webBundleFigures } from './web.ts';
 
 const BENCH_DIR = import.meta.dirname;
@@ -71,40 +71,7 @@ const deps: Deps = makeDeps(env);
 // --- seeding: one argon2 hash reused by every user, BatchWrite ----------------------------------
 const phc = await hashPassword(PRODUCTION_ARGON2, PASSWORD);
 
-async function seedTenant(name: string, userCount: number) {
-  // Both login modes, so that password and e-mail code logins run against the same tenant.
-  const tenant = await createTenant(deps, {
-    name,
-    adminEmail: `admin@${name}.test`,
-    origins: [ORIGIN],
-    loginMode: 'PASSWORD_OR_OTP_EMAIL',
-  });
-  const t = { app: tenant.app, mid: tenant.mid };
-  const template = await newUser(deps, t, { email: 'x@x.test', status: 'ACTIVE', emailStatus: 'VALIDATED' });
-  const emails: string[] = [];
-  const items: Record<string, unknown>[] = [];
-  for (let i = 0; i < userCount; i++) {
-    const email = `user${i}@${name}.test`;
-    emails.push(email);
-    const user = { ...template, id: newId(deps.random, 'usr'), email, passwordHash: phc };
-    const { profile, emailClaim } = newUserItems(t, user);
-    items.push(profile, emailClaim);
-  }
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  const writeBatch = async (batch: Record<string, unknown>[]) => {
-    let pending: unknown[] = batch.map((Item) => ({ PutRequest: { Item } }));
-    while (pending.length > 0) {
-      const result = await deps.store.doc.send(
-        new BatchWriteCommand({ RequestItems: { [deps.store.tableName]: pending as never } }),
-      );
-      pending = result.UnprocessedItems?.[deps.store.tableName] ?? [];
-    }
-  };
-  for (let i = 0; i < batches.length; i += 8) await Promise.all(batches.slice(i, i + 8).map(writeBatch));
-  const headers = { 'content-type': 'application/json', 'x-app-id': tenant.app, 'x-mid-key': tenant.mid };
-  return { tenant, t, emails, headers };
-}
+const seedTenant = (name: string, userCount: number) => seedBenchTenant(deps, { name, userCount, phc, origin: ORIGIN });
 
 let seedStart = Date.now();
 const small = await seedTenant('bench1k', 1000);
@@ -573,11 +540,35 @@ async function compareWithPeer() {
   return { peer: { name: 'better-auth', version: peerVersion(), database: 'SQLite (better-sqlite3)' }, comparisons };
 }
 
+// --- timing: known vs unknown addresses, path by path (bench/timing.ts) ------------------------
+const TIMING_PAIRS = Number(process.env.BENCH_TIMING_PAIRS ?? 200);
+
+/** On a DynamoDB Local of its own, once the load's stack has stopped: the pairs wait on nothing else. */
+async function measureTiming(): Promise<TimingFigures> {
+  // The timing stack runs in this process, whose output is the bench's: its request and metric lines stay off, as the
+  // load's stack (a child whose output is dropped) writes them to nowhere.
+  process.env.LOG_LEVEL = 'error';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  const dynamoForTiming = await startDynamoDbLocal();
+  try {
+    return await timingPairs({
+      dynamoEndpoint: dynamoForTiming.endpoint,
+      secretsKey,
+      count: TIMING_PAIRS,
+      streams: 4,
+      log: (line) => log(`${line} [${elapsed()}]`),
+    });
+  } finally {
+    await dynamoForTiming.stop();
+  }
+}
+
 if (only) {
   // A quick look: the endpoints asked for, with their profiles; nothing is written.
   for (const [name, figures] of Object.entries(endpoints)) log(`${name}: ${JSON.stringify(figures.profile, null, 1)}`);
   server.send({ type: 'stop' });
   await new Promise((done) => server.once('exit', done));
+  if (wanted('timing')) await measureTiming();
   process.exit(0);
 }
 
@@ -823,6 +814,8 @@ log(
 );
 
 server.send({ type: 'stop' });
+await new Promise((done) => server.once('exit', done));
+const timing = await measureTiming();
 
 // --- bundles and cold init ------------------------------------------------------------------
 const bundleFigures = await bundles(env);
@@ -849,7 +842,7 @@ const results = {
     mailDailyBudgetPerTenant: 1_000_000_000,
     signupMailDailyBudgetPerTenant: 1_000_000_000,
     signupsPerIpPerHour: 1_000_000_000,
-    codeResponseFloorMs: 0,
+    answerFloorMs: 0,
     autocannon: JSON.parse(readFileSync(join(BENCH_DIR, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8'))
       .version,
   },
@@ -862,6 +855,7 @@ const results = {
   sideBySide,
   bundles: bundleFigures,
   web,
+  timing,
   totalSeconds: Math.round((Date.now() - startedAt) / 1000),
 };
 writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

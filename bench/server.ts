@@ -84,7 +84,7 @@ const stack = await startLocalStack({
   sesPort: 0,
   plantsPort: 0,
   secretsKey: process.env.BENCH_SECRETS_KEY as string,
-  codeResponseFloorMs: 0,
+  answerFloorMs: 0,
   authRateLimitPerMinute: 1_000_000_000,
   // The bench measures throughput, not the tenant's mail budget (the code-login flow mails thousands of codes).
   mailDailyBudgetPerTenant: 1_000_000_000,

@@ -102,7 +102,7 @@ async function runStack(): Promise<void> {
     ISSUER_URL: apiUrl,
     SENDER_EMAIL: 'no-reply@localhost.test',
     AUTH_RATE_LIMIT_PER_MINUTE: String(AUTH_RATE_LIMIT),
-    AUTH_CODE_RESPONSE_FLOOR_MS: '0',
+    AUTH_ANSWER_FLOOR_MS: '0',
     LOCAL_SECRETS_KEY: process.env.SOAK_SECRETS_KEY,
   });
   process.send?.({ type: 'ready', apiUrl, dynamoEndpoint: dynamo.endpoint, tableName } satisfies StackReady);

@@ -36,8 +36,8 @@ export interface LocalStackOptions {
   signupMailDailyBudgetPerTenant?: number;
   /** SIGNUPS_PER_IP_PER_HOUR. */
   signupsPerIpPerHour?: number;
-  /** The least time a code request takes (AUTH_CODE_RESPONSE_FLOOR_MS); tests lower it. */
-  codeResponseFloorMs?: number;
+  /** The answer floor (AUTH_ANSWER_FLOOR_MS, shared/auth/timing.ts); tests lower it. */
+  answerFloorMs?: number;
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
   secretsKey: string;
   onRequest?: GatewayOptions['onRequest'];
@@ -201,9 +201,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ),
       SIGNUPS_PER_IP_PER_HOUR: String(options.signupsPerIpPerHour ?? process.env.SIGNUPS_PER_IP_PER_HOUR ?? 20),
       LOCAL_SECRETS_KEY: options.secretsKey,
-      AUTH_CODE_RESPONSE_FLOOR_MS: String(
-        options.codeResponseFloorMs ?? process.env.AUTH_CODE_RESPONSE_FLOOR_MS ?? 400,
-      ),
+      AUTH_ANSWER_FLOOR_MS: String(options.answerFloorMs ?? process.env.AUTH_ANSWER_FLOOR_MS ?? 400),
       // The plant store's own settings (ISSUER_URL above is its issuer too; its JWKS_URL defaults from it).
       PLANTS_TABLE_NAME: plantsTableName,
       ...(plantsUrl ? { PLANTS_URL: plantsUrl } : {}),

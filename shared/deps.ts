@@ -42,8 +42,8 @@ const Env = v.object({
       v.check((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes'),
     ),
   ),
-  /** The least time a code request takes, known e-mail or not (no enumeration by timing). */
-  AUTH_CODE_RESPONSE_FLOOR_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '400'),
+  /** The answer floor (shared/auth/timing.ts): the least time of answers that must not tell known addresses. */
+  AUTH_ANSWER_FLOOR_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '400'),
   AUTH_RATE_LIMIT_PER_MINUTE: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     '120',
@@ -116,7 +116,7 @@ export interface Config {
   /** SES_CONFIGURATION_SET (shared/mail/ses-mailer.ts): unset, mails carry no configuration set and no tags. */
   sesConfigurationSet: string | undefined;
   authRateLimitPerMinute: number;
-  codeResponseFloorMs: number;
+  answerFloorMs: number;
   /** MAIL_DAILY_BUDGET_PER_TENANT: the `account` mail budget. */
   mailDailyBudgetPerTenant: number;
   /** SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: the `signup` mail budget. */
@@ -191,7 +191,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       senderName: e.SENDER_NAME,
       sesConfigurationSet: e.SES_CONFIGURATION_SET,
       authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
-      codeResponseFloorMs: e.AUTH_CODE_RESPONSE_FLOOR_MS,
+      answerFloorMs: e.AUTH_ANSWER_FLOOR_MS,
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
       signupMailDailyBudgetPerTenant: e.SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT,
       signupsPerIpPerHour: e.SIGNUPS_PER_IP_PER_HOUR,

@@ -16,7 +16,7 @@ const MAY_RESET = new Set(['ACTIVE', 'COMPROMISED']);
 /** POST /auth/forgot-password: mails a reset code; the answer is the same for unknown e-mails. */
 export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, client: ClientInfo) {
   await enforceRateLimit(deps, tenant, client.ip);
-  return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
+  return withTimeFloor(deps.config.answerFloorMs, async () => {
     const user = await deps.users.findByEmail(tenant, email, deps.clock.now());
     const owner = user && MAY_RESET.has(user.status) ? user : null;
     const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });

@@ -9,24 +9,9 @@ import { challengeResponse, openCodeChallenge } from './challenges.ts';
 import { type Attempt, enforceNotLocked, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
 import { afterFirstFactor, countFailure } from './login-steps.ts';
 import { sendQuietlyOrUndo } from './mail-or-undo.ts';
-import { type Argon2Params, argon2ParamsText, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { hashPassword, needsRehash, verifyPasswordOrDummy } from './passwords.ts';
 import type { LoginRequest } from './schemas.ts';
-import { withTimeFloor } from './timing.ts';
-
-/**
- * An argon2id hash of a password nobody has, at the deps' parameters: verified for
- * unknown e-mails so that they take as long as known ones (no enumeration by timing).
- */
-const dummyHashes = new Map<string, Promise<string>>();
-const dummyPasswordHash = (params: Argon2Params) => {
-  const key = argon2ParamsText(params);
-  let hash = dummyHashes.get(key);
-  if (!hash) {
-    hash = hashPassword(params, `dummy-${Math.random()}`);
-    dummyHashes.set(key, hash);
-  }
-  return hash;
-};
+import { withRefusalFloor, withTimeFloor } from './timing.ts';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
 
@@ -76,13 +61,17 @@ export function loginPrefetch(body: LoginRequest, tenant: TenantRef) {
 }
 
 /**
- * POST /auth/login: a password login, or the start of an e-mail-code login.
- * Unknown e-mails get the same answers as known ones, in about the same time.
+ * POST /auth/login: a password login, or the start of an e-mail-code login. Unknown e-mails get the same answers as
+ * known ones, in the same time: a code request, and every refusal, answer no sooner than the answer floor.
  */
 export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   const method = loginMethod(tenant, body);
-  if (method === 'OTP_EMAIL') return requestLoginCode(deps, tenant, body.email, client);
+  const floor = deps.config.answerFloorMs;
+  if (method === 'OTP_EMAIL') return withTimeFloor(floor, () => requestLoginCode(deps, tenant, body.email, client));
+  return withRefusalFloor(floor, () => passwordLogin(deps, tenant, body, client));
+}
 
+async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   // Independent steps, in parallel (one round trip before the password is looked at): the rate limit, the
   // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile.
   // The refusals keep their order: rate limit first, then the lockout; a reserved attempt whose
@@ -103,8 +92,8 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
 
   return evaluating(attempt, async () => {
     const password = body.password ?? '';
-    const hash = user?.passwordHash ?? (await dummyPasswordHash(deps.config.argon2));
-    const matches = await verifyPassword(hash, password);
+    // Checked for every address, a dummy hash standing in for a missing one.
+    const matches = await verifyPasswordOrDummy(deps.config.argon2, user?.passwordHash, password);
     if (!user?.passwordHash || !matches) {
       await countFailure(deps, tenant, attempt, user?.id ?? null, client);
       throw fail('INVALID_CREDENTIALS');
@@ -138,18 +127,16 @@ async function requestLoginCode(deps: Deps, tenant: Merchant, email: string, cli
   ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
   const user = (found as PromiseFulfilledResult<User | null>).value;
-  return withTimeFloor(deps.config.codeResponseFloorMs, async () => {
-    const opened = await openCodeChallenge(deps, tenant, {
-      type: 'LOGIN_OTP',
-      userId: user?.id ?? null,
-      email,
-    });
-    if (user) {
-      await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
-        kind: 'LOGIN_CODE',
-        code: opened.code,
-      });
-    }
-    return challengeResponse(opened.challenge);
+  const opened = await openCodeChallenge(deps, tenant, {
+    type: 'LOGIN_OTP',
+    userId: user?.id ?? null,
+    email,
   });
+  if (user) {
+    await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
+      kind: 'LOGIN_CODE',
+      code: opened.code,
+    });
+  }
+  return challengeResponse(opened.challenge);
 }

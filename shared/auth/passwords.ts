@@ -49,6 +49,29 @@ export function verifyPassword(phcHash: string, password: string): Promise<boole
   return argon2Module().verify(phcHash, password);
 }
 
+/** An argon2id hash of a password nobody has, per parameters: made once per process, on its first use. */
+const dummyHashes = new Map<string, Promise<string>>();
+
+/**
+ * Whether `password` is the one `phcHash` records. Without a hash (no account, or one without a password) a dummy hash
+ * at these parameters is checked instead, and the answer is false: the refusal takes as long as a wrong password's.
+ */
+export async function verifyPasswordOrDummy(
+  params: Argon2Params,
+  phcHash: string | null | undefined,
+  password: string,
+): Promise<boolean> {
+  if (phcHash) return verifyPassword(phcHash, password);
+  const key = argon2ParamsText(params);
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hashPassword(params, `dummy-${Math.random()}`);
+    dummyHashes.set(key, dummy);
+  }
+  await verifyPassword(await dummy, password);
+  return false;
+}
+
 /** True when a stored hash was made with other parameters than these (or another algorithm): rehash at login. */
 export function needsRehash(params: Argon2Params, phcHash: string): boolean {
   return !phcHash.startsWith(`$argon2id$v=19$${argon2ParamsText(params)}$`);

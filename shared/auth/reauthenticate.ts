@@ -5,13 +5,15 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/me.ts';
+import type { User } from '../users/types.ts';
 import { checkCodeChallenge, codeChallengeOf, liveChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit, proveSignedIn } from './guards.ts';
 import { sendOrUndo } from './mail-or-undo.ts';
-import { verifyPassword } from './passwords.ts';
+import { verifyPasswordOrDummy } from './passwords.ts';
 import type { UserPrincipal } from './principal.ts';
 import type { ReauthenticateRequest } from './schemas.ts';
 import { secondFactorIsGood } from './second-factor.ts';
+import { withRefusalFloor } from './timing.ts';
 
 /** The three bodies of POST /auth/reauthenticate: a password, the request of an e-mail code, or that code. */
 type ReauthMethod = 'PASSWORD' | 'SEND_CODE' | 'CODE';
@@ -74,7 +76,23 @@ export async function reauthenticate(
   const method = reauthMethod(tenant, body);
   const user = await currentUser(deps, tenant, principal);
   if (method === 'SEND_CODE') return sendReauthCode(deps, tenant, principal, user, client);
+  // A refusal answers no sooner than the answer floor: whether the account has a password (or TOTP) does not show.
+  await withRefusalFloor(deps.config.answerFloorMs, () =>
+    proveAgain(deps, tenant, principal, user, method, body, client),
+  );
+  return undefined;
+}
 
+/** The password or e-mail code (and TOTP) checked, then the session marked as freshly authenticated. */
+async function proveAgain(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  user: User,
+  method: 'PASSWORD' | 'CODE',
+  body: ReauthenticateRequest,
+  client: ClientInfo,
+): Promise<void> {
   if (user.totpEnabled && body.totpCode === undefined) throw invalid('totpCode', 'is required while TOTP is on');
   const codeChallenge =
     method === 'CODE' ? await liveChallenge(deps, tenant, body.challengeId ?? '', ['REAUTH']) : null;
@@ -86,10 +104,9 @@ export async function reauthenticate(
   // The proof (first factor and TOTP together) is one guess, reserved in the login lockout before it is looked at.
   await proveSignedIn(deps, tenant, user.email, client.ip, async (attempt) => {
     if (method === 'PASSWORD') {
-      // No password (an e-mail-code user) answers as a wrong one, and is counted the same.
-      if (!user.passwordHash || !(await verifyPassword(user.passwordHash, body.password ?? ''))) {
-        return 'INVALID_CREDENTIALS';
-      }
+      // No password (an e-mail-code user) answers as a wrong one, counted and timed the same (a dummy hash checked).
+      const matches = await verifyPasswordOrDummy(deps.config.argon2, user.passwordHash, body.password ?? '');
+      if (!user.passwordHash || !matches) return 'INVALID_CREDENTIALS';
     } else if (codeChallenge) {
       // A wrong code counts against the challenge (the fifth kills it) and against the account's lockout.
       await checkCodeChallenge(deps, tenant, codeChallenge, body.code ?? '', async () => {
@@ -111,7 +128,6 @@ export async function reauthenticate(
   });
   if (failed.has('session')) throw fail('SESSION_REVOKED');
   if (failed.has('code')) throw fail('INVALID_CODE');
-  return undefined;
 }
 
 /**

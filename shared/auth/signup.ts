@@ -14,6 +14,7 @@ import { sendQuietlyOrUndo } from './mail-or-undo.ts';
 import { isCommonPassword } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import type { SignupRequest } from './schemas.ts';
+import { withTimeFloor } from './timing.ts';
 
 /** CONTRACT.md, Details: a body naming another tenant's app/mid → 403 TENANT_MISMATCH. */
 function assertSameTenant(tenant: Merchant, body: { app: string; mid: string }): void {
@@ -92,6 +93,12 @@ async function acceptInvitation(
 export async function signup(deps: Deps, tenant: Merchant, body: SignupRequest, client: ClientInfo) {
   assertSameTenant(tenant, body);
   assertPasswordRules(tenant, body.password);
+  // A new address and a registered one take different paths (a user written, or a notice and a decoy): every answer,
+  // refusals too, comes no sooner than the answer floor.
+  return withTimeFloor(deps.config.answerFloorMs, () => signupFor(deps, tenant, body, client));
+}
+
+async function signupFor(deps: Deps, tenant: Merchant, body: SignupRequest, client: ClientInfo) {
   await enforceRateLimit(deps, tenant, client.ip);
   if (body.invitationToken !== undefined) {
     const passwordHash = body.password === undefined ? null : await hashPassword(deps.config.argon2, body.password);

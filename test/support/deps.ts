@@ -16,7 +16,7 @@ export function makeTestDeps(overrides: Partial<Deps> = {}): Deps {
     AWS_REGION: 'us-east-1',
     ISSUER_URL: 'http://localhost:3000/api/v1',
     LOCAL_SECRETS_KEY: inject('secretsKey'),
-    AUTH_CODE_RESPONSE_FLOOR_MS: '20',
+    AUTH_ANSWER_FLOOR_MS: '0',
     ARGON2_PARAMS: TEST_ARGON2_PARAMS,
   });
   return { ...deps, ...overrides };

@@ -12,7 +12,7 @@ import { makeTestDeps, TEST_ARGON2_PARAMS } from './deps.ts';
 export function useLocalStack(
   options: {
     authRateLimitPerMinute?: number;
-    codeResponseFloorMs?: number;
+    answerFloorMs?: number;
     mailDailyBudgetPerTenant?: number;
     signupMailDailyBudgetPerTenant?: number;
     signupsPerIpPerHour?: number;
@@ -38,8 +38,8 @@ export function useLocalStack(
       secretsKey: inject('secretsKey'),
       // High by default so that busy test files are not rate limited; the rate-limit test sets its own.
       authRateLimitPerMinute: options.authRateLimitPerMinute ?? 10_000,
-      // Short by default so that tests run fast; the timing test sets a real one.
-      codeResponseFloorMs: options.codeResponseFloorMs ?? 20,
+      // None by default, so that refused logins and sign-ups do not wait; the floor's own test sets a real one.
+      answerFloorMs: options.answerFloorMs ?? 0,
       // The deployment's default unless a test of the budget sets a small one (each test file makes its own tenants).
       mailDailyBudgetPerTenant: options.mailDailyBudgetPerTenant ?? 10_000,
       signupMailDailyBudgetPerTenant: options.signupMailDailyBudgetPerTenant ?? 10_000,
