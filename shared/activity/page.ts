@@ -1,6 +1,6 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { failField } from '../http/errors.ts';
 import { activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 
@@ -44,9 +44,6 @@ function decodeCursor(cursor: string): string {
     }
     return sk;
   } catch {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'cursor: is not valid',
-      errors: [{ path: 'cursor', message: 'is not valid' }],
-    });
+    throw failField('cursor', 'is not valid');
   }
 }

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
@@ -15,11 +15,7 @@ import { withRefusalFloor, withTimeFloor } from './timing.ts';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
 
-const passwordRequired = () =>
-  fail('VALIDATION_FAILED', {
-    detail: 'password: is required',
-    errors: [{ path: 'password', message: 'is required' }],
-  });
+const passwordRequired = () => failField('password', 'is required');
 
 /**
  * Which credential this request offers, and whether the tenant's login mode
@@ -40,10 +36,7 @@ export function loginMethod(tenant: Merchant, body: LoginRequest): Method {
       return 'OTP_EMAIL';
     default:
       if (wantsCode && hasPassword) {
-        throw fail('VALIDATION_FAILED', {
-          detail: 'password: not with loginMode OTP_EMAIL',
-          errors: [{ path: 'password', message: 'not with loginMode OTP_EMAIL' }],
-        });
+        throw failField('password', 'not with loginMode OTP_EMAIL');
       }
       if (body.loginMode === 'PASSWORD' && !hasPassword) throw passwordRequired();
       return hasPassword ? 'PASSWORD' : 'OTP_EMAIL';

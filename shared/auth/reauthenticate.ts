@@ -1,6 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -18,9 +18,6 @@ import { withRefusalFloor } from './timing.ts';
 /** The three bodies of POST /auth/reauthenticate: a password, the request of an e-mail code, or that code. */
 type ReauthMethod = 'PASSWORD' | 'SEND_CODE' | 'CODE';
 
-const invalid = (path: string, message: string) =>
-  fail('VALIDATION_FAILED', { detail: `${path}: ${message}`, errors: [{ path, message }] });
-
 /**
  * Which of its three bodies a reauthentication is, and whether the tenant's
  * login mode takes that credential. As at login (loginMethod), the mode is
@@ -34,24 +31,24 @@ export function reauthMethod(tenant: Merchant, body: ReauthenticateRequest): Rea
   const wantsCode = body.loginMode === 'OTP_EMAIL' || codeStep;
   if (hasPassword && tenant.loginMode === 'OTP_EMAIL') throw fail('LOGIN_MODE_NOT_ALLOWED');
   if (wantsCode && tenant.loginMode === 'PASSWORD') throw fail('LOGIN_MODE_NOT_ALLOWED');
-  if (hasPassword && wantsCode) throw invalid('password', 'not with an e-mail code');
+  if (hasPassword && wantsCode) throw failField('password', 'not with an e-mail code');
   if (hasPassword) {
-    if (body.password === undefined) throw invalid('password', 'is required');
+    if (body.password === undefined) throw failField('password', 'is required');
     return 'PASSWORD';
   }
   if (codeStep) {
-    if (body.challengeId === undefined) throw invalid('challengeId', 'is required with code');
-    if (body.code === undefined) throw invalid('code', 'is required with challengeId');
+    if (body.challengeId === undefined) throw failField('challengeId', 'is required with code');
+    if (body.code === undefined) throw failField('code', 'is required with challengeId');
     return 'CODE';
   }
   if (body.loginMode === 'OTP_EMAIL') {
     // The second factor goes with the code, in the step that proves something.
-    if (body.totpCode !== undefined) throw invalid('totpCode', 'goes with the code, not with its request');
+    if (body.totpCode !== undefined) throw failField('totpCode', 'goes with the code, not with its request');
     return 'SEND_CODE';
   }
   throw tenant.loginMode === 'OTP_EMAIL'
-    ? invalid('loginMode', 'is required: OTP_EMAIL')
-    : invalid('password', 'is required');
+    ? failField('loginMode', 'is required: OTP_EMAIL')
+    : failField('password', 'is required');
 }
 
 /**
@@ -93,7 +90,7 @@ async function proveAgain(
   body: ReauthenticateRequest,
   client: ClientInfo,
 ): Promise<void> {
-  if (user.totpEnabled && body.totpCode === undefined) throw invalid('totpCode', 'is required while TOTP is on');
+  if (user.totpEnabled && body.totpCode === undefined) throw failField('totpCode', 'is required while TOTP is on');
   const codeChallenge =
     method === 'CODE' ? await liveChallenge(deps, tenant, body.challengeId ?? '', ['REAUTH']) : null;
   // A code freshens only the session it was asked in, of the user it was mailed to: another user's or

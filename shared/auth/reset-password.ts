@@ -1,6 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
 import { guardRepo } from '../store/guard-repo.ts';
@@ -27,10 +27,7 @@ export async function resetPassword(
 ) {
   await enforceRateLimit(deps, tenant, client.ip);
   if (isCommonPassword(body.newPassword)) {
-    throw fail('PASSWORD_TOO_COMMON', {
-      detail: 'newPassword: is one of the most common passwords',
-      errors: [{ path: 'newPassword', message: 'is one of the most common passwords' }],
-    });
+    throw failField('newPassword', 'is one of the most common passwords', 'PASSWORD_TOO_COMMON');
   }
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
   // Wrong codes count per (tenant, address), across challenges, reserved before the code is looked at

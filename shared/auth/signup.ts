@@ -1,6 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
@@ -23,16 +23,10 @@ function assertSameTenant(tenant: Merchant, body: { app: string; mid: string }):
 
 function assertPasswordRules(tenant: Merchant, password: string | undefined): void {
   if (password === undefined && tenant.loginMode === 'PASSWORD') {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'password: is required',
-      errors: [{ path: 'password', message: 'is required' }],
-    });
+    throw failField('password', 'is required');
   }
   if (password !== undefined && isCommonPassword(password)) {
-    throw fail('PASSWORD_TOO_COMMON', {
-      detail: 'password: is one of the most common passwords',
-      errors: [{ path: 'password', message: 'is one of the most common passwords' }],
-    });
+    throw failField('password', 'is one of the most common passwords', 'PASSWORD_TOO_COMMON');
   }
 }
 

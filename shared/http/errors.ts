@@ -90,6 +90,14 @@ export function fail(code: ErrorCode, options?: AppErrorOptions | string): AppEr
   return new AppError(code, typeof options === 'string' ? { detail: options } : options);
 }
 
+/**
+ * `throw failField('password', 'is required')`: a client error about one field of the request, its detail
+ * `password: is required` and its one `errors` entry saying the same (VALIDATION_FAILED unless `code` says otherwise).
+ */
+export function failField(path: string, message: string, code: ErrorCode = 'VALIDATION_FAILED'): AppError {
+  return fail(code, { detail: `${path}: ${message}`, errors: [{ path, message }] });
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -1,6 +1,6 @@
 import { hashRefreshSecret, parseRefreshToken } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { failField } from '../http/errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';
@@ -16,10 +16,7 @@ import type { RevocationRequest } from './protocol-schemas.ts';
 export async function revoke(deps: Deps, tenant: Merchant, body: RevocationRequest, credentials: ClientCredentials) {
   const token = body.token;
   if (!token) {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'token is required',
-      errors: [{ path: 'token', message: 'is required' }],
-    });
+    throw failField('token', 'is required');
   }
   const client = await authenticateClient(deps, tenant, credentials);
   const refresh = parseRefreshToken(token);

@@ -4,7 +4,7 @@ import { rotateRefreshToken } from '../auth/refresh.ts';
 import { parseRefreshToken } from '../auth/refresh-token.ts';
 import { beginSession } from '../auth/session-start.ts';
 import type { Deps } from '../deps.ts';
-import { type AppError, fail, isAppError } from '../http/errors.ts';
+import { type AppError, fail, failField, isAppError } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
@@ -22,10 +22,7 @@ const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 const required = (value: string | undefined, name: string): string => {
   if (value === undefined || value === '') {
-    throw fail('VALIDATION_FAILED', {
-      detail: `${name} is required`,
-      errors: [{ path: name, message: 'is required' }],
-    });
+    throw failField(name, 'is required');
   }
   return value;
 };

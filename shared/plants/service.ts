@@ -1,5 +1,5 @@
 import type { TokenPrincipal } from '../auth/resource-server.ts';
-import { fail } from '../http/errors.ts';
+import { failField } from '../http/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { PlantDeps } from './deps.ts';
 import { roundedIntegers } from './exact-numbers.ts';
@@ -18,7 +18,7 @@ export async function createPlant(
 ): Promise<Plant> {
   if (source !== undefined && roundedIntegers(source).length > 0) {
     const message = 'must be an integer that a JSON number holds exactly (this one would be altered)';
-    throw fail('VALIDATION_FAILED', { detail: `id: ${message}`, errors: [{ path: 'id', message }] });
+    throw failField('id', message);
   }
   const plant: Plant = { id: input.id, name: input.name, ...(input.tag === undefined ? {} : { tag: input.tag }) };
   const created = await deps.plants.create(caller.tenant, plant, {
@@ -27,7 +27,7 @@ export async function createPlant(
   });
   if (!created) {
     const message = 'is taken: a plant with this id exists';
-    throw fail('VALIDATION_FAILED', { detail: `id: ${message}`, errors: [{ path: 'id', message }] });
+    throw failField('id', message);
   }
   return plant;
 }

@@ -2,7 +2,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -131,10 +131,7 @@ export async function assignRole(
   assertNamesOwnTenant(tenant, body);
   const now = deps.clock.now();
   if (body.expiresAt && Date.parse(body.expiresAt) <= now.getTime()) {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'expiresAt: must be in the future',
-      errors: [{ path: 'expiresAt', message: 'must be in the future' }],
-    });
+    throw failField('expiresAt', 'must be in the future');
   }
   const target = await targetUser(deps, tenant, body.userId);
   const role = await findRole(deps, tenant, body.roleId);
@@ -144,10 +141,7 @@ export async function assignRole(
   requireRecentForAdminRole(deps, principal, role);
   if (role.priority === SUPER_ADMIN_AUTHORITY && body.expiresAt) {
     // A SUPER_ADMIN whose grant lapses could remove the others first and leave the tenant with none.
-    throw fail('VALIDATION_FAILED', {
-      detail: 'expiresAt: SUPER_ADMIN is given without an end',
-      errors: [{ path: 'expiresAt', message: 'SUPER_ADMIN is given without an end' }],
-    });
+    throw failField('expiresAt', 'SUPER_ADMIN is given without an end');
   }
   const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
   const actorId = actorIdOf(principal);

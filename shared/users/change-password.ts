@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -29,16 +29,10 @@ export async function changePassword(
 ): Promise<void> {
   const user = await currentUser(deps, tenant, principal);
   if (isCommonPassword(body.newPassword)) {
-    throw fail('PASSWORD_TOO_COMMON', {
-      detail: 'newPassword: is one of the most common passwords',
-      errors: [{ path: 'newPassword', message: 'is one of the most common passwords' }],
-    });
+    throw failField('newPassword', 'is one of the most common passwords', 'PASSWORD_TOO_COMMON');
   }
   if (user.totpEnabled && body.totpCode === undefined) {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'totpCode: is required while TOTP is on',
-      errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
-    });
+    throw failField('totpCode', 'is required while TOTP is on');
   }
   // Both factors are one guess: one attempt reserved before either is looked at.
   await proveSignedIn(deps, tenant, user.email, client.ip, async () => {

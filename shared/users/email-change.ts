@@ -6,7 +6,7 @@ import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail, failField } from '../http/errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
@@ -35,10 +35,7 @@ export async function requestEmailChange(
   await enforceRateLimit(deps, tenant, client.ip);
   const user = await currentUser(deps, tenant, principal);
   if (newEmail === user.email) {
-    throw fail('VALIDATION_FAILED', {
-      detail: 'newEmail: is already your address',
-      errors: [{ path: 'newEmail', message: 'is already your address' }],
-    });
+    throw failField('newEmail', 'is already your address');
   }
   const opened = await openCodeChallenge(deps, tenant, {
     type: 'EMAIL_CHANGE',

@@ -1,4 +1,4 @@
-import { fail } from '../errors.ts';
+import { fail, failField } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
@@ -52,10 +52,7 @@ function formFields(text: string): Record<string, string> {
   const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(fields, name)) {
-      throw fail('VALIDATION_FAILED', {
-        detail: `${name}: is sent more than once`,
-        errors: [{ path: name, message: 'is sent more than once' }],
-      });
+      throw failField(name, 'is sent more than once');
     }
     fields[name] = value;
   }

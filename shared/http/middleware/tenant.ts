@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { TenantRef } from '../../store/keys.ts';
 import { hostedSubdomainOf } from '../../tenancy/hosted-pages.ts';
 import type { Merchant } from '../../tenancy/types.ts';
-import { fail } from '../errors.ts';
+import { fail, failField } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 import { bearerTokenOf } from './auth.ts';
 
@@ -75,10 +75,7 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     const clientId = query?.clientId?.trim();
     const slug = query?.slug?.trim();
     if (!clientId && !slug) {
-      throw fail('VALIDATION_FAILED', {
-        detail: 'clientId: is required',
-        errors: [{ path: 'clientId', message: 'is required' }],
-      });
+      throw failField('clientId', 'is required');
     }
     let tenant: Merchant | null;
     if (clientId) {
