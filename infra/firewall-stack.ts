@@ -2,7 +2,7 @@ import { Aws, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { fail } from '#shared/http/errors.ts';
+import { fail } from '#shared/errors.ts';
 import { APP_ID_HEADER } from '#shared/http/middleware/tenant.ts';
 import { problemOf } from '#shared/http/problem.ts';
 import { readIdentityConfig } from './config.ts';

@@ -10,7 +10,7 @@
  * table with the usual AWS credentials.
  */
 import { makeDeps } from '#shared/deps.ts';
-import { isAppError } from '#shared/http/errors.ts';
+import { isAppError } from '#shared/errors.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { type Command, commandLine, runAsMain, usageError } from './command-line.ts';
 import { storeTarget } from './store-target.ts';

@@ -30,7 +30,7 @@ export const SERVICE_DIMENSION = 'service';
 
 /**
  * The family of an answer, by its status: each problem code belongs to the family of its status
- * (shared/http/errors.ts), so the families are few and fixed; the code itself is in the summary log line.
+ * (shared/errors.ts), so the families are few and fixed; the code itself is in the summary log line.
  */
 export type Outcome =
   | 'success'

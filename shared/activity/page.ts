@@ -1,6 +1,6 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { failField } from '../http/errors.ts';
+import { failField } from '../errors.ts';
 import { activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 

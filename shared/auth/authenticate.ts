@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import { effectiveRoles } from '../roles/authority.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import { keys, type TenantRef } from '../store/keys.ts';

@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
+import { CHALLENGE_TTL_MS } from '../lifetimes.ts';
 import { newId } from '../random.ts';
 import type { Challenge, ChallengeType, PendingProfile } from '../store/challenge-repo.ts';
 import { MAX_CODE_ATTEMPTS } from '../store/challenge-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { codeMatches, hashCode, newEmailCode } from './codes.ts';
-import { CHALLENGE_TTL_MS } from './lifetimes.ts';
 
 export interface OpenedChallenge {
   challenge: Challenge;

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { type ErrorCode, fail } from '../http/errors.ts';
+import { type ErrorCode, fail } from '../errors.ts';
 import { guardRepo, isRefusal } from '../store/guard-repo.ts';
 import type { LockPurpose } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';

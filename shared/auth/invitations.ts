@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
+import { INVITATION_TTL_MS } from '../lifetimes.ts';
 import { type Invitation, invitationRepo } from '../store/invitation-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { createUser, newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
-import { INVITATION_TTL_MS } from './lifetimes.ts';
 
 /**
  * Invites a user: an INVITED user with its e-mail claim, and an invitation

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import type { Merchant } from '../tenancy/types.ts';

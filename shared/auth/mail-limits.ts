@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { MailBudget } from '../store/keys.ts';
 import { mailLimitRepo, type RecipientMailPolicy } from '../store/mail-limit-repo.ts';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
-import { REAUTHENTICATION_WINDOW_MS } from './lifetimes.ts';
+import { fail } from '../errors.ts';
+import { REAUTHENTICATION_WINDOW_MS } from '../lifetimes.ts';
 import type { Principal } from './principal.ts';
 
 /**

@@ -1,18 +1,18 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
-import { capSessions } from '../sessions/session-cap.ts';
 import { conditionFailedAt } from '../store/errors.ts';
+import { capSessions } from '../store/session-cap.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
-import { REFRESH_TOKEN_TTL_MS } from './lifetimes.ts';
 import { formatRefreshToken, hashRefreshSecret } from './refresh-token.ts';
 
 /** What else a login commits with its session: the code that allowed it, used up, and more (see sessionRepo.start). */

@@ -1,6 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';

@@ -1,6 +1,6 @@
 import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
-import { fail, failField } from '../http/errors.ts';
+import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';

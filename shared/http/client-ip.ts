@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { fail } from './errors.ts';
+import { fail } from '../errors.ts';
 import { type HttpEvent, header } from './request-state.ts';
 import type { RouteDef } from './route.ts';
 

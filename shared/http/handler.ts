@@ -5,6 +5,7 @@ import type { Authenticators, Principal, UserPrincipal } from '../auth/principal
 import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import { vaultLimitedTo } from '../crypto/key-vault.ts';
 import { type Deps, depsWithStore, processDeps } from '../deps.ts';
+import { type AppError, type ErrorCode, fail, isAppError } from '../errors.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
 import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf } from '../metrics.ts';
@@ -14,7 +15,6 @@ import type { TenantRef } from '../store/keys.ts';
 import { type ItemKey, withPrefetch } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { clientIp, type EdgeSecretConfig, edgeTrust, refuseUnlessFromEdge } from './client-ip.ts';
-import { type AppError, type ErrorCode, fail, isAppError } from './errors.ts';
 import { invocationDeps } from './invocation-deps.ts';
 import { authenticate } from './middleware/auth.ts';
 import { checkBodySize } from './middleware/body-limit.ts';

@@ -1,4 +1,4 @@
-import type { AppError, ErrorCode } from './errors.ts';
+import type { AppError, ErrorCode } from '../errors.ts';
 import type { ErrorAnswer } from './handler.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { type JsonSchema, type OverrideActionContext, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { AppError, ERRORS, type ErrorCode } from './errors.ts';
+import { AppError, ERRORS, type ErrorCode } from '../errors.ts';
 import { oauthErrorOf } from './oauth-error.ts';
 import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 import { type RouteDef, tableActionsOf } from './route.ts';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { AppError } from './errors.ts';
+import type { AppError } from '../errors.ts';
 
 /** RFC 9457 problem details body. */
 export interface ProblemBody {

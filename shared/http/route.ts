@@ -1,6 +1,6 @@
 import type { GenericSchema } from 'valibot';
 import type { VaultGrant } from '../crypto/key-vault.ts';
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode } from '../errors.ts';
 
 /** The identity API's base path: every route's path is under it (CONTRACT.md, Details). */
 export const BASE_PATH = '/api/v1';

@@ -1,6 +1,6 @@
 import type { SESv2Client, SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { hostedOrigin } from '../tenancy/hosted-pages.ts';
 import { cleanDisplayText } from './branding.ts';

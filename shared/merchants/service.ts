@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-settings-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { MerchantResponse, UpdateMerchantRequest } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { isOidcClientId } from './clients.ts';

@@ -1,6 +1,6 @@
 import { newOpaqueToken } from '../auth/codes.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import { Reply } from '../http/reply.ts';
 import { oidcClientRepo } from '../store/oidc-client-repo.ts';
 import { oidcFlowRepo } from '../store/oidc-flow-repo.ts';

@@ -1,7 +1,7 @@
 import { hashToken, newOpaqueToken } from '../auth/codes.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';

@@ -1,6 +1,6 @@
 import { hashRefreshSecret, parseRefreshToken } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
-import { failField } from '../http/errors.ts';
+import { failField } from '../errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';

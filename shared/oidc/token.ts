@@ -4,7 +4,7 @@ import { rotateRefreshToken } from '../auth/refresh.ts';
 import { parseRefreshToken } from '../auth/refresh-token.ts';
 import { beginSession } from '../auth/session-start.ts';
 import type { Deps } from '../deps.ts';
-import { type AppError, fail, failField, isAppError } from '../http/errors.ts';
+import { type AppError, fail, failField, isAppError } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';

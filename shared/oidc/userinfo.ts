@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { issuerOf } from './issuer.ts';

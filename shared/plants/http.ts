@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context } from 'aws-lambda';
-import type { AppError, ErrorCode } from '../http/errors.ts';
+import type { AppError, ErrorCode } from '../errors.ts';
 import type { ErrorAnswer, ServiceHandlerOptions } from '../http/handler.ts';
 import { invocationDeps } from '../http/invocation-deps.ts';
 import { type HttpEvent, type HttpResult, header } from '../http/request-state.ts';

@@ -1,5 +1,5 @@
 import type { TokenPrincipal } from '../auth/resource-server.ts';
-import { failField } from '../http/errors.ts';
+import { failField } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { PlantDeps } from './deps.ts';
 import { roundedIntegers } from './exact-numbers.ts';

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { type AppError, fail } from '../http/errors.ts';
+import { type AppError, fail } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';

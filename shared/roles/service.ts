@@ -2,7 +2,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
-import { fail, failField } from '../http/errors.ts';
+import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import type { TenantRef } from '../store/keys.ts';

@@ -1,6 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
-import { listedEntry, type SessionCap } from '../sessions/session-cap.ts';
+import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
 import { isConditionFailure } from './errors.ts';
@@ -8,6 +7,7 @@ import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
+import { listedEntry, type SessionCap } from './session-cap.ts';
 import { type TransactItem, transact } from './transact.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 

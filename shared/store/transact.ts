@@ -1,5 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { StoreClient } from './client.ts';
 import { cancellationCodes, onlyConflicted } from './errors.ts';
 

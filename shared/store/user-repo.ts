@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CHALLENGE_TTL_MS, INVITATION_TTL_MS, UNVERIFIED_SIGNUP_TTL_MS } from '../auth/lifetimes.ts';
+import { CHALLENGE_TTL_MS, INVITATION_TTL_MS, UNVERIFIED_SIGNUP_TTL_MS } from '../lifetimes.ts';
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, type EpochBump } from './credential-epoch.ts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { grantOf } from '../roles/authority.ts';
 import { SYSTEM_ROLES } from '../roles/system-roles.ts';

@@ -1,6 +1,4 @@
 import type { Deps } from '../deps.ts';
-import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_MAX_AGE_SECONDS } from '../http/middleware/cors.ts';
-import { Reply } from '../http/reply.ts';
 import type { DiscoveryResponse } from './schemas.ts';
 import type { Merchant } from './types.ts';
 
@@ -28,41 +26,4 @@ export function toDiscovery(
     totpAllowed: tenant.totpAllowed,
     allowUserDisableTotp: tenant.allowUserDisableTotp,
   };
-}
-
-/**
- * CORS preflight carries no tenant headers, so it echoes the Origin when any
- * tenant allows it; the real request is then checked against its own tenant.
- */
-/** The OAuth protocol endpoints (route rows with `oauth: true`), as the preflight's `{proxy+}` sees them. */
-const OAUTH_CORS_PATHS = new Set([
-  'oidc/token',
-  'oidc/userinfo',
-  'oidc/revoke',
-  'oidc/openid-configuration',
-  '.well-known/jwks.json',
-]);
-
-export async function preflightHeaders(
-  deps: Deps,
-  origin: string | undefined,
-  path: string | undefined,
-): Promise<Reply> {
-  // OAuth's protocol endpoints answer any origin (shared/http/middleware/cors.ts says why): a SPA's userinfo
-  // call carries Authorization, which needs this preflight.
-  if (origin !== undefined && path !== undefined && OAUTH_CORS_PATHS.has(path)) {
-    return new Reply(undefined, {
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET, POST, OPTIONS',
-      'access-control-allow-headers': 'authorization, content-type',
-      'access-control-max-age': CORS_MAX_AGE_SECONDS,
-    });
-  }
-  if (origin === undefined || !(await deps.merchants.anyTenantAllowsOrigin(origin))) return new Reply(undefined);
-  return new Reply(undefined, {
-    'access-control-allow-origin': origin,
-    'access-control-allow-methods': CORS_ALLOW_METHODS,
-    'access-control-allow-headers': CORS_ALLOW_HEADERS,
-    'access-control-max-age': CORS_MAX_AGE_SECONDS,
-  });
 }

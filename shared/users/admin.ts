@@ -7,7 +7,7 @@ import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';

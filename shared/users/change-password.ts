@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
-import { fail, failField } from '../http/errors.ts';
+import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';

@@ -1,6 +1,6 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from './types.ts';
 import { toUserResponse } from './view.ts';

@@ -5,7 +5,7 @@ import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from './me.ts';

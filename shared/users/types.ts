@@ -58,7 +58,7 @@ export interface User {
   credentialEpoch: number;
   /**
    * The sessions started at this epoch and not known to be over: id → createdAt. Kept for the
-   * 50-session limit (shared/sessions/session-cap.ts), never for liveness (the session item decides).
+   * 50-session limit (shared/store/session-cap.ts), never for liveness (the session item decides).
    * null on a profile stored before sessions were listed here.
    */
   liveSessions: Record<string, string> | null;

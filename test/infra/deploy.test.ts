@@ -4,7 +4,7 @@ import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { FIREWALL_RULES, type FirewallStack } from '#infra/firewall-stack.ts';
 import { addStacks } from '#infra/stacks.ts';
-import { ERRORS } from '#shared/http/errors.ts';
+import { ERRORS } from '#shared/errors.ts';
 import { errorFromAnswer } from '../../client/src/errors.ts';
 import { cdkContext } from './support/context.ts';
 import { flatTemplate } from './support/flat-template.ts';

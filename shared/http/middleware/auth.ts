@@ -1,5 +1,5 @@
+import { fail } from '../../errors.ts';
 import { ADMIN_AUTHORITY } from '../../roles/authority.ts';
-import { fail } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;

@@ -1,4 +1,4 @@
-import { fail } from '../errors.ts';
+import { fail } from '../../errors.ts';
 import type { HttpRequest } from '../request-state.ts';
 
 /** CONTRACT.md, Limits: bodies are at most 16 KiB. */

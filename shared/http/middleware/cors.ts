@@ -1,5 +1,5 @@
+import { fail } from '../../errors.ts';
 import { originAllowed } from '../../tenancy/hosted-pages.ts';
-import { fail } from '../errors.ts';
 import type { HttpRequest } from '../request-state.ts';
 
 export const CORS_ALLOW_HEADERS = 'authorization, content-type, x-app-id, x-mid-key, x-api-key';

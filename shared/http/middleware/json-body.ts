@@ -1,4 +1,4 @@
-import { fail, failField } from '../errors.ts';
+import { fail, failField } from '../../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;

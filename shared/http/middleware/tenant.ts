@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { fail, failField } from '../../errors.ts';
 import type { TenantRef } from '../../store/keys.ts';
 import { hostedSubdomainOf } from '../../tenancy/hosted-pages.ts';
 import type { Merchant } from '../../tenancy/types.ts';
-import { fail, failField } from '../errors.ts';
 import { type HttpRequest, header } from '../request-state.ts';
 import { bearerTokenOf } from './auth.ts';
 

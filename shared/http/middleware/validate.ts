@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { type FieldError, fail } from '../errors.ts';
+import { type FieldError, fail } from '../../errors.ts';
 import type { HttpRequest } from '../request-state.ts';
 
 function fieldErrors(issues: readonly v.BaseIssue<unknown>[], whole: string): FieldError[] {

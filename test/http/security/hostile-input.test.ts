@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
-import { ERRORS } from '#shared/http/errors.ts';
+import { ERRORS } from '#shared/errors.ts';
 import { isDefaultRoute, type RouteDef } from '#shared/http/route.ts';
 import { type AdminTenant, adminApi } from '#test/support/admin.ts';
 import { issuerOf, localhostFetch } from '#test/support/oidc.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '#shared/auth/challenges.ts';
 import { login } from '#shared/auth/login.ts';
 import type { Deps } from '#shared/deps.ts';
-import { fail } from '#shared/http/errors.ts';
+import { fail } from '#shared/errors.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

@@ -6,7 +6,7 @@ import { resetPassword } from '#shared/auth/reset-password.ts';
 import { signup } from '#shared/auth/signup.ts';
 import { verifySignup } from '#shared/auth/signup-verify.ts';
 import type { Deps } from '#shared/deps.ts';
-import { fail } from '#shared/http/errors.ts';
+import { fail } from '#shared/errors.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import type { Challenge } from '#shared/store/challenge-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';

@@ -1,7 +1,7 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SesEmulator, startSesEmulator } from '#local/ses.ts';
-import { AppError } from '#shared/http/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { Mailer, MailMessage } from '#shared/mail/message.ts';
 import { sesMailer } from '#shared/mail/ses-mailer.ts';
 import { aMerchant } from '#test/support/builders.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
-import { AppError } from '#shared/http/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import {
   actorIdOf,
   assertMayActOnUser,

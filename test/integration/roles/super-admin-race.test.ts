@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/principal.ts';
-import { AppError } from '#shared/http/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import { effectiveRoles } from '#shared/roles/authority.ts';
 import { assignRole, listRoles, revokeRole } from '#shared/roles/service.ts';
 import { keys } from '#shared/store/keys.ts';

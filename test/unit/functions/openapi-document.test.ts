@@ -7,7 +7,7 @@ import { handler as servePlantsOpenapi } from '#functions/plants/get-plants-open
 import { plantRouteList } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
 import { REPO_ROOT } from '#local/stack.ts';
-import { ERRORS } from '#shared/http/errors.ts';
+import { ERRORS } from '#shared/errors.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { ActivityQuery } from '#shared/users/admin-schemas.ts';
 import { aContext, anEvent } from '#test/support/events.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '#shared/http/errors.ts';
+import { ERRORS, type ErrorCode } from '#shared/errors.ts';
 import { outcomeOf } from '#shared/metrics.ts';
 
 /** The outcome dimension (shared/metrics.ts): every problem code in a family of its status, and few families. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loginMethod } from '#shared/auth/login.ts';
 import type { LoginRequest } from '#shared/auth/schemas.ts';
-import { AppError } from '#shared/http/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { LoginMode } from '#shared/tenancy/schemas.ts';
 import { aMerchant } from '#test/support/builders.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failField } from '#shared/http/errors.ts';
+import { failField } from '#shared/errors.ts';
 
 describe('failField: a client error about one field', () => {
   it('is 400 VALIDATION_FAILED whose detail and one errors entry name the field and say what is wrong', () => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import type { TokenPrincipal } from '#shared/auth/resource-server.ts';
-import { fail } from '#shared/http/errors.ts';
+import { fail } from '#shared/errors.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { plantErrorBody } from '#shared/plants/http.ts';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import type { Authenticators, Principal } from '#shared/auth/principal.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
-import { fail } from '#shared/http/errors.ts';
+import { fail } from '#shared/errors.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';

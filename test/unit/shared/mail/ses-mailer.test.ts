@@ -2,7 +2,7 @@ import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/c
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeDeps } from '#shared/deps.ts';
-import { AppError } from '#shared/http/errors.ts';
+import { AppError } from '#shared/errors.ts';
 import type { LogFields, Logger } from '#shared/log.ts';
 import { fromHeader, sesMailer, sesMailerFor } from '#shared/mail/ses-mailer.ts';
 import { mailTags } from '#shared/mail/tags.ts';

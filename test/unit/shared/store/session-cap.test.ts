@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capSessions, listedEntry, MAX_CLIENT_SESSIONS, MAX_LIVE_SESSIONS } from '#shared/sessions/session-cap.ts';
+import { capSessions, listedEntry, MAX_CLIENT_SESSIONS, MAX_LIVE_SESSIONS } from '#shared/store/session-cap.ts';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();

@@ -1,4 +1,4 @@
-import { REFRESH_TOKEN_TTL_MS } from '../auth/lifetimes.ts';
+import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 
 /**
  * At most this many live sessions per user (ASVS 7.1.2) that no OpenID client holds: the hosted pages', the
