@@ -238,6 +238,15 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await page.getByText(`Signed in as ${user.email}.`).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'oidc-authorize-consent');
+    // On a phone too, and with a dark colour scheme asked for: every scope's sentence stays whole and legible.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expectAccessible(page);
+    await screenshot(page, 'oidc-authorize-consent-375');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'oidc-authorize-consent-375-dark');
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await screenshot(page, 'oidc-authorize-consent-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // By keyboard: Allow is a button reached by Tab and pressed with Enter.
     await page.getByRole('button', { name: 'Not you? Use another account' }).focus();
