@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../crypto/same-secret.ts';
 import type { Deps } from '../deps.ts';
 import { describeError } from '../log.ts';
 import { newId, type Random } from '../random.ts';
@@ -63,13 +63,13 @@ export function isApiKeyId(value: string): boolean {
 
 /**
  * Whether the presented secret's hash is the stored one. Constant time
- * (timingSafeEqual), so the answer's timing says nothing about how many leading
+ * (sameSecret), so the answer's timing says nothing about how many leading
  * bytes matched; a stored value that is not a SHA-256 hex digest never matches.
  */
 export function secretHashMatches(storedHash: string, presentedHash: string): boolean {
   const stored = Buffer.from(typeof storedHash === 'string' ? storedHash : '', 'hex');
   const presented = Buffer.from(presentedHash, 'hex');
-  return stored.length === 32 && presented.length === 32 && timingSafeEqual(stored, presented);
+  return stored.length === 32 && sameSecret(stored, presented);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { sameSecret } from '../crypto/same-secret.ts';
 
 /**
  * One-time e-mail codes (sign-up, login, password reset, e-mail change) and
@@ -38,7 +39,7 @@ export function codeMatches(storedHash: string, code: string, salt: string): boo
   if (code.length > MAX_SECRET_LENGTH || salt.length > MAX_SECRET_LENGTH) return false;
   const expected = Buffer.from(storedHash, 'hex');
   const actual = Buffer.from(hashCode(code, salt), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return sameSecret(expected, actual);
 }
 
 /** Fewer random bytes than this would not justify the unsalted hash below. */

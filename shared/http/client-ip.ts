@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { sameSecret } from '../crypto/same-secret.ts';
 import { fail } from '../errors.ts';
 import { type HttpEvent, header } from './request-state.ts';
 import type { RouteDef } from './route.ts';
@@ -105,7 +106,7 @@ export async function edgeTrust(
   const presented = header(event, EDGE_SECRET_HEADER);
   if (typeof presented !== 'string' || presented === '') return 'not-from-edge';
   // Compared as digests: equal lengths, and no timing to learn the secret from.
-  const matches = (secret: string) => timingSafeEqual(digest(presented), digestOfSecret(secret));
+  const matches = (secret: string) => sameSecret(digest(presented), digestOfSecret(secret));
   if (config.edgeSecret) return matches(config.edgeSecret) ? 'from-edge' : 'not-from-edge';
   const arn = config.edgeSecretArn as string;
   try {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-settings-repo.ts';
+import { nextUpdatedAt } from '../store/versions.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { MerchantResponse, UpdateMerchantRequest } from './schemas.ts';
 
@@ -55,12 +56,6 @@ async function answered(deps: Deps, merchant: Merchant): Promise<MerchantRespons
 /** GET /merchants/me: the tenant as the tenant stage read it (strongly consistent, this request). */
 export function getMyMerchant(deps: Deps, tenant: Merchant): Promise<MerchantResponse> {
   return answered(deps, tenant);
-}
-
-/** Later than both now and the previous stamp, so `updatedAt` can serve as the merchant's version. */
-function nextUpdatedAt(now: Date, previous: string): string {
-  const after = Date.parse(previous) + 1;
-  return new Date(Number.isNaN(after) ? now.getTime() : Math.max(now.getTime(), after)).toISOString();
 }
 
 /**

@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
+import { sameSecret } from '../crypto/same-secret.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -32,7 +32,7 @@ function secretMatches(client: StoredOidcClient, secret: string): boolean {
   if (!client.secretHash || secret.length === 0 || secret.length > 512) return false;
   const expected = Buffer.from(client.secretHash, 'hex');
   const actual = Buffer.from(hashToken(secret), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return sameSecret(expected, actual);
 }
 
 /**

@@ -7,6 +7,7 @@ import { type FieldError, fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type OidcClientChanges, oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
+import { nextUpdatedAt } from '../store/versions.ts';
 import {
   type ClientType,
   type CreateOidcClientRequest,
@@ -128,12 +129,6 @@ async function found(deps: Deps, tenant: TenantRef, clientId: string): Promise<S
   const client = isOidcClientId(clientId) ? await oidcClientRepo(deps.store).get(tenant, clientId) : null;
   if (!client) throw fail('NOT_FOUND');
   return client;
-}
-
-/** Later than both now and the previous stamp, so `updatedAt` can serve as the client's version. */
-function nextUpdatedAt(now: Date, previous: string): string {
-  const after = Date.parse(previous) + 1;
-  return new Date(Number.isNaN(after) ? now.getTime() : Math.max(now.getTime(), after)).toISOString();
 }
 
 /** POST /oidc/clients: a confidential client's secret is in this answer only. */
