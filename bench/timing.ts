@@ -153,8 +153,13 @@ async function measurePaths(options: {
     const wrongLogin = (email: string) => send('/auth/login', { email, password: WRONG });
     const at = (list: string[], i: number) => list[i] as string;
     const results: PathTiming[] = [];
-    const measure = async (...args: Parameters<typeof pairsOf>) => {
-      const figures = await pairsOf(...args);
+    const measure = async (
+      path: string,
+      sides: string,
+      known: (i: number) => Promise<Timed>,
+      unknown: (i: number) => Promise<Timed>,
+    ) => {
+      const figures = await pairsOf(path, sides, count, streams, known, unknown);
       log(
         `  ${figures.path}: known ${figures.knownMedianMs} ms, unknown ${figures.unknownMedianMs} ms, ` +
           `difference ${figures.medianDifferenceMs} ms (${figures.statuses.join(' ')})`,
@@ -166,16 +171,12 @@ async function measurePaths(options: {
     await measure(
       'sign-up',
       addresses,
-      count,
-      streams,
       (i) => signup(at(known.signup, i)),
       () => signup(nobody()),
     );
     await measure(
       'refused login: a wrong password',
       addresses,
-      count,
-      streams,
       (i) => wrongLogin(at(known.login, i)),
       () => wrongLogin(nobody()),
     );
@@ -187,32 +188,24 @@ async function measurePaths(options: {
     await measure(
       'refused login: the fifth wrong password, which engages the lock',
       addresses,
-      count,
-      streams,
       (i) => wrongLogin(at(known.lock, i)),
       (i) => wrongLogin(at(lockUnknown, i)),
     );
     await measure(
       'refused login: locked',
       addresses,
-      count,
-      streams,
       (i) => wrongLogin(at(known.lock, i)),
       (i) => wrongLogin(at(lockUnknown, i)),
     );
     await measure(
       'forgot-password',
       addresses,
-      count,
-      streams,
       (i) => send('/auth/forgot-password', { email: at(known.forgot, i) }),
       () => send('/auth/forgot-password', { email: nobody() }),
     );
     await measure(
       'e-mail-code login request',
       addresses,
-      count,
-      streams,
       (i) => send('/auth/login', { email: at(known.code, i) }),
       () => send('/auth/login', { email: nobody() }),
     );
@@ -242,8 +235,6 @@ async function measurePaths(options: {
     await measure(
       'refused reauthentication: a wrong password',
       'an account with a password vs one without (e-mail codes only)',
-      count,
-      streams,
       (i) => wrongReauth(at(known.reauthPassword, i)),
       (i) => wrongReauth(at(known.reauthNone, i)),
     );

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTags } from '#test/support/ses-events.ts';
-import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 import { ageSignIns } from './account-steps.ts';
 
 const web = useWebStack();
@@ -173,13 +173,7 @@ describe('the console’s users', () => {
     await screenshot(admin, 'console-user-mail-suppressed');
     // The same on a phone, and with a dark colour scheme asked for (the pages have one scheme: it must stay legible).
     // (axe at 375 px finds the signed-in header's links clipped over the banner: the phone layout's own work.)
-    await admin.setViewportSize({ width: 375, height: 812 });
-    await screenshot(admin, 'console-user-mail-suppressed-375');
-    await admin.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(admin, 'console-user-mail-suppressed-375-dark');
-    await admin.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(admin, 'console-user-mail-suppressed-dark');
-    await admin.emulateMedia({ colorScheme: 'light' });
+    await screenshotsOnPhoneAndDark(admin, 'console-user-mail-suppressed');
 
     await admin.getByRole('button', { name: 'Clear the mail suppression' }).click();
     await confirmIn(admin, 'Clear').click();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
-import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 
 /**
  * An OpenID Connect client's sign-in through the tenant's hosted pages (shared/oidc/README.md): the client
@@ -239,14 +239,7 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await expectAccessible(page);
     await screenshot(page, 'oidc-authorize-consent');
     // On a phone too, and with a dark colour scheme asked for: every scope's sentence stays whole and legible.
-    await page.setViewportSize({ width: 375, height: 812 });
-    await expectAccessible(page);
-    await screenshot(page, 'oidc-authorize-consent-375');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'oidc-authorize-consent-375-dark');
-    await page.setViewportSize({ width: 1200, height: 900 });
-    await screenshot(page, 'oidc-authorize-consent-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshotsOnPhoneAndDark(page, 'oidc-authorize-consent', expectAccessible);
 
     // By keyboard: Allow is a button reached by Tab and pressed with Enter.
     await page.getByRole('button', { name: 'Not you? Use another account' }).focus();

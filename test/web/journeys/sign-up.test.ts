@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser, forgetMailsTo } from '#test/support/auth.ts';
 import { post } from '#test/support/http.ts';
-import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 
 // Each test signs up in a tenant of its own, at most twice: the one that spends a tenant's budget spends three.
 const SIGNUP_BUDGET = 3;
@@ -158,14 +158,7 @@ describe("sign-up when the tenant's sign-up mail of the day is spent", () => {
     await expectAccessible(page);
     await screenshot(page, 'sign-up-paused');
     // On a phone too, and with a dark colour scheme asked for: the sentence stays whole and legible.
-    await page.setViewportSize({ width: 375, height: 812 });
-    await expectAccessible(page);
-    await screenshot(page, 'sign-up-paused-375');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page);
-    await screenshot(page, 'sign-up-paused-375-dark');
-    await page.setViewportSize({ width: 1200, height: 900 });
-    await screenshot(page, 'sign-up-paused-dark');
+    await screenshotsOnPhoneAndDark(page, 'sign-up-paused', expectAccessible);
   });
 });
 

@@ -184,6 +184,23 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(serious, `axe on ${page.url()}`).toEqual([]);
 }
 
+/**
+ * The page on a phone (375 px) and with a dark colour scheme asked for: `<name>-375`, `<name>-375-dark` and, back at
+ * its own width, `<name>-dark`; then light again. `onPhone` (an accessibility check) runs at 375 px, light and dark.
+ */
+export async function screenshotsOnPhoneAndDark(page: Page, name: string, onPhone?: (page: Page) => Promise<void>) {
+  const desktop = page.viewportSize() ?? { width: 1200, height: 900 };
+  await page.setViewportSize({ width: 375, height: 812 });
+  await onPhone?.(page);
+  await screenshot(page, `${name}-375`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await onPhone?.(page);
+  await screenshot(page, `${name}-375-dark`);
+  await page.setViewportSize(desktop);
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** A screenshot of the page in .screenshots/<name>.png, to look at. */
 export async function screenshot(page: Page, name: string): Promise<Buffer> {
   mkdirSync(SCREENSHOTS, { recursive: true });
