@@ -9,11 +9,11 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startDynamoDbLocal } from '#local/dynamodb.ts';
+import { listUsers } from '#shared/admin/users.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
-import { listUsers } from '#shared/users/admin.ts';
 import { bundles } from './bundles.ts';
 import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
@@ -779,7 +779,7 @@ const listUsers100k = await (async () => {
     gzipBytes,
     lambdaResponseBytes,
     fitsUnderLambda6Mb: res.status === 200 && lambdaResponseBytes <= LAMBDA_RESPONSE_LIMIT,
-    // The same list built by the route's own function (shared/users/admin.ts) in this process, without the function's
+    // The same list built by the route's own function (shared/admin/users.ts) in this process, without the function's
     // timeout: DynamoDB Local pages a 100,000-item Query far slower than DynamoDB does, so through the local route it
     // may not finish in 29 s; its size and gzip are what the route would answer.
     direct: await (async () => {

@@ -1,8 +1,8 @@
 // POST /roles: admin; CreateRoleRequest → 201 RoleResponse
 import { roleRoutes } from '#functions/roles/routes.ts';
+import { createRole } from '#shared/admin/roles.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { createRole } from '#shared/roles/service.ts';
 
 export const handler = httpHandler(
   roleRoutes.createRole,

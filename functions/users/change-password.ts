@@ -1,9 +1,9 @@
 // POST /users/me/password: bearer; { currentPassword, newPassword, totpCode? } → 204; other sessions revoked
 import { userRoutes } from '#functions/users/routes.ts';
+import { changePassword } from '#shared/account/change-password.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
-import { changePassword } from '#shared/users/change-password.ts';
 
 export const handler = httpHandler(
   userRoutes.changePassword,

@@ -1,8 +1,8 @@
 // POST /users/me/totp/disable: bearer; { code } → 204 (TOTP off)
 import { userRoutes } from '#functions/users/routes.ts';
+import { disableTotp } from '#shared/account/totp-enrolment.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { disableTotp } from '#shared/users/totp-enrolment.ts';
 
 export const handler = httpHandler(
   userRoutes.disableTotp,

@@ -1,8 +1,8 @@
 // GET /users/{id}: admin → AdminUserResponse (the UserResponse and its mail suppression)
 import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { getUser } from '#shared/admin/users.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { getUser } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.getUser,

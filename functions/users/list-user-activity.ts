@@ -1,8 +1,8 @@
 // GET /users/{id}/activity?limit=&cursor=: admin → { items, nextCursor } newest first
 import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { listUserActivity } from '#shared/admin/users.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { listUserActivity } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.listUserActivity,

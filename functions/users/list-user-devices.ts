@@ -1,8 +1,8 @@
 // GET /users/{id}/devices: admin → DeviceResponse[]
 import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { listUserDevices } from '#shared/admin/user-devices.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { listUserDevices } from '#shared/users/devices.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.listUserDevices,

@@ -1,8 +1,6 @@
 /** Routes under /users/me: the signed-in user's own account. */
 
 import * as v from 'valibot';
-import { BEARER_ERRORS, bearerRoute, type RouteDef } from '#shared/http/route.ts';
-import { UserResponse } from '#shared/users/schemas.ts';
 import {
   ChangePasswordRequest,
   EmailChangeRequest,
@@ -13,7 +11,9 @@ import {
   TotpCodeRequest,
   TotpSetupResponse,
   UpdateUserRequest,
-} from '#shared/users/schemas-me.ts';
+} from '#shared/account/schemas.ts';
+import { BEARER_ERRORS, bearerRoute, type RouteDef } from '#shared/http/route.ts';
+import { UserResponse } from '#shared/users/schemas.ts';
 
 export const userRoutes = {
   getMe: {

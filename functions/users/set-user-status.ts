@@ -1,8 +1,8 @@
 // PATCH /users/{id}/status: admin; { status } → UserResponse
 import { adminUserRoutes } from '#functions/users/admin-routes.ts';
+import { setUserStatus } from '#shared/admin/users.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { setUserStatus } from '#shared/users/admin.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.setUserStatus,

@@ -1,9 +1,9 @@
 // POST /users/me/email-change: bearer; { newEmail } → { challengeId } (the code goes to the new address)
 import { userRoutes } from '#functions/users/routes.ts';
+import { requestEmailChange } from '#shared/account/email-change.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
-import { requestEmailChange } from '#shared/users/email-change.ts';
 
 export const handler = httpHandler(
   userRoutes.startEmailChange,

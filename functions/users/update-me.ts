@@ -1,8 +1,8 @@
 // PATCH /users/me: bearer; UpdateUserRequest → UserResponse
 import { userRoutes } from '#functions/users/routes.ts';
+import { updateMe } from '#shared/account/me.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { updateMe } from '#shared/users/me.ts';
 
 export const handler = httpHandler(
   userRoutes.updateMe,

@@ -1,9 +1,9 @@
 // POST /users/me/email-change/verify: bearer; { challengeId, code } → { challengeId, type: "EMAIL", status: "COMPLETED" }
 import { userRoutes } from '#functions/users/routes.ts';
+import { verifyEmailChange } from '#shared/account/email-change.ts';
 import { userAuthenticators } from '#shared/auth/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
-import { verifyEmailChange } from '#shared/users/email-change.ts';
 
 export const handler = httpHandler(
   userRoutes.verifyEmailChange,

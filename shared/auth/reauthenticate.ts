@@ -4,7 +4,7 @@ import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from '../users/me.ts';
+import { currentUser } from '../users/lookup.ts';
 import type { User } from '../users/types.ts';
 import { checkCodeChallenge, codeChallengeOf, liveChallenge, openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit, proveSignedIn } from './guards.ts';

@@ -1,9 +1,9 @@
 import { isApiKeyId, newApiKey } from '../auth/api-keys.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { actorIdOf } from '../roles/authority.ts';
+import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { ApiKeyResponse, GenerateApiKeyResponse } from './schemas.ts';

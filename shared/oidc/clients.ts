@@ -1,10 +1,10 @@
 import { hashToken, newOpaqueToken } from '../auth/codes.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import { signingKeys } from '../auth/signing-keys.ts';
 import type { Deps } from '../deps.ts';
 import { type FieldError, fail } from '../errors.ts';
 import { newId } from '../random.ts';
+import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { type OidcClientChanges, oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { nextUpdatedAt } from '../store/versions.ts';

@@ -7,7 +7,7 @@ import { normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationRequest, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from '../users/me.ts';
+import { currentUser } from '../users/lookup.ts';
 import { isOidcClientId } from './clients.ts';
 import { issuerOf, withQuery } from './issuer.ts';
 import type { CancelError } from './protocol-schemas.ts';

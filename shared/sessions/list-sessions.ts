@@ -1,7 +1,7 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from '../users/me.ts';
+import { currentUser } from '../users/lookup.ts';
 import { describeDevice } from './device.ts';
 
 /** GET /users/me/sessions: the caller's live sessions, newest activity first, with device names. */

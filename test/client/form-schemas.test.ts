@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/account/schemas.ts';
 import { NewPassword } from '#shared/auth/password-policy.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
-import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/users/schemas-me.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
 
 /**

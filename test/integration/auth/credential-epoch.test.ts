@@ -1,5 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { changePassword } from '#shared/account/change-password.ts';
+import { setUserStatus } from '#shared/admin/users.ts';
 import { authenticateBearer } from '#shared/auth/authenticate.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import type { LoginResult } from '#shared/auth/issue-tokens.ts';
@@ -17,8 +19,6 @@ import { activityRepo } from '#shared/store/activity-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MAX_CLIENT_SESSIONS, MAX_LIVE_SESSIONS } from '#shared/store/session-cap.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { setUserStatus } from '#shared/users/admin.ts';
-import { changePassword } from '#shared/users/change-password.ts';
 import { aTenantWith, aUser, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 

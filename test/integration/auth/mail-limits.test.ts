@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requestEmailChange } from '#shared/account/email-change.ts';
+import { inviteUser } from '#shared/admin/users.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import { login } from '#shared/auth/login.ts';
 import { mailPurposeOf } from '#shared/auth/mail-limits.ts';
@@ -7,8 +9,6 @@ import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { mailLimitRepo } from '#shared/store/mail-limit-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { inviteUser } from '#shared/users/admin.ts';
-import { requestEmailChange } from '#shared/users/email-change.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

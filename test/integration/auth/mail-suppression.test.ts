@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requestEmailChange, verifyEmailChange } from '#shared/account/email-change.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import type { UserPrincipal } from '#shared/auth/principal.ts';
 import { resetPassword } from '#shared/auth/reset-password.ts';
@@ -6,7 +7,6 @@ import type { MailMessage } from '#shared/mail/message.ts';
 import type { Counter } from '#shared/metrics.ts';
 import { mailSuppressionRepo } from '#shared/store/mail-suppression-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { requestEmailChange, verifyEmailChange } from '#shared/users/email-change.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

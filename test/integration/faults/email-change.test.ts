@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as startHandler } from '#functions/users/start-email-change.ts';
 import { handler as verifyHandler } from '#functions/users/verify-email-change.ts';
+import { requestEmailChange } from '#shared/account/email-change.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { requestEmailChange } from '#shared/users/email-change.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

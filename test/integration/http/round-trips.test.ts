@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authRoutes } from '#functions/auth/routes.ts';
 import { userRoutes } from '#functions/users/routes.ts';
+import { getMe } from '#shared/account/me.ts';
 import { identityAuthenticators } from '#shared/auth/authenticate.ts';
 import { login, loginPrefetch } from '#shared/auth/login.ts';
 import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
@@ -12,7 +13,6 @@ import { keys } from '#shared/store/keys.ts';
 import { mailSuppressionKey } from '#shared/store/mail-suppression-repo.ts';
 import { withPrefetch } from '#shared/store/prefetch.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { getMe } from '#shared/users/me.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';

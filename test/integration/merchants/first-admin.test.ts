@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { deleteUser } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import { getMyMerchant, updateMerchant } from '#shared/merchants/service.ts';
@@ -7,7 +8,6 @@ import { grantOf } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { deleteUser } from '#shared/users/admin.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assignRole, createRole, listRoles, revokeRole } from '#shared/admin/roles.ts';
+import { deleteUser, setUserStatus } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import { AppError } from '#shared/errors.ts';
@@ -9,9 +11,7 @@ import {
   effectiveRoles,
   grantOf,
 } from '#shared/roles/authority.ts';
-import { assignRole, createRole, listRoles, revokeRole } from '#shared/roles/service.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
-import { deleteUser, setUserStatus } from '#shared/users/admin.ts';
 import type { User } from '#shared/users/types.ts';
 import { aRoleName, aStoredUser, aUserRecord, putUsers } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';

@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { assignRole, listRoles, revokeRole } from '#shared/admin/roles.ts';
+import { deleteUser, setUserStatus } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import { AppError } from '#shared/errors.ts';
 import { effectiveRoles } from '#shared/roles/authority.ts';
-import { assignRole, listRoles, revokeRole } from '#shared/roles/service.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { deleteUser, setUserStatus } from '#shared/users/admin.ts';
 import type { User } from '#shared/users/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { requestEmailChange, verifyEmailChange } from '#shared/account/email-change.ts';
 import type { UserPrincipal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { requestEmailChange, verifyEmailChange } from '#shared/users/email-change.ts';
 import { aTenantWith, aUser, forgetMailsTo } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 

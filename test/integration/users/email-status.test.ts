@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getUser } from '#shared/admin/users.ts';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { signup } from '#shared/auth/signup.ts';
 import { verifySignup } from '#shared/auth/signup-verify.ts';
@@ -8,7 +9,6 @@ import type { MailMessage } from '#shared/mail/message.ts';
 import { cryptoRandom, newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { getUser } from '#shared/users/admin.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

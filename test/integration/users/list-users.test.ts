@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { createRole } from '#shared/admin/roles.ts';
+import { listUsers } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import { type Deps, depsWithStore } from '#shared/deps.ts';
 import { grantOf } from '#shared/roles/authority.ts';
-import { createRole } from '#shared/roles/service.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
-import { listUsers } from '#shared/users/admin.ts';
 import type { User } from '#shared/users/types.ts';
 import { aRoleName, aUserRecord, putUsers, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';

@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { disableTotp, initTotp, verifyTotp } from '#shared/account/totp-enrolment.ts';
 import type { UserPrincipal } from '#shared/auth/principal.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { disableTotp, initTotp, verifyTotp } from '#shared/users/totp-enrolment.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 

@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requestEmailChange, verifyEmailChange } from '#shared/account/email-change.ts';
+import { getUser, inviteUser, listUsers } from '#shared/admin/users.ts';
 import { signup } from '#shared/auth/signup.ts';
 import { verifySignup } from '#shared/auth/signup-verify.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
-import { getUser, inviteUser, listUsers } from '#shared/users/admin.ts';
-import { requestEmailChange, verifyEmailChange } from '#shared/users/email-change.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

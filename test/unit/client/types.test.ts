@@ -1,12 +1,12 @@
 import type * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
+import type * as me from '#shared/account/schemas.ts';
 import type * as auth from '#shared/auth/schemas.ts';
 import type * as merchants from '#shared/merchants/schemas.ts';
 import type * as roles from '#shared/roles/schemas.ts';
 import type * as tenancy from '#shared/tenancy/schemas.ts';
 import type * as admin from '#shared/users/admin-schemas.ts';
 import type * as users from '#shared/users/schemas.ts';
-import type * as me from '#shared/users/schemas-me.ts';
 import type * as sdk from '../../../client/src/types.ts';
 
 /**

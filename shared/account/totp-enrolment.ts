@@ -1,14 +1,14 @@
 import { recordActivity } from '../activity/record.ts';
 import { evaluating, guardProof, proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext, totpStepOf, totpUri } from '../auth/totp.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from './me.ts';
+import { currentUser } from '../users/lookup.ts';
 
 /**
  * POST /users/me/totp/init: a new secret (stored encrypted) and 10 backup

@@ -4,15 +4,15 @@ import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from '../a
 import { sendNotice } from '../auth/mail-delivery.ts';
 import { sendOrUndo } from '../auth/mail-or-undo.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
-import { requireRecentAuthentication } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from './me.ts';
+import { currentUser } from '../users/lookup.ts';
 
 /**
  * POST /users/me/email-change: mails a code to the new address, and a notice

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { NewPassword, PresentedPassword } from '../auth/password-policy.ts';
-import { Email } from './schemas.ts';
+import { Email } from '../users/schemas.ts';
 
 const Name = v.pipe(
   v.string('must be a string'),

@@ -2,15 +2,8 @@ import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import type { User } from './types.ts';
-import { toUserResponse } from './view.ts';
-
-/** The caller's profile: the one the bearer check read, or a fresh read. */
-export async function currentUser(deps: Deps, tenant: Merchant, principal: UserPrincipal): Promise<User> {
-  const user = principal.user ?? (await deps.users.get(tenant, principal.userId));
-  if (!user) throw fail('SESSION_REVOKED');
-  return user;
-}
+import { currentUser } from '../users/lookup.ts';
+import { toUserResponse } from '../users/view.ts';
 
 /** GET /users/me */
 export async function getMe(deps: Deps, tenant: Merchant, principal: UserPrincipal) {

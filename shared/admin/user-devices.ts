@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { describeDevice } from '../sessions/device.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { targetUser } from './admin.ts';
+import { targetUser } from '../users/lookup.ts';
 
 // Its own module: the User-Agent parser (ua-parser-js, ~20 KB) goes only into the bundle that lists devices.
 

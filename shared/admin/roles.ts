@@ -1,16 +1,9 @@
 import { activityItem } from '../activity/record.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
-import type { TenantRef } from '../store/keys.ts';
-import { roleRepo } from '../store/role-repo.ts';
-import { transact } from '../store/transact.ts';
-import { userAdminRepo } from '../store/user-admin-repo.ts';
-import type { Merchant, Role } from '../tenancy/types.ts';
-import { targetUser } from '../users/admin.ts';
 import {
   ADMIN_AUTHORITY,
   actorIdOf,
@@ -20,8 +13,15 @@ import {
   refusalOfActor,
   SUPER_ADMIN_AUTHORITY,
   superAdminActorCheck,
-} from './authority.ts';
-import type { RoleResponse } from './schemas.ts';
+} from '../roles/authority.ts';
+import type { RoleResponse } from '../roles/schemas.ts';
+import { requireRecentSession } from '../sessions/recent-authentication.ts';
+import type { TenantRef } from '../store/keys.ts';
+import { roleRepo } from '../store/role-repo.ts';
+import { transact } from '../store/transact.ts';
+import { userAdminRepo } from '../store/user-admin-repo.ts';
+import type { Merchant, Role } from '../tenancy/types.ts';
+import { targetUser } from '../users/lookup.ts';
 
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
 

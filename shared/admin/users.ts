@@ -5,12 +5,12 @@ import { createInvitation } from '../auth/invitations.ts';
 import { deliver, isMailSuppressed } from '../auth/mail-delivery.ts';
 import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requireRecentSession } from '../auth/recent-authentication.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
+import { requireRecentSession } from '../sessions/recent-authentication.ts';
 import { activityRepo } from '../store/activity-repo.ts';
 import type { EpochBump } from '../store/credential-epoch.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
@@ -19,19 +19,10 @@ import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
 import { isExpiredSignup } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import type { AdminUserResponse } from './admin-schemas.ts';
-import type { User } from './types.ts';
-import { toUserResponse } from './view.ts';
-
-const USER_ID = /^usr_[0-9a-z]{20}$/;
-
-/** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
-export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
-  const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
-  // A signup never verified is gone after 24 h (security review M7), for admins too.
-  if (!user || isExpiredSignup(user, deps.clock.now())) throw fail('NOT_FOUND');
-  return user;
-}
+import type { AdminUserResponse } from '../users/admin-schemas.ts';
+import { targetUser } from '../users/lookup.ts';
+import type { User } from '../users/types.ts';
+import { toUserResponse } from '../users/view.ts';
 
 /**
  * GET /users: the whole tenant in one answer, from a Query on the users

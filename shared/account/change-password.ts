@@ -10,7 +10,7 @@ import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { currentUser } from './me.ts';
+import { currentUser } from '../users/lookup.ts';
 
 /**
  * POST /users/me/password: the current password (and, with TOTP on, a code)

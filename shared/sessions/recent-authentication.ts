@@ -1,7 +1,7 @@
+import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { REAUTHENTICATION_WINDOW_MS } from '../lifetimes.ts';
-import type { Principal } from './principal.ts';
 
 /**
  * Whether the caller's session proved its first factor (login, or POST
