@@ -41,7 +41,7 @@ export interface PlantsStackProps extends StackProps {
  * The plant store, a resource server of the identity service: its own HTTP
  * API (routes at the root, no base path), its own table and one function per
  * row of its route list (functions/plants/routes.ts). Its functions check the
- * identity's access tokens themselves (shared/auth/resource-server.ts: an API
+ * identity's access tokens themselves (shared/tokens/resource-server.ts: an API
  * Gateway JWT authorizer cannot pin a per-tenant audience), so they get the
  * issuer and its JWKS URL, and no access to the identity's keys. Of the
  * identity's table, the CORS routes may Query the ORIGIN partitions only.

@@ -11,8 +11,9 @@
  * local store by default (as `npm run tenant`); against a deployed table with
  * `TABLE_NAME` and `KMS_KEY_ID` (the stack's outputs) and AWS credentials.
  */
-import { signingKeys } from '#shared/auth/signing-keys.ts';
+
 import { makeDeps } from '#shared/deps.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { type Command, commandLine, runAsMain, usageError } from './command-line.ts';
 import { storeTarget } from './store-target.ts';
 

@@ -5,10 +5,10 @@ import { isLiveSession } from '../sessions/live-session.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { toUser } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { type AccessTokenClaims, verifyAccessToken } from '../tokens/access-token.ts';
 import type { User } from '../users/types.ts';
 import { authenticateApiKey } from './api-keys.ts';
 import type { Authenticators, PrefetchedBearer, UserPrincipal } from './principal.ts';
-import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
 
 /**
  * The bearer check of every protected route: the JWT verified strictly

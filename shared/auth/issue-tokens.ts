@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.ts';
 import { effectiveRoles } from '../roles/authority.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { issueAccessToken } from '../tokens/access-token.ts';
 import type { User } from '../users/types.ts';
 import { toUserResponse } from '../users/view.ts';
-import { issueAccessToken } from './tokens.ts';
 
 export type LoginResult = {
   accessToken: string;

@@ -6,11 +6,16 @@ import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { refreshMacKey, refreshMacPrefetch, successorSecret } from '../tokens/refresh-successor.ts';
+import {
+  formatRefreshToken,
+  hashRefreshSecret,
+  parseRefreshToken,
+  REFRESH_REUSE_GRACE_MS,
+} from '../tokens/refresh-token.ts';
+import { type SigningAlg, signingKeys } from '../tokens/signing-keys.ts';
 import type { User } from '../users/types.ts';
 import { tokensFor } from './issue-tokens.ts';
-import { refreshMacKey, refreshMacPrefetch, successorSecret } from './refresh-successor.ts';
-import { formatRefreshToken, hashRefreshSecret, parseRefreshToken, REFRESH_REUSE_GRACE_MS } from './refresh-token.ts';
-import { type SigningAlg, signingKeys } from './signing-keys.ts';
 
 /**
  * What refresh prefetches with the tenant (httpHandler's `prefetch`): the token's user, and the

@@ -10,10 +10,10 @@ import { capSessions } from '../store/session-cap.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { formatRefreshToken, hashRefreshSecret } from '../tokens/refresh-token.ts';
 import type { User } from '../users/types.ts';
 import { newOpaqueToken } from './codes.ts';
 import { tokensFor } from './issue-tokens.ts';
-import { formatRefreshToken, hashRefreshSecret } from './refresh-token.ts';
 
 /** What else a login commits with its session: the code that allowed it, used up, and more (see sessionRepo.start). */
 export interface SessionCommit extends SessionStartAlso {

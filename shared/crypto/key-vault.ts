@@ -17,8 +17,8 @@ export interface KeyVault {
 /**
  * What a context is for: its `purpose` key, which the IAM grants are conditioned on
  * (`kms:EncryptionContext:purpose`). `jwt-signing`: the private halves of the token-signing
- * keys (shared/auth/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts);
- * `refresh-mac`: the server key that derives refresh-token successors (shared/auth/refresh-successor.ts).
+ * keys (shared/tokens/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts);
+ * `refresh-mac`: the server key that derives refresh-token successors (shared/tokens/refresh-successor.ts).
  */
 export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac';
 export type VaultUse = 'encrypt' | 'decrypt';

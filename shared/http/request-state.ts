@@ -1,13 +1,13 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Authenticators, PrefetchedBearer, Principal } from '../auth/principal.ts';
-import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { Deps } from '../deps.ts';
 import type { Logger } from '../log.ts';
 import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { ItemKey, Prefetched } from '../store/prefetch.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import type { TokenPrincipal, TokenVerifier } from '../tokens/resource-server.ts';
 import type { EdgeTrust } from './client-ip.ts';
 import type { RequestSignals } from './request-metrics.ts';
 import type { RouteDef } from './route.ts';

@@ -1,6 +1,5 @@
 import { hashToken, newOpaqueToken } from '../auth/codes.ts';
 import type { Principal } from '../auth/principal.ts';
-import { signingKeys } from '../auth/signing-keys.ts';
 import type { Deps } from '../deps.ts';
 import { type FieldError, fail } from '../errors.ts';
 import { newId } from '../random.ts';
@@ -8,6 +7,7 @@ import { requireRecentAuthentication } from '../sessions/recent-authentication.t
 import type { TenantRef } from '../store/keys.ts';
 import { type OidcClientChanges, oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { nextUpdatedAt } from '../store/versions.ts';
+import { signingKeys } from '../tokens/signing-keys.ts';
 import {
   type ClientType,
   type CreateOidcClientRequest,

@@ -5,10 +5,10 @@ import { Reply } from '../http/reply.ts';
 import { oidcClientRepo } from '../store/oidc-client-repo.ts';
 import { oidcFlowRepo } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { verifyIssued } from '../tokens/oidc-tokens.ts';
 import { endClientSession } from './client-sessions.ts';
 import { isOidcClientId } from './clients.ts';
 import { issuerOf, withQuery } from './issuer.ts';
-import { verifyIssued } from './oidc-tokens.ts';
 import { matchRedirectUri } from './schemas.ts';
 
 /** How long the sign-out page has to run before its next step lapses. */
@@ -27,7 +27,7 @@ export async function endSession(deps: Deps, tenant: Merchant, rawQuery: string)
   const params = new URLSearchParams(rawQuery);
   const single = (name: string) => (params.getAll(name).length === 1 ? params.get(name) || undefined : undefined);
   const hint = single('id_token_hint');
-  const claims = hint ? await verifyIssued(deps, issuer, hint, { typ: 'JWT', acceptExpired: true }) : null;
+  const claims = hint ? await verifyIssued(deps, issuer.url, hint, { typ: 'JWT', acceptExpired: true }) : null;
   const hintClient = typeof claims?.aud === 'string' ? claims.aud : undefined;
   const named = single('client_id');
   const clientId =

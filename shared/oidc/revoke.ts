@@ -1,11 +1,11 @@
-import { hashRefreshSecret, parseRefreshToken } from '../auth/refresh-token.ts';
 import type { Deps } from '../deps.ts';
 import { failField } from '../errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { verifyOidcAccessToken } from '../tokens/oidc-tokens.ts';
+import { hashRefreshSecret, parseRefreshToken } from '../tokens/refresh-token.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';
 import { issuerOf } from './issuer.ts';
-import { verifyOidcAccessToken } from './oidc-tokens.ts';
 import type { RevocationRequest } from './protocol-schemas.ts';
 
 /**
@@ -26,7 +26,7 @@ export async function revoke(deps: Deps, tenant: Merchant, body: RevocationReque
     await endClientSession(deps, tenant, userId, sessionId, client.clientId, hashRefreshSecret(secret));
     return;
   }
-  const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant), token);
+  const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant).url, token);
   // Only this client's own session.
   if (claims?.sid && claims.client_id === client.clientId) {
     await endClientSession(deps, tenant, claims.sub, claims.sid, client.clientId);

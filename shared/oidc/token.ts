@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
 import { rotateRefreshToken } from '../auth/refresh.ts';
-import { parseRefreshToken } from '../auth/refresh-token.ts';
 import { beginSession } from '../auth/session-start.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, failField, isAppError } from '../errors.ts';
@@ -10,12 +9,14 @@ import { conditionFailedAt } from '../store/errors.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { signAccessToken, signIdToken, type UserGrant } from '../tokens/oidc-tokens.ts';
+import { parseRefreshToken } from '../tokens/refresh-token.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';
 import { type Issuer, issuerOf } from './issuer.ts';
-import { signAccessToken, signIdToken, type UserGrant } from './oidc-tokens.ts';
 import type { TokenRequest } from './protocol-schemas.ts';
 import { sameRedirectUri } from './schemas.ts';
+import { claimsFor, rolesClaim } from './scopes.ts';
 
 /** RFC 7636 4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -59,7 +60,7 @@ export async function token(
       return refreshGrant(deps, tenant, issuer, oidcClient, required(body.refresh_token, 'refresh_token'), client);
     case 'client_credentials': {
       allowed('client_credentials');
-      const { accessToken, expiresIn } = await signAccessToken(deps, issuer, tenant, oidcClient, null);
+      const { accessToken, expiresIn } = await signAccessToken(deps, issuer.url, tenant, oidcClient, null);
       return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: expiresIn, scope: '' };
     }
     default:
@@ -208,9 +209,13 @@ async function userTokens(
   grant: UserGrant,
   refreshToken: string | undefined,
 ) {
+  const now = deps.clock.now();
   const [access, idToken] = await Promise.all([
-    signAccessToken(deps, issuer, tenant, client, grant),
-    signIdToken(deps, issuer, client, grant),
+    signAccessToken(deps, issuer.url, tenant, client, {
+      ...grant,
+      userClaims: rolesClaim(grant.user, grant.scopes, now),
+    }),
+    signIdToken(deps, issuer.url, client, grant, claimsFor(grant.user, grant.scopes, now)),
   ]);
   return {
     access_token: access.accessToken,

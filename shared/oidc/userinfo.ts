@@ -2,8 +2,8 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import type { Merchant } from '../tenancy/types.ts';
+import { verifyOidcAccessToken } from '../tokens/oidc-tokens.ts';
 import { issuerOf } from './issuer.ts';
-import { verifyOidcAccessToken } from './oidc-tokens.ts';
 import { claimsFor } from './scopes.ts';
 
 /** RFC 6750 3: the challenge says why, so a client knows to refresh or sign in again. */
@@ -22,7 +22,7 @@ export async function userinfo(deps: Deps, tenant: Merchant, authorization: stri
       headers: { 'www-authenticate': 'Bearer' },
     });
   }
-  const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant), match[1]);
+  const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant).url, match[1]);
   // A client's own token (client_credentials) speaks for no user.
   if (!claims?.sid || claims.sub === claims.client_id) {
     throw fail('UNAUTHENTICATED', { detail: 'the access token is not valid', headers: INVALID_TOKEN });

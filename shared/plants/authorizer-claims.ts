@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
-import type { TokenPrincipal, TokenVerifier } from '../auth/resource-server.ts';
 import type { HttpEvent, HttpResult } from '../http/request-state.ts';
+import type { TokenPrincipal, TokenVerifier } from '../tokens/resource-server.ts';
 
 /**
  * The plant store's second mode (README, Plant store): an API Gateway HTTP API JWT authorizer has checked the
@@ -23,7 +23,7 @@ export function withAuthorizerEvent(
   return (event, context) => currentEvent.run(event, () => handler(event, context));
 }
 
-/** app and mid are generated from this alphabet; anything else names no tenant (as shared/auth/resource-server.ts). */
+/** app and mid are generated from this alphabet; anything else names no tenant (as shared/tokens/resource-server.ts). */
 const TenantValue = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,128}$/));
 const NonEmpty = v.pipe(v.string(), v.minLength(1));
 /** A claim value as API Gateway passes it: a string (numbers and arrays stringified); typed values are read too. */

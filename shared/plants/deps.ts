@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { remoteJwksVerifier, type TokenVerifier } from '../auth/resource-server.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import type { ServiceDeps } from '../http/request-state.ts';
 import { type Logger, loggerAt } from '../log.ts';
 import { createStoreClient } from '../store/client.ts';
+import { remoteJwksVerifier, type TokenVerifier } from '../tokens/resource-server.ts';
 import { authorizerClaimsVerifier } from './authorizer-claims.ts';
 import { type AllowedOrigins, identityOrigins, type PlantStore, plantStore } from './store.ts';
 

@@ -1,6 +1,6 @@
-import type { TokenPrincipal } from '../auth/resource-server.ts';
 import { failField } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
+import type { TokenPrincipal } from '../tokens/resource-server.ts';
 import type { PlantDeps } from './deps.ts';
 import { roundedIntegers } from './exact-numbers.ts';
 import type { NewPlant, Plant } from './schemas.ts';

@@ -171,6 +171,6 @@ export const keys = {
   signingKey: (kid: string) => ({ pk: 'KEYS', sk: `SIGNING#${segment(kid)}` }),
   signingKeysPartition: 'KEYS',
   signingKeyPrefix: 'SIGNING#',
-  /** The server key that derives a refresh token's successor from it (shared/auth/refresh-successor.ts). */
+  /** The server key that derives a refresh token's successor from it (shared/tokens/refresh-successor.ts). */
   refreshMacKey: { pk: 'KEYS', sk: 'REFRESH_MAC' },
 } as const;

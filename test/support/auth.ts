@@ -1,13 +1,13 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MailPurpose } from '#shared/auth/mail-limits.ts';
 import { hashPassword } from '#shared/auth/passwords.ts';
-import { REFRESH_REUSE_GRACE_MS } from '#shared/auth/refresh-token.ts';
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { LoginMode, SignupMode } from '#shared/tenancy/schemas.ts';
+import { REFRESH_REUSE_GRACE_MS } from '#shared/tokens/refresh-token.ts';
 import { defaultGrant } from '#shared/users/new-user.ts';
 import type { User } from '#shared/users/types.ts';
 import { makeTestDeps } from './deps.ts';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '#local/dynamodb.ts';
 import { keysCommand } from '#local/keys-cli.ts';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { makeDeps } from '#shared/deps.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { runInProcess, runScript } from '#test/support/processes.ts';
 
 // A table of its own: rotating the keys of the shared test table would not break other files

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueAccessToken } from '#shared/auth/tokens.ts';
+import { issueAccessToken } from '#shared/tokens/access-token.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { bodyOf } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';

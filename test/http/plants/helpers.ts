@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type JWTPayload, SignJWT } from 'jose';
 import { expect } from 'vitest';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, call, identityApi } from '#test/support/http.ts';

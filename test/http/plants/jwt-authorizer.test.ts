@@ -3,7 +3,7 @@ import { type JWTPayload, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JwtAuthorizerSettings } from '#local/jwt-authorizer.ts';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { bearer, identityApi } from '#test/support/http.ts';

@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { handler as getJwks } from '#functions/meta/get-jwks.ts';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
-import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
+import { issueAccessToken, verifyAccessToken } from '#shared/tokens/access-token.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 import { aClock, aKeysTable, aProcess, countingQueries } from './keys-table.ts';
 

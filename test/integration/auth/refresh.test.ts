@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { refresh } from '#shared/auth/refresh.ts';
-import { successorSecret } from '#shared/auth/refresh-successor.ts';
-import { hashRefreshSecret, parseRefreshToken } from '#shared/auth/refresh-token.ts';
 import { startSession } from '#shared/auth/session-start.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
+import { successorSecret } from '#shared/tokens/refresh-successor.ts';
+import { hashRefreshSecret, parseRefreshToken } from '#shared/tokens/refresh-token.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 

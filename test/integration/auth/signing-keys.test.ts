@@ -3,11 +3,11 @@ import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { JwksResponse } from '#functions/meta/routes.ts';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
-import { issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import { localKeyVault } from '#shared/crypto/key-vault.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
+import { issueAccessToken, verifyAccessToken } from '#shared/tokens/access-token.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aClock, aKeysTable, aProcess, countingQueries, MINUTE } from './keys-table.ts';
 
 const subject = { sub: 'usr_1', sid: 'ses_1', app: 'app_1', mid: 'mid_1', roles: ['DEFAULT'] };

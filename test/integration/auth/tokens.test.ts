@@ -9,9 +9,9 @@ import {
   UnsecuredJWT,
 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
-import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from '#shared/auth/tokens.ts';
 import type { Deps } from '#shared/deps.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from '#shared/tokens/access-token.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aClock, aKeysTable, aProcess, MINUTE } from './keys-table.ts';
 
 const ISSUER = 'http://localhost:3000/api/v1';

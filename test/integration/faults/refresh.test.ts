@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as refreshHandler } from '#functions/auth/refresh.ts';
-import { refreshMacKey } from '#shared/auth/refresh-successor.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
+import { refreshMacKey } from '#shared/tokens/refresh-successor.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/principal.ts';
-import { signingKeys } from '#shared/auth/signing-keys.ts';
 import type { Deps } from '#shared/deps.ts';
 import { createOidcClient, updateOidcClient } from '#shared/oidc/clients.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
+import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aKeysTable, aProcess } from '../auth/keys-table.ts';
 
 /**

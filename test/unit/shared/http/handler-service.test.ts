@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import type { TokenPrincipal } from '#shared/auth/resource-server.ts';
 import { fail } from '#shared/errors.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { plantErrorBody } from '#shared/plants/http.ts';
+import type { TokenPrincipal } from '#shared/tokens/resource-server.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /** httpHandler for a service with deps of its own (the plant store's shape): tenant from the token, its error body. */

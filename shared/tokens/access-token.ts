@@ -1,6 +1,7 @@
-import { type CryptoKey, type JWTHeaderParameters, jwtVerify, SignJWT } from 'jose';
+import type { CryptoKey } from 'jose';
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
+import { signJwt, verifyJwt } from './jwt.ts';
 import { type SigningKeyDeps, signingKeys } from './signing-keys.ts';
 
 /** Access tokens live 15 minutes (CONTRACT.md, Tokens and sessions). */
@@ -43,22 +44,20 @@ export async function issueAccessToken(
   deps: TokenDeps,
   subject: AccessTokenSubject,
 ): Promise<{ accessToken: string; expiresIn: typeof ACCESS_TOKEN_TTL_SECONDS }> {
-  const { kid, privateKey } = await signingKeys(deps).active();
-  const iat = Math.floor(deps.clock.now().getTime() / 1000);
-  const accessToken = await new SignJWT({
-    sid: subject.sid,
-    app: subject.app,
-    mid: subject.mid,
-    roles: [...subject.roles],
-  })
-    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
-    .setIssuer(deps.config.issuerUrl)
-    .setAudience(subject.app)
-    .setSubject(subject.sub)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
-    .setJti(deps.random.token(26))
-    .sign(privateKey);
+  const accessToken = await signJwt(
+    deps,
+    { typ: 'JWT', lifetimeSeconds: ACCESS_TOKEN_TTL_SECONDS },
+    {
+      iss: deps.config.issuerUrl,
+      aud: subject.app,
+      sub: subject.sub,
+      sid: subject.sid,
+      app: subject.app,
+      mid: subject.mid,
+      roles: [...subject.roles],
+      jti: deps.random.token(26),
+    },
+  );
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
@@ -91,57 +90,31 @@ const VERIFIED_TOKENS_KEPT = 1000;
  * 503 for the client to retry, not a bad token).
  */
 export async function verifyAccessToken(deps: TokenDeps, token: string): Promise<AccessTokenClaims | null> {
-  const keys = signingKeys(deps);
   const known = verifiedTokens.get(token);
   if (known) {
     const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
     const stillGood =
       known.issuer === deps.config.issuerUrl &&
       known.claims.exp > nowSeconds &&
-      (await keys.verificationKey(known.kid)) === known.key;
+      (await signingKeys(deps).verificationKey(known.kid)) === known.key;
     // Otherwise checked afresh below, which refuses it for the same reason (the entry ages out with the others).
     if (stillGood) return known.claims;
   }
-  let keysUnreadable: { error: unknown } | undefined;
-  let used: { kid: string; key: CryptoKey } | undefined;
-  try {
-    const { payload } = await jwtVerify(
-      token,
-      async (header: JWTHeaderParameters) => {
-        const key =
-          header.kid === undefined
-            ? null
-            : await keys.verificationKey(header.kid).catch((error: unknown) => {
-                keysUnreadable = { error };
-                throw error;
-              });
-        if (!key) throw new Error('unknown signing key');
-        used = { kid: header.kid as string, key };
-        return key;
-      },
-      {
-        // Pinned: `none`, HS256 keyed with our public key and every other algorithm are refused
-        // before any key is looked up.
-        algorithms: ['ES256'],
-        typ: 'JWT',
-        issuer: deps.config.issuerUrl,
-        requiredClaims: ['sub', 'sid', 'app', 'mid', 'jti', 'exp', 'iat'],
-        currentDate: deps.clock.now(),
-      },
-    );
-    const claims = v.safeParse(AccessTokenClaims, payload);
-    // aud must be exactly the tenant the token was issued for: a string (not a list) equal to `app`.
-    if (!claims.success || claims.output.aud !== claims.output.app || !used) return null;
-    // Shared by every request that sends this token: nobody may change it.
-    // valibot's output is a copy of the payload, its roles too: frozen in place.
-    Object.freeze(claims.output.roles);
-    const verified = Object.freeze(claims.output);
-    if (verifiedTokens.size >= VERIFIED_TOKENS_KEPT)
-      verifiedTokens.delete(verifiedTokens.keys().next().value as string);
-    verifiedTokens.set(token, { claims: verified, ...used, issuer: deps.config.issuerUrl });
-    return verified;
-  } catch {
-    if (keysUnreadable) throw keysUnreadable.error;
-    return null;
-  }
+  const verified = await verifyJwt(deps, token, {
+    typ: 'JWT',
+    algorithms: ['ES256'],
+    issuer: deps.config.issuerUrl,
+    requiredClaims: ['sub', 'sid', 'app', 'mid', 'jti', 'exp', 'iat'],
+  });
+  if (!verified) return null;
+  const claims = v.safeParse(AccessTokenClaims, verified.payload);
+  // aud must be exactly the tenant the token was issued for: a string (not a list) equal to `app`.
+  if (!claims.success || claims.output.aud !== claims.output.app) return null;
+  // Shared by every request that sends this token: nobody may change it.
+  // valibot's output is a copy of the payload, its roles too: frozen in place.
+  Object.freeze(claims.output.roles);
+  const frozen = Object.freeze(claims.output);
+  if (verifiedTokens.size >= VERIFIED_TOKENS_KEPT) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+  verifiedTokens.set(token, { claims: frozen, kid: verified.kid, key: verified.key, issuer: deps.config.issuerUrl });
+  return frozen;
 }

@@ -9,7 +9,7 @@ import {
   UnsecuredJWT,
 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KeySetUnavailableError, remoteJwksVerifier } from '#shared/auth/resource-server.ts';
+import { KeySetUnavailableError, remoteJwksVerifier } from '#shared/tokens/resource-server.ts';
 
 const ISSUER = 'https://id.example/api/v1';
 const now = Math.floor(Date.now() / 1000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRefreshToken, hashRefreshSecret, parseRefreshToken } from '#shared/auth/refresh-token.ts';
+import { formatRefreshToken, hashRefreshSecret, parseRefreshToken } from '#shared/tokens/refresh-token.ts';
 
 const userId = 'usr_0123456789abcdefghjk';
 const sessionId = 'ses_0123456789abcdefghjk';
