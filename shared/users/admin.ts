@@ -28,7 +28,7 @@ const USER_ID = /^usr_[0-9a-z]{20}$/;
 /** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
 export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
   const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
-  // A signup never verified is gone after 24 h (security review M7), for admins too.
+  // A signup never verified is gone after 24 h (docs/security.md#unverified-signups), for admins too.
   if (!user || isExpiredSignup(user, deps.clock.now())) throw fail('NOT_FOUND');
   return user;
 }
@@ -40,7 +40,7 @@ export async function targetUser(deps: Deps, tenant: Merchant, id: string): Prom
  */
 export async function listUsers(deps: Deps, tenant: Merchant) {
   const now = deps.clock.now();
-  // Signups never verified drop out after 24 h (security review M7: anonymous signups would otherwise grow the
+  // Signups never verified drop out after 24 h (anonymous signups would otherwise grow the
   // list without bound); the index projects `status` and `registeredAt`, which is all isExpiredSignup reads.
   return (await userAdminRepo(deps.store).listAll(tenant))
     .filter((user) => !isExpiredSignup(user, now))
