@@ -2,7 +2,7 @@ import type { GenericSchema } from 'valibot';
 import type { VaultGrant } from '../crypto/key-vault.ts';
 import type { ErrorCode } from '../errors.ts';
 
-/** The identity API's base path: every route's path is under it (CONTRACT.md, Details). */
+/** The identity API's base path: every route's path is under it. */
 export const BASE_PATH = '/api/v1';
 
 /** `ANY`: every method, as API Gateway writes it (the `$default` route's). */
