@@ -41,7 +41,7 @@ import { TABLE } from '#shared/store/table.ts';
 import { acknowledgeAlarmTopicFindings } from './nag.ts';
 
 /**
- * The operator's view of the identity service (issue 20; README, Operations): one SNS topic that every alarm
+ * The operator's view of the identity service (README, Operations): one SNS topic that every alarm
  * notifies (on ALARM and back to OK), the alarms below and one dashboard. The functions' own metrics are the
  * request metrics they write in Embedded Metric Format (shared/metrics.ts, with the dimension `service` = this
  * stack's name); the rest are AWS's (Lambda, DynamoDB, SES, API Gateway).
