@@ -304,7 +304,7 @@ const mailedCodeTo = (to: string) =>
 
 /**
  * The e-mail-code logins have a tenant of their own, taken round robin: the service mails one code a
- * minute (five an hour) per address (CONTRACT.md, Rules; security review M6), so a flow of ~130 logins
+ * minute (five an hour) per address (docs/security.md#mail-limits-and-budgets), so a flow of ~130 logins
  * a second needs thousands of addresses for none to meet that limit: 10,000 last the warm-up and the
  * three runs (~4,500 flows) without repeating one.
  */

@@ -1,4 +1,4 @@
-// The hosted pages' budgets (issue 17): the JavaScript a page loads, gzipped, and the sign-in page's time from
+// The hosted pages' budgets: the JavaScript a page loads, gzipped, and the sign-in page's time from
 // navigation to a usable form in Chromium on the local stack. Measured here, never in a timed test.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@
  * functions/<area>/routes.ts: data and schemas only, no handler code and no
  * AWS SDK, so that CDK can import it cheaply.
  *
- * Paths are relative to the base path `/api/v1` (CONTRACT.md, Details).
+ * Paths are relative to the base path `/api/v1` (BASE_PATH).
  */
 import { BASE_PATH, type RouteDef } from '#shared/http/route.ts';
 import { authRoutes, authSchemas } from './auth/routes.ts';

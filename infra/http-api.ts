@@ -142,9 +142,9 @@ export interface RouteFunctionOptions {
  * only, never at cold start. The KMS client is imported when a signing key is first decrypted
  * (shared/crypto/key-vault.ts); the credential providers and the clients they use (STS, SSO) are what the
  * default chain would try after the environment's credentials, which a Lambda function always has. Bundled,
- * they were 190 KB of parse at every cold start (about 14 ms); left out, the first use imports them as every
- * other route does today. The SES client is imported on a login's first e-mail code (shared/mail/ses-mailer.ts):
- * a password login never sends, and bundled it was 75 KB and about 12 ms of a login's cold start. The Secrets
+ * they would be parsed at every cold start; left out, the first use imports them as every other route does. The
+ * SES client is imported on a login's first e-mail code (shared/mail/ses-mailer.ts): a password login never
+ * sends, and should not pay for it at cold start (bench/NOTES.md, "Numbers behind the code"). The Secrets
  * Manager client reads the edge secret on the first request that came through CloudFront (shared/http/client-ip.ts).
  */
 const SDK_LOADED_ON_FIRST_USE = [
@@ -172,8 +172,8 @@ export function bundlingFor(route: Pick<RouteDef, 'bundleSdk' | 'argon2'>): Bund
     minify: true,
     sourceMap: false,
     target: 'node22',
-    // The nodejs22.x runtime ships AWS SDK v3: keeping it out makes bundles 3–25 KB instead of ~400 KB, but its
-    // import is most of a cold start (about 100 ms). The routes a user waits on carry the SDK themselves.
+    // The nodejs22.x runtime ships AWS SDK v3: keeping it out makes bundles far smaller, but its import is most of
+    // a cold start (bench/NOTES.md, cold init). The routes a user waits on carry the SDK themselves.
     externalModules: route.bundleSdk ? [...SDK_LOADED_ON_FIRST_USE] : ['@aws-sdk/*'],
     // ESM output cannot `require`; CommonJS dependencies bundled into it still call it.
     banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",

@@ -158,7 +158,7 @@ export class IdentityStack extends Stack {
       this.apiHost = `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
     }
 
-    // The base path /api/v1 (CONTRACT.md) cannot be a stage name (HTTP API stage names
+    // The base path /api/v1 cannot be a stage name (HTTP API stage names
     // allow no '/'), so every route is prefixed with BASE_PATH on the $default stage:
     // GET /health in the list becomes the route key `GET /api/v1/health`.
     const apiBaseUrl = `https://${this.apiHost}${BASE_PATH}`;

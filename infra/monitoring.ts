@@ -41,7 +41,7 @@ import { TABLE } from '#shared/store/table.ts';
 import { acknowledgeAlarmTopicFindings } from './nag.ts';
 
 /**
- * The operator's view of the identity service (issue 20; README, Operations): one SNS topic that every alarm
+ * The operator's view of the identity service (README, Operations): one SNS topic that every alarm
  * notifies (on ALARM and back to OK), the alarms below and one dashboard. The functions' own metrics are the
  * request metrics they write in Embedded Metric Format (shared/metrics.ts, with the dimension `service` = this
  * stack's name); the rest are AWS's (Lambda, DynamoDB, SES, API Gateway).
@@ -54,10 +54,10 @@ const MINUTE = Duration.minutes(1);
 
 /**
  * The routes a user waits on most, each with its p99 latency alarm (`Latency` is the handler's own time, cold
- * start excluded: shared/http/handler.ts). About three times the local benchmark's p99 under load (bench/RESULTS.md:
- * login 322 ms, refresh 92 ms, /users/me 26 ms), which leaves room for a DynamoDB tail and a signing key decrypted
- * by KMS on a new instance; past it, users notice.
- * - login verifies an argon2id hash (its p50 in the benchmark, under load: about 0.2 s) then signs tokens: 1 s is slow.
+ * start excluded: shared/http/handler.ts). About three times the local benchmark's p99 under load (bench/NOTES.md,
+ * "Numbers behind the code"), which leaves room for a DynamoDB tail and a signing key decrypted by KMS on a new
+ * instance; past it, users notice.
+ * - login verifies an argon2id hash then signs tokens: 1 s is slow.
  * - refresh is three DynamoDB round trips and a signature: 500 ms.
  * - getMe is one DynamoDB round trip: 300 ms.
  */

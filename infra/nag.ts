@@ -18,9 +18,9 @@ import type { RouteDef } from '#shared/http/route.ts';
  * acknowledgment without a README row.
  */
 export const NAG_REASONS = {
-  /** APIG4 on a route anyone may call: the contract makes it public. */
+  /** APIG4 on a route anyone may call: public by design. */
   publicRoute:
-    'Public by the contract (CONTRACT.md): no caller identity to check at the gateway; the handler checks the tenant headers, Origin and rate limits.',
+    'Public by design (docs/http.md#tenant-headers): no caller identity to check at the gateway; the handler checks the tenant headers, Origin and rate limits.',
   /** APIG4 on a bearer or admin route: the handler authorizes. */
   handlerAuthorizes:
     "Authorization runs in the handler by design (README): a JWT authorizer pins aud to a fixed list, but a token's aud is its tenant's app, and it could not see a revoked session, current role grants or API keys.",

@@ -1,5 +1,5 @@
 /**
- * The operator CLI (CONTRACT.md, Tenancy):
+ * The operator CLI, which creates tenants (README, Tenants):
  *
  *   npm run tenant -- create --name "Acme" --admin-email a@acme.test \
  *     --origin http://localhost:5173 [--origin …] [--login-mode M] [--signup-mode S] [--subdomain s] [--json]

@@ -1,6 +1,6 @@
 /**
  * The error catalogue: every stable `code` a client may see, listed once with
- * its HTTP status (../shared/CONTRACT.md, Errors). Tests assert on these codes.
+ * its HTTP status (docs/http.md#errors). Tests assert on these codes.
  */
 export const ERRORS = {
   VALIDATION_FAILED: 400,

@@ -1,7 +1,7 @@
 import type { MailMessage } from './mail/message.ts';
 
 /**
- * What the operator sees of the service in CloudWatch metrics (issue 20; the README's Operations section). The
+ * What the operator sees of the service in CloudWatch metrics (the README's Operations section). The
  * names here are the one source of the functions' metrics (shared/http/request-metrics.ts) and of the alarms and
  * the dashboard that read them (infra/monitoring.ts).
  *

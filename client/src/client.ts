@@ -88,7 +88,7 @@ interface WebLocks {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
 }
 
-/** A refresh token lives 7 days from login, whatever the refreshes (CONTRACT.md, Tokens). */
+/** A refresh token lives 7 days from login, whatever the refreshes (the service's REFRESH_TOKEN_TTL_MS). */
 export const REFRESH_TOKEN_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface MeApi {

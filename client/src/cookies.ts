@@ -30,7 +30,7 @@ function onHttpsPage(): boolean {
 /**
  * A store over `document.cookie`. The cookie is written without `HttpOnly`
  * (a script cannot set that); with `Secure` on https pages, so the 7-day
- * refresh token never travels over plain http (security review L5), and
+ * refresh token never travels over plain http, and
  * without it on plain-http development origins, where a browser would refuse
  * it. `SameSite=Lax` keeps it off cross-site subrequests. The refresh token is
  * sent to the service in a request body, never by the browser as a Cookie

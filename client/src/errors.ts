@@ -6,7 +6,7 @@ export interface FieldError {
 
 /**
  * Codes the client makes itself, when there is no problem+json answer to
- * take a code from. Every other code is the service's (CONTRACT.md, Errors).
+ * take a code from. Every other code is the service's (docs/http.md#errors).
  */
 export const CLIENT_ERROR_CODES = {
   /** The request never got an answer (offline, DNS, CORS refusal, connection reset); `status` is 0. */
@@ -18,7 +18,7 @@ export const CLIENT_ERROR_CODES = {
 } as const;
 
 /**
- * The service's problem codes (CONTRACT.md, Errors), for comparing
+ * The service's problem codes (shared/errors.ts), for comparing
  * `ApiError.code` without typos. REAUTHENTICATION_REQUIRED (403) answers
  * e-mail change, TOTP init/verify/disable and API key creation when the
  * session's password or e-mail code is more than 10 minutes old: call

@@ -3,7 +3,7 @@ import type { User } from './types.js';
 /**
  * Whether `user` holds every role in `required` (AND), for route guards.
  * Only grants that have not expired count: a grant past its `expiresAt` has
- * no effect (CONTRACT.md, Rules). No user holds nothing; no requirement is
+ * no effect. No user holds nothing; no requirement is
  * met by any user.
  *
  * A guard in the browser is for showing the right screens only: the service

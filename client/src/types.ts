@@ -1,5 +1,5 @@
 /**
- * The identity service's bodies and resources (../shared/CONTRACT.md), as the
+ * The identity service's bodies and resources (openapi.json), as the
  * client sees them. Plain types: answers are not re-validated in the client,
  * so the bundle carries valibot only for the form rules.
  */

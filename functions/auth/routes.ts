@@ -36,7 +36,7 @@ export const authRoutes = {
     response: DiscoveryResponse,
     errors: ['TENANT_NOT_FOUND', 'ORIGIN_NOT_ALLOWED'],
     table: [],
-    // The tenant stage refuses a clientId request without Origin (CONTRACT.md, Details).
+    // The tenant stage refuses a clientId request without Origin (docs/http.md#tenant-headers).
     requiresOrigin: true,
   },
   signup: {

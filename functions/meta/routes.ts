@@ -120,7 +120,7 @@ export const metaRoutes = {
   notFound: {
     operationId: 'notFound',
     // The HTTP API's $default route: what no other route matches gets 404 NOT_FOUND as problem+json,
-    // not API Gateway's bare {"message":"Not Found"} (CONTRACT.md, Details).
+    // not API Gateway's bare {"message":"Not Found"} (docs/http.md#errors).
     method: 'ANY',
     path: '$default',
     entry: 'functions/meta/not-found.ts',

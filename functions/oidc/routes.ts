@@ -1,7 +1,7 @@
 /**
  * Routes under /oidc/clients: the OpenID Connect clients of the caller's
- * tenant (issue 18, first increment: registration only). Admin routes;
- * registering a client and rotating its secret take a user who signed in
+ * tenant. Admin routes; registering a client, rotating its secret and
+ * changing its redirect URIs or first-party flag take a user who signed in
  * within 10 minutes (API keys get 403 FORBIDDEN, as for API key creation).
  */
 import * as v from 'valibot';

@@ -27,8 +27,8 @@ export const adminUserRoutes = {
     response: v.array(UserResponse),
     errors: ADMIN_ERRORS,
     table: ['Query'],
-    // One answer of the whole tenant: a 100,000-user tenant is about 35 Query pages and 100,000 items to
-    // unmarshal and serialise (bench/RESULTS.md), more than 10 s of a 256 MB function's share of a CPU.
+    // One answer of the whole tenant: a large tenant is dozens of Query pages and every item unmarshalled and
+    // serialised, more than 10 s of a 256 MB function's share of a CPU (bench/NOTES.md, GET /users).
     timeoutSeconds: 29,
     memoryMb: 1024,
   },

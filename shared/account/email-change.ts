@@ -30,7 +30,7 @@ export async function requestEmailChange(
   newEmail: string,
   client: ClientInfo,
 ) {
-  // The new address takes over recovery (forgot-password): a stolen access token alone must not move it (M2).
+  // The new address takes over recovery (forgot-password): a stolen access token alone must not move it.
   requireRecentAuthentication(deps, principal);
   await enforceRateLimit(deps, tenant, client.ip);
   const user = await currentUser(deps, tenant, principal);
@@ -70,7 +70,7 @@ export async function verifyEmailChange(
   if (challenge.userId !== principal.userId || !challenge.newEmail) throw fail('INVALID_CODE');
   const newEmail = challenge.newEmail;
   // Wrong codes count per (tenant, new address) across challenges, reserved before the code is looked at
-  // (security review M4: otherwise an account could claim any unregistered address by guessing).
+  // (otherwise an account could claim any unregistered address by guessing).
   const attempt = await reserveAttempt(deps, tenant, newEmail, 'EMAIL_CHANGE');
   return evaluating(attempt, () =>
     commitEmailChange(deps, tenant, principal, challenge, newEmail, body.code, client, attempt),

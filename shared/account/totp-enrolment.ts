@@ -17,7 +17,7 @@ import { currentUser } from '../users/lookup.ts';
  */
 export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
   if (tenant.totpAllowed === false) throw fail('TOTP_NOT_ALLOWED');
-  // A stolen access token must not enrol the thief's authenticator and lock the owner out (M2).
+  // A stolen access token must not enrol the thief's authenticator and lock the owner out.
   requireRecentAuthentication(deps, principal);
   const user = await currentUser(deps, tenant, principal);
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');

@@ -1,4 +1,4 @@
-/** The brief's twelve kinds of activity, then ours (CONTRACT.md, Details): the values of ActivityResponse.type. */
+/** The brief's twelve kinds of activity, then ours: the values of ActivityResponse.type. */
 export const ACTIVITY_TYPES = [
   'LOGIN',
   'LOGOUT',

@@ -26,7 +26,7 @@ import { targetUser } from '../users/lookup.ts';
 const ROLE_ID = /^rol_[0-9a-z]{20}$/;
 
 /**
- * RoleResponse (CONTRACT.md, Resources): SYSTEM roles are the same in every
+ * RoleResponse: SYSTEM roles are the same in every
  * tenant, so their `app` and `mid` are null; a MERCHANT role names its tenant.
  */
 function toRoleResponse(tenant: TenantRef, role: Role): RoleResponse {
@@ -44,7 +44,7 @@ function toRoleResponse(tenant: TenantRef, role: Role): RoleResponse {
   };
 }
 
-/** CONTRACT.md, Details: `app` and `mid` in role bodies, when given, must be the caller's tenant. */
+/** `app` and `mid` in role bodies, when given, must be the caller's tenant (403 TENANT_MISMATCH). */
 export function assertNamesOwnTenant(tenant: TenantRef, body: { app?: string | undefined; mid?: string | undefined }) {
   if ((body.app !== undefined && body.app !== tenant.app) || (body.mid !== undefined && body.mid !== tenant.mid)) {
     throw fail('TENANT_MISMATCH');

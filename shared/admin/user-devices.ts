@@ -4,7 +4,7 @@ import { userAdminRepo } from '../store/user-admin-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { targetUser } from '../users/lookup.ts';
 
-// Its own module: the User-Agent parser (ua-parser-js, ~20 KB) goes only into the bundle that lists devices.
+// Its own module: the User-Agent parser (ua-parser-js) goes only into the bundle that lists devices.
 
 /** GET /users/{id}/devices */
 export async function listUserDevices(deps: Deps, tenant: Merchant, id: string) {

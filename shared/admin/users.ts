@@ -31,7 +31,7 @@ import { toUserResponse } from '../users/view.ts';
  */
 export async function listUsers(deps: Deps, tenant: Merchant) {
   const now = deps.clock.now();
-  // Signups never verified drop out after 24 h (security review M7: anonymous signups would otherwise grow the
+  // Signups never verified drop out after 24 h (anonymous signups would otherwise grow the
   // list without bound); the index projects `status` and `registeredAt`, which is all isExpiredSignup reads.
   return (await userAdminRepo(deps.store).listAll(tenant))
     .filter((user) => !isExpiredSignup(user, now))

@@ -9,7 +9,7 @@ import { hashToken, newOpaqueToken } from './codes.ts';
 import type { Principal } from './principal.ts';
 
 /**
- * Admin API keys (`X-Api-Key`), CONTRACT.md Rules: shown once, stored as a
+ * Admin API keys (`X-Api-Key`, docs/security.md#api-keys): shown once, stored as a
  * hash, ADMIN authority over their own tenant's admin endpoints only.
  *
  * Format: `sk_<keyId>_<secret>`, for example
@@ -75,10 +75,10 @@ export function secretHashMatches(storedHash: string, presentedHash: string): bo
 /**
  * The `X-Api-Key` check of admin routes: the key's item is read in the
  * REQUEST's tenant, so a key of another tenant is simply not found (null,
- * hence 401 UNAUTHENTICATED, CONTRACT.md Details). A good key acts with the
+ * hence 401 UNAUTHENTICATED). A good key acts with the
  * lesser of ADMIN and its creator's current authority, and only while its
- * creator is ACTIVE and holds ADMIN or more (CONTRACT.md, Rules): a dismissed
- * admin's keys die with their standing (security review M5). Its use is
+ * creator is ACTIVE and holds ADMIN or more: a dismissed
+ * admin's keys die with their standing. Its use is
  * recorded in `lastUsedAt` at most once a minute.
  */
 export async function authenticateApiKey(deps: Deps, key: string, tenant: TenantRef): Promise<Principal | null> {

@@ -7,7 +7,7 @@ import type { Merchant } from '../tenancy/types.ts';
 
 /**
  * Per (tenant, IP): at most AUTH_RATE_LIMIT_PER_MINUTE login, signup and code
- * requests a minute (CONTRACT.md, Details) → 429 RATE_LIMITED with Retry-After.
+ * requests a minute (docs/security.md#rate-limits-per-ip) → 429 RATE_LIMITED with Retry-After.
  */
 export async function enforceRateLimit(deps: Deps, tenant: Merchant, ip: string): Promise<void> {
   const now = deps.clock.now();
@@ -68,9 +68,9 @@ export interface Attempt {
  * Reserves the evaluation of one guess (password, e-mail code, TOTP or backup
  * code) of a (tenant, address, purpose) BEFORE it is evaluated: one
  * conditional write, so a burst of any size evaluates at most 5 guesses per
- * window and the rest answer 429 TOO_MANY_ATTEMPTS unseen (security review
- * M1: a lock read first and counted after let every request of a burst
- * through). Wrong codes count per address across challenges (H1, M4): a new
+ * window and the rest answer 429 TOO_MANY_ATTEMPTS unseen (a lock read
+ * first and counted after would let every request of a burst through).
+ * Wrong codes count per address across challenges: a new
  * challenge never resets the count, as NIST 800-63B §3.2.2 asks.
  */
 export async function reserveAttempt(

@@ -8,7 +8,7 @@ import { challengeResponse, openTotpChallenge } from './challenges.ts';
 import type { Attempt } from './guards.ts';
 import { type SessionCommit, startSession } from './session-start.ts';
 
-/** Statuses that may not log in, checked only after a correct credential (CONTRACT.md, Rules). */
+/** Statuses that may not log in, checked only after a correct credential (docs/security.md#account-statuses). */
 export function assertMayLogIn(user: User): void {
   if (user.status === 'DISABLED' || user.status === 'COMPROMISED') throw fail('ACCOUNT_DISABLED');
   if (user.status === 'INACTIVE' || user.status === 'INVITED') throw fail('ACCOUNT_INACTIVE');
@@ -43,8 +43,8 @@ export async function countFailure(
 
 /**
  * A login that passed every factor: the session begins, and the failure
- * count is cleared in its transaction (a success resets the count,
- * CONTRACT.md, Details), its own reserved attempt with it.
+ * count is cleared in its transaction (a success resets the count),
+ * its own reserved attempt with it.
  */
 export async function succeed(
   deps: Deps,

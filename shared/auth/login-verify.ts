@@ -28,7 +28,7 @@ export async function verifyLogin(
   if (rate.status === 'rejected') throw rate.reason;
   if (live.status === 'rejected') throw live.reason;
   const challenge = live.value;
-  // The attempt reserved in the address's login lockout before the code is looked at (M1), with the
+  // The attempt reserved in the address's login lockout before the code is looked at, with the
   // challenge's user (only used once the code is good).
   const [reserved, found] = await Promise.allSettled([
     reserveAttempt(deps, tenant, challenge.email),

@@ -19,7 +19,7 @@ const passwordRequired = () => failField('password', 'is required');
 
 /**
  * Which credential this request offers, and whether the tenant's login mode
- * takes it (CONTRACT.md, Details). The tenant's mode is judged first: a
+ * takes it. The tenant's mode is judged first: a
  * credential it does not accept is 403 LOGIN_MODE_NOT_ALLOWED whatever else
  * the body holds; only a mode taking both can find a body ambiguous (400).
  */

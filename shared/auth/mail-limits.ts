@@ -21,7 +21,7 @@ export type MailPurpose =
   | 'INVITATION'
   | 'REAUTH';
 
-/** CONTRACT.md, Rules: one mail a minute, five an hour, per recipient and purpose. */
+/** One mail a minute, five an hour, per recipient and purpose (docs/security.md#mail-limits-and-budgets). */
 const CODES: RecipientMailPolicy = { perWindow: 5, windowMs: HOUR_MS, gapMs: 60_000 };
 
 const POLICIES: Record<MailPurpose, RecipientMailPolicy> = {
@@ -31,7 +31,7 @@ const POLICIES: Record<MailPurpose, RecipientMailPolicy> = {
   EMAIL_CHANGE: CODES,
   REAUTH: CODES,
   INVITATION: CODES,
-  // Security review M6: at most one "you already have an account" notice a day. Anyone can trigger it for
+  // At most one "you already have an account" notice a day. Anyone can trigger it for
   // any registered address, and it carries nothing the owner needs again within the day.
   ALREADY_REGISTERED: { perWindow: 1, windowMs: DAY_MS, gapMs: DAY_MS },
 };
@@ -55,7 +55,7 @@ const PURPOSE_OF: Record<MailMessage['kind'], MailPurpose | null> = {
   EMAIL_CHANGE_CODE: 'EMAIL_CHANGE',
   REAUTH_CODE: 'REAUTH',
   INVITATION: 'INVITATION',
-  // To the current address when a change is asked (security review M2): a security notice, and only a
+  // To the current address when a change is asked: a security notice, and only a
   // recently authenticated session can make it (one per request, within the per-IP rate limit).
   EMAIL_CHANGE_REQUESTED: null,
   PASSWORD_CHANGED: null,

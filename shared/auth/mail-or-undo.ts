@@ -48,7 +48,7 @@ export async function sendOrUndo(
  * Mails a challenge's code where the answer for an unknown address must equal
  * the answer for a known one (signup, forgot-password, e-mail-code login):
  * only known addresses get mail, so a 503 on a failed send would tell them
- * apart (CONTRACT.md, Details). Like sendOrUndo it takes back the challenge
+ * apart (docs/security.md#mail-failures). Like sendOrUndo it takes back the challenge
  * and `undo` (the code in it never arrived, so it must not work); the mail's
  * failure, or that of the clean-up, is logged and never answered: the request
  * answers what a sent mail's would. What a failed clean-up leaves is a

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { COMMON_PASSWORDS_BROTLI_BASE64 } from './common-passwords.ts';
 
 /**
- * The password rules of ../shared/CONTRACT.md (Rules: Passwords) and NIST
+ * The password rules (docs/security.md#passwords), after NIST
  * SP 800-63B §5.1.1: 8–128 characters with a letter and a digit (the
  * schema), and not a commonly used password (`isCommonPassword`, which the
  * caller turns into 400 PASSWORD_TOO_COMMON).

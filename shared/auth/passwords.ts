@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 
 // Loaded on the first hash or check, by CommonJS require, not `import`: argon2 is a CommonJS native addon, and an
-// ESM import of CommonJS starts Node's CommonJS export lexer first, about 30 ms of every argon2 route's cold start;
-// required, it is 5–10 ms, paid by the first password a function checks, not by an e-mail code login's cold start
-// (bench/RESULTS.md, cold init).
+// ESM import of CommonJS starts Node's CommonJS export lexer first, a cost of every argon2 route's cold start;
+// required, it is smaller and paid by the first password a function checks, not by an e-mail code login's cold
+// start (bench/NOTES.md, "Numbers behind the code").
 let argon2: typeof import('@node-rs/argon2') | undefined;
 const argon2Module = () => {
   argon2 ??= createRequire(import.meta.url)('@node-rs/argon2') as typeof import('@node-rs/argon2');

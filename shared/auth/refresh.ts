@@ -36,7 +36,7 @@ export function refreshPrefetch(body: { refreshToken: string }, tenant: TenantRe
  *   retry, the losers of that race) gets the same successor, with a fresh
  *   access token of the session, while that successor is still the session's
  *   current token: every holder continues one chain, and the next divergence
- *   is detected as reuse (security review L4). Each such answer is recorded
+ *   is detected as reuse. Each such answer is recorded
  *   (REFRESH_TOKEN_GRACE). Once the chain has moved on: REFRESH_TOKEN_INVALID,
  *   never a token of a dead chain.
  * - A token rotated out more than 10 s ago is a replay: the whole session is

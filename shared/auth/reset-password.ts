@@ -31,7 +31,7 @@ export async function resetPassword(
   }
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['PASSWORD_RESET']);
   // Wrong codes count per (tenant, address), across challenges, reserved before the code is looked at
-  // (security review H1: five tries per challenge and a new challenge per request was no limit at all).
+  // (five tries per challenge and a new challenge per request would be no limit at all).
   const attempt = await reserveAttempt(deps, tenant, challenge.email, 'PASSWORD_RESET');
   await evaluating(attempt, () => commitReset(deps, tenant, challenge, body, client, attempt));
 }

@@ -45,7 +45,7 @@ const PROFILE_ITEM = 2;
  * `user` is the user as the transaction leaves it, read BEFORE its credential
  * was checked: the session is stamped with that read's credential epoch and
  * commits only while the profile is still at it, so a password change, reset,
- * disable or revoke-all in between ends this login too (security review M3).
+ * disable or revoke-all in between ends this login too (docs/security.md#sessions-and-the-credential-epoch).
  * The 50th-oldest live session ends with it (its list came with that read); for an OpenID client's session,
  * the 10th-oldest of that client's.
  * A challenge already used, or a profile not in `commit.profileStatus`, is

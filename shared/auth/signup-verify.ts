@@ -25,7 +25,7 @@ export async function verifySignup(
   await enforceRateLimit(deps, tenant, client.ip);
   const challenge = await liveChallenge(deps, tenant, body.challengeId, ['SIGNUP']);
   // Wrong codes count per (tenant, address) across challenges, reserved before the code is looked at
-  // (security review M4: each signup opened a fresh challenge of 5 tries for an address nobody proved).
+  // (else each signup would open a fresh challenge of 5 tries for an address nobody proved).
   const attempt = await reserveAttempt(deps, tenant, challenge.email, 'SIGNUP');
   return evaluating(attempt, () => activate(deps, tenant, challenge, body.code, client, attempt));
 }

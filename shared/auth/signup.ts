@@ -16,7 +16,7 @@ import { hashPassword } from './passwords.ts';
 import type { SignupRequest } from './schemas.ts';
 import { withTimeFloor } from './timing.ts';
 
-/** CONTRACT.md, Details: a body naming another tenant's app/mid → 403 TENANT_MISMATCH. */
+/** A body naming another tenant's app/mid → 403 TENANT_MISMATCH. */
 function assertSameTenant(tenant: Merchant, body: { app: string; mid: string }): void {
   if (body.app !== tenant.app || body.mid !== tenant.mid) throw fail('TENANT_MISMATCH');
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { Random } from '../random.ts';
 
-/** RFC 6238 as CONTRACT.md fixes it: SHA-1, 6 digits, 30 s steps, ±1 step accepted. */
+/** RFC 6238 as we use it: SHA-1, 6 digits, 30 s steps, ±1 step accepted. */
 const PERIOD_SECONDS = 30;
 const DIGITS = 6;
 const WINDOW = 1;

@@ -94,7 +94,7 @@ export interface ErrorAnswer {
   body: unknown;
 }
 
-/** RFC 9457 problem details (CONTRACT.md, Errors): how the identity service answers errors, and the default. */
+/** RFC 9457 problem details (docs/http.md#errors): how the identity service answers errors, and the default. */
 export function problemAnswer(error: AppError): ErrorAnswer {
   return { contentType: PROBLEM_CONTENT_TYPE, body: problemOf(error) };
 }
@@ -145,7 +145,7 @@ function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppErro
 }
 
 /**
- * What the operator sees of every request (issue 20): its metrics (shared/http/request-metrics.ts) and one summary
+ * What the operator sees of every request: its metrics (shared/http/request-metrics.ts) and one summary
  * line in the function's log, with the request id, route, tenant, outcome and the user it concerned. Explicit
  * fields only (shared/log.ts): never a body, a header, a token or an e-mail address. The README's Operations
  * section has a Logs Insights query on these fields.

@@ -14,7 +14,7 @@ import {
 } from '../metrics.ts';
 
 /**
- * A request's metrics, in CloudWatch's Embedded Metric Format through Powertools (issue 20): CloudWatch Logs
+ * A request's metrics, in CloudWatch's Embedded Metric Format through Powertools: CloudWatch Logs
  * turns each line the function writes to stdout into metrics, with no call to CloudWatch and no extra latency.
  * Names and dimensions: shared/metrics.ts. Three lines per request, each with one dimension set, so that each
  * metric lands exactly where the alarms read it (a p99 of `Latency` is per route, over every outcome); and one

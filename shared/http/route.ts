@@ -2,7 +2,7 @@ import type { GenericSchema } from 'valibot';
 import type { VaultGrant } from '../crypto/key-vault.ts';
 import type { ErrorCode } from '../errors.ts';
 
-/** The identity API's base path: every route's path is under it (CONTRACT.md, Details). */
+/** The identity API's base path: every route's path is under it. */
 export const BASE_PATH = '/api/v1';
 
 /** `ANY`: every method, as API Gateway writes it (the `$default` route's). */
@@ -100,8 +100,8 @@ export interface RouteDef {
   /**
    * A route a user waits on at sign-in (discovery, login and its verification, refresh, `/users/me`, the OpenID
    * authorize and token endpoints): its bundle carries the AWS SDK's DynamoDB client instead of importing the
-   * runtime's, which halves its cold start (about 40 ms instead of 100; bench/RESULTS.md, cold init) for a bundle
-   * of about 300 KB instead of 80 (infra/http-api.ts, bundlingFor; test/infra/bundles.test.ts, the budgets).
+   * runtime's, which halves its cold start for a bundle several times larger (bench/NOTES.md, cold init;
+   * infra/http-api.ts, bundlingFor; test/infra/bundles.test.ts, the budgets).
    */
   bundleSdk?: boolean;
   /**

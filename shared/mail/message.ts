@@ -7,7 +7,7 @@ export type MailMessage =
   | { kind: 'PASSWORD_RESET_CODE'; code: string }
   /** Sent instead of a sign-up code when the address already has an account (no enumeration). */
   | { kind: 'ALREADY_REGISTERED' }
-  /** The body holds the literal `invitationToken=<token>` (../shared/CONTRACT.md, Details). */
+  /** The body holds the literal `invitationToken=<token>`, for clients that read the token from the mail. */
   | { kind: 'INVITATION'; invitationToken: string; inviterName?: string }
   | { kind: 'PASSWORD_CHANGED' }
   | { kind: 'PASSWORD_RESET_DONE' }

@@ -1,7 +1,7 @@
 import { type Brand, type Branding, brandingOf, cleanDisplayText, escapeHtml } from './branding.ts';
 import type { MailMessage } from './message.ts';
 
-/** E-mail codes live this long (../shared/CONTRACT.md, Rules: E-mail codes); every code mail says so. */
+/** E-mail codes live this long (CHALLENGE_TTL_MS, shared/lifetimes.ts); every code mail says so. */
 export const CODE_LIFETIME_MINUTES = 10;
 
 export interface RenderedMail {
@@ -141,7 +141,7 @@ function contentOf(name: string, message: MailMessage, context: MailContext): Co
                 { paragraph: `Or sign up to ${name} with this invitation:` },
               ]
             : [{ paragraph: `To accept, sign up to ${name} with this invitation:` }]),
-          // The literal the contract promises (CONTRACT.md, Details), link or not.
+          // The literal `invitationToken=<token>` every invitation carries, link or not: clients look for it.
           { code: `invitationToken=${message.invitationToken}` },
           {
             paragraph: 'If you did not expect this invitation, ignore this e-mail: no account is created without you.',

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { DiscoveryResponse, HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
 
-/** MerchantResponse (CONTRACT.md, Resources): discovery's public view plus id, first admin, origins and times. */
+/** MerchantResponse: discovery's public view plus id, first admin, origins and times. */
 export const MerchantResponse = v.object({
   id: v.string(),
   ...DiscoveryResponse.entries,

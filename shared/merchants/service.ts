@@ -35,7 +35,7 @@ export function toMerchantResponse(merchant: Merchant & { adminUserId: string })
 
 /**
  * The caller's own merchant, or 404 NOT_FOUND for any other id: whether
- * another tenant's merchant exists is never told (CONTRACT.md, Details).
+ * another tenant's merchant exists is never told.
  */
 export function ownMerchant(tenant: Merchant, id: string): Merchant {
   if (id !== tenant.id) throw fail('NOT_FOUND');
@@ -44,7 +44,7 @@ export function ownMerchant(tenant: Merchant, id: string): Merchant {
 
 /**
  * The merchant as answered: a tenant stored before `adminUserId` was kept
- * gets it found and recorded now, once (CONTRACT.md: every field present).
+ * gets it found and recorded now, once (every field of an answer is present).
  */
 async function answered(deps: Deps, merchant: Merchant): Promise<MerchantResponse> {
   const adminUserId = merchant.adminUserId ?? (await deps.merchants.recordFirstAdmin(merchant));

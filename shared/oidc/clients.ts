@@ -22,8 +22,8 @@ import {
 } from './schemas.ts';
 
 /**
- * OpenID Connect clients of the caller's tenant (issue 18, first increment:
- * registration only; nothing verifies a client secret yet). Any admin (a user
+ * OpenID Connect clients of the caller's tenant (their secrets are checked at the
+ * token endpoint: ./client-auth.ts). Any admin (a user
  * of ADMIN or SUPER_ADMIN, or an API key) may list, read, change and delete
  * them; only a user who signed in within 10 minutes registers one, rotates
  * its secret or changes where it redirects. An API key may not: a client

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 
 /**
- * OpenID Connect clients of a tenant (issue 18, first increment: registration
- * only). The rules every client obeys, whatever asks: one field at a time here,
+ * OpenID Connect clients of a tenant, as registered. The rules every client obeys,
+ * whatever asks: one field at a time here,
  * the rules between fields (type, grant types, redirect URIs) in ./clients.ts.
  */
 

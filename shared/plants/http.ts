@@ -16,7 +16,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 /**
  * The plant store's documented error body, `{ "error": <status>, "message": "…" }`
- * as application/json (CONTRACT.md, Errors), instead of the identity's problem+json.
+ * as application/json (docs/http.md#plant-store), instead of the identity's problem+json.
  * The message is the error's detail, or else a fixed text (the status text of a bare 500).
  */
 export function plantErrorBody(error: AppError): ErrorAnswer {

@@ -5,7 +5,7 @@ import * as v from 'valibot';
  * which holds every integer only up to 2^53 - 1: JSON.parse turns
  * 9007199254740993 into 9007199254740992 before any code sees it. Such an id
  * could not round-trip, so it is refused (400) rather than stored altered
- * (CONTRACT.md, Details): an integer at or beyond 2^53 in magnitude never
+ * (docs/http.md#plant-store): an integer at or beyond 2^53 in magnitude never
  * parses to a safe integer, and `safeInteger` refuses non-integers too.
  * (A fraction JSON.parse rounds to an integer, such as 9007199254740990.5, is
  * caught on the JSON text: exact-numbers.ts.)
@@ -34,7 +34,7 @@ export type NewPlant = v.InferOutput<typeof NewPlant>;
 export const Plant = v.object({ id: PlantId, name: v.string(), tag: v.optional(v.string()) });
 export type Plant = v.InferOutput<typeof Plant>;
 
-/** The plant store's documented error body (CONTRACT.md, Errors): the HTTP status and a message. */
+/** The plant store's documented error body (docs/http.md#plant-store): the HTTP status and a message. */
 export const PlantError = v.object({
   error: v.pipe(v.number(), v.integer(), v.metadata({ format: 'int32' })),
   message: v.string(),

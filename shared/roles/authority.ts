@@ -8,7 +8,7 @@ import type { Role } from '../tenancy/types.ts';
 import type { Grant, User } from '../users/types.ts';
 
 /**
- * Authority and role grants (CONTRACT.md, Rules): a caller's authority is the
+ * Authority and role grants (docs/security.md#roles-and-authority): a caller's authority is the
  * lowest priority of the roles it holds now; a lower number is more authority.
  */
 
@@ -48,7 +48,7 @@ export function actorIdOf(principal: Principal): string {
 }
 
 /**
- * CONTRACT.md, Rules: a caller may act only on users of strictly lower
+ * A caller may act only on users of strictly lower
  * authority (a higher lowest-priority number); SUPER_ADMIN may act on all;
  * nobody acts on themselves through admin endpoints.
  *
@@ -82,7 +82,7 @@ function superAdminGrantOf(target: Pick<User, 'grants'>, now: Date): Grant | und
 }
 
 /**
- * CONTRACT.md, Rules: the last SUPER_ADMIN cannot be removed. The checks above
+ * The last SUPER_ADMIN cannot be removed. The checks above
  * judge grants read before the write, so two SUPER_ADMINs revoking, disabling
  * or deleting each other at once would both pass them and leave none. When the
  * target holds SUPER_ADMIN, the write that acts on them goes in a transaction

@@ -6,7 +6,7 @@ const TenantNamed = {
   mid: v.optional(v.pipe(v.string(), v.maxLength(128))),
 };
 
-/** RoleResponse (CONTRACT.md, Resources); `description` is ours. */
+/** RoleResponse: a role as every route answers it. */
 export const RoleResponse = v.object({
   id: v.string(),
   name: v.string(),

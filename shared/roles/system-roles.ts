@@ -1,7 +1,7 @@
 import type { SystemRoleName } from '../tenancy/types.ts';
 
 /**
- * The SYSTEM roles every tenant has (CONTRACT.md, Rules). A lower number is
+ * The SYSTEM roles every tenant has (docs/security.md#roles-and-authority). A lower number is
  * more authority; merchant roles start at 2. Every new user holds DEFAULT.
  */
 export const SYSTEM_ROLES: readonly { name: SystemRoleName; priority: number }[] = [

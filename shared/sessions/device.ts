@@ -1,8 +1,9 @@
 // ua-parser-js 1.0.x, pinned: MIT. Its 2.x line is AGPL-3.0, so never upgrade
 // past 1.x (test/unit/shared/sessions/device.test.ts checks the licence).
-// Chosen over bowser (MIT too, also maintained) for size: about 20 KB minified
-// against 34 KB, and every route that starts a session carries it under the
-// 100 KB bundle budget.
+// Chosen over bowser (MIT too, also maintained) for size, the smaller of the two
+// (bench/NOTES.md, "Numbers behind the code"). Only the two routes that list
+// sessions and devices carry it: starting a session needs the fingerprint
+// alone (./fingerprint.ts).
 import UAParser from 'ua-parser-js';
 import { deviceFingerprint, normaliseUserAgent } from './fingerprint.ts';
 

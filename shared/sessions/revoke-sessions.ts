@@ -29,7 +29,7 @@ export async function revokeMySession(
 
 /**
  * POST /sessions/revoke-all: ends every session of the caller, this one too (its token is refused at once),
- * in one write whatever their number: the credential epoch moves on (security review M8).
+ * in one write whatever their number: the credential epoch moves on.
  */
 export async function revokeAllMySessions(
   deps: Deps,

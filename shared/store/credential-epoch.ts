@@ -3,7 +3,7 @@
  * (absent = 0) and a session attribute `epoch` (absent = 0, sessions stored
  * before epochs). A session whose epoch is not its profile's is dead, so
  * moving the profile's epoch on ends every session in one write, whatever
- * their number (security review M3, M8).
+ * their number (docs/security.md#sessions-and-the-credential-epoch).
  */
 
 /** A session's epoch as a number: sessions stored before epochs are at 0. */

@@ -19,7 +19,7 @@ interface Takeover {
 }
 
 /**
- * Addresses held by signups never verified (security review M7): taken over
+ * Addresses held by signups never verified (docs/security.md#unverified-signups): taken over
  * once expired (isExpiredSignup), made permanent when verified. Apart from
  * user-repo.ts so that only the bundles that make users or move addresses
  * (signup, signup verify, invitations, e-mail change) carry it.

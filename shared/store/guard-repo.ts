@@ -13,7 +13,7 @@ export interface LockoutPolicy {
 }
 
 /**
- * CONTRACT.md, Rules: 5 failures within 15 minutes lock the (tenant, address,
+ * 5 failures within 15 minutes lock the (tenant, address,
  * purpose) for 15 minutes: wrong passwords and login codes (LOGIN), and wrong
  * reset, signup and e-mail-change codes, each purpose on its own.
  */
@@ -88,7 +88,7 @@ export function guardRepo(store: StoreClient) {
 
     /**
      * Reserves the right to evaluate one guess, before it is evaluated
-     * (security review M1): one conditional write takes a free slot of the
+     * (docs/security.md#lockouts): one conditional write takes a free slot of the
      * lock item, so of any burst at most `maxFailures` guesses are evaluated
      * per window; the others are refused without their guess being looked at.
      * The first write goes blind (or from what the route prefetched); only a

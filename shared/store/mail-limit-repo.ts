@@ -35,7 +35,7 @@ export function utcDay(now: Date): string {
 }
 
 /**
- * The counters of the mail limits (security review M6): per (tenant, purpose,
+ * The counters of the mail limits (docs/security.md#mail-limits-and-budgets): per (tenant, purpose,
  * address) and per (tenant, budget, UTC day). Each is one conditional UpdateItem, so
  * concurrent requests are counted exactly: of two racing for the last slot,
  * one gets it and the other is refused.

@@ -117,7 +117,7 @@ function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCa
     at.values[':status'] = also.profileStatus;
     conditions.push('#status = :status');
   }
-  // The heart of M3: a password change, reset, disable or revoke-all that moved the epoch on after this
+  // A login in flight ends too: a password change, reset, disable or revoke-all that moved the epoch on after this
   // login read the profile (and before its credential was checked) cancels the session.
   conditions.push(epochIs('credentialEpoch', session.epoch ?? 0, at));
   at.names['#live'] = 'liveSessions';
@@ -370,7 +370,7 @@ export function sessionRepo(store: StoreClient) {
 
     /**
      * Ends every session of a user, the caller's too, in one write whatever
-     * their number (security review M8): the profile's credential epoch
+     * their number: the profile's credential epoch
      * moves on, and every session stamped with the old one is dead.
      * False when the user is gone.
      */

@@ -12,7 +12,7 @@ export function hostedOrigin(config: Pick<Config, 'hostedPagesOrigin'>, subdomai
 }
 
 /**
- * The Origin check (CONTRACT.md, Tenancy): a tenant's allowlist, and its own
+ * The Origin check (docs/http.md#cors-and-origin): a tenant's allowlist, and its own
  * hosted origin. Another tenant's hosted origin is foreign like any site.
  */
 export function originAllowed(config: Pick<Config, 'hostedPagesOrigin'>, tenant: Merchant, origin: string): boolean {

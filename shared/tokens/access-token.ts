@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { type SigningKeyDeps, signingKeys } from './signing-keys.ts';
 
-/** Access tokens live 15 minutes (CONTRACT.md, Tokens and sessions). */
+/** Access tokens live 15 minutes (docs/security.md#tokens-and-lifetimes). */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 
 export type TokenDeps = SigningKeyDeps & Pick<Deps, 'config'>;

@@ -9,8 +9,8 @@ import { refreshMacKeyRepo } from '../store/refresh-mac-key-repo.ts';
  * The successor of a refresh token is derived, not drawn: HMAC-SHA256 of the
  * presented token under a server key. So a token used again within the grace
  * (another tab, a retry, a lost race) is answered the very successor the first
- * use got, and every holder continues one chain (CONTRACT, Tokens and sessions;
- * security review L4), while the table still holds only the successor's
+ * use got, and every holder continues one chain
+ * (docs/security.md#refresh-tokens-rotation-and-reuse), while the table still holds only the successor's
  * SHA-256 (as `refreshHash`), never the successor itself: recomputing it needs
  * the presented secret and the key, which the vault (KMS on AWS) alone reads back.
  */

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 
 /**
  * What a resource server knows of its caller: the verified claims of an
- * identity access token (CONTRACT.md, Tokens and sessions). The tenant is the
+ * identity access token (docs/security.md#tokens-and-lifetimes). The tenant is the
  * token's `app` and `mid`.
  */
 export interface TokenPrincipal {
@@ -53,7 +53,7 @@ export interface RemoteVerifierOptions {
  * and `exp` only, against the identity service's published keys, as an API
  * Gateway JWT authorizer checks them. It does not ask the identity service
  * whether the session is still live, so a token of a revoked session works
- * until its `exp` (at most 15 minutes; CONTRACT.md, Details).
+ * until its `exp` (at most 15 minutes).
  *
  * Why not API Gateway's JWT authorizer: it checks `aud` against a fixed list,
  * and an identity token's `aud` is its tenant's `app`, one per tenant, which

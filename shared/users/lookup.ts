@@ -17,7 +17,7 @@ const USER_ID = /^usr_[0-9a-z]{20}$/;
 /** The user of this tenant with this id, or 404 (ids of other tenants are simply not found here). */
 export async function targetUser(deps: Deps, tenant: Merchant, id: string): Promise<User> {
   const user = USER_ID.test(id) ? await deps.users.get(tenant, id) : null;
-  // A signup never verified is gone after 24 h, for admins too.
+  // A signup never verified is gone after 24 h (docs/security.md#unverified-signups), for admins too.
   if (!user || isExpiredSignup(user, deps.clock.now())) throw fail('NOT_FOUND');
   return user;
 }

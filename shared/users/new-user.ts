@@ -7,7 +7,7 @@ import { roleRepo } from '../store/role-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Grant, User } from './types.ts';
 
-/** Every new user holds DEFAULT (CONTRACT.md, Rules): the grant for a new profile. */
+/** Every new user holds DEFAULT: the grant for a new profile. */
 export async function defaultGrant(deps: Deps, tenant: TenantRef, now: Date): Promise<Record<string, Grant>> {
   const roleId = await roleRepo(deps.store).idByName(tenant, 'DEFAULT');
   if (!roleId) throw new Error('tenant has no DEFAULT role');
@@ -53,7 +53,7 @@ export async function newUser(
 /**
  * Stores a new user (users.create: its e-mail claim, profile and `also` in
  * one transaction). An address held by a signup never verified and expired is
- * free (security review M7): the user takes it over, the stale signup deleted
+ * free (docs/security.md#unverified-signups): the user takes it over, the stale signup deleted
  * in the same transaction.
  */
 export async function createUser(

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** E-mail addresses are trimmed and compared case-insensitively (CONTRACT.md, Details): stored lower-cased. */
+/** E-mail addresses are trimmed and compared case-insensitively: stored lower-cased. */
 export const Email = v.pipe(
   v.string('must be a string'),
   v.trim(),
@@ -9,7 +9,7 @@ export const Email = v.pipe(
   v.email('must be an e-mail address'),
 );
 
-/** CONTRACT.md, Resources: proven, a code or invitation out and awaiting an answer, or neither. */
+/** Proven (by a code or an accepted invitation), a code or invitation out and awaiting an answer, or neither. */
 export const EmailStatus = v.picklist(['VALIDATED', 'VALIDATION_SENT', 'UNVALIDATED']);
 
 export const UserStatus = v.picklist(['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT']);
@@ -21,7 +21,7 @@ export const UserRoleResponse = v.object({
   expiresAt: v.nullable(v.string()),
 });
 
-/** UserResponse (CONTRACT.md, Resources). */
+/** UserResponse: a user as every route answers it; every field present, `null` when it has no value. */
 export const UserResponse = v.object({
   id: v.string(),
   email: v.string(),

@@ -2,7 +2,7 @@
 export type StoredUserStatus = 'ACTIVE' | 'INACTIVE' | 'INVITED' | 'DISABLED' | 'COMPROMISED';
 export type UserStatus = StoredUserStatus | 'TIMED_OUT';
 /**
- * CONTRACT.md, Resources. Stored: VALIDATED, or VALIDATION_SENT with the instant
+ * Whether the address is proven. Stored: VALIDATED, or VALIDATION_SENT with the instant
  * its code or invitation lapses (`emailValidationExpiresAt`), or UNVALIDATED
  * before anything was sent. Shown: VALIDATION_SENT past that instant is UNVALIDATED.
  */

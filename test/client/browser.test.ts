@@ -181,7 +181,7 @@ async function aTabClient(tab: Page, baseUrl: string, clientId: string) {
   );
 }
 
-describe('three tabs of one origin sharing svc_rt (issue 16)', () => {
+describe('three tabs of one origin sharing svc_rt', () => {
   it('all refresh at once with expired access tokens: one chain, every tab signed in, no signal; revoke-all elsewhere then signs each out once', async () => {
     const tenant = await aTenantWith({ origins: [origin] });
     const user = await aUser(tenant);

@@ -10,7 +10,7 @@ describe('documentCookieStore', () => {
     expect(doc.cookie).toBe('svc_rt=a%2Bb; expires=Sat, 28 Nov 2026 12:00:00 GMT; path=/; SameSite=Lax');
   });
 
-  it('marks the refresh cookie Secure on an https page, so it never travels over plain http (review L5)', () => {
+  it('marks the refresh cookie Secure on an https page, so it never travels over plain http', () => {
     const location = (globalThis as { location?: unknown }).location;
     (globalThis as { location?: unknown }).location = { protocol: 'https:' };
     try {

@@ -651,7 +651,7 @@ describe('IdentityStack: edge limits', () => {
       expected[routeKey(route, BASE_PATH)] = { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst };
     }
     expect(settings).toEqual(expected);
-    // The routes the review found throttled with everything else: in the thousands now, and the hashing ones low.
+    // Routes every page calls again and again get thousands a second, not the stage default; the hashing ones fewer.
     for (const key of ['POST /api/v1/auth/refresh', 'GET /api/v1/users/me', 'GET /api/v1/auth/discovery']) {
       expect(settings[key]?.ThrottlingRateLimit, key).toBeGreaterThanOrEqual(1000);
     }

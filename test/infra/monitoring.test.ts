@@ -11,7 +11,7 @@ import { flatTemplate } from './support/flat-template.ts';
 import { identityTemplate, testApp } from './support/synth.ts';
 
 /**
- * Issue 20, the CDK part (infra/monitoring.ts, README: Operations): the alarm topic and its subscription, every
+ * The operator's view, the CDK part (infra/monitoring.ts, README: Operations): the alarm topic and its subscription, every
  * alarm (its metrics, threshold, periods and actions), the dashboard, the metrics' environment of the functions,
  * and active tracing. The values are written out here, not imported, so that a changed threshold fails a test.
  */

@@ -184,7 +184,7 @@ export async function latestCodeTo(sesUrl: string, to: string): Promise<string> 
  * As if the mail limit's minute had passed for an address: its per-recipient
  * counter for `purpose` removed (the tenant's budget stays). For tests that
  * need a second code at once, which the limit holds back for a minute
- * (CONTRACT.md, Rules) and an http test cannot wait for.
+ * (docs/security.md#mail-limits-and-budgets) and an http test cannot wait for.
  */
 export async function forgetMailsTo(
   tenant: { app: string; mid: string },

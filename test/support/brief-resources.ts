@@ -1,12 +1,12 @@
 /**
- * The resources of ../shared/CONTRACT.md ("Resources", the endpoint table and
- * "Tokens and sessions"), field by field, as data: the test suite's copy of
- * the brief's field tables. A client written from the brief reads exactly
+ * The resources the service promises its clients, field by field, as data:
+ * the product brief's field tables, and what this service added to them. A
+ * client written from the brief reads exactly
  * these names, types, nullabilities and values. `ours` marks what this
  * service adds (a brief client ignores it); every other field is the brief's.
  *
  * Kept by hand on purpose: generated from our own schemas it would agree with
- * whatever the service does. Change it only when CONTRACT.md changes.
+ * whatever the service does. Change it only when a promise to clients changes.
  */
 
 export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
@@ -58,7 +58,7 @@ const OIDC_CLIENT = {
 const LOGIN_MODES = ['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL'] as const;
 const SIGNUP_MODES = ['OPEN', 'INVITATION_ONLY'] as const;
 const USER_STATUSES = ['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT'] as const;
-/** The brief's twelve, then the contract's additions (CONTRACT.md, Resources: ActivityResponse). */
+/** The brief's twelve, then ours. */
 const ACTIVITY_TYPES = [
   'LOGIN',
   'LOGOUT',
@@ -233,7 +233,7 @@ export const BRIEF_RESOURCES = {
     expiresAt: timestamp,
   },
   HealthResponse: { status: { type: 'string', values: ['ok'] } },
-  /** Ours wholly (issue 18; not in the brief): an OpenID Connect client, never its secret. */
+  /** Ours wholly (not in the brief): an OpenID Connect client, never its secret. */
   OidcClientResponse: OIDC_CLIENT,
   /** Ours: the client as created or after a rotation, with its secret shown once (null for a public client). */
   OidcClientWithSecretResponse: { ...OIDC_CLIENT, clientSecret: { ...nullableText, ours: true } },

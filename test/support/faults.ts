@@ -277,7 +277,7 @@ export const ALLOWED = {
     covers: (c: Change) => c.sk === 'LOCK' && c.after === undefined,
   },
   attemptPlace: {
-    why: 'a guess is reserved in its lockout before it is evaluated (security review M1), so a fault after the reservation leaves its place, taken or given back, in the lock item: no failure counted, no lock, and the place leaves the 15-minute window by itself',
+    why: 'a guess is reserved in its lockout before it is evaluated, so a fault after the reservation leaves its place, taken or given back, in the lock item: no failure counted, no lock, and the place leaves the 15-minute window by itself',
     covers: (c: Change) =>
       /^LOCK(#|$)/.test(c.sk) &&
       changedFields(c).every((f) => /^a\d$/.test(f) || f === 'ttl' || f === 'pk' || f === 'sk'),

@@ -561,7 +561,7 @@ export const recipes: Record<string, Recipe> = {
   // --- merchants and API keys.
   updateMerchant: onMerchant('', 200, () => ({ primaryColor: '#2e7d32' })),
   listApiKeys: onMerchant('/api-keys', 200),
-  // Keys cannot make keys (security review M5): only the SUPER_ADMIN is admitted.
+  // Keys cannot make keys: only the SUPER_ADMIN is admitted.
   createApiKey: { ...onMerchant('/api-keys', 201, () => ({ label: 'isolation' })), callers: ['SUPER_ADMIN'] },
   revokeApiKey: {
     callers: ADMINS,

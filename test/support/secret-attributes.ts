@@ -1,4 +1,4 @@
-/** Stored attributes that hold a hash, a secret or a ciphertext: no index read may carry them (security review S3). */
+/** Stored attributes that hold a hash, a secret or a ciphertext: no index read may carry them. */
 export const SECRET_ATTRIBUTES = [
   'passwordHash',
   'totpSecret',

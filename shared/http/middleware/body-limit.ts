@@ -1,7 +1,7 @@
 import { fail } from '../../errors.ts';
 import type { HttpRequest } from '../request-state.ts';
 
-/** CONTRACT.md, Limits: bodies are at most 16 KiB. */
+/** Bodies are at most 16 KiB (docs/http.md#validation-and-limits). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 export function bodyByteLength(body: string | undefined, isBase64Encoded: boolean): number {

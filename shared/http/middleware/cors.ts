@@ -8,7 +8,7 @@ export const CORS_MAX_AGE_SECONDS = '600';
 
 /**
  * A browser request (Origin present) from outside the tenant's allowlist (and
- * its own hosted origin) is refused: the CSRF defence of CONTRACT.md, Tenancy. Non-browser clients send
+ * its own hosted origin) is refused: the CSRF defence (docs/http.md#cors-and-origin). Non-browser clients send
  * no Origin and pass.
  */
 export function checkOrigin(request: HttpRequest): void {

@@ -5,9 +5,9 @@ import { expectProblem, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Security review L3: COMPROMISED was only a disable flag; re-enabling the
- * user brought the leaked password back, and the owner could not recover.
- * Now it voids the password (NIST 800-63B: force a change on evidence of
+ * COMPROMISED voids the password. As a mere disable flag, re-enabling the
+ * user would bring the leaked password back, and the owner could not recover.
+ * So it voids the password (NIST 800-63B: force a change on evidence of
  * compromise), forgot-password serves COMPROMISED users, and their reset makes
  * them ACTIVE again.
  */

@@ -67,7 +67,7 @@ const recipes: Record<string, Recipe> = {
   rotateOidcClientSecret: {},
 };
 
-/** The contract's rows marked A (CONTRACT.md, Identity endpoints). */
+/** The routes promised as admin-only (a bearer of ADMIN or SUPER_ADMIN, or an admin API key) from the start. */
 const CONTRACT_ADMIN_ROWS = [
   'GET /users',
   'POST /users/invitations',

@@ -6,8 +6,8 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * GET /users answers the whole tenant in one list (CONTRACT.md), so its size is what limits a tenant (Lambda
- * answers at most 6 MB): gzipped when the client accepts it, several times more users fit. Sent here over
+ * GET /users answers the whole tenant in one list (docs/http.md#pagination), so its size is what limits a tenant
+ * (Lambda answers at most 6 MB): gzipped when the client accepts it, several times more users fit. Sent here over
  * node:http, whose requests carry only the Accept-Encoding a test gives (fetch adds its own and decodes).
  */
 

@@ -284,7 +284,7 @@ describe('PATCH /users/{id}/status', () => {
   it.each([
     // A DISABLED user's password is still right, so login says the account is disabled.
     ['DISABLED', 'USER_DISABLED', 403, 'ACCOUNT_DISABLED'],
-    // COMPROMISED voids the password (CONTRACT.md, Rules): it is no longer a right credential.
+    // COMPROMISED voids the password (docs/security.md#passwords): it is no longer a right credential.
     ['COMPROMISED', 'USER_COMPROMISED', 401, 'INVALID_CREDENTIALS'],
   ] as const)(
     '%s ends the sessions at once (401 SESSION_REVOKED), records %s, and login with the old password is %i %s',

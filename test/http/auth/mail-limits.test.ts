@@ -4,11 +4,11 @@ import { type Answer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Security review M6 (mail flooding), reproduced through the local stack and
+ * Mail flooding, tried through the local stack and
  * the SES emulator: eight requests for one address mail it once, and every
  * answer is what a sent mail gives, for known and unknown addresses alike
- * (CONTRACT.md, Rules: mails per recipient and purpose, one a minute and five
- * an hour; "No enumeration"). The hour cap and the minute passing are in
+ * (docs/security.md#mail-limits-and-budgets: per recipient and purpose, one a minute and five
+ * an hour; and #no-enumeration). The hour cap and the minute passing are in
  * test/integration/auth/mail-limits.test.ts, whose clock moves.
  */
 

@@ -13,9 +13,9 @@ import { bearer, expectInvalid, expectProblem, post } from '#test/support/http.t
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * POST /auth/reauthenticate (CONTRACT.md, Identity endpoints; Rules: Recent
- * authentication): the password, or an e-mail code where the tenant's mode
- * takes codes, plus a TOTP or backup code when TOTP is on. Wrong answers are
+ * POST /auth/reauthenticate (docs/security.md#recent-authentication): the
+ * password, or an e-mail code where the tenant's mode takes codes, plus a
+ * TOTP or backup code when TOTP is on. Wrong answers are
  * counted like wrong logins. What it unlocks (and that a stale session is
  * refused) is in test/integration/auth/recent-authentication.test.ts, whose
  * clock the test moves.

@@ -4,7 +4,7 @@ import { bearer, expectProblem, identityApi, post } from '#test/support/http.ts'
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Security review L2: the policy counts a password in code points (NIST
+ * The policy counts a password in code points (NIST
  * 800-63B), so every place a password is presented must too. A password of
  * 76 code points that are 146 UTF-16 units signs up, and then logs in and
  * serves as the current password (before: 400 at login, a self-lockout).

@@ -8,7 +8,7 @@ import { useLocalStack } from '#test/support/server.ts';
 
 /**
  * A client written from the brief's field tables (test/support/brief-resources.ts,
- * taken from CONTRACT.md): every route that answers a resource is called, and
+ * kept by hand): every route that answers a resource is called, and
  * every field of every answer is checked against the table: present, of its
  * type, null only where the brief allows it, and one of its values. A renamed
  * field, a new value or a field gone fails here. The last test checks that no
@@ -222,7 +222,7 @@ describe('the service answers every brief resource exactly as the brief names it
     await expectResource('GET /users', withKey, 200, 'UserResponse', 'list');
   });
 
-  it('OpenID Connect clients (ours, issue 18): registered, listed, read, changed, secret rotated', async () => {
+  it('OpenID Connect clients (ours): registered, listed, read, changed, secret rotated', async () => {
     const body = { name: 'Brief client', type: 'confidential', redirectUris: ['https://shop.example/callback'] };
     const created = await call('POST', '/oidc/clients', adminHeaders, body);
     await expectResource('POST /oidc/clients', created, 201, 'OidcClientWithSecretResponse');

@@ -4,9 +4,9 @@ import { expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Security review M5: an API key acts with its creator's standing, now. The
- * review's reproduction: an ADMIN makes a key, then is demoted, disabled or
- * deleted; before, the key kept full ADMIN power (and could mint more keys).
+ * An API key acts with its creator's standing, now (docs/security.md#api-keys).
+ * The attack: an ADMIN makes a key, then is demoted, disabled or deleted; a key
+ * that kept full ADMIN power (and could mint more keys) would outlive them.
  */
 
 const api = useLocalStack();

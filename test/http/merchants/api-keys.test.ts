@@ -144,7 +144,7 @@ describe('X-Api-Key', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.name).toBe('Set by a key');
 
-    // A leaked key must not plant others that outlive its revocation (security review M5).
+    // A leaked key must not plant others that outlive its revocation.
     expectProblem(await createKey(tenant, keyHeaders, 'made by a key'), 403, 'FORBIDDEN');
     const other = await createKey(tenant, headers, 'made by the admin');
     expect(other.status).toBe(201);

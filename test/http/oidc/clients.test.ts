@@ -10,7 +10,7 @@ import { useLocalStack } from '#test/support/server.ts';
 import { merchantsApi } from '../merchants/helpers.ts';
 
 /**
- * /oidc/clients (issue 18, first increment): the tenant's OpenID Connect
+ * /oidc/clients: the tenant's OpenID Connect
  * clients, registered by its admins. A confidential client's secret is shown
  * once (create, rotate) and stored as a SHA-256 hash only; a public client has
  * none, and rotating one is 409 CONFLICT.

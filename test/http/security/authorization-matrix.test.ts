@@ -13,14 +13,14 @@ import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * THE authorization matrix (issue 9, item 1): every route of the identity
+ * THE authorization matrix: every route of the identity
  * service's route list and of the plant store's × eleven kinds of caller,
  * each cell with its expected answer, written out below as a table. A route
  * without a row (or a row without a route) fails the first test.
  *
  * Each row sends one valid request (its recipe), so a cell's answer depends
  * on the credential alone: admitted callers get the recipe's success status;
- * refused ones get the problem `code` of CONTRACT.md (the plant store: its
+ * refused ones get the problem `code` of docs/http.md#errors (the plant store: its
  * own `{ error, message }` body). Broken tokens are all the SUPER_ADMIN's
  * (expired, its logged-out second session, tampered, `alg: none`, HS256
  * keyed with the published public key): they would be admitted if they were
@@ -144,7 +144,7 @@ const identityMatrix: Record<string, Cell[]> = {
 /**
  * The plant store checks the JWT only (signature, iss, exp), as an API Gateway JWT authorizer would: any
  * tenant's token is admitted into its own tenant, a revoked session's token lasts until `exp`, and an API key
- * is no credential there (CONTRACT.md, Details).
+ * is no credential there (docs/http.md#plant-store).
  */
 // biome-ignore format: a table reads best aligned
 const plantMatrix: Record<string, Cell[]> = {
@@ -245,7 +245,7 @@ const identityRecipes: Record<string, Recipe> = {
       };
     },
   },
-  // Each column signs in a user of its own: of concurrent guesses at one account only 5 are evaluated at once (M1).
+  // Each column signs in a user of its own: of concurrent guesses at one account only 5 are evaluated at once.
   login: {
     request: async () => {
       const user = await aUser(tenant);

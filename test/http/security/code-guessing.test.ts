@@ -6,7 +6,7 @@ import { type Answer, bearer, expectProblem, identityApi, post } from '#test/sup
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Guessing codes and passwords (security review H1, M4, M1), through the HTTP
+ * Guessing codes and passwords, through the HTTP
  * API: wrong reset, signup and e-mail-change codes count per (tenant, address,
  * purpose) across challenges, so a new challenge gives an attacker no new
  * tries; and every guess is reserved before it is evaluated, so a burst of any
@@ -35,7 +35,7 @@ const forgot = (tenant: TestTenant, email: string) =>
 const reset = (tenant: TestTenant, challengeId: string, code: string) =>
   post(`${api.url}/auth/reset-password`, { challengeId, code, newPassword: 'Attacker-pass-9876' }, tenant.headers);
 
-describe('POST /auth/reset-password: wrong codes count per address, across challenges (H1)', () => {
+describe('POST /auth/reset-password: wrong codes count per address, across challenges', () => {
   it('locks the reset of an account after 5 wrong codes spread over 3 challenges: the right code then answers 429 and the password stays', async () => {
     const tenant = await aTenantWith();
     const victim = await aUser(tenant, { email: anEmail('victim') });
@@ -70,7 +70,7 @@ describe('POST /auth/reset-password: wrong codes count per address, across chall
     expect((await reset(tenant, theirs.body.challengeId, code)).status).toBe(204);
   });
 
-  it('evaluates exactly 5 of 10 wrong codes sent at once over two challenges (M1)', async () => {
+  it('evaluates exactly 5 of 10 wrong codes sent at once over two challenges', async () => {
     const tenant = await aTenantWith();
     const victim = await aUser(tenant, { email: anEmail('victim') });
     const a = (await forgot(tenant, victim.email)).body.challengeId;
@@ -90,7 +90,7 @@ const signup = (tenant: TestTenant, email: string) =>
 const verifySignup = (tenant: TestTenant, challengeId: string, code: string) =>
   post(`${api.url}/auth/signup/verify`, { challengeId, code }, tenant.headers);
 
-describe('POST /auth/signup/verify: wrong codes count per address, across challenges (M4)', () => {
+describe('POST /auth/signup/verify: wrong codes count per address, across challenges', () => {
   it('locks the address after 5 wrong codes over two signups: the right code answers 429 and the address stays unproven', async () => {
     const tenant = await aTenantWith();
     const someoneElses = anEmail('not-mine');
@@ -106,7 +106,7 @@ describe('POST /auth/signup/verify: wrong codes count per address, across challe
   });
 });
 
-describe('POST /users/me/email-change/verify: wrong codes count per new address, across challenges (M4)', () => {
+describe('POST /users/me/email-change/verify: wrong codes count per new address, across challenges', () => {
   it('locks the new address after 5 wrong codes over two requests: the right code answers 429 and the address stays', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant, { email: anEmail('owner') });
@@ -129,7 +129,7 @@ describe('POST /users/me/email-change/verify: wrong codes count per new address,
   });
 });
 
-describe('POST /auth/login/verify: bursts of second-factor and e-mail codes (M1)', () => {
+describe('POST /auth/login/verify: bursts of second-factor and e-mail codes', () => {
   it('evaluates exactly 5 of 10 wrong TOTP codes sent at once over three TOTP steps; then even the right code answers 429', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant, { email: anEmail('totp'), totp: true });
@@ -169,7 +169,7 @@ describe('POST /auth/login/verify: bursts of second-factor and e-mail codes (M1)
   });
 });
 
-describe('POST /users/me/password: a burst of current-password guesses with a stolen token (M1)', () => {
+describe('POST /users/me/password: a burst of current-password guesses with a stolen token', () => {
   it('evaluates exactly 5 of 10 sent at once, then refuses the right one with 429', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant, { email: anEmail('pw') });

@@ -5,7 +5,8 @@ import { bearer, expectProblem, identityApi, post, type Tokens } from '#test/sup
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Security review M3 and M8 through the local stack: a login in flight when
+ * The credential epoch (docs/security.md#sessions-and-the-credential-epoch)
+ * through the local stack: a login in flight when
  * the password changes keeps no session, disabling ends every session for
  * good, and a user has at most 50 live sessions (the oldest ends).
  */
@@ -24,13 +25,13 @@ async function expectEnded(tenant: TestTenant, tokens: Tokens) {
   expectProblem(await refresh(tenant, tokens.refreshToken), 401, 'REFRESH_TOKEN_INVALID');
 }
 
-describe('logins with the old password racing a password change (security review M3)', () => {
+describe('logins with the old password racing a password change', () => {
   it('leave no live session once the change has answered: each one either failed or is ended', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const owner = await logIn(tenant, user.email, user.password);
     const intruder = await logIn(tenant, user.email, user.password);
-    // The review's reproduction: logins with the old password keep starting while the owner changes it.
+    // The attack: logins with the old password keep starting while the owner changes it.
     const attempts: Promise<Awaited<ReturnType<typeof login>>>[] = [];
     const attacker = (async () => {
       for (let i = 0; i < 12; i++) {
@@ -50,7 +51,7 @@ describe('logins with the old password racing a password change (security review
     await expectEnded(tenant, intruder);
     for (const answer of answers) {
       if (answer.status === 200) await expectEnded(tenant, answer.body.data);
-      // Past 5 logins of one account in flight at once, the rest are refused unseen (security review M1).
+      // Past 5 logins of one account in flight at once, the rest are refused unseen.
       else if (answer.status === 429) expectProblem(answer, 429, 'TOO_MANY_ATTEMPTS');
       else expectProblem(answer, 401, 'INVALID_CREDENTIALS');
     }
@@ -78,7 +79,7 @@ describe('PATCH /users/{id}/status', () => {
   });
 });
 
-describe('at most 50 live sessions per user (security review M8)', () => {
+describe('at most 50 live sessions per user', () => {
   it('ends the oldest when a 51st starts: its token 401 SESSION_REVOKED, its refresh refused; 50 listed', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);

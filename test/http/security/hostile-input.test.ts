@@ -8,7 +8,7 @@ import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Hostile input (issue 9, item 3), generated from THE route list: every route
+ * Hostile input, generated from THE route list: every route
  * that takes a body gets random and adversarial bodies (wrong types, strings
  * near and over 16 KiB, deep nesting, `__proto__`/`constructor` keys, invalid
  * UTF-8, control characters, lone surrogates, numbers beyond 2^53, arrays),

@@ -12,7 +12,7 @@ import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTag
 import { plantsApi } from '../plants/helpers.ts';
 
 /**
- * The operator's signals (issue 20): what the functions send CloudWatch, in Embedded Metric Format, and each
+ * The operator's signals: what the functions send CloudWatch, in Embedded Metric Format, and each
  * request's summary log line, for a sign-in, a lockout, a refresh token reused, a mail SES refused (MailsFailed by
  * kind) and a mail to a suppressed address (MailsSuppressed). Each metric has the
  * dimensions the alarms read (infra/monitoring.ts) and carries no e-mail address, token, password or tenant.

@@ -18,7 +18,7 @@ import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Races (issue 9, item 5), one suite through the HTTP API: the same request
+ * Races, one suite through the HTTP API: the same request
  * fired several ways at once, over several rounds so that the interleavings
  * vary. Each race has exactly one winner, the losers get the contract's
  * refusal, and the store read straight from DynamoDB afterwards is consistent:
@@ -195,7 +195,7 @@ describe('TOTP codes raced', () => {
           statusesOf(answers).join(', '),
         ).toHaveLength(1);
         for (const loser of answers.filter((a) => a.status !== 204)) {
-          // Past the 5 guesses a burst may have evaluated at once, the rest are refused unseen (M1).
+          // Past the 5 guesses a burst may have evaluated at once, the rest are refused unseen.
           expect([
             [401, 'INVALID_CODE'],
             [409, 'TOTP_ALREADY_ENABLED'],
@@ -344,7 +344,7 @@ describe('POST /users/me/email-change/verify raced for one address', () => {
           answers.filter((a) => a.status === 200),
           statusesOf(answers).join(', '),
         ).toHaveLength(1);
-        // The new address's code lockout evaluates at most 5 answers at once (M1): the rest are refused unseen.
+        // The new address's code lockout evaluates at most 5 answers at once: the rest are refused unseen.
         const losers = answers.filter((a) => a.status !== 200);
         for (const loser of losers) {
           expect([
@@ -458,7 +458,7 @@ describe('POST /roles/assign and /roles/revoke raced', () => {
 });
 
 /**
- * CONTRACT.md, Rules: the last SUPER_ADMIN cannot be removed. Only a SUPER_ADMIN may act on one, never
+ * The last SUPER_ADMIN cannot be removed. Only a SUPER_ADMIN may act on one, never
  * on themselves; two of them removing each other must therefore end as a serial order would: the first
  * wins, the second is refused because by then it is no longer an active SUPER_ADMIN.
  *
@@ -531,7 +531,7 @@ describe('POST /auth/login lockout counting raced', () => {
         const counted = own.filter((a) => a.status === 401);
         for (const a of counted) expectProblem(a, 401, 'INVALID_CREDENTIALS');
         for (const a of own.filter((a) => a.status !== 401)) expectProblem(a, 429, 'TOO_MANY_ATTEMPTS');
-        // Each guess is reserved before it is evaluated (security review M1): of any burst, exactly 5 are
+        // Each guess is reserved before it is evaluated: of any burst, exactly 5 are
         // looked at; the others answer 429 unseen. (The check read first and counted after let all 10 through.)
         expect(counted).toHaveLength(5);
         // Every evaluated failure was counted, none twice.

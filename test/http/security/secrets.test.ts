@@ -10,7 +10,7 @@ import { type Answer, bearer } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 /**
- * Secrets (issue 9, item 6): canary passwords, the e-mailed codes, access and
+ * Secrets: canary passwords, the e-mailed codes, access and
  * refresh tokens, an API key, a TOTP secret and its backup codes are pushed
  * through signup, login, refresh, TOTP enrolment, password change and reset,
  * and API key use. None may appear in the logs written meanwhile (the local

@@ -33,7 +33,7 @@ import { useLocalStack } from '#test/support/server.ts';
 import { itemKey, tenantItems } from '#test/support/tenant-snapshot.ts';
 
 /**
- * Tenant isolation (issue 9, item 2). Two tenants, A and B, hold the same
+ * Tenant isolation. Two tenants, A and B, hold the same
  * users under the same e-mail addresses (owner, member, TOTP user, invited
  * user, pending signup, password reset, lockout victim), the same role names,
  * grants, sessions, devices, activity, API keys, plants and pending challenges

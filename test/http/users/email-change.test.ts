@@ -98,7 +98,7 @@ describe('POST /users/me/email-change and /verify', () => {
     expectProblem(await login(tenant, user.email, user.password), 401, 'INVALID_CREDENTIALS');
   });
 
-  it('tells the old address when the change is requested, before any code is answered (M2)', async () => {
+  it('tells the old address when the change is requested, before any code is answered', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const { accessToken: token } = await logIn(tenant, user.email, user.password);

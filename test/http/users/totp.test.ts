@@ -116,7 +116,7 @@ describe('POST /users/me/totp/init', () => {
     const backupCodes = res.body.backupCodes as string[];
     expect(backupCodes).toHaveLength(10);
     expect(new Set(backupCodes).size).toBe(10);
-    // 4 groups of 6 Crockford base32 characters: 120 bits (security review L6).
+    // 4 groups of 6 Crockford base32 characters: 120 bits.
     for (const code of backupCodes) expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{6}(-[0-9a-hjkmnp-tv-z]{6}){3}$/);
   });
 

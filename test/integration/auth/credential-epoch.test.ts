@@ -23,7 +23,7 @@ import { aTenantWith, aUser, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 /**
- * The credential epoch (security review M3, M8): a password change or reset,
+ * The credential epoch: a password change or reset,
  * DISABLED/COMPROMISED and revoke-all end every session in one write, logins
  * in flight included; at most 50 live sessions per user.
  *
@@ -96,7 +96,7 @@ const sessionIdOf = (tokens: LoginResult) => tokens.refreshToken.split('.')[2] a
 
 const NEW_PASSWORD = 'Staghorn-fern-2025';
 
-describe('a password change (security review M3)', () => {
+describe('a password change', () => {
   it('refuses a login that read the profile before the change and commits after it: 401 INVALID_CREDENTIALS, no session', async () => {
     const user = await aUser(tenant, {}, deps);
     const owner = await logIn(user);
@@ -228,7 +228,7 @@ describe('POST /sessions/revoke-all', () => {
   });
 });
 
-describe('revocation cost (security review M8)', () => {
+describe('revocation cost', () => {
   type Act = (acting: Deps, user: TestUser, current: LoginResult) => Promise<unknown>;
 
   /**

@@ -91,7 +91,7 @@ describe('guards: wrong guesses', () => {
   });
 });
 
-describe('guards.reserveAttempt: the attempt reserved before the guess is evaluated (security review M1)', () => {
+describe('guards.reserveAttempt: the attempt reserved before the guess is evaluated', () => {
   it('reserves exactly 5 of 20 concurrent attempts; the 5 wrong ones count exactly and one of them locks', async () => {
     const { tenant, email } = fresh();
     const now = at(0);

@@ -15,7 +15,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { merchantOf } from '#test/support/faults.ts';
 
 /**
- * The mail limits (security review M6; CONTRACT.md, Rules): per recipient and
+ * The mail limits (docs/security.md#mail-limits-and-budgets): per recipient and
  * purpose one mail a minute and five an hour, one ALREADY_REGISTERED notice a
  * day, and a daily budget per tenant; past a limit the answer is unchanged
  * and no mail goes out. Here with a clock the test moves.

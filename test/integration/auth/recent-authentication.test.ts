@@ -28,7 +28,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, anIp, aRequest, aSessionOf, fakeSes, invokeWith } from '#test/support/faults.ts';
 
 /**
- * Security review M2, reproduced through the real handlers with a clock the
+ * Recent authentication (docs/security.md#recent-authentication), through the real handlers with a clock the
  * test moves: an access token whose session proved its first factor more
  * than 10 minutes ago (still a good token: they live 15) may no longer
  * change the e-mail address, enrol or remove TOTP, or mint an API key; it
@@ -72,7 +72,7 @@ function expectReauthRequired(answer: Answer, label: string) {
 
 const secretOf = (answer: Answer) => new URL(answer.body.qrUri).searchParams.get('secret') ?? '';
 
-describe('M2: a session authenticated more than 10 minutes ago', () => {
+describe('a session authenticated more than 10 minutes ago', () => {
   it('is refused e-mail change, TOTP init/verify/disable and API key creation, changing nothing; after POST /auth/reauthenticate they work; revoke-all works throughout', async () => {
     const { deps, now, at } = clockedDeps();
     // The tenant's first admin (SUPER_ADMIN: may mint keys), and a user with TOTP on; both sign in at 0.

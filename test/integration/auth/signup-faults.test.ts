@@ -24,7 +24,7 @@ const PASSWORD = 'Monstera-42-leaf';
  * or keeps what it sends; they record the challenges and users made, and errors logged.
  *
  * Sign-up and forgot-password mail only real accounts, so a failed send must
- * answer what a sent one does (CONTRACT.md, Details: mail failures never
+ * answer what a sent one does (docs/security.md#mail-failures: mail failures never
  * reveal accounts); what the unsent mail held is taken back all the same.
  */
 function depsWith(mail: 'failing' | 'working', laterByMs = 0) {

@@ -54,7 +54,7 @@ const challenged = (type: 'TOTP' | 'OTP_EMAIL') => (answer: Answer) => {
 
 /** The TOTP step is used up by the check (a code once accepted is refused again), whatever follows. */
 const totpStepUsed: Allowance = {
-  why: 'a TOTP code, once checked, is used up even if the login then fails (CONTRACT: a code once accepted is refused again); the user takes the next code',
+  why: 'a TOTP code, once checked, is used up even if the login then fails (a TOTP step once accepted is refused again); the user takes the next code',
   covers: (c) =>
     c.sk === 'PROFILE' &&
     Object.keys({ ...c.before, ...c.after }).every(

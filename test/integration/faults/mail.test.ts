@@ -33,7 +33,7 @@ import {
  * nothing of the request (no challenge, user, claim or invitation; only the
  * rate count), the code or token that never arrived does not work, and once
  * SES is back the same request works and its code does. What it answers
- * (CONTRACT.md, Details): where the answer for an unknown address must equal
+ * (docs/security.md#mail-failures): where the answer for an unknown address must equal
  * a known one's (sign-up, forgot-password, e-mail-code login), exactly what a
  * sent mail's would, the failure logged with the request id; mail on behalf
  * of a signed-in caller or an admin (e-mail change, invitation), 503 UNAVAILABLE.

@@ -12,7 +12,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /**
- * The routes a user waits on carry the AWS SDK in their bundle (`bundleSdk`, issue 19): these are those bundles,
+ * The routes a user waits on carry the AWS SDK in their bundle (`bundleSdk`): these are those bundles,
  * built with the stack's esbuild options and run as Lambda runs them, against DynamoDB Local. A bundling change
  * that loses part of the SDK (a dynamic require, a provider left out that the client needs at its first call)
  * fails here rather than on AWS. `login` is the argon2 route among them: its native module is required from
@@ -103,7 +103,7 @@ describe('bundles that carry the AWS SDK', () => {
     expect(me.statusCode, String(me.body)).toBe(200);
     expect(JSON.parse(String(me.body))).toMatchObject({ id: user.id, email: user.email });
 
-    // CONTRACT: a revoked session's access token answers 401 SESSION_REVOKED at once, through the direct read too.
+    // A revoked session's access token answers 401 SESSION_REVOKED at once, through the direct read too.
     const { sid } = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()) as { sid: string };
     await makeTestDeps().sessions.revoke(tenant, user.id, sid, new Date());
     const revoked = await getMe(

@@ -18,7 +18,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /**
- * DynamoDB round trips of the hot paths (issue 8's targets), through the real
+ * DynamoDB round trips of the hot paths (the benchmark's targets), through the real
  * handler code: the bearer check reads the tenant, the session and the user in
  * ONE BatchGetItem, while the answers keep their order (unknown tenant 404,
  * Origin 403, then the token's verdict); login and refresh read what they need

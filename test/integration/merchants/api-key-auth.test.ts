@@ -40,7 +40,7 @@ function depsAt(start = T0) {
   };
 }
 
-/** An admin who signed in at T0: recent enough to create keys (CONTRACT.md, Rules: Recent authentication). */
+/** An admin who signed in at T0: recent enough to create keys (docs/security.md#recent-authentication). */
 const admin: UserPrincipal = {
   kind: 'user',
   userId: 'usr_admin',

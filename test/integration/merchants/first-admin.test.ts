@@ -12,7 +12,7 @@ import { aStoredUser } from '#test/support/admin.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 /**
- * MerchantResponse.adminUserId (CONTRACT.md, Resources): the first admin,
+ * MerchantResponse.adminUserId: the first admin,
  * made with the tenant. New tenants keep it from their creation; tenants
  * stored before it was kept get it found and recorded on their first merchant
  * read, once.

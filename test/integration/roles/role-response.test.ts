@@ -9,7 +9,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { merchantOf } from '#test/support/faults.ts';
 
 /**
- * RoleResponse (CONTRACT.md, Resources) for roles stored before `custom` was
+ * RoleResponse for roles stored before `custom` was
  * kept: SYSTEM roles read as custom false, MERCHANT roles as custom true (the
  * default at creation); `app` and `mid` are null on SYSTEM roles and the
  * tenant's own on MERCHANT roles.

@@ -13,7 +13,7 @@ import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 /**
- * CONTRACT.md, Rules: the last SUPER_ADMIN cannot be removed. Two SUPER_ADMINs
+ * The last SUPER_ADMIN cannot be removed. Two SUPER_ADMINs
  * removing each other both pass the authority check, which judges grants read
  * before either write (as the bearer check reads them at the start of each
  * request). Here the interleaving is made exact: both principals are taken

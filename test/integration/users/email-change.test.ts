@@ -42,7 +42,7 @@ const principalOf = (userId: string): UserPrincipal => ({
   sessionId: 'ses_x',
   roles: [],
   authority: 99,
-  // Signed in just now: an e-mail change needs a recent authentication (CONTRACT.md, Rules).
+  // Signed in just now: an e-mail change needs a recent authentication.
   authenticatedAt: new Date().toISOString(),
 });
 
@@ -66,7 +66,7 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const user = await aUser(tenant, {}, deps);
     const newEmail = `new-${randomUUID()}@elsewhere.test`;
     const { challengeId } = await requestEmailChange(deps, tenant, principalOf(user.id), newEmail, client);
-    // The current address hears of the request first, before any code exists (M2), then the new one gets the code.
+    // The current address hears of the request first, before any code exists, then the new one gets the code.
     expect(sent.map((mail) => [mail.to, mail.message.kind])).toEqual([
       [user.email, 'EMAIL_CHANGE_REQUESTED'],
       [newEmail, 'EMAIL_CHANGE_CODE'],
@@ -103,7 +103,7 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const winners = attempts.filter((_, i) => results[i]?.status === 'fulfilled');
     expect(winners).toHaveLength(1);
     const rejections = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []));
-    // The new address's code lockout evaluates at most 5 answers at once (security review M1): the others
+    // The new address's code lockout evaluates at most 5 answers at once: the others
     // are refused unseen (TOO_MANY_ATTEMPTS); none takes the address.
     expect(rejections).toHaveLength(9);
     for (const code of rejections) expect(['CONFLICT', 'TOO_MANY_ATTEMPTS']).toContain(code);

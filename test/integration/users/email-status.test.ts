@@ -15,7 +15,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { merchantOf } from '#test/support/faults.ts';
 
 /**
- * UserResponse.emailStatus (CONTRACT.md, Resources): VALIDATION_SENT while
+ * UserResponse.emailStatus: VALIDATION_SENT while
  * the signup code or invitation that went out can be answered, UNVALIDATED
  * once it lapsed, VALIDATED once proven; and profiles stored with the old
  * value PENDING read back in the new shape.

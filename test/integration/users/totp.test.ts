@@ -91,7 +91,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) {
       if (r.status === 'rejected') {
-        // Past 5 proofs of one account in flight at once, the rest are refused unseen (security review M1).
+        // Past 5 proofs of one account in flight at once, the rest are refused unseen.
         expect(['INVALID_CODE', 'TOTP_ALREADY_ENABLED', 'TOO_MANY_ATTEMPTS']).toContain(
           (r.reason as { code?: string }).code,
         );

@@ -14,8 +14,8 @@ import { makeTestDeps } from '#test/support/deps.ts';
 import { merchantOf } from '#test/support/faults.ts';
 
 /**
- * Security review M7; CONTRACT.md, Rules: "A signup never verified expires
- * after 24 h and frees its address." With a clock the test moves (DynamoDB
+ * A signup never verified expires after 24 h and frees its address
+ * (docs/security.md#unverified-signups). With a clock the test moves (DynamoDB
  * Local never deletes by `ttl`: every read filters).
  */
 

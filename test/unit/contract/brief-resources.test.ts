@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BRIEF_RESOURCES, type Field, type ResourceName, violationsOf } from '#test/support/brief-resources.ts';
 
 /**
- * The brief's field tables (test/support/brief-resources.ts, from
- * CONTRACT.md) against the committed OpenAPI document: every resource it
+ * The brief's field tables (test/support/brief-resources.ts, kept by
+ * hand) against the committed OpenAPI document: every resource it
  * documents has exactly the table's fields, all required, with the table's
  * types, nullability and values. The http project holds the wire to the same
  * tables (test/http/contract/resources.test.ts).

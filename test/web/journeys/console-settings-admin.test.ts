@@ -18,7 +18,7 @@ async function signIn(tenant: { subdomain: string }, email: string, password: st
 }
 
 /**
- * An ADMIN who is not SUPER_ADMIN (CONTRACT.md, Rules): authority 1, so MERCHANT
+ * An ADMIN who is not SUPER_ADMIN (docs/security.md#roles-and-authority): authority 1, so MERCHANT
  * roles (priority 2 and up) are theirs to create and delete, SYSTEM roles no
  * one's; merchant settings and API keys are any admin's (keys: a user's, with
  * a recent sign-in), and any admin may revoke any key of the tenant.

@@ -7,7 +7,7 @@ import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './console.tsx';
 import './settings.css';
 
-/** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
+/** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN. */
 const LOWEST_MERCHANT_PRIORITY = 2;
 const HIGHEST_PRIORITY = 1000;
 const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -24,7 +24,7 @@ export function authorityOf(user: User | null, now = Date.now()): number {
     .reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.POSITIVE_INFINITY);
 }
 
-/** CONTRACT.md, Rules: roles of strictly less authority (a higher number) only; SUPER_ADMIN (0) may handle all. */
+/** Roles of strictly less authority (a higher number) only; SUPER_ADMIN (0) may handle all. */
 function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
   return authority === 0 || role.priority > authority;
 }

@@ -16,7 +16,7 @@ import { SignInPreview } from './preview.tsx';
 import './settings.css';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
-/** The service keeps at most 20 (CONTRACT.md; shared/merchants/schemas.ts). */
+/** The service keeps at most 20 (shared/merchants/schemas.ts). */
 const MAX_ORIGINS = 20;
 
 const LOGIN_MODES: { value: LoginMode; title: string; sentence: string }[] = [

@@ -2,7 +2,7 @@ import { hasRoles, type User, type UserRole, type UserStatus } from '../sdk.ts';
 import './users.css';
 
 /**
- * A caller's authority (CONTRACT.md, Rules): the lowest priority number among its grants in force; none is
+ * A caller's authority: the lowest priority number among its grants in force; none is
  * weaker than every role.
  */
 export function authorityOf(user: Pick<User, 'roles'>, now: Date = new Date()): number {

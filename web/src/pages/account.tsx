@@ -34,7 +34,7 @@ function SectionNav() {
 }
 
 /**
- * The signed-in user's own account (issue 17): profile, password, e-mail
+ * The signed-in user's own account: profile, password, e-mail
  * address, two-step verification, sessions and recent activity, each a panel,
  * all through the SDK. A change anywhere reads the activity again.
  */

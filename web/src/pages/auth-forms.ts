@@ -85,7 +85,7 @@ export function formProblem(errors: FieldError[]): ApiError {
 export const NEW_PASSWORD_HINT = 'At least 8 characters, with a letter and a digit. A long phrase is best.';
 
 const RESET_KEY = 'identity:password-reset';
-/** A reset code works for 10 minutes (CONTRACT.md, Rules: E-mail codes). */
+/** A reset code works for 10 minutes, as every e-mail code. */
 const RESET_LIFETIME_MS = 10 * 60 * 1000;
 
 /**
@@ -134,7 +134,7 @@ export function forgetReset(): void {
   }
 }
 
-/** The service mails one code a minute per address and purpose (CONTRACT.md, Rules: Codes per address). */
+/** The service mails one code a minute per address and purpose (docs/security.md#mail-limits-and-budgets). */
 const RESEND_AFTER_MS = 60_000;
 const RESEND_TOO_SOON = 'RESEND_TOO_SOON';
 
