@@ -13,6 +13,14 @@ export const ERRORS = {
   UNAUTHORIZED_CLIENT: 400,
   /** OAuth: a grant type this provider does not implement. */
   UNSUPPORTED_GRANT_TYPE: 400,
+  /** OAuth (authorize): the scopes asked for are not acceptable (no `openid`). */
+  INVALID_SCOPE: 400,
+  /** OAuth (authorize): a response type other than `code`. */
+  UNSUPPORTED_RESPONSE_TYPE: 400,
+  /** OAuth (authorize): a request object (`request`), which this provider does not take. */
+  REQUEST_NOT_SUPPORTED: 400,
+  /** OAuth (authorize): a request object by reference (`request_uri`), which this provider does not take. */
+  REQUEST_URI_NOT_SUPPORTED: 400,
   UNAUTHENTICATED: 401,
   /** OAuth (token, revocation): the client's authentication failed or is missing (RFC 6749 5.2). */
   INVALID_CLIENT: 401,

@@ -1,5 +1,7 @@
 import { newOpaqueToken } from '../auth/codes.ts';
 import type { Deps } from '../deps.ts';
+import { fail, isAppError } from '../errors.ts';
+import { oauthErrorFields } from '../http/oauth-error.ts';
 import { Reply } from '../http/reply.ts';
 import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationRequest, oidcFlowRepo, type Prompt } from '../store/oidc-flow-repo.ts';
@@ -22,17 +24,6 @@ const MAX_AGE = /^\d{1,9}$/;
 const MAX_STATE = 2048;
 const MAX_NONCE = 512;
 const MAX_LOGIN_HINT = 256;
-
-/** An error for the client, sent to its redirect URI. */
-class ClientError extends Error {
-  readonly error: string;
-  readonly description: string;
-  constructor(error: string, description: string) {
-    super(description);
-    this.error = error;
-    this.description = description;
-  }
-}
 
 /** The query's parameters, each at most once (RFC 6749 3.1: a repeated parameter is an error). */
 function parametersOf(rawQuery: string) {
@@ -80,16 +71,16 @@ export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string):
     new Reply(undefined, {
       location: withQuery(redirectUri, { ...answer, state: state?.slice(0, MAX_STATE), iss: issuer.url }),
     });
+  let request: AuthorizationRequest;
   try {
-    const request = checkedRequest(params, client, redirectUri, requestedUri !== undefined, state, deps.clock.now());
-    await oidcFlowRepo(deps.store).createRequest(tenant, request);
-    return new Reply(undefined, {
-      location: withQuery(`${issuer.url}/authorize`, { request: request.requestId }),
-    });
+    request = checkedRequest(params, client, redirectUri, requestedUri !== undefined, state, deps.clock.now());
   } catch (error) {
-    if (error instanceof ClientError) return back({ error: error.error, error_description: error.description });
+    // The checks are pure: what they throw is the request's fault, named by OAuth's word for our code.
+    if (isAppError(error)) return back(oauthErrorFields(error));
     throw error;
   }
+  await oidcFlowRepo(deps.store).createRequest(tenant, request);
+  return new Reply(undefined, { location: withQuery(`${issuer.url}/authorize`, { request: request.requestId }) });
 }
 
 function checkedRequest(
@@ -101,38 +92,38 @@ function checkedRequest(
   now: Date,
 ): AuthorizationRequest {
   if (params.repeated.length > 0) {
-    throw new ClientError('invalid_request', `${params.repeated.join(', ')}: sent more than once`);
+    throw fail('VALIDATION_FAILED', `${params.repeated.join(', ')}: sent more than once`);
   }
-  if (params.get('request')) throw new ClientError('request_not_supported', 'request objects are not supported');
+  if (params.get('request')) throw fail('REQUEST_NOT_SUPPORTED', 'request objects are not supported');
   if (params.get('request_uri')) {
-    throw new ClientError('request_uri_not_supported', 'request_uri is not supported');
+    throw fail('REQUEST_URI_NOT_SUPPORTED', 'request_uri is not supported');
   }
   const responseType = params.get('response_type');
-  if (!responseType) throw new ClientError('invalid_request', 'response_type is required');
+  if (!responseType) throw fail('VALIDATION_FAILED', 'response_type is required');
   // Implicit (`token`, `id_token`) and hybrid (`code id_token`, …) flows put tokens in the URL: only `code`.
   if (responseType !== 'code') {
-    throw new ClientError('unsupported_response_type', 'only the authorization code flow (response_type=code)');
+    throw fail('UNSUPPORTED_RESPONSE_TYPE', 'only the authorization code flow (response_type=code)');
   }
   const responseMode = params.get('response_mode');
   if (responseMode !== undefined && responseMode !== 'query') {
-    throw new ClientError('invalid_request', 'response_mode: only query');
+    throw fail('VALIDATION_FAILED', 'response_mode: only query');
   }
   if (!client.grantTypes.includes('authorization_code')) {
-    throw new ClientError('unauthorized_client', 'this client may not use the authorization code grant');
+    throw fail('UNAUTHORIZED_CLIENT', 'this client may not use the authorization code grant');
   }
   const requested = (params.get('scope') ?? '').split(' ').filter(Boolean);
-  if (!requested.includes('openid')) throw new ClientError('invalid_scope', 'scope must include openid');
+  if (!requested.includes('openid')) throw fail('INVALID_SCOPE', 'scope must include openid');
   const codeChallenge = params.get('code_challenge');
   const method = params.get('code_challenge_method');
-  if (!codeChallenge) throw new ClientError('invalid_request', 'code_challenge is required (PKCE, S256)');
-  if (method !== 'S256') throw new ClientError('invalid_request', 'code_challenge_method must be S256');
-  if (!S256_CHALLENGE.test(codeChallenge)) throw new ClientError('invalid_request', 'code_challenge is malformed');
-  if (state !== undefined && state.length > MAX_STATE) throw new ClientError('invalid_request', 'state is too long');
+  if (!codeChallenge) throw fail('VALIDATION_FAILED', 'code_challenge is required (PKCE, S256)');
+  if (method !== 'S256') throw fail('VALIDATION_FAILED', 'code_challenge_method must be S256');
+  if (!S256_CHALLENGE.test(codeChallenge)) throw fail('VALIDATION_FAILED', 'code_challenge is malformed');
+  if (state !== undefined && state.length > MAX_STATE) throw fail('VALIDATION_FAILED', 'state is too long');
   const nonce = params.get('nonce');
-  if (nonce !== undefined && nonce.length > MAX_NONCE) throw new ClientError('invalid_request', 'nonce is too long');
+  if (nonce !== undefined && nonce.length > MAX_NONCE) throw fail('VALIDATION_FAILED', 'nonce is too long');
   const maxAge = params.get('max_age');
   if (maxAge !== undefined && !MAX_AGE.test(maxAge)) {
-    throw new ClientError('invalid_request', 'max_age must be a number of seconds');
+    throw fail('VALIDATION_FAILED', 'max_age must be a number of seconds');
   }
   const loginHint = params.get('login_hint');
   return {
@@ -161,9 +152,9 @@ function promptOf(value: string | undefined): { prompt: Prompt | null; promptCon
   if (value === undefined) return { prompt: null, promptConsent: false };
   const values = new Set(value.split(' ').filter(Boolean));
   const known = ['none', 'login', 'consent', 'select_account'];
-  if ([...values].some((v) => !known.includes(v))) throw new ClientError('invalid_request', 'prompt: unknown value');
+  if ([...values].some((v) => !known.includes(v))) throw fail('VALIDATION_FAILED', 'prompt: unknown value');
   if (values.has('none')) {
-    if (values.size > 1) throw new ClientError('invalid_request', 'prompt=none cannot be combined');
+    if (values.size > 1) throw fail('VALIDATION_FAILED', 'prompt=none cannot be combined');
     return { prompt: 'none', promptConsent: false };
   }
   const consent = values.has('consent');
