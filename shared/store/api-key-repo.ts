@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
@@ -69,19 +69,15 @@ export function apiKeyRepo(store: StoreClient) {
 
     /** Revokes a key by deleting it (the next request with it finds nothing); false when there was none. */
     async delete(t: TenantRef, keyId: string): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new DeleteCommand({
             TableName: tableName,
             Key: keys.apiKey(t, keyId),
             ConditionExpression: 'attribute_exists(pk)',
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     /**
@@ -90,8 +86,8 @@ export function apiKeyRepo(store: StoreClient) {
      * revoked meanwhile from coming back as a stub. Answers whether it wrote.
      */
     async touch(t: TenantRef, keyId: string, now: Date, everyMs: number): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.apiKey(t, keyId),
@@ -105,12 +101,8 @@ export function apiKeyRepo(store: StoreClient) {
               ':null': 'NULL',
             },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { conditionFailedAt, isConditionFailure } from './errors.ts';
+import { conditionalWrite, conditionFailedAt } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
@@ -160,8 +160,8 @@ export function challengeRepo(store: StoreClient) {
 
     /** Counts a wrong answer; the fifth kills the challenge. */
     async recordWrongAnswer(t: TenantRef, challengeId: string): Promise<void> {
-      try {
-        await doc.send(
+      await conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.challenge(t, challengeId),
@@ -169,21 +169,13 @@ export function challengeRepo(store: StoreClient) {
             ConditionExpression: 'attribute_exists(pk) AND attempts < :max',
             ExpressionAttributeValues: { ':one': 1, ':max': MAX_CODE_ATTEMPTS },
           }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
     },
 
     /** Uses the challenge up on its own (see challengeConsumption); false when it cannot be. */
     async consume(t: TenantRef, challengeId: string, now: Date): Promise<boolean> {
-      try {
-        await doc.send(new UpdateCommand(challengeConsumption(tableName, t, challengeId, now)));
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      return conditionalWrite(doc.send(new UpdateCommand(challengeConsumption(tableName, t, challengeId, now))));
     },
 
     /**
@@ -193,8 +185,8 @@ export function challengeRepo(store: StoreClient) {
      * as the decoy an unknown address gets, so nothing tells the two apart.
      */
     async disarm(t: TenantRef, challengeId: string): Promise<void> {
-      try {
-        await doc.send(
+      await conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.challenge(t, challengeId),
@@ -203,10 +195,8 @@ export function challengeRepo(store: StoreClient) {
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':null': null },
           }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
     },
 
     /**
@@ -219,8 +209,8 @@ export function challengeRepo(store: StoreClient) {
       challengeId: string,
       mailed: Pick<Challenge, 'id' | 'type' | 'userId' | 'codeHash' | 'expiresAt'>,
     ): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.challenge(t, challengeId),
@@ -235,12 +225,8 @@ export function challengeRepo(store: StoreClient) {
               ':userId': mailed.userId,
             },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     async delete(t: TenantRef, challengeId: string): Promise<void> {

@@ -16,6 +16,20 @@ export function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
+/**
+ * Whether a conditional write took place: false when its condition failed (the answer a caller acts on: a used
+ * code, a revoked key, a lost race), any other error thrown.
+ */
+export async function conditionalWrite(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** True for a transaction cancelled because one of its conditions failed, at the given item index if asked. */
 export function conditionFailedAt(error: unknown, index?: number): boolean {
   const codes = cancellationCodes(error);

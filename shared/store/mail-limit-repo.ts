@@ -1,6 +1,6 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite, isConditionFailure } from './errors.ts';
 import { keys, type MailBudget, type TenantRef } from './keys.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
 
@@ -155,8 +155,8 @@ export function mailLimitRepo(store: StoreClient) {
 
     /** Gives back one mail of the day's budget (a mail counted that could not be sent). */
     async releaseTenantBudget(t: TenantRef, budget: MailBudget, sentAt: Date): Promise<void> {
-      try {
-        await doc.send(
+      await conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.mailDay(t, budget, utcDay(sentAt)),
@@ -165,10 +165,8 @@ export function mailLimitRepo(store: StoreClient) {
             ExpressionAttributeNames: { '#sent': 'sent' },
             ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
           }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
     },
 
     /**
@@ -177,8 +175,8 @@ export function mailLimitRepo(store: StoreClient) {
      */
     async takeTenantBudget(t: TenantRef, budget: MailBudget, limit: number, now: Date): Promise<boolean> {
       const day = utcDay(now);
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.mailDay(t, budget, day),
@@ -193,12 +191,8 @@ export function mailLimitRepo(store: StoreClient) {
               ':ttl': ttlAfter(`${day}T00:00:00.000Z`, 2 * DAY_MS),
             },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem, type ItemKey } from './prefetch.ts';
 import { DAY_MS, ttlAfter } from './ttl.ts';
@@ -69,8 +69,8 @@ export function mailSuppressionRepo(store: StoreClient) {
      */
     async record(t: TenantRef, email: string, event: SuppressionEvent, now: Date): Promise<boolean> {
       const address = email.trim().toLowerCase();
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new PutCommand({
             TableName: tableName,
             Item: {
@@ -88,12 +88,8 @@ export function mailSuppressionRepo(store: StoreClient) {
             ExpressionAttributeNames: { '#at': 'at', '#clearedAt': 'clearedAt' },
             ExpressionAttributeValues: { ':at': event.at },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     /**
@@ -102,8 +98,8 @@ export function mailSuppressionRepo(store: StoreClient) {
      * when there was none.
      */
     async clear(t: TenantRef, email: string, by: string, now: Date): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: mailSuppressionKey(t, email),
@@ -117,12 +113,8 @@ export function mailSuppressionRepo(store: StoreClient) {
             },
             ExpressionAttributeValues: { ':now': now.toISOString(), ':by': by, ':ttl': ttlAfter(now, CLEARED_KEPT_MS) },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite, isConditionFailure } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
@@ -167,19 +167,15 @@ export function oidcClientRepo(store: StoreClient) {
 
     /** Deletes a client; false when this tenant had none of that id. */
     async delete(t: TenantRef, clientId: string): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new DeleteCommand({
             TableName: tableName,
             Key: keys.oidcClient(t, clientId),
             ConditionExpression: 'attribute_exists(pk)',
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
   };
 }

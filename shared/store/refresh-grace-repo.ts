@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
 import { epochIs, type Placeholders } from './credential-epoch.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { boundToClient, NOT_REVOKED } from './session-repo.ts';
 
@@ -31,8 +31,8 @@ export function refreshGraceRepo(store: StoreClient) {
       const at: Placeholders = { names: {}, values: {} };
       const atEpoch = epochIs('epoch', epoch, at);
       const boundHere = boundToClient(client);
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.session(t, userId, sessionId),
@@ -47,12 +47,8 @@ export function refreshGraceRepo(store: StoreClient) {
               ...at.values,
             },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
-import { isConditionFailure } from './errors.ts';
+import { conditionalWrite } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
@@ -342,13 +342,7 @@ export function sessionRepo(store: StoreClient) {
         if (!failed.has('unlisted')) return true;
         // The profile changed under us (the user is gone): the session still ends, alone.
       }
-      try {
-        await doc.send(new UpdateCommand(revoke));
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      return conditionalWrite(doc.send(new UpdateCommand(revoke)));
     },
 
     /**
@@ -377,8 +371,8 @@ export function sessionRepo(store: StoreClient) {
     async revokeAll(t: TenantRef, userId: string): Promise<boolean> {
       const at: Placeholders = { names: {}, values: {} };
       const ending = bumpClauses({}, at);
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.user(t, userId),
@@ -388,12 +382,8 @@ export function sessionRepo(store: StoreClient) {
             ExpressionAttributeNames: at.names,
             ExpressionAttributeValues: at.values,
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     /**

@@ -3,7 +3,7 @@ import { CHALLENGE_TTL_MS, INVITATION_TTL_MS, UNVERIFIED_SIGNUP_TTL_MS } from '.
 import type { EmailStatus, Grant, StoredUserStatus, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, type EpochBump } from './credential-epoch.ts';
-import { conditionFailedAt, isConditionFailure } from './errors.ts';
+import { conditionalWrite, conditionFailedAt, isConditionFailure } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
@@ -298,8 +298,8 @@ export function userRepo(store: StoreClient) {
      * or before the last one accepted, so a code (or a replay of it) works once.
      */
     async acceptTotpStep(t: TenantRef, userId: string, step: number): Promise<boolean> {
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.user(t, userId),
@@ -308,19 +308,15 @@ export function userRepo(store: StoreClient) {
               'totpEnabled = :true AND (attribute_not_exists(totpLastStep) OR totpLastStep < :step OR totpLastStep = :null)',
             ExpressionAttributeValues: { ':step': step, ':true': true, ':null': null },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     /** Uses up one backup code: the list shrinks only if the code is still in it (single use under races). */
     async useBackupCode(t: TenantRef, user: User, codeHash: string): Promise<boolean> {
       if (!user.backupCodes.includes(codeHash)) return false;
-      try {
-        await doc.send(
+      return conditionalWrite(
+        doc.send(
           new UpdateCommand({
             TableName: tableName,
             Key: keys.user(t, user.id),
@@ -328,12 +324,8 @@ export function userRepo(store: StoreClient) {
             ConditionExpression: 'attribute_exists(backupCodes.#code)',
             ExpressionAttributeNames: { '#code': codeHash },
           }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        ),
+      );
     },
 
     /**
