@@ -7,14 +7,16 @@ import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/c
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import { startSession } from '#shared/auth/session-start.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
+import type { Merchant } from '#shared/tenancy/types.ts';
 import { signingKeys } from '#shared/tokens/signing-keys.ts';
+import { aTenantWith } from './auth.ts';
 import { makeTestDeps } from './deps.ts';
 import { aContext, anEvent } from './events.ts';
 import { iamActionsOf } from './iam-actions.ts';
@@ -621,4 +623,101 @@ export async function merchantOf(tenant: TenantRef, deps: Deps = makeTestDeps())
   const merchant = await deps.merchants.get(tenant);
   if (!merchant) throw new Error(`no tenant ${tenant.app}`);
   return merchant;
+}
+
+type TenantOptions = NonNullable<Parameters<typeof aTenantWith>[0]>;
+
+/**
+ * An object that a `beforeAll` fills in: the operations of a fault-suite file name it when the file loads and read
+ * it while tests run. Reading it before it is filled throws, rather than reading nothing.
+ */
+function filledBeforeAll<T extends object>(what: string): { value: T; fill(value: T): void } {
+  let filled = false;
+  const target = {} as T;
+  const value = new Proxy(target, {
+    get(object, key, receiver) {
+      if (!filled) throw new Error(`${what} is made before the tests run: read it in a test, a hook or an operation`);
+      return Reflect.get(object, key, receiver);
+    },
+  });
+  return {
+    value,
+    fill(made) {
+      Object.assign(target, made);
+      filled = true;
+    },
+  };
+}
+
+/**
+ * The scaffold of a fault-suite file: SES faked for the whole file (it takes every mail unless told to refuse an
+ * address: most of these files are about DynamoDB), and the tenants the file asks for, one per options object
+ * (default: one tenant with the default policy), made once before its tests, each as the handlers read it.
+ * `admin.token`, with `signedInAdmin`: an access token of the first tenant's first admin (a SUPER_ADMIN).
+ */
+export function useFaultStack<const Wanted extends readonly TenantOptions[] = [TenantOptions]>(
+  options: { tenants?: Wanted; signedInAdmin?: boolean } = {},
+) {
+  const ses = fakeSes();
+  const wanted: readonly TenantOptions[] = options.tenants ?? [{}];
+  const slots = wanted.map((_, i) => filledBeforeAll<Merchant>(`Tenant ${i}`));
+  const admin = filledBeforeAll<{ token: string }>('The signed-in admin');
+  beforeAll(async () => {
+    const created = await Promise.all(
+      wanted.map(async (tenantOptions, i) => {
+        const tenant = await aTenantWith(tenantOptions);
+        slots[i]?.fill(await merchantOf(tenant));
+        return tenant;
+      }),
+    );
+    const [first] = created;
+    if (options.signedInAdmin && first) admin.fill({ token: (await aSessionOf(first, first.adminUserId)).accessToken });
+  });
+  return {
+    ses,
+    tenants: slots.map((slot) => slot.value) as { [K in keyof Wanted]: Merchant },
+    admin: admin.value,
+  };
+}
+
+/**
+ * Each operation under every fault of a kind at each of its calls (learnt first from a run without faults): the
+ * two tests every operation of the suite passes, throttling and failure, each within `timeout` ms.
+ */
+export function describeUnderFaults(cases: readonly (readonly [string, Operation<any>])[], timeout: number) {
+  describe.each(cases)('%s under DynamoDB faults', (_name, operation) => {
+    let trace: Trace;
+    beforeAll(async () => {
+      trace = await traceOf(operation);
+    });
+
+    it(
+      'answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled',
+      async () => {
+        expect(await faultMatrix(operation, THROTTLING, trace)).toEqual([]);
+      },
+      timeout,
+    );
+
+    it(
+      'answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails',
+      async () => {
+        expect(await faultMatrix(operation, INTERNAL, trace)).toEqual([]);
+      },
+      timeout,
+    );
+  });
+}
+
+/** Deps whose mailer sends nothing and keeps the code of the latest mail that carried one: `latestCode()`. */
+export function depsKeepingCodes() {
+  let code = '';
+  const deps = makeTestDeps({
+    mailer: {
+      send: async (_tenant, _to, message) => {
+        if ('code' in message) code = message.code;
+      },
+    },
+  });
+  return { deps, latestCode: () => code };
 }

@@ -1,13 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { handler as assignRoleHandler } from '#functions/roles/assign-role.ts';
 import { handler as revokeRoleHandler } from '#functions/roles/revoke-role.ts';
 import { handler as deleteUserHandler } from '#functions/users/delete-user.ts';
 import { handler as inviteUserHandler } from '#functions/users/invite-user.ts';
 import { keys } from '#shared/store/keys.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
@@ -16,16 +14,11 @@ import {
   aSessionOf,
   type Change,
   describeAnswer,
+  describeUnderFaults,
   effectOf,
-  fakeSes,
-  faultMatrix,
-  INTERNAL,
   invokeWith,
-  merchantOf,
   type Operation,
-  THROTTLING,
-  type Trace,
-  traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -37,17 +30,12 @@ import {
  * is gone in every way a client can see.
  */
 
-// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
-fakeSes();
-
-let tenant: Merchant;
-/** The tenant's first admin (SUPER_ADMIN), signed in. */
-let adminToken: string;
+const {
+  tenants: [tenant],
+  admin,
+} = useFaultStack({ signedInAdmin: true });
 let userRoleId: string;
 beforeAll(async () => {
-  const created = await aTenantWith();
-  tenant = await merchantOf(created);
-  adminToken = (await aSessionOf(tenant, created.adminUserId)).accessToken;
   const deps = makeTestDeps();
   const { Items = [] } = await deps.store.doc.send(
     new QueryCommand({
@@ -67,7 +55,7 @@ const assignRole: Operation<{ ip: string; userId: string }> = {
     aRequest('POST', '/roles/assign', {
       tenant,
       ip: f.ip,
-      bearer: adminToken,
+      bearer: admin.token,
       body: { userId: f.userId, roleId: userRoleId },
     }),
   succeeded: (answer) => expect(answer.status, JSON.stringify(answer.body)).toBe(204),
@@ -78,7 +66,12 @@ async function assignRoleTo(userId: string) {
   const answer = await invokeWith(
     makeTestDeps(),
     assignRoleHandler,
-    aRequest('POST', '/roles/assign', { tenant, ip: anIp(), bearer: adminToken, body: { userId, roleId: userRoleId } }),
+    aRequest('POST', '/roles/assign', {
+      tenant,
+      ip: anIp(),
+      bearer: admin.token,
+      body: { userId, roleId: userRoleId },
+    }),
   );
   expect(answer.status).toBe(204);
 }
@@ -95,7 +88,7 @@ const revokeRole: Operation<{ ip: string; userId: string }> = {
     aRequest('POST', '/roles/revoke', {
       tenant,
       ip: f.ip,
-      bearer: adminToken,
+      bearer: admin.token,
       body: { userId: f.userId, roleId: userRoleId },
     }),
 };
@@ -105,7 +98,7 @@ const invite: Operation<{ ip: string; email: string }> = {
   setup: async (ip) => ({ ip, email: anEmail('invited') }),
   tenant: () => tenant,
   request: (f) =>
-    aRequest('POST', '/users/invitations', { tenant, ip: f.ip, bearer: adminToken, body: { email: f.email } }),
+    aRequest('POST', '/users/invitations', { tenant, ip: f.ip, bearer: admin.token, body: { email: f.email } }),
   succeeded: (answer) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body).toMatchObject({ status: 'INVITED' });
@@ -133,7 +126,7 @@ const deleteUser: Operation<{ ip: string; userId: string; email: string }> = {
     aRequest('DELETE', `/users/${f.userId}`, {
       tenant,
       ip: f.ip,
-      bearer: adminToken,
+      bearer: admin.token,
       pathParameters: { id: f.userId },
     }),
   succeeded: (answer) => expect(answer.status, JSON.stringify(answer.body)).toBe(204),
@@ -173,17 +166,4 @@ const cases: [string, Operation<any>][] = [
   ['DELETE /users/{id} (a fault after its commit still answers 204)', deleteUser],
 ];
 
-describe.each(cases)('%s under DynamoDB faults', (_name, operation) => {
-  let trace: Trace;
-  beforeAll(async () => {
-    trace = await traceOf(operation);
-  });
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
-    expect(await faultMatrix(operation, THROTTLING, trace)).toEqual([]);
-  }, 60_000);
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
-    expect(await faultMatrix(operation, INTERNAL, trace)).toEqual([]);
-  }, 60_000);
-});
+describeUnderFaults(cases, 60_000);

@@ -1,23 +1,16 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { handler as startHandler } from '#functions/users/start-email-change.ts';
 import { handler as verifyHandler } from '#functions/users/verify-email-change.ts';
 import { requestEmailChange } from '#shared/account/email-change.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith } from '#test/support/auth.ts';
-import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
   aRequest,
   aSessionOf,
-  fakeSes,
-  faultMatrix,
-  INTERNAL,
-  merchantOf,
+  depsKeepingCodes,
+  describeUnderFaults,
   type Operation,
-  THROTTLING,
-  type Trace,
-  traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -28,13 +21,9 @@ import {
  * code still verifies).
  */
 
-// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
-fakeSes();
-
-let tenant: Merchant;
-beforeAll(async () => {
-  tenant = await merchantOf(await aTenantWith());
-});
+const {
+  tenants: [tenant],
+} = useFaultStack();
 
 /** A user of the tenant, signed in. */
 async function aSignedInUser() {
@@ -59,14 +48,7 @@ const verify: Operation<{ ip: string; token: string; challengeId: string; code: 
   handler: verifyHandler,
   setup: async (ip) => {
     const caller = await aSignedInUser();
-    let code = '';
-    const deps = makeTestDeps({
-      mailer: {
-        send: async (_t, _to, message) => {
-          if ('code' in message) code = message.code;
-        },
-      },
-    });
+    const { deps, latestCode } = depsKeepingCodes();
     const principal = {
       kind: 'user' as const,
       userId: caller.userId,
@@ -79,7 +61,7 @@ const verify: Operation<{ ip: string; token: string; challengeId: string; code: 
       ip,
       userAgent: 'vitest',
     });
-    return { ip, token: caller.token, challengeId, code };
+    return { ip, token: caller.token, challengeId, code: latestCode() };
   },
   tenant: () => tenant,
   request: (f) =>
@@ -101,17 +83,4 @@ const cases: [string, Operation<any>][] = [
   ['POST /users/me/email-change/verify', verify],
 ];
 
-describe.each(cases)('%s under DynamoDB faults', (_name, operation) => {
-  let trace: Trace;
-  beforeAll(async () => {
-    trace = await traceOf(operation);
-  });
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
-    expect(await faultMatrix(operation, THROTTLING, trace)).toEqual([]);
-  }, 60_000);
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
-    expect(await faultMatrix(operation, INTERNAL, trace)).toEqual([]);
-  }, 60_000);
-});
+describeUnderFaults(cases, 60_000);

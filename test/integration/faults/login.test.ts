@@ -3,23 +3,22 @@ import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as loginVerifyHandler } from '#functions/auth/login-verify.ts';
 import { login } from '#shared/auth/login.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
-import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
   type Allowance,
   type Answer,
   aRequest,
+  depsKeepingCodes,
   type FaultKind,
-  fakeSes,
   faultMatrix,
   INTERNAL,
-  merchantOf,
   type Operation,
   THROTTLING,
   type Trace,
   traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -29,18 +28,10 @@ import {
  * store as it was (but for the documented counters) and work when retried.
  */
 
-// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
-fakeSes();
-
-let tenant: Merchant;
-/** A tenant taking passwords or e-mail codes. */
-let codeTenant: Merchant;
-beforeAll(async () => {
-  [tenant, codeTenant] = await Promise.all([
-    aTenantWith().then((t) => merchantOf(t)),
-    aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }).then((t) => merchantOf(t)),
-  ]);
-});
+/** `codeTenant`: a tenant taking passwords or e-mail codes. */
+const {
+  tenants: [tenant, codeTenant],
+} = useFaultStack({ tenants: [{}, { loginMode: 'PASSWORD_OR_OTP_EMAIL' }] });
 
 const loggedIn = (answer: Answer) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -113,14 +104,7 @@ const codeVerify: Operation<{ ip: string; challengeId: string; code: string }> =
   handler: loginVerifyHandler,
   setup: async (ip) => {
     const user = await aUser(codeTenant);
-    let code = '';
-    const deps = makeTestDeps({
-      mailer: {
-        send: async (_t, _to, message) => {
-          if ('code' in message) code = message.code;
-        },
-      },
-    });
+    const { deps, latestCode } = depsKeepingCodes();
     const opened = await login(
       deps,
       codeTenant,
@@ -128,7 +112,7 @@ const codeVerify: Operation<{ ip: string; challengeId: string; code: string }> =
       { ip, userAgent: 'vitest' },
     );
     if (!('challengeId' in opened)) throw new Error('no e-mail challenge');
-    return { ip, challengeId: opened.challengeId, code };
+    return { ip, challengeId: opened.challengeId, code: latestCode() };
   },
   tenant: () => codeTenant,
   request: (f) =>

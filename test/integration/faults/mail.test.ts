@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as forgotPasswordHandler } from '#functions/auth/forgot-password.ts';
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as loginVerifyHandler } from '#functions/auth/login-verify.ts';
@@ -10,7 +10,7 @@ import { handler as startEmailChangeHandler } from '#functions/users/start-email
 import { handler as verifyEmailChangeHandler } from '#functions/users/verify-email-change.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail, aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { aUser } from '#test/support/auth.ts';
 import {
   ALLOWED,
   anIp,
@@ -19,12 +19,11 @@ import {
   codeIn,
   describeAnswer,
   expectUnavailable,
-  fakeSes,
   instrumentedDeps,
   invitationTokenIn,
   invokeWith,
-  merchantOf,
   unexplained,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -39,20 +38,12 @@ import {
  * of a signed-in caller or an admin (e-mail change, invitation), 503 UNAVAILABLE.
  */
 
-const ses = fakeSes();
-
-let tenant: Merchant;
-/** A tenant taking passwords or e-mail codes. */
-let codeTenant: Merchant;
-let adminToken: string;
-beforeAll(async () => {
-  const [created, codeCreated] = await Promise.all([
-    aTenantWith(),
-    aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }),
-  ]);
-  [tenant, codeTenant] = await Promise.all([merchantOf(created), merchantOf(codeCreated)]);
-  adminToken = (await aSessionOf(tenant, created.adminUserId)).accessToken;
-});
+/** `codeTenant`: a tenant taking passwords or e-mail codes. */
+const {
+  ses,
+  tenants: [tenant, codeTenant],
+  admin,
+} = useFaultStack({ tenants: [{}, { loginMode: 'PASSWORD_OR_OTP_EMAIL' }], signedInAdmin: true });
 
 type Handler = Parameters<typeof invokeWith>[1];
 
@@ -189,7 +180,7 @@ const flows: [string, MailingFlow][] = [
       tenant: () => tenant,
       setup: async () => {
         const to = anEmail('invited');
-        return { to, bearer: adminToken, body: { email: to, firstName: 'Ivy' } };
+        return { to, bearer: admin.token, body: { email: to, firstName: 'Ivy' } };
       },
       send: { handler: inviteUserHandler, path: '/users/invitations', status: 201 },
       secretIn: invitationTokenIn,

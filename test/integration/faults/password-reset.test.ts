@@ -1,23 +1,18 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { handler as resetPasswordHandler } from '#functions/auth/reset-password.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import { verifyPassword } from '#shared/auth/passwords.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
   aRequest,
   aSessionOf,
+  depsKeepingCodes,
   describeAnswer,
-  type FaultKind,
-  fakeSes,
-  faultMatrix,
-  merchantOf,
+  describeUnderFaults,
   type Operation,
-  type Trace,
-  traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -27,15 +22,11 @@ import {
  * 204 with every session that was live before the reset revoked.
  */
 
-// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
-fakeSes();
-
 const NEW_PASSWORD = 'Philodendron-7-vine';
 
-let tenant: Merchant;
-beforeAll(async () => {
-  tenant = await merchantOf(await aTenantWith());
-});
+const {
+  tenants: [tenant],
+} = useFaultStack();
 
 type Fixture = { ip: string; userId: string; challengeId: string; code: string };
 
@@ -46,16 +37,9 @@ const reset: Operation<Fixture> = {
     const user = await aStoredUser(tenant);
     // A session started before the reset (the one a reset is meant to end).
     await aSessionOf(tenant, user.id);
-    let code = '';
-    const deps = makeTestDeps({
-      mailer: {
-        send: async (_t, _to, message) => {
-          if ('code' in message) code = message.code;
-        },
-      },
-    });
+    const { deps, latestCode } = depsKeepingCodes();
     const { challengeId } = await forgotPassword(deps, tenant, user.email, { ip, userAgent: 'vitest' });
-    return { ip, userId: user.id, challengeId, code };
+    return { ip, userId: user.id, challengeId, code: latestCode() };
   },
   tenant: () => tenant,
   request: (f) =>
@@ -91,19 +75,4 @@ const reset: Operation<Fixture> = {
   },
 };
 
-describe('POST /auth/reset-password under DynamoDB faults', () => {
-  let trace: Trace;
-  beforeAll(async () => {
-    trace = await traceOf(reset);
-  });
-
-  const THROTTLING: FaultKind[] = ['throttled', 'throttled from then on', 'transaction throttled', 'batch unprocessed'];
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
-    expect(await faultMatrix(reset, THROTTLING, trace)).toEqual([]);
-  }, 120_000);
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
-    expect(await faultMatrix(reset, ['internal'], trace)).toEqual([]);
-  }, 120_000);
-});
+describeUnderFaults([['POST /auth/reset-password', reset]], 120_000);

@@ -1,22 +1,16 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { handler as reauthenticateHandler } from '#functions/auth/reauthenticate.ts';
 import { reauthenticate } from '#shared/auth/reauthenticate.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
-import { aTenantWith, aUser } from '#test/support/auth.ts';
-import { makeTestDeps } from '#test/support/deps.ts';
+import { aUser } from '#test/support/auth.ts';
 import {
   ALLOWED,
   type Answer,
   aRequest,
   aSessionOf,
-  fakeSes,
-  faultMatrix,
-  INTERNAL,
-  merchantOf,
+  depsKeepingCodes,
+  describeUnderFaults,
   type Operation,
-  THROTTLING,
-  type Trace,
-  traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -26,16 +20,9 @@ import {
  * use commit in one transaction), and work when retried.
  */
 
-fakeSes();
-
-let tenant: Merchant;
-let codeTenant: Merchant;
-beforeAll(async () => {
-  [tenant, codeTenant] = await Promise.all([
-    aTenantWith().then((t) => merchantOf(t)),
-    aTenantWith({ loginMode: 'OTP_EMAIL' }).then((t) => merchantOf(t)),
-  ]);
-});
+const {
+  tenants: [tenant, codeTenant],
+} = useFaultStack({ tenants: [{}, { loginMode: 'OTP_EMAIL' }] });
 
 const sidOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid;
@@ -60,14 +47,7 @@ const withCode: Operation<{ ip: string; token: string; challengeId: string; code
   setup: async (ip) => {
     const user = await aUser(codeTenant);
     const { accessToken } = await aSessionOf(codeTenant, user.id);
-    let code = '';
-    const deps = makeTestDeps({
-      mailer: {
-        send: async (_t, _to, message) => {
-          if ('code' in message) code = message.code;
-        },
-      },
-    });
+    const { deps, latestCode } = depsKeepingCodes();
     const principal = {
       kind: 'user' as const,
       userId: user.id,
@@ -77,7 +57,7 @@ const withCode: Operation<{ ip: string; token: string; challengeId: string; code
     };
     const asked = await reauthenticate(deps, codeTenant, principal, { loginMode: 'OTP_EMAIL' }, { ip, userAgent: 'x' });
     if (!asked) throw new Error('no challenge');
-    return { ip, token: accessToken, challengeId: asked.challengeId, code };
+    return { ip, token: accessToken, challengeId: asked.challengeId, code: latestCode() };
   },
   tenant: () => codeTenant,
   request: (f) =>
@@ -91,20 +71,10 @@ const withCode: Operation<{ ip: string; token: string; challengeId: string; code
   allowed: [ALLOWED.rateCount, ALLOWED.attemptPlace],
 };
 
-describe.each([
-  ['with the password', withPassword],
-  ['with an e-mail code', withCode],
-] as const)('POST /auth/reauthenticate %s under DynamoDB faults', (_name, operation: Operation<any>) => {
-  let trace: Trace;
-  beforeAll(async () => {
-    trace = await traceOf(operation);
-  });
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
-    expect(await faultMatrix(operation, THROTTLING, trace)).toEqual([]);
-  }, 120_000);
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
-    expect(await faultMatrix(operation, INTERNAL, trace)).toEqual([]);
-  }, 120_000);
-});
+describeUnderFaults(
+  [
+    ['POST /auth/reauthenticate with the password', withPassword],
+    ['POST /auth/reauthenticate with an e-mail code', withCode],
+  ],
+  120_000,
+);

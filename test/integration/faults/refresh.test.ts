@@ -1,19 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as refreshHandler } from '#functions/auth/refresh.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
 import { refreshMacKey } from '#shared/tokens/refresh-successor.ts';
 import { aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
   aRequest,
   aSessionOf,
   faultMatrix,
-  merchantOf,
   type Operation,
   type Trace,
   traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -23,9 +21,10 @@ import {
  * instead of being taken for a replay.
  */
 
-let tenant: Merchant;
+const {
+  tenants: [tenant],
+} = useFaultStack();
 beforeAll(async () => {
-  tenant = await merchantOf(await aTenantWith());
   // The successor key exists, as it does after the first refresh anywhere: the trace is the usual
   // refresh's. (Its first-use creation comes before the rotation, so a fault there rotates nothing either.)
   await refreshMacKey(makeTestDeps());

@@ -1,24 +1,18 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { handler as signupHandler } from '#functions/auth/signup.ts';
 import { handler as signupVerifyHandler } from '#functions/auth/signup-verify.ts';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { signup } from '#shared/auth/signup.ts';
-import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
-import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
   ALLOWED,
   type Answer,
   aRequest,
-  fakeSes,
-  faultMatrix,
-  INTERNAL,
-  merchantOf,
+  depsKeepingCodes,
+  describeUnderFaults,
   type Operation,
-  THROTTLING,
-  type Trace,
-  traceOf,
+  useFaultStack,
 } from '#test/support/faults.ts';
 
 /**
@@ -28,15 +22,11 @@ import {
  * user, claim or challenge (only the rate count) and work when retried.
  */
 
-// Mail goes to a fake SES that takes everything: these tests are about DynamoDB.
-fakeSes();
-
 const PASSWORD = 'Monstera-42-leaf';
 
-let tenant: Merchant;
-beforeAll(async () => {
-  tenant = await merchantOf(await aTenantWith());
-});
+const {
+  tenants: [tenant],
+} = useFaultStack();
 
 const signupBody = (email: string, extra: Record<string, string> = {}) => ({
   app: tenant.app,
@@ -80,17 +70,10 @@ const invitedSignup: Operation<{ ip: string; email: string; token: string }> = {
 const verifySignup: Operation<{ ip: string; challengeId: string; code: string }> = {
   handler: signupVerifyHandler,
   setup: async (ip) => {
-    let code = '';
-    const deps = makeTestDeps({
-      mailer: {
-        send: async (_t, _to, message) => {
-          if ('code' in message) code = message.code;
-        },
-      },
-    });
+    const { deps, latestCode } = depsKeepingCodes();
     const opened = await signup(deps, tenant, signupBody(anEmail('verify')), { ip, userAgent: 'vitest' });
     if (!opened) throw new Error('no challenge');
-    return { ip, challengeId: opened.challengeId, code };
+    return { ip, challengeId: opened.challengeId, code: latestCode() };
   },
   tenant: () => tenant,
   request: (f) =>
@@ -111,17 +94,4 @@ const cases: [string, Operation<any>][] = [
   ['POST /auth/signup/verify', verifySignup],
 ];
 
-describe.each(cases)('%s under DynamoDB faults', (_name, operation) => {
-  let trace: Trace;
-  beforeAll(async () => {
-    trace = await traceOf(operation);
-  });
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call is throttled', async () => {
-    expect(await faultMatrix(operation, THROTTLING, trace)).toEqual([]);
-  }, 120_000);
-
-  it('answers 503 UNAVAILABLE, leaves nothing half-written and works on retry, whichever call fails', async () => {
-    expect(await faultMatrix(operation, INTERNAL, trace)).toEqual([]);
-  }, 120_000);
-});
+describeUnderFaults(cases, 120_000);

@@ -10,7 +10,8 @@ import type * as users from '#shared/users/schemas.ts';
 import type * as sdk from '../../../client/src/types.ts';
 
 /**
- * The client SDK's hand-written types held to the server's valibot schemas,
+ * The client SDK's types (generated from the OpenAPI document, named in
+ * client/src/types.ts) held to the server's valibot schemas,
  * at compile time: `npm run typecheck` (tsc over test/) fails when either
  * side renames, adds or drops a field, or changes a type or its nullability.
  * Answers must be the same type both ways; the SDK's request bodies must be

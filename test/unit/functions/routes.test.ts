@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SERVER_URL, identityOpenApi } from '#functions/openapi.ts';
 import { BASE_PATH, identityRouteList, identityRoutes } from '#functions/routes.ts';
+import { CLIENT_WIRE_TYPES, clientWireTypes } from '#local/openapi-types.ts';
 import { routeIndexMarkdown } from '#local/route-index.ts';
 import { REPO_ROOT } from '#local/stack.ts';
 import { isDefaultRoute, routeKey, tableActionsOf } from '#shared/http/route.ts';
@@ -107,5 +108,12 @@ describe('the OpenAPI document', () => {
 describe('the route index', () => {
   it('is committed up to date in ROUTES.md (run `npm run openapi` after changing routes)', () => {
     expect(readFileSync(join(REPO_ROOT, 'ROUTES.md'), 'utf8')).toBe(routeIndexMarkdown());
+  });
+});
+
+describe("the client SDK's wire types", () => {
+  it('are committed up to date in client/src/wire-types.ts (run `npm run openapi` after changing routes or schemas)', () => {
+    const document = JSON.parse(JSON.stringify(identityOpenApi(COMMITTED_SERVER_URL)));
+    expect(readFileSync(join(REPO_ROOT, CLIENT_WIRE_TYPES), 'utf8')).toBe(clientWireTypes(document));
   });
 });
