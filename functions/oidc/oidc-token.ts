@@ -4,7 +4,7 @@ import { withDirectReadsDeps } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { Reply } from '#shared/http/reply.ts';
 import { OAUTH_ROUTE } from '#shared/oidc/issuer.ts';
-import { token } from '#shared/oidc/token.ts';
+import { token } from '#shared/oidc/token-endpoint.ts';
 
 export const handler = httpHandler(
   oidcProviderRoutes.oidcToken,

@@ -157,7 +157,7 @@ describe('POST /oidc/token: the authorization code', () => {
     expect(res.status, res.text).toBe(200);
   });
 
-  // Server bug: shared/oidc/token.ts redeemCode requires redirect_uri always (`required(body.redirect_uri, …)`),
+  // Server bug: shared/oidc/token-endpoint.ts redeemCode requires redirect_uri always (`required(body.redirect_uri, …)`),
   // though authorize lets a client with one registered URI leave it out (shared/oidc/authorize.ts). RFC 6749 4.1.3
   // (and OAuth 2.1) require it at the token endpoint only if the authorization request included it: such a
   // client, sending neither, gets 400 invalid_request instead of its tokens.
