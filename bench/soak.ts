@@ -4,8 +4,8 @@
 // Every answer is counted by route, status and code; any 5xx, unexpected status, malformed body or
 // network failure is an error (a 429 is counted apart, as deliberate). Afterwards it checks that every
 // user and session is intact: the store holds exactly the sessions, rotations and logins the clients
-// made, nothing orphaned; GET /users lists everyone; each client's last refresh token works once; each
-// user can still log in. Prints a summary; exits 1 on any error or failed check.
+// made, nothing orphaned; GET /users lists everyone; each client's last refresh token rotates once,
+// answers the same successor within the grace and, used after it, ends its session; each user can still log in. Prints a summary; exits 1 on any error or failed check.
 //
 // The stack runs in a child process (the same file, SOAK_ROLE=stack), so that the 50 clients do not
 // share its event loop: the gateway and the SES emulator listen on 127.0.0.1 only; DynamoDB Local runs
@@ -27,6 +27,7 @@ import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
 import { newUserItems } from '#shared/store/user-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
+import { REFRESH_REUSE_GRACE_MS } from '#shared/tokens/refresh-token.ts';
 import { newUser } from '#shared/users/new-user.ts';
 import { percentile } from './limits.ts';
 
@@ -160,6 +161,10 @@ async function main(): Promise<number> {
       SOAK_ROLE: 'stack',
       SOAK_SECRETS_KEY: secretsKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // The soak counts answers itself: the stack says only what went wrong (its error lines, which a failed
+      // soak shows), not a line and its metrics per request.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -477,16 +482,42 @@ async function main(): Promise<number> {
       `GET /users: ${listed?.status}, ${listedIds.size} users listed, expected all ${totalUsers}`,
     );
 
-    // 3. Each client's last refresh token works once: the first use 200, the second 401 REFRESH_TOKEN_INVALID.
-    await Promise.all(
+    // 3. Each client's last refresh token keeps the rotation's rules: its first use rotates (200); used again within
+    //    the grace (another tab, a retry) it answers the same successor; used again after the grace it is a replay:
+    //    401 REFRESH_TOKEN_REUSED, and the session ends, so its successor is refused too.
+    const rotated = await Promise.all(
       clients.map(async (c) => {
-        if (!c.lastRefreshToken) return failures.push(`client ${c.index}: never got a refresh token`);
-        const first = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: c.lastRefreshToken });
-        const again = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: c.lastRefreshToken });
-        check(first?.status === 200, `client ${c.index}: its last refresh token answered ${first?.status}`);
+        if (!c.lastRefreshToken) return void failures.push(`client ${c.index}: never got a refresh token`);
+        const token = c.lastRefreshToken;
+        const first = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: token });
+        const again = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: token });
+        const successor: unknown = first?.body?.data?.refreshToken;
         check(
-          again?.status === 401 && again.body?.code === 'REFRESH_TOKEN_INVALID',
-          `client ${c.index}: its last refresh token, used twice, answered ${again?.status} ${again?.body?.code}`,
+          first?.status === 200 && typeof successor === 'string',
+          `client ${c.index}: its last refresh token answered ${first?.status}`,
+        );
+        check(
+          again?.status === 200 && again.body?.data?.refreshToken === successor,
+          `client ${c.index}: its last refresh token, used again within the grace, answered ${again?.status} ` +
+            `${again?.body?.code ?? 'another token'} (expected 200 and the same successor)`,
+        );
+        return { c, token, successor };
+      }),
+    );
+    await sleep(REFRESH_REUSE_GRACE_MS + 1000);
+    await Promise.all(
+      rotated.map(async (r) => {
+        if (!r || typeof r.successor !== 'string') return;
+        const replay = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: r.token });
+        check(
+          replay?.status === 401 && replay.body?.code === 'REFRESH_TOKEN_REUSED',
+          `client ${r.c.index}: its last refresh token, used again after the grace, answered ${replay?.status} ` +
+            `${replay?.body?.code ?? ''} (expected 401 REFRESH_TOKEN_REUSED)`,
+        );
+        const after = await request('refresh', 'POST', '/auth/refresh', {}, { refreshToken: r.successor });
+        check(
+          after?.status === 401,
+          `client ${r.c.index}: the successor, after the replay ended the session, answered ${after?.status}`,
         );
       }),
     );
@@ -543,7 +574,7 @@ async function main(): Promise<number> {
     log(
       `  store: ${profiles.size} users, ${items.filter((i) => i.entity === 'SESSION').length} sessions, ` +
         `${items.filter((i) => i.entity === 'USED_REFRESH_TOKEN').length} rotations, ${items.length} items; ` +
-        'each user logs in, each last refresh token works once, GET /users lists all',
+        'each user logs in, each last refresh token rotates, answers the same successor in the grace and ends its session after it, GET /users lists all',
     );
     for (const failure of failures.slice(0, 30)) log(`  ✗ ${failure}`);
     if (failures.length > 30) log(`  … and ${failures.length - 30} more`);
