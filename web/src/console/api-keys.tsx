@@ -5,9 +5,8 @@ import { ApiError, type ApiKey, type GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { ShownOnce } from './shown-once.tsx';
-import './settings.css';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string) => WHEN.format(new Date(iso));

@@ -4,7 +4,7 @@ import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { useAllUsers } from './users.tsx';
 import { displayName, mayActOn, When } from './users-shared.tsx';
 

@@ -11,9 +11,8 @@ import {
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { ShownOnce } from './shown-once.tsx';
-import './settings.css';
 import './oidc-clients.css';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

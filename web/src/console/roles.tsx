@@ -4,8 +4,7 @@ import { ApiError, type Role, type User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
-import './settings.css';
+import { ConsolePage } from './layout.tsx';
 
 /** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
 const LOWEST_MERCHANT_PRIORITY = 2;

@@ -11,7 +11,7 @@ import {
 import { useSession } from '../session.tsx';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
 

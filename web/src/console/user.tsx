@@ -6,7 +6,7 @@ import type { AdminUser, MailSuppression, Role, SettableUserStatus, User } from 
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
 import { displayName, formatInstant, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
 

@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { pageUsers, type User, type UserStatus } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Notice, Problem } from '../ui.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
 type StatusFilter = UserStatus | 'ALL';
