@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { fieldSentences } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
-import { fieldSentences } from './forms.ts';
 import { Section } from './section.tsx';
 
 const EMAIL_SENTENCES = {

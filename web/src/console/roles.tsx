@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
-import { ApiError, type Role, type User } from '../sdk.ts';
+import type { Role, User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
+import { deleteOnce, useListNews } from './list-news.ts';
 
 /** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
 const LOWEST_MERCHANT_PRIORITY = 2;
@@ -36,16 +37,12 @@ export function Roles() {
   const { client, user } = useSession();
   const authority = authorityOf(user);
   const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, authority === 0 ? 0 : authority + 1);
-  const [roles, setRoles] = useState<Role[] | null>(null);
-  const [news, setNews] = useState<string | null>(null);
-
-  const load = useAction(async () => {
-    const list = await client.admin.roles.list();
-    setRoles([...list].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)));
-  });
-  useEffect(() => {
-    load.run();
-  }, []);
+  const list = useResource(async () =>
+    [...(await client.admin.roles.list())].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)),
+  );
+  const roles = list.data;
+  // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
+  const { news, setNews, heading: listHeading, say } = useListNews(list);
 
   const [name, setName] = useState('');
   const [priority, setPriority] = useState('');
@@ -71,26 +68,18 @@ export function Roles() {
     setName('');
     setPriority('');
     setDescription('');
-    await load.run();
+    await list.reload();
     setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
   });
   const remote = fieldProblems(create.error);
 
-  // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
-  const listHeading = useRef<HTMLHeadingElement>(null);
-  const remove = async (role: Role) => {
-    let said = `The role ${role.name} was deleted.`;
-    try {
-      await client.admin.roles.delete(role.id);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      said = `The role ${role.name} had been deleted already.`;
-    }
-    // The news comes with the list that shows it.
-    await load.run();
-    setNews(said);
-    listHeading.current?.focus();
-  };
+  const remove = async (role: Role) =>
+    say(
+      await deleteOnce(() => client.admin.roles.delete(role.id), {
+        now: `The role ${role.name} was deleted.`,
+        already: `The role ${role.name} had been deleted already.`,
+      }),
+    );
 
   return (
     <ConsolePage title="Roles">
@@ -103,8 +92,8 @@ export function Roles() {
         <h2 id="roles-heading" tabIndex={-1} ref={listHeading}>
           Roles by priority
         </h2>
-        <Problem error={load.error} />
-        {roles === null && !load.error && <p class="muted">Loading the roles…</p>}
+        <Problem error={list.error} />
+        {roles === null && !list.error && <p class="muted">Loading the roles…</p>}
         {roles && (
           <table>
             <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import {
   formSchemas,
@@ -10,7 +10,7 @@ import {
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
@@ -106,29 +106,17 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
  */
 export function Settings() {
   const { client, tenant, setTenant } = useSession();
-  const [merchant, setMerchant] = useState<Merchant | null>(null);
-  const [form, setForm] = useState<Form | null>(null);
-  const load = useAction(async () => {
-    const answer = await client.admin.merchant.get();
-    setMerchant(answer);
-    setForm(formOf(answer));
-  });
-  useEffect(() => {
-    load.run();
-  }, []);
+  const { data: merchant, error, setData: setMerchant } = useResource(() => client.admin.merchant.get());
 
   return (
     <ConsolePage title="Settings">
-      <Problem error={load.error} />
-      {!merchant && !load.error && <p class="muted">Loading the settings…</p>}
-      {merchant && form && (
+      <Problem error={error} />
+      {!merchant && !error && <p class="muted">Loading the settings…</p>}
+      {merchant && (
         <SettingsForm
           merchant={merchant}
-          form={form}
-          setForm={setForm}
           onSaved={(saved) => {
             setMerchant(saved);
-            setForm(formOf(saved));
             // This page wears the new brand at once, and the frame (name, title) follows.
             setTenant({
               ...tenant,
@@ -148,15 +136,12 @@ export function Settings() {
   );
 }
 
-function SettingsForm(props: {
-  merchant: Merchant;
-  form: Form;
-  setForm(form: Form): void;
-  onSaved(merchant: Merchant): void;
-}) {
+/** The form starts from the merchant as read, and again from what each save answered. */
+function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): void }) {
   const { client } = useSession();
-  const { merchant, form } = props;
-  const set = (change: Partial<Form>) => props.setForm({ ...form, ...change });
+  const { merchant } = props;
+  const [form, setForm] = useState(() => formOf(merchant));
+  const set = (change: Partial<Form>) => setForm({ ...form, ...change });
   const [local, setLocal] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
 
@@ -189,7 +174,9 @@ function SettingsForm(props: {
       allowUserDisableTotp: form.allowUserDisableTotp,
       allowedOrigins: form.allowedOrigins,
     };
-    props.onSaved(await client.admin.merchant.update(merchant.id, body));
+    const answer = await client.admin.merchant.update(merchant.id, body);
+    setForm(formOf(answer));
+    props.onSaved(answer);
     setSaved(true);
   });
   const remote = fieldProblems(save.error);

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
-import { checkForm, fieldSentences, formProblem, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
+import { checkForm, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
 import './auth.css';
 
 const LABELS = { email: 'E-mail address' };

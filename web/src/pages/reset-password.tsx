@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { ApiError } from '../sdk.ts';
 import { useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import {
   checkForm,
-  fieldSentences,
   forgetReset,
-  formProblem,
   NEW_PASSWORD_HINT,
   recallReset,
   rememberReset,

@@ -1,17 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
-import {
-  checkForm,
-  fieldSentences,
-  formProblem,
-  resendSentences,
-  saidAtFields,
-  useFocusFirstProblem,
-  useResendClock,
-} from './auth-forms.ts';
+import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';

@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { waitFor } from '../messages.ts';
+import { fieldSentences, formProblem, waitFor } from '../messages.ts';
 import { safeNext, useSession } from '../session.tsx';
 import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
   checkForm,
-  fieldSentences,
-  formProblem,
   NEW_PASSWORD_HINT,
   resendSentences,
   saidAtFields,
