@@ -65,7 +65,28 @@ const merchantColours = v.strictObject({
   secondaryColor: v.optional(v.nullable(HexColour)),
 });
 
-export const formSchemas = { profile, changePassword, newPassword, totpCode, merchantColours } as const;
+/**
+ * A merchant role: a name of 1–64 letters, digits, _ or -, starting with a letter; a whole priority from 2 to
+ * 1000 (0 and 1 are SUPER_ADMIN and ADMIN; a lower number is more authority); an optional description.
+ */
+const role = v.strictObject({
+  name: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, _ or -, starting with a letter'),
+  ),
+  priority: v.pipe(
+    v.number('must be a number'),
+    v.integer('must be an integer'),
+    v.minValue(2, 'must be 2 or more (0 and 1 are SUPER_ADMIN and ADMIN)'),
+    v.maxValue(1000, 'must be at most 1000'),
+  ),
+  description: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.maxLength(256, 'must be at most 256 characters'))),
+  ),
+});
+
+export const formSchemas = { profile, changePassword, newPassword, totpCode, merchantColours, role } as const;
 
 export type ProfileForm = v.InferOutput<typeof profile>;
 export type ChangePasswordForm = v.InferOutput<typeof changePassword>;

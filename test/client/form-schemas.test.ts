@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { NewPassword } from '#shared/auth/password-policy.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
+import { CreateRoleRequest } from '#shared/roles/schemas.ts';
 import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/users/schemas-me.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
 
@@ -111,6 +112,34 @@ const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSc
       { secondaryColor: 'red' },
       { secondaryColor: ' #a1b2c3' },
       { primaryColor: 123456 },
+    ],
+  },
+  {
+    name: 'role ↔ CreateRoleRequest (name, priority, description)',
+    client: formSchemas.role,
+    server: CreateRoleRequest,
+    inputs: [
+      { name: 'CASHIER', priority: 60 },
+      { name: 'c', priority: 2 },
+      { name: '  Shift_lead-2 ', priority: 1000, description: 'Runs the till' },
+      { name: 'CASHIER', priority: 60, description: null },
+      { name: 'CASHIER', priority: 60, description: long(256) },
+      { name: 'CASHIER', priority: 60, description: long(257) },
+      { name: `A${long(63)}`, priority: 60 },
+      { name: `A${long(64)}`, priority: 60 },
+      { name: '', priority: 60 },
+      { name: '2FAST', priority: 60 },
+      { name: '_under', priority: 60 },
+      { name: 'has space', priority: 60 },
+      { name: 'CASHIER', priority: 1 },
+      { name: 'CASHIER', priority: 0 },
+      { name: 'CASHIER', priority: 1001 },
+      { name: 'CASHIER', priority: 2.5 },
+      { name: 'CASHIER', priority: Number.NaN },
+      { name: 'CASHIER', priority: '60' },
+      { name: 'CASHIER' },
+      { priority: 60 },
+      { name: 42, priority: 60 },
     ],
   },
 ];

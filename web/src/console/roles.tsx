@@ -1,33 +1,26 @@
 import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
-import type { Role, User } from '../sdk.ts';
+import { formSchemas, hasRoles, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
+import { authorityOf, mayGrant } from './users-shared.tsx';
 
-/** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN (CONTRACT.md, Rules). */
-const LOWEST_MERCHANT_PRIORITY = 2;
-const HIGHEST_PRIORITY = 1000;
-const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+/** A bound of a number schema's pipe (its minValue or maxValue), so the form says the range the SDK checks. */
+function boundOf(schema: { pipe: readonly { type: string }[] }, type: 'min_value' | 'max_value'): number {
+  return Number((schema.pipe.find((action) => action.type === type) as { requirement?: unknown }).requirement);
+}
+
+/** Merchant roles' priorities, as the service takes them: 0 and 1 are SUPER_ADMIN and ADMIN. */
+const LOWEST_MERCHANT_PRIORITY = boundOf(formSchemas.role.entries.priority, 'min_value');
+const HIGHEST_PRIORITY = boundOf(formSchemas.role.entries.priority, 'max_value');
 
 const ROLE_SENTENCES = {
   ALREADY_EXISTS: 'There is a role with this name already. Choose another name.',
   FORBIDDEN: 'You may only create or delete roles of less authority than your own.',
 };
-
-/** The caller's authority: the lowest priority among its grants in effect (a lower number is more). */
-export function authorityOf(user: User | null, now = Date.now()): number {
-  return (user?.roles ?? [])
-    .filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now)
-    .reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.POSITIVE_INFINITY);
-}
-
-/** CONTRACT.md, Rules: roles of strictly less authority (a higher number) only; SUPER_ADMIN (0) may handle all. */
-function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
-  return authority === 0 || role.priority > authority;
-}
 
 /**
  * The tenant's roles by priority: the SYSTEM ones every tenant has (marked,
@@ -35,8 +28,9 @@ function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
  */
 export function Roles() {
   const { client, user } = useSession();
-  const authority = authorityOf(user);
-  const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, authority === 0 ? 0 : authority + 1);
+  // A role of less authority than the caller's only, unless the caller is SUPER_ADMIN (users-shared.tsx).
+  const authority = user ? authorityOf(user) : Number.POSITIVE_INFINITY;
+  const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, hasRoles(user, ['SUPER_ADMIN']) ? 0 : authority + 1);
   const list = useResource(async () =>
     [...(await client.admin.roles.list())].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)),
   );
@@ -52,10 +46,10 @@ export function Roles() {
     setNews(null);
     const problems: Record<string, string> = {};
     const number = Number(priority);
-    if (!ROLE_NAME.test(name.trim())) {
-      problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
-    }
-    if (priority.trim() === '' || !Number.isInteger(number) || number < lowest || number > HIGHEST_PRIORITY) {
+    const checked = validateForm(formSchemas.role, { name, priority: priority.trim() === '' ? Number.NaN : number });
+    const wrong = new Set(checked.success ? [] : checked.errors.map((error) => error.path));
+    if (wrong.has('name')) problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
+    if (wrong.has('priority') || number < lowest) {
       problems.priority = `Enter a whole number from ${lowest} to ${HIGHEST_PRIORITY}.`;
     }
     setLocal(problems);
@@ -125,7 +119,7 @@ export function Roles() {
                   <td>
                     {role.owner === 'SYSTEM' ? (
                       <span class="muted">Built in; cannot be deleted</span>
-                    ) : mayHandle(authority, role) ? (
+                    ) : mayGrant(user, role) ? (
                       <Confirm
                         label="Delete"
                         fullLabel={`Delete ${role.name}`}

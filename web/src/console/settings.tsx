@@ -15,7 +15,8 @@ import { ConsolePage } from './layout.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
+/** Whether `value` is a colour the service takes (`#rrggbb`), by the SDK's copy of its rule. */
+const isColour = (value: string) => validateForm(formSchemas.merchantColours, { primaryColor: value }).success;
 /** The service keeps at most 20 (CONTRACT.md; shared/merchants/schemas.ts). */
 const MAX_ORIGINS = 20;
 
@@ -94,8 +95,8 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
   return {
     name: form.name.trim() || fallbackName,
     logoUrl: isHttpsUrl(form.logoUrl.trim()) ? form.logoUrl.trim() : null,
-    primaryColor: HEX.test(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
-    secondaryColor: HEX.test(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
+    primaryColor: isColour(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
+    secondaryColor: isColour(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
   };
 }
 
@@ -315,7 +316,7 @@ function ColourField(props: {
   problem: string | undefined;
 }) {
   const id = useId();
-  const picker = HEX.test(props.value) ? props.value.toLowerCase() : props.fallback;
+  const picker = isColour(props.value) ? props.value.toLowerCase() : props.fallback;
   return (
     <div class="colour-group">
       <div class="colour-row">
