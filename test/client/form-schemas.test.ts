@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { NewPassword } from '#shared/auth/password-policy.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
+import { PostLogoutRedirectUris, RedirectUris } from '#shared/oidc/schemas.ts';
 import { CreateRoleRequest } from '#shared/roles/schemas.ts';
 import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/users/schemas-me.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
@@ -140,6 +141,50 @@ const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSc
       { name: 'CASHIER' },
       { priority: 60 },
       { name: 42, priority: 60 },
+    ],
+  },
+  {
+    name: 'oidcClientRedirects ↔ RedirectUris and PostLogoutRedirectUris of CreateOidcClientRequest',
+    client: formSchemas.oidcClientRedirects,
+    server: v.object({ redirectUris: RedirectUris, postLogoutRedirectUris: v.optional(PostLogoutRedirectUris) }),
+    inputs: [
+      ...[
+        'https://shop.example/callback',
+        'https://shop.example/cb?x=1',
+        'https://shop.example/cb#part',
+        'https://*.shop.example/cb',
+        'https://shop.example/c b',
+        'shop.example/callback',
+        'https://user:pw@shop.example/cb',
+        'https://SHOP.example/cb',
+        'https://shop.example',
+        'http://localhost:3000/cb',
+        'http://127.0.0.1:8080/cb',
+        'http://[::1]/cb',
+        'http://shop.example/cb',
+        'com.example.app:/callback',
+        'myapp:/callback',
+        'ftp://shop.example/cb',
+        `https://shop.example/${long(2030)}`,
+        `https://shop.example/${long(2040)}`,
+      ].map((uri) => ({ redirectUris: [uri] })),
+      { redirectUris: [] },
+      { redirectUris: Array.from({ length: 10 }, (_, i) => `https://shop.example/${i}`) },
+      { redirectUris: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}`) },
+      { redirectUris: ['https://shop.example/cb', 'https://shop.example/cb'] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: [] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: ['https://shop.example/bye'] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: ['https://shop.example/bye#x'] },
+      {
+        redirectUris: ['https://shop.example/cb'],
+        postLogoutRedirectUris: ['https://a.example/', 'https://a.example/'],
+      },
+      {
+        redirectUris: ['https://shop.example/cb'],
+        postLogoutRedirectUris: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}`),
+      },
+      { redirectUris: 'https://shop.example/cb' },
+      { redirectUris: [42] },
     ],
   },
 ];

@@ -4,10 +4,12 @@ import { fieldSentences, formProblem, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
   ApiError,
+  formSchemas,
   type OidcClient,
   type OidcClientType,
   type OidcClientWithSecret,
   type OidcGrantType,
+  validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
@@ -321,7 +323,11 @@ function Register(props: {
     if (body.grantTypes.length === 0) missing.grantTypes = 'Choose at least one grant type.';
     setLocal(missing);
     if (Object.keys(missing).length > 0) return;
-    setSent({ redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris });
+    const addresses = { redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris };
+    setSent(addresses);
+    // The addresses are checked here first, by the SDK's copy of the service's rule, and said the same way.
+    const checked = validateForm(formSchemas.oidcClientRedirects, addresses);
+    if (!checked.success) throw formProblem(checked.errors);
     // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
     const created = await props.run(() => client.admin.oidcClients.create(body));
     setName('');
