@@ -41,6 +41,50 @@ export function Field(
   );
 }
 
+/** The e-mail address an account signs in with: required, and offered to password managers as the user name. */
+export function AccountEmailField(props: Omit<Parameters<typeof Field>[0], 'name'>) {
+  return <Field name="email" type="email" autocomplete="username" required {...props} />;
+}
+
+/**
+ * A field for a code that was mailed or that an authenticator app shows: required, offered the browser's
+ * one-time-code fill, and the digit keyboard unless a backup code may be typed instead (`orBackupCode`).
+ */
+export function CodeField(
+  props: Omit<Parameters<typeof Field>[0], 'name'> & { name?: string; orBackupCode?: boolean },
+) {
+  const { orBackupCode, ...field } = props;
+  return (
+    <Field
+      name="code"
+      inputMode={orBackupCode ? undefined : 'numeric'}
+      autocomplete="one-time-code"
+      required
+      {...field}
+    />
+  );
+}
+
+/** A table's head row: its columns' names, and a last column for the rows' buttons, named for screen readers only. */
+export function TableHead(props: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+        {props.actions && (
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
 /** A form's failure as a sentence, announced by screen readers when it appears. */
 export function Problem(props: { error: unknown; overrides?: SentenceOverrides }) {
   if (!props.error) return null;

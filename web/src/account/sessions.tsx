@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { when } from '../messages.ts';
 import type { Session } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem, useAction, useResource } from '../ui.tsx';
+import { Notice, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 /**
@@ -61,17 +61,7 @@ export function SessionsSection(props: { onChanged(): void }) {
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Your signed-in sessions, the most recently active first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">IP address</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Device', 'IP address', 'Last active', 'Signed in']} actions />
             <tbody>
               {[...sessions]
                 .sort(

@@ -3,7 +3,7 @@ import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import type { ApiKey, GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
@@ -92,18 +92,7 @@ export function ApiKeys() {
         {keys && keys.length === 0 && <p>There are no API keys.</p>}
         {keys && keys.length > 0 && (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
             <tbody>
               {keys.map((key) => (
                 <tr key={key.keyId}>

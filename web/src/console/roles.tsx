@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import { formSchemas, hasRoles, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
@@ -91,16 +91,7 @@ export function Roles() {
         {roles && (
           <table>
             <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Priority</th>
-                <th scope="col">Role</th>
-                <th scope="col">Kind</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Priority', 'Role', 'Kind']} actions />
             <tbody>
               {roles.map((role) => (
                 <tr key={role.id}>

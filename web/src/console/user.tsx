@@ -4,7 +4,7 @@ import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import type { AdminUser, MailSuppression, SettableUserStatus, User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
@@ -287,17 +287,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
       {done && <Notice>{done}</Notice>}
       <div class="table-wrap">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Role</th>
-              <th scope="col">Expires</th>
-              {props.mayAct && (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
+          <TableHead columns={['Role', 'Expires']} actions={props.mayAct} />
           <tbody>
             {sorted.length === 0 && (
               <tr>

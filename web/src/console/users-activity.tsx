@@ -1,6 +1,6 @@
 import type { ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Problem, useCursorPages, useResource } from '../ui.tsx';
+import { Problem, TableHead, useCursorPages, useResource } from '../ui.tsx';
 import { When } from './users-shared.tsx';
 
 /** A user's devices (GET /users/{id}/devices), as a table. */
@@ -16,15 +16,7 @@ export function UserDevices(props: { userId: string }) {
       {devices && devices.length > 0 && (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">System</th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Sign-ins</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Browser', 'System', 'First seen', 'Last seen', 'Sign-ins']} />
             <tbody>
               {devices.map((device) => (
                 <tr key={device.fingerprint}>

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { pageUsers, type User, type UserStatus } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem, useResource } from '../ui.tsx';
+import { Notice, Problem, TableHead, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
 import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
@@ -133,15 +133,7 @@ function UserTable(props: {
       <div class="table-wrap">
         <table>
           <caption class="visually-hidden">Users, sorted by e-mail address</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail address</th>
-              <th scope="col">Status</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Last sign-in</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'E-mail address', 'Status', 'Roles', 'Last sign-in']} />
           <tbody>
             {props.users.length === 0 && (
               <tr>
