@@ -57,7 +57,7 @@ export async function webBundleFigures(): Promise<Pick<WebFigures, 'signIn' | 'c
     const base = closure(manifest, entry);
     return {
       signIn: measure(base),
-      account: measure(closure(manifest, lazy('src/pages/account.tsx'), new Set(base))),
+      account: measure(closure(manifest, lazy('src/account/page.tsx'), new Set(base))),
       console: measure(closure(manifest, lazy('src/console/console.tsx'), new Set(base))),
     };
   } finally {

@@ -65,7 +65,110 @@ const merchantColours = v.strictObject({
   secondaryColor: v.optional(v.nullable(HexColour)),
 });
 
-export const formSchemas = { profile, changePassword, newPassword, totpCode, merchantColours } as const;
+/**
+ * A merchant role: a name of 1–64 letters, digits, _ or -, starting with a letter; a whole priority from 2 to
+ * 1000 (0 and 1 are SUPER_ADMIN and ADMIN; a lower number is more authority); an optional description.
+ */
+const role = v.strictObject({
+  name: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, _ or -, starting with a letter'),
+  ),
+  priority: v.pipe(
+    v.number('must be a number'),
+    v.integer('must be an integer'),
+    v.minValue(2, 'must be 2 or more (0 and 1 are SUPER_ADMIN and ADMIN)'),
+    v.maxValue(1000, 'must be at most 1000'),
+  ),
+  description: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.maxLength(256, 'must be at most 256 characters'))),
+  ),
+});
+
+/**
+ * The WHATWG URL parser, which browsers and Node 18+ both have; the package is typed for neither, so only what
+ * the redirect URI rule reads is declared here.
+ */
+interface ParsedUrl {
+  href: string;
+  protocol: string;
+  hostname: string;
+  username: string;
+  password: string;
+}
+declare const URL: new (input: string) => ParsedUrl;
+
+/** Hosts a plain-http redirect may name: the machine itself (loopback redirects of native apps). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A native app's private-use scheme: reverse domain notation, hence at least one dot. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/;
+
+/**
+ * Why `value` cannot be a redirect URI, or undefined: redirect URIs are compared exactly, so they are absolute,
+ * written as browsers serialize them, with no fragment, wildcard or user information; https, loopback http, or a
+ * native app's private-use scheme.
+ */
+function redirectUriProblem(value: string): string | undefined {
+  if (value.includes('#')) return 'must not have a fragment';
+  if (value.includes('*')) return 'must be an exact URL, without wildcards';
+  if (/\s/.test(value)) return 'must not contain spaces';
+  let url: ParsedUrl;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry user information';
+  if (url.href !== value) return `must be written in its standard form: ${url.href}`;
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'https') return url.hostname === '' ? 'must name a host' : undefined;
+  if (scheme === 'http') {
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? undefined
+      : 'must use https (http only for localhost, 127.0.0.1 or [::1])';
+  }
+  if (PRIVATE_USE_SCHEME.test(scheme)) return undefined;
+  return 'must use https, loopback http, or a native app scheme with a dot (com.example.app:/callback)';
+}
+
+const RedirectUri = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.check(
+    (value) => redirectUriProblem(value) === undefined,
+    (issue) => redirectUriProblem(String(issue.input)) ?? 'is not a redirect URI',
+  ),
+);
+
+const unique = (values: string[]) => new Set(values).size === values.length;
+
+/** A sign-in client's addresses: 1–10 redirect URIs and up to 10 sign-out ones, each once. */
+const oidcClientRedirects = v.object({
+  redirectUris: v.pipe(
+    v.array(RedirectUri, 'must be an array of URLs'),
+    v.minLength(1, 'at least one redirect URI'),
+    v.maxLength(10, 'at most 10 redirect URIs'),
+    v.check(unique, 'must not repeat a URI'),
+  ),
+  postLogoutRedirectUris: v.optional(
+    v.pipe(
+      v.array(RedirectUri, 'must be an array of URLs'),
+      v.maxLength(10, 'at most 10 post-logout redirect URIs'),
+      v.check(unique, 'must not repeat a URI'),
+    ),
+  ),
+});
+
+export const formSchemas = {
+  profile,
+  changePassword,
+  newPassword,
+  totpCode,
+  merchantColours,
+  role,
+  oidcClientRedirects,
+} as const;
 
 export type ProfileForm = v.InferOutput<typeof profile>;
 export type ChangePasswordForm = v.InferOutput<typeof changePassword>;

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/account/schemas.ts';
 import { NewPassword } from '#shared/auth/password-policy.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
+import { PostLogoutRedirectUris, RedirectUris } from '#shared/oidc/schemas.ts';
+import { CreateRoleRequest } from '#shared/roles/schemas.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
 
 /**
@@ -111,6 +113,78 @@ const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSc
       { secondaryColor: 'red' },
       { secondaryColor: ' #a1b2c3' },
       { primaryColor: 123456 },
+    ],
+  },
+  {
+    name: 'role ↔ CreateRoleRequest (name, priority, description)',
+    client: formSchemas.role,
+    server: CreateRoleRequest,
+    inputs: [
+      { name: 'CASHIER', priority: 60 },
+      { name: 'c', priority: 2 },
+      { name: '  Shift_lead-2 ', priority: 1000, description: 'Runs the till' },
+      { name: 'CASHIER', priority: 60, description: null },
+      { name: 'CASHIER', priority: 60, description: long(256) },
+      { name: 'CASHIER', priority: 60, description: long(257) },
+      { name: `A${long(63)}`, priority: 60 },
+      { name: `A${long(64)}`, priority: 60 },
+      { name: '', priority: 60 },
+      { name: '2FAST', priority: 60 },
+      { name: '_under', priority: 60 },
+      { name: 'has space', priority: 60 },
+      { name: 'CASHIER', priority: 1 },
+      { name: 'CASHIER', priority: 0 },
+      { name: 'CASHIER', priority: 1001 },
+      { name: 'CASHIER', priority: 2.5 },
+      { name: 'CASHIER', priority: Number.NaN },
+      { name: 'CASHIER', priority: '60' },
+      { name: 'CASHIER' },
+      { priority: 60 },
+      { name: 42, priority: 60 },
+    ],
+  },
+  {
+    name: 'oidcClientRedirects ↔ RedirectUris and PostLogoutRedirectUris of CreateOidcClientRequest',
+    client: formSchemas.oidcClientRedirects,
+    server: v.object({ redirectUris: RedirectUris, postLogoutRedirectUris: v.optional(PostLogoutRedirectUris) }),
+    inputs: [
+      ...[
+        'https://shop.example/callback',
+        'https://shop.example/cb?x=1',
+        'https://shop.example/cb#part',
+        'https://*.shop.example/cb',
+        'https://shop.example/c b',
+        'shop.example/callback',
+        'https://user:pw@shop.example/cb',
+        'https://SHOP.example/cb',
+        'https://shop.example',
+        'http://localhost:3000/cb',
+        'http://127.0.0.1:8080/cb',
+        'http://[::1]/cb',
+        'http://shop.example/cb',
+        'com.example.app:/callback',
+        'myapp:/callback',
+        'ftp://shop.example/cb',
+        `https://shop.example/${long(2030)}`,
+        `https://shop.example/${long(2040)}`,
+      ].map((uri) => ({ redirectUris: [uri] })),
+      { redirectUris: [] },
+      { redirectUris: Array.from({ length: 10 }, (_, i) => `https://shop.example/${i}`) },
+      { redirectUris: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}`) },
+      { redirectUris: ['https://shop.example/cb', 'https://shop.example/cb'] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: [] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: ['https://shop.example/bye'] },
+      { redirectUris: ['https://shop.example/cb'], postLogoutRedirectUris: ['https://shop.example/bye#x'] },
+      {
+        redirectUris: ['https://shop.example/cb'],
+        postLogoutRedirectUris: ['https://a.example/', 'https://a.example/'],
+      },
+      {
+        redirectUris: ['https://shop.example/cb'],
+        postLogoutRedirectUris: Array.from({ length: 11 }, (_, i) => `https://shop.example/${i}`),
+      },
+      { redirectUris: 'https://shop.example/cb' },
+      { redirectUris: [42] },
     ],
   },
 ];

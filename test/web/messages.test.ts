@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CLIENT_ERROR_CODES, SERVICE_ERROR_CODES } from '../../client/src/index.ts';
-import { PROBLEM_SENTENCES, problemSentence, waitFor } from '../../web/src/messages.ts';
+import { fieldSentences, formProblem, PROBLEM_SENTENCES, problemSentence, waitFor } from '../../web/src/messages.ts';
 
 const EVERY_CODE = [...SERVICE_ERROR_CODES, ...Object.values(CLIENT_ERROR_CODES)];
 
@@ -65,5 +65,63 @@ describe('problemSentence with Retry-After says the wait', () => {
     expect(problemSentence(new ApiError({ status: 429, code: 'TOO_MANY_ATTEMPTS' }))).toBe(
       PROBLEM_SENTENCES.TOO_MANY_ATTEMPTS,
     );
+  });
+});
+
+describe('fieldSentences says field problems as sentences', () => {
+  const failure = (...errors: { path: string; message: string }[]) => formProblem(errors);
+
+  it('without labels, each message as a sentence of its own', () => {
+    expect(fieldSentences(failure({ path: 'newPassword', message: 'needs a digit' }))).toEqual({
+      newPassword: 'Needs a digit.',
+    });
+    expect(fieldSentences(new Error('not an answer of the service'))).toEqual({});
+  });
+
+  it('with labels, said of the field; paths the form does not name are left to its alert', () => {
+    const labels = { email: 'E-mail address', password: 'Password', code: 'Code from the e-mail' };
+    expect(
+      fieldSentences(
+        failure(
+          { path: 'password', message: 'is required' },
+          { path: 'code', message: 'is required' },
+          { path: 'email', message: 'must be an e-mail address' },
+          { path: 'loginMode', message: 'must be PASSWORD or OTP_EMAIL' },
+        ),
+        labels,
+      ),
+    ).toEqual({
+      password: 'Enter your password.',
+      code: 'Enter the code from the e-mail.',
+      email: 'Enter an e-mail address, like name@example.com.',
+    });
+    expect(fieldSentences(failure({ path: 'password', message: 'needs a digit' }), labels)).toEqual({
+      password: 'Password needs a digit.',
+    });
+    const tooCommon = new ApiError({
+      status: 400,
+      code: 'PASSWORD_TOO_COMMON',
+      errors: [{ path: 'password', message: 'is too common' }],
+    });
+    expect(fieldSentences(tooCommon, labels)).toEqual({ password: PROBLEM_SENTENCES.PASSWORD_TOO_COMMON });
+  });
+
+  it('with a function of the path, several paths at one field are joined, and a non-predicate follows a colon', () => {
+    const labels = (path: string) => {
+      const [field = '', index] = path.split('.');
+      return { field, label: index === undefined ? 'The redirect URIs' : `Line ${Number(index) + 1}` };
+    };
+    expect(
+      fieldSentences(
+        failure(
+          { path: 'redirectUris.0', message: 'must not have a fragment' },
+          { path: 'redirectUris.2', message: 'must use https' },
+        ),
+        labels,
+      ),
+    ).toEqual({ redirectUris: 'Line 1 must not have a fragment. Line 3 must use https.' });
+    expect(fieldSentences(failure({ path: 'redirectUris', message: 'at least one redirect URI' }), labels)).toEqual({
+      redirectUris: 'The redirect URIs: at least one redirect URI.',
+    });
   });
 });

@@ -9,7 +9,7 @@ import { SignUp } from './pages/sign-up.tsx';
 import { useSession } from './session.tsx';
 
 // The account page and the console load on demand: the sign-in pages carry neither (budget: 60 KB gzipped).
-const Account = lazy(() => import('./pages/account.tsx').then((m) => m.Account));
+const Account = lazy(() => import('./account/page.tsx').then((m) => m.Account));
 const Console = lazy(() => import('./console/console.tsx').then((m) => m.Console));
 
 /** `/`: the account page when signed in, the sign-in page otherwise. */

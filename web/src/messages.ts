@@ -1,4 +1,4 @@
-import { ApiError, type CLIENT_ERROR_CODES, type ServiceErrorCode } from './sdk.ts';
+import { ApiError, type CLIENT_ERROR_CODES, type FieldError, type ServiceErrorCode } from './sdk.ts';
 
 type Code = ServiceErrorCode | keyof typeof CLIENT_ERROR_CODES;
 
@@ -98,4 +98,67 @@ export function problemSentence(error: unknown, overrides: SentenceOverrides = {
 export function fieldProblems(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   return Object.fromEntries(error.errors.map((e) => [e.path, e.message]));
+}
+
+/** A form's own check failing, as the service's 400 would, so that local and remote problems show the same way. */
+export function formProblem(errors: FieldError[]): ApiError {
+  return new ApiError({ status: 400, code: 'VALIDATION_FAILED', errors });
+}
+
+/**
+ * How a form names its fields in its sentences: by path, or, for fields that are lists (`redirectUris.1`), a
+ * function of the path answering the field the sentence shows at and what it speaks of. A path the form does not
+ * name is left to its alert.
+ */
+export type FieldLabels = Record<string, string> | ((path: string) => { field: string; label: string } | undefined);
+
+/**
+ * The field problems of a failure (a 400's `errors[]`, the form's own `formProblem`, PASSWORD_TOO_COMMON) as
+ * sentences by field. Without labels each message is made a sentence of its own ("needs a digit" → "Needs a
+ * digit."); with them it is said of the field's label ("Password needs a digit.", "is required" → "Enter your
+ * password."). Of two problems at one path the last is said; problems of several paths at one field are joined.
+ */
+export function fieldSentences(error: unknown, labels?: FieldLabels): Record<string, string> {
+  const byPath = fieldProblems(error);
+  const tooCommon = error instanceof ApiError && error.code === 'PASSWORD_TOO_COMMON';
+  const found: Record<string, string[]> = {};
+  for (const [path, message] of Object.entries(byPath)) {
+    const named = labelOf(labels, path);
+    if (labels && !named) continue;
+    const field = named?.field ?? path;
+    const said = tooCommon && named ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON : sentenceOf(named?.label, message);
+    found[field] = [...(found[field] ?? []), said];
+  }
+  return Object.fromEntries(Object.entries(found).map(([field, said]) => [field, said.join(' ')]));
+}
+
+function labelOf(labels: FieldLabels | undefined, path: string) {
+  if (typeof labels === 'function') return labels(path);
+  const label = labels?.[path];
+  return label ? { field: path, label } : undefined;
+}
+
+/**
+ * A field's problem as a sentence: alone, "needs a digit" → "Needs a digit."; of a label, "is required" under
+ * "Password" → "Enter your password.", "needs a digit" → "Password needs a digit.", and a message that is not a
+ * predicate after a colon ("at least one redirect URI" → "The redirect URIs: at least one redirect URI.").
+ */
+function sentenceOf(label: string | undefined, message: string): string {
+  const trimmed = message.trim();
+  let text: string;
+  if (label === undefined) text = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  else if (trimmed === 'is required') {
+    const noun = label.charAt(0).toLowerCase() + label.slice(1);
+    return `Enter ${/^code\b/.test(noun) ? 'the' : 'your'} ${noun}.`;
+  } else if (/e-mail address$/.test(trimmed)) return 'Enter an e-mail address, like name@example.com.';
+  else text = /^(must|is|are|needs) /.test(trimmed) ? `${label} ${trimmed}` : `${label}: ${trimmed}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "25 Nov 2026, 18:20": an ISO instant in the reader's locale and time zone (the text itself when it is none). */
+export function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
 }

@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './sdk.ts';
 import { useSession } from './session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from './ui.tsx';
+import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction } from './ui.tsx';
 import './reauth.css';
 
 /** The 403 that asks the signed-in user to prove it is them again (sign-in older than 10 minutes). */
@@ -177,13 +177,9 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
         {method === 'OTP_EMAIL' && challengeId && (
           <>
             <Notice>We have sent a 6-digit code to {user?.email}. It works for 10 minutes.</Notice>
-            <Field
+            <CodeField
               inputRef={first}
               label="Code from the e-mail"
-              name="code"
-              inputMode="numeric"
-              autocomplete="one-time-code"
-              required
               value={code}
               onInput={(e) => setCode(e.currentTarget.value)}
             />
@@ -191,12 +187,11 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
         )}
         {method === 'OTP_EMAIL' && !challengeId && <p>We will e-mail a 6-digit code to {user?.email}.</p>}
         {totp && !askingForCode && (
-          <Field
+          <CodeField
+            orBackupCode
             label="Authenticator code"
             name="totpCode"
             hint="The 6-digit code your authenticator app shows, or one of your backup codes."
-            autocomplete="one-time-code"
-            required
             value={totpCode}
             onInput={(e) => setTotpCode(e.currentTarget.value)}
           />

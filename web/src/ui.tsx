@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { problemSentence, type SentenceOverrides } from './messages.ts';
 import { useSession } from './session.tsx';
 
@@ -38,6 +38,50 @@ export function Field(
         </p>
       )}
     </div>
+  );
+}
+
+/** The e-mail address an account signs in with: required, and offered to password managers as the user name. */
+export function AccountEmailField(props: Omit<Parameters<typeof Field>[0], 'name'>) {
+  return <Field name="email" type="email" autocomplete="username" required {...props} />;
+}
+
+/**
+ * A field for a code that was mailed or that an authenticator app shows: required, offered the browser's
+ * one-time-code fill, and the digit keyboard unless a backup code may be typed instead (`orBackupCode`).
+ */
+export function CodeField(
+  props: Omit<Parameters<typeof Field>[0], 'name'> & { name?: string; orBackupCode?: boolean },
+) {
+  const { orBackupCode, ...field } = props;
+  return (
+    <Field
+      name="code"
+      inputMode={orBackupCode ? undefined : 'numeric'}
+      autocomplete="one-time-code"
+      required
+      {...field}
+    />
+  );
+}
+
+/** A table's head row: its columns' names, and a last column for the rows' buttons, named for screen readers only. */
+export function TableHead(props: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+        {props.actions && (
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
   );
 }
 
@@ -89,6 +133,89 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<v
     }
   };
   return { busy, error, setError, run };
+}
+
+/** What `useResource` gives a page: the last answer, the last failure, whether a read runs, and a new read. */
+export interface Resource<T> {
+  /** The last answer; null until the first arrives, and again while a different thing (new `deps`) is read. */
+  data: T | null;
+  /** The last read's failure, cleared when the next read starts. */
+  error: unknown;
+  loading: boolean;
+  /** Reads again, keeping the answer shown meanwhile; resolves once the new one (or its failure) is in. */
+  reload(): Promise<void>;
+  /** Puts in an answer the page already has (what a change answered), without reading; as useState's setter. */
+  setData(data: T | ((current: T | null) => T)): void;
+}
+
+/**
+ * A read a page shows: `load` runs when the component appears and whenever `deps` change, and again on
+ * `reload()`. An answer that arrives after a newer read started is dropped, so a slow first answer never
+ * overwrites a later one.
+ */
+export function useResource<T>(load: () => Promise<T>, deps: readonly unknown[] = []): Resource<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const latest = useRef({ attempt: 0, load });
+  latest.current.load = load;
+  const read = useCallback(async () => {
+    const attempt = ++latest.current.attempt;
+    const current = () => attempt === latest.current.attempt;
+    setLoading(true);
+    setError(null);
+    try {
+      const answer = await latest.current.load();
+      if (current()) setData(answer);
+    } catch (failure) {
+      if (current()) setError(failure);
+    } finally {
+      if (current()) setLoading(false);
+    }
+  }, []);
+  useEffect(() => {
+    setData(null);
+    read();
+  }, deps);
+  return { data, error, loading, reload: read, setData: setData as Resource<T>['setData'] };
+}
+
+/**
+ * A list read a page at a time along the service's cursor: the first page when the component appears and
+ * whenever `deps` change, the next on `more()` (or the first again, after the first failed). After `more()`,
+ * focus goes to the first record just shown, where reading goes on (the button used may be gone): spread
+ * `focusTarget(index)` on each record.
+ */
+export function useCursorPages<T>(
+  readPage: (cursor: string | null) => Promise<{ items: T[]; nextCursor: string | null }>,
+  deps: readonly unknown[],
+) {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [focusFrom, setFocusFrom] = useState<number | null>(null);
+  const firstNew = useRef<HTMLLIElement>(null);
+  const read = useAction(async (from: string | null) => {
+    const page = await readPage(from);
+    const before = from ? (items ?? []) : [];
+    setItems([...before, ...page.items]);
+    setFocusFrom(from ? before.length : null);
+    setCursor(page.nextCursor);
+  });
+  useEffect(() => {
+    read.run(null);
+  }, deps);
+  useEffect(() => {
+    if (focusFrom !== null) firstNew.current?.focus();
+  }, [focusFrom]);
+  return {
+    items,
+    /** Whether the service has older records. */
+    hasMore: cursor !== null,
+    error: read.error,
+    busy: read.busy,
+    more: () => read.run(cursor),
+    focusTarget: (index: number) => (index === focusFrom ? { ref: firstNew, tabIndex: -1 } : {}),
+  };
 }
 
 /** Calls `handler` with the form's submit event prevented. */

@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { when } from '../messages.ts';
 import type { Activity, ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Problem, useAction } from '../ui.tsx';
-import { when } from './forms.ts';
+import { Problem, useCursorPages } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 const PAGE = 10;
@@ -65,37 +64,21 @@ export function agentOf(userAgent: string): string {
  */
 export function ActivitySection(props: { version: number }) {
   const { client, user } = useSession();
-  const [items, setItems] = useState<Activity[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const firstNew = useRef<HTMLLIElement>(null);
-  const [focusFrom, setFocusFrom] = useState<number | null>(null);
-
-  const load = useAction(async (after: string | null) => {
-    const page = await client.me.activity({ limit: PAGE, cursor: after });
-    setItems((before) => (after && before ? [...before, ...page.items] : page.items));
-    setCursor(page.nextCursor);
-    setFocusFrom(after && items ? items.length : null);
-  });
-  useEffect(() => {
-    load.run(null);
-  }, [props.version]);
-  // After "Load more", focus goes to the first of the records just shown (the button may be gone).
-  useEffect(() => {
-    if (focusFrom !== null) firstNew.current?.focus();
-  }, [focusFrom]);
+  const activity = useCursorPages((cursor) => client.me.activity({ limit: PAGE, cursor }), [props.version]);
+  const items = activity.items;
 
   const by = (a: Activity) =>
     a.actorId === user?.id ? '' : a.actorId.startsWith('apikey:') ? ' (by an API key)' : ' (by an administrator)';
 
   return (
     <Section id="activity" title="Recent activity">
-      <Problem error={load.error} />
-      {items === null && !load.error && <p class="muted">Loading your activity…</p>}
+      <Problem error={activity.error} />
+      {items === null && !activity.error && <p class="muted">Loading your activity…</p>}
       {items && items.length === 0 && <p>Nothing yet.</p>}
       {items && items.length > 0 && (
         <ol class="activity" aria-label="Your activity, newest first">
           {items.map((a, i) => (
-            <li key={a.id} ref={i === focusFrom ? firstNew : undefined} tabIndex={i === focusFrom ? -1 : undefined}>
+            <li key={a.id} {...activity.focusTarget(i)}>
               <span class="what">
                 {ACTIVITY_SENTENCES[a.type] ?? a.type}
                 {by(a)}
@@ -107,8 +90,8 @@ export function ActivitySection(props: { version: number }) {
           ))}
         </ol>
       )}
-      {cursor && (
-        <button type="button" class="button secondary" disabled={load.busy} onClick={() => load.run(cursor)}>
+      {activity.hasMore && (
+        <button type="button" class="button secondary" disabled={activity.busy} onClick={activity.more}>
           Load more
         </button>
       )}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { fieldSentences } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
-import { fieldSentences } from './forms.ts';
+import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 const EMAIL_SENTENCES = {
@@ -87,13 +87,9 @@ function EmailCodeStep(props: {
         We have sent a 6-digit code to {props.challenge.email}. It works for 10 minutes. Your address changes once you
         enter it.
       </Notice>
-      <Field
+      <CodeField
         inputRef={focus}
         label="Code from the e-mail"
-        name="code"
-        inputMode="numeric"
-        autocomplete="one-time-code"
-        required
         value={code}
         onInput={(e) => setCode(e.currentTarget.value)}
       />

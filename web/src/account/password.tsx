@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { type ChangePasswordRequest, formSchemas, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
-import { fieldSentences, localValidationError } from './forms.ts';
+import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 const PASSWORD_SENTENCES = {
@@ -26,7 +26,7 @@ export function PasswordSection(props: { onChanged(): void }) {
     setChanged(false);
     const body: ChangePasswordRequest = { currentPassword, newPassword, ...(totp ? { totpCode } : {}) };
     const checked = validateForm(formSchemas.changePassword, body);
-    if (!checked.success) throw localValidationError(checked.errors);
+    if (!checked.success) throw formProblem(checked.errors);
     await client.me.changePassword(checked.output);
     setCurrentPassword('');
     setNewPassword('');
@@ -69,12 +69,11 @@ export function PasswordSection(props: { onChanged(): void }) {
           problem={problems.newPassword}
         />
         {totp && (
-          <Field
+          <CodeField
+            orBackupCode
             label="Authenticator code"
             name="totpCode"
             hint="The 6-digit code your authenticator app shows, or one of your backup codes."
-            autocomplete="one-time-code"
-            required
             value={totpCode}
             onInput={(e) => setTotpCode(e.currentTarget.value)}
             problem={problems.totpCode}

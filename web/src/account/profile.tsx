@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { formSchemas, type UpdateUserRequest, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
-import { fieldSentences, localValidationError } from './forms.ts';
 import { Section } from './section.tsx';
 
 /** First name, last name and phone (PATCH /users/me), checked first with the SDK's `formSchemas.profile`. */
@@ -20,7 +20,7 @@ export function ProfileSection(props: { onChanged(): void }) {
     if (firstName.trim() || user?.firstName) body.firstName = firstName;
     if (lastName.trim() || user?.lastName) body.lastName = lastName;
     const checked = validateForm(formSchemas.profile, body);
-    if (!checked.success) throw localValidationError(checked.errors);
+    if (!checked.success) throw formProblem(checked.errors);
     setUser(await client.me.update(checked.output));
     setSaved(true);
     props.onChanged();

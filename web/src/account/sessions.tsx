@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { when } from '../messages.ts';
 import type { Session } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem, useAction } from '../ui.tsx';
-import { when } from './forms.ts';
+import { Notice, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 /**
@@ -27,19 +27,14 @@ const whichSession = (s: Session) =>
 export function SessionsSection(props: { onChanged(): void }) {
   const { client, setUser } = useSession();
   const { route } = useLocation();
-  const [sessions, setSessions] = useState<Session[] | null>(null);
   /** The sentence saying which session was just signed out. */
   const [signedOut, setSignedOut] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
 
-  const load = useAction(async () => {
-    setSessions(await client.me.sessions.list());
-  });
-  useEffect(() => {
-    load.run();
-  }, []);
+  const list = useResource(() => client.me.sessions.list());
+  const sessions = list.data;
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
@@ -47,7 +42,7 @@ export function SessionsSection(props: { onChanged(): void }) {
   const revoke = useAction(async (session: Session) => {
     await client.me.sessions.revoke(session.id);
     setSignedOut(whichSession(session));
-    setSessions(await client.me.sessions.list());
+    await list.reload();
     props.onChanged();
     heading.current?.focus();
   });
@@ -60,23 +55,13 @@ export function SessionsSection(props: { onChanged(): void }) {
   return (
     <Section id="sessions" title="Where you are signed in" headingRef={heading}>
       {signedOut && <Notice>{`${signedOut.charAt(0).toUpperCase()}${signedOut.slice(1)} was signed out.`}</Notice>}
-      <Problem error={load.error ?? revoke.error ?? revokeAll.error} />
-      {sessions === null && !load.error && <p class="muted">Loading your sessions…</p>}
+      <Problem error={list.error ?? revoke.error ?? revokeAll.error} />
+      {sessions === null && !list.error && <p class="muted">Loading your sessions…</p>}
       {sessions && (
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Your signed-in sessions, the most recently active first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">IP address</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Device', 'IP address', 'Last active', 'Signed in']} actions />
             <tbody>
               {[...sessions]
                 .sort(

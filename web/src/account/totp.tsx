@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useReauthenticated } from '../reauth.tsx';
 import type { TotpSetupResponse } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
+import { Button, CodeField, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import { grouped, QrCode, secretOf } from './qr.tsx';
 import { Section } from './section.tsx';
 
@@ -136,15 +136,7 @@ function SetupStep(props: {
       </div>
       <h3>2. Enter the code the app shows</h3>
       <form onSubmit={onSubmit(confirm.run)} noValidate>
-        <Field
-          label="Code from the app"
-          name="code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
-          value={code}
-          onInput={(e) => setCode(e.currentTarget.value)}
-        />
+        <CodeField label="Code from the app" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
         <Problem error={confirm.error} overrides={TOTP_SENTENCES} />
         <div class="actions">
           <Button busy={confirm.busy}>Turn on two-step verification</Button>
@@ -227,12 +219,10 @@ function DisableForm(props: { disable(code: string): Promise<void>; onDone(): Pr
   });
   return (
     <form onSubmit={onSubmit(off.run)} noValidate>
-      <Field
+      <CodeField
+        orBackupCode
         label="Code from your authenticator app"
-        name="code"
         hint="To turn two-step verification off, enter the code the app shows now, or a backup code."
-        autocomplete="one-time-code"
-        required
         value={code}
         onInput={(e) => setCode(e.currentTarget.value)}
       />

@@ -1,16 +1,13 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { fieldProblems } from '../messages.ts';
+import { useRef, useState } from 'preact/hooks';
+import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
-import { ApiError, type ApiKey, type GeneratedApiKey } from '../sdk.ts';
+import type { ApiKey, GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
+import { deleteOnce, useListNews } from './list-news.ts';
 import { ShownOnce } from './shown-once.tsx';
-import './settings.css';
-
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => WHEN.format(new Date(iso));
 
 const KEY_SENTENCES = {
   FORBIDDEN: 'You may not create API keys. Only administrators who signed in themselves can.',
@@ -25,29 +22,20 @@ const KEY_SENTENCES = {
  */
 export function ApiKeys() {
   const { client, user } = useSession();
-  const [merchantId, setMerchantId] = useState<string | null>(null);
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [people, setPeople] = useState<Map<string, string>>(new Map());
-  const [news, setNews] = useState<string | null>(null);
+  const merchant = useRef<string | null>(null);
+  const merchantId = async () => {
+    merchant.current ??= (await client.admin.merchant.get()).id;
+    return merchant.current;
+  };
+  const list = useResource(async () => client.admin.merchant.apiKeys.list(await merchantId()));
+  const keys = list.data;
+  // Who made each key, by e-mail address; the id is shown when the list cannot be read.
+  const people = useResource(async () => new Map((await client.admin.users.list()).map((u) => [u.id, u.email])));
+  const { news, setNews, heading: listHeading, say } = useListNews(list);
   const [created, setCreated] = useState<GeneratedApiKey | null>(null);
   const [label, setLabel] = useState('');
   const [localProblem, setLocalProblem] = useState<string | undefined>();
   const reauth = useReauthenticated();
-  const listHeading = useRef<HTMLHeadingElement>(null);
-
-  const load = useAction(async () => {
-    const id = merchantId ?? (await client.admin.merchant.get()).id;
-    setMerchantId(id);
-    setKeys(await client.admin.merchant.apiKeys.list(id));
-  });
-  useEffect(() => {
-    load.run();
-    // Who made each key, by e-mail address; the id is shown when the list cannot be read.
-    client.admin.users
-      .list()
-      .then((users) => setPeople(new Map(users.map((u) => [u.id, u.email]))))
-      .catch(() => undefined);
-  }, []);
 
   const create = useAction(async () => {
     setNews(null);
@@ -56,33 +44,28 @@ export function ApiKeys() {
       return;
     }
     setLocalProblem(undefined);
-    const id = merchantId ?? (await client.admin.merchant.get()).id;
+    const id = await merchantId();
     // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
     const key = await reauth.run(() => client.admin.merchant.apiKeys.create(id, { label: label.trim() }));
     setCreated(key);
     setLabel('');
-    await load.run();
+    await list.reload();
   });
   const remote = fieldProblems(create.error);
 
   const revoke = async (key: ApiKey) => {
-    if (!merchantId) return;
-    let said = `The key “${key.label}” was revoked. Anything still using it is refused from now on.`;
-    try {
-      await client.admin.merchant.apiKeys.revoke(merchantId, key.keyId);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      said = `The key “${key.label}” had been revoked already.`;
-    }
+    const id = merchant.current;
+    if (!id) return;
+    const said = await deleteOnce(() => client.admin.merchant.apiKeys.revoke(id, key.keyId), {
+      now: `The key “${key.label}” was revoked. Anything still using it is refused from now on.`,
+      already: `The key “${key.label}” had been revoked already.`,
+    });
     if (created?.keyId === key.keyId) setCreated(null);
-    // The news comes with the list that shows it.
-    await load.run();
-    setNews(said);
-    listHeading.current?.focus();
+    await say(said);
   };
 
   const createdBy = (key: ApiKey) =>
-    key.createdBy === user?.id ? `You (${user.email})` : (people.get(key.createdBy) ?? key.createdBy);
+    key.createdBy === user?.id ? `You (${user.email})` : (people.data?.get(key.createdBy) ?? key.createdBy);
 
   return (
     <ConsolePage title="API keys">
@@ -104,23 +87,12 @@ export function ApiKeys() {
         <h2 id="keys-heading" tabIndex={-1} ref={listHeading}>
           Keys
         </h2>
-        <Problem error={load.error} />
-        {keys === null && !load.error && <p class="muted">Loading the keys…</p>}
+        <Problem error={list.error} />
+        {keys === null && !list.error && <p class="muted">Loading the keys…</p>}
         {keys && keys.length === 0 && <p>There are no API keys.</p>}
         {keys && keys.length > 0 && (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
             <tbody>
               {keys.map((key) => (
                 <tr key={key.keyId}>

@@ -2,9 +2,9 @@ import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { useAllUsers } from './users.tsx';
 import { displayName, mayActOn, When } from './users-shared.tsx';
 
@@ -92,16 +92,7 @@ export function Invitations() {
         {invited.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail address</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Invited</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['E-mail address', 'Name', 'Invited']} actions />
               <tbody>
                 {invited.map((user) => (
                   <tr key={user.id}>

@@ -1,23 +1,23 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
+import { fieldSentences, formProblem, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
   ApiError,
+  formSchemas,
   type OidcClient,
   type OidcClientType,
   type OidcClientWithSecret,
   type OidcGrantType,
+  validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
+import { deleteOnce, useListNews } from './list-news.ts';
 import { ShownOnce } from './shown-once.tsx';
-import './settings.css';
 import './oidc-clients.css';
-
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => WHEN.format(new Date(iso));
 
 const GRANTS: { value: OidcGrantType; label: string; sentence: string }[] = [
   {
@@ -39,38 +39,41 @@ const CLIENT_SENTENCES = {
   CONFLICT: 'A public client has no secret to rotate.',
 };
 
-/** "must not have a fragment" → a sentence about the thing it is said of. */
-function sentence(subject: string, message: string): string {
-  const text = message.replace(/(authorization_code|refresh_token|client_credentials)/g, (grant) =>
-    grant.replace('_', ' '),
-  );
-  return /^(must|is|are) /.test(text) ? `${subject} ${text}.` : `${subject}: ${text}.`;
-}
-
 const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** The service's field errors (`redirectUris.1`, `grantTypes`…), as sentences by field. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'The name',
+  grantTypes: 'Grant types',
+  redirectUris: 'The redirect URIs',
+  postLogoutRedirectUris: 'The sign-out redirect URIs',
+};
+
+/**
+ * The service's field errors (`redirectUris.1`, `grantTypes`…) as sentences by field: a URI's problem is said of
+ * the URI sent, and the grant types by their names as the form shows them.
+ */
 function problemsByField(error: unknown, sent: { redirectUris: string[]; postLogoutRedirectUris: string[] }) {
-  const found: Record<string, string[]> = {};
-  if (!(error instanceof ApiError)) return {};
-  for (const { path, message } of error.errors) {
+  const readable =
+    error instanceof ApiError
+      ? formProblem(
+          error.errors.map(({ path, message }) => ({
+            path,
+            message: message.replace(/(authorization|refresh|client)_(code|token|credentials)/g, '$1 $2'),
+          })),
+        )
+      : error;
+  return fieldSentences(readable, (path) => {
     const [field = '', index] = path.split('.');
-    let said: string;
     if ((field === 'redirectUris' || field === 'postLogoutRedirectUris') && index !== undefined) {
       const uri = sent[field][Number(index)];
-      said = sentence(uri === undefined ? `Line ${Number(index) + 1}` : `“${uri}”`, message);
-    } else if (field === 'redirectUris' || field === 'postLogoutRedirectUris') {
-      said = sentence(field === 'redirectUris' ? 'The redirect URIs' : 'The sign-out redirect URIs', message);
-    } else if (field === 'name') said = sentence('The name', message);
-    else if (field === 'grantTypes') said = sentence('Grant types', message);
-    else said = sentence(field, message);
-    found[field] = [...(found[field] ?? []), said];
-  }
-  return Object.fromEntries(Object.entries(found).map(([field, said]) => [field, said.join(' ')]));
+      return { field, label: uri === undefined ? `Line ${Number(index) + 1}` : `“${uri}”` };
+    }
+    return { field, label: FIELD_LABELS[field] ?? field };
+  });
 }
 
 /**
@@ -82,36 +85,26 @@ function problemsByField(error: unknown, sent: { redirectUris: string[]; postLog
  */
 export function OidcClients() {
   const { client } = useSession();
-  const [clients, setClients] = useState<OidcClient[] | null>(null);
+  const list = useResource(() => client.admin.oidcClients.list());
+  const clients = list.data;
   const [shown, setShown] = useState<{ client: OidcClientWithSecret; rotated: boolean } | null>(null);
-  const [news, setNews] = useState<string | null>(null);
-  const listHeading = useRef<HTMLHeadingElement>(null);
+  const { news, setNews, heading: listHeading, say } = useListNews(list);
   const reauth = useReauthenticated();
-
-  const load = useAction(async () => setClients(await client.admin.oidcClients.list()));
-  useEffect(() => {
-    load.run();
-  }, []);
 
   const rotate = async (c: OidcClient) => {
     setNews(null);
     const rotated = await reauth.run(() => client.admin.oidcClients.rotateSecret(c.clientId));
     setShown({ client: rotated, rotated: true });
-    await load.run();
+    await list.reload();
   };
 
   const remove = async (c: OidcClient) => {
-    let said = `The client “${c.name}” was deleted. Apps using it can no longer sign people in.`;
-    try {
-      await client.admin.oidcClients.delete(c.clientId);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      said = `The client “${c.name}” had been deleted already.`;
-    }
+    const said = await deleteOnce(() => client.admin.oidcClients.delete(c.clientId), {
+      now: `The client “${c.name}” was deleted. Apps using it can no longer sign people in.`,
+      already: `The client “${c.name}” had been deleted already.`,
+    });
     if (shown?.client.clientId === c.clientId) setShown(null);
-    await load.run();
-    setNews(said);
-    listHeading.current?.focus();
+    await say(said);
   };
 
   return (
@@ -139,8 +132,8 @@ export function OidcClients() {
         <h2 id="clients-heading" tabIndex={-1} ref={listHeading}>
           Clients
         </h2>
-        <Problem error={load.error} />
-        {clients === null && !load.error && <p class="muted">Loading the clients…</p>}
+        <Problem error={list.error} />
+        {clients === null && !list.error && <p class="muted">Loading the clients…</p>}
         {clients && clients.length === 0 && <p>There are no sign-in clients.</p>}
         {clients && clients.length > 0 && (
           <ul class="oidc-clients">
@@ -154,7 +147,7 @@ export function OidcClients() {
         onRegistered={async (created) => {
           setNews(created.clientSecret ? null : `The client “${created.name}” is registered.`);
           setShown(created.clientSecret ? { client: created, rotated: false } : null);
-          await load.run();
+          await list.reload();
           if (!created.clientSecret) listHeading.current?.focus();
         }}
         run={reauth.run}
@@ -330,7 +323,11 @@ function Register(props: {
     if (body.grantTypes.length === 0) missing.grantTypes = 'Choose at least one grant type.';
     setLocal(missing);
     if (Object.keys(missing).length > 0) return;
-    setSent({ redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris });
+    const addresses = { redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris };
+    setSent(addresses);
+    // The addresses are checked here first, by the SDK's copy of the service's rule, and said the same way.
+    const checked = validateForm(formSchemas.oidcClientRedirects, addresses);
+    if (!checked.success) throw formProblem(checked.errors);
     // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
     const created = await props.run(() => client.admin.oidcClients.create(body));
     setName('');

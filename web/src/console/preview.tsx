@@ -2,7 +2,6 @@ import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 import type { LoginMode, SignupMode } from '../sdk.ts';
 import { applyBrand, type Brand } from '../tenant.ts';
 import { BrandMark } from '../ui.tsx';
-import './settings.css';
 
 /**
  * The sign-in page as it will look with the settings being edited: a static

@@ -1,33 +1,26 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
-import { ApiError, type Role, type User } from '../sdk.ts';
+import { formSchemas, hasRoles, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
-import './settings.css';
+import { ConsolePage } from './layout.tsx';
+import { deleteOnce, useListNews } from './list-news.ts';
+import { authorityOf, mayGrant } from './users-shared.tsx';
 
-/** Merchant roles start at 2: 0 and 1 are SUPER_ADMIN and ADMIN. */
-const LOWEST_MERCHANT_PRIORITY = 2;
-const HIGHEST_PRIORITY = 1000;
-const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+/** A bound of a number schema's pipe (its minValue or maxValue), so the form says the range the SDK checks. */
+function boundOf(schema: { pipe: readonly { type: string }[] }, type: 'min_value' | 'max_value'): number {
+  return Number((schema.pipe.find((action) => action.type === type) as { requirement?: unknown }).requirement);
+}
+
+/** Merchant roles' priorities, as the service takes them: 0 and 1 are SUPER_ADMIN and ADMIN. */
+const LOWEST_MERCHANT_PRIORITY = boundOf(formSchemas.role.entries.priority, 'min_value');
+const HIGHEST_PRIORITY = boundOf(formSchemas.role.entries.priority, 'max_value');
 
 const ROLE_SENTENCES = {
   ALREADY_EXISTS: 'There is a role with this name already. Choose another name.',
   FORBIDDEN: 'You may only create or delete roles of less authority than your own.',
 };
-
-/** The caller's authority: the lowest priority among its grants in effect (a lower number is more). */
-export function authorityOf(user: User | null, now = Date.now()): number {
-  return (user?.roles ?? [])
-    .filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now)
-    .reduce((lowest, grant) => Math.min(lowest, grant.priority), Number.POSITIVE_INFINITY);
-}
-
-/** Roles of strictly less authority (a higher number) only; SUPER_ADMIN (0) may handle all. */
-function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
-  return authority === 0 || role.priority > authority;
-}
 
 /**
  * The tenant's roles by priority: the SYSTEM ones every tenant has (marked,
@@ -35,18 +28,15 @@ function mayHandle(authority: number, role: Pick<Role, 'priority'>): boolean {
  */
 export function Roles() {
   const { client, user } = useSession();
-  const authority = authorityOf(user);
-  const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, authority === 0 ? 0 : authority + 1);
-  const [roles, setRoles] = useState<Role[] | null>(null);
-  const [news, setNews] = useState<string | null>(null);
-
-  const load = useAction(async () => {
-    const list = await client.admin.roles.list();
-    setRoles([...list].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)));
-  });
-  useEffect(() => {
-    load.run();
-  }, []);
+  // A role of less authority than the caller's only, unless the caller is SUPER_ADMIN (users-shared.tsx).
+  const authority = user ? authorityOf(user) : Number.POSITIVE_INFINITY;
+  const lowest = Math.max(LOWEST_MERCHANT_PRIORITY, hasRoles(user, ['SUPER_ADMIN']) ? 0 : authority + 1);
+  const list = useResource(async () =>
+    [...(await client.admin.roles.list())].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name)),
+  );
+  const roles = list.data;
+  // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
+  const { news, setNews, heading: listHeading, say } = useListNews(list);
 
   const [name, setName] = useState('');
   const [priority, setPriority] = useState('');
@@ -56,10 +46,10 @@ export function Roles() {
     setNews(null);
     const problems: Record<string, string> = {};
     const number = Number(priority);
-    if (!ROLE_NAME.test(name.trim())) {
-      problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
-    }
-    if (priority.trim() === '' || !Number.isInteger(number) || number < lowest || number > HIGHEST_PRIORITY) {
+    const checked = validateForm(formSchemas.role, { name, priority: priority.trim() === '' ? Number.NaN : number });
+    const wrong = new Set(checked.success ? [] : checked.errors.map((error) => error.path));
+    if (wrong.has('name')) problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
+    if (wrong.has('priority') || number < lowest) {
       problems.priority = `Enter a whole number from ${lowest} to ${HIGHEST_PRIORITY}.`;
     }
     setLocal(problems);
@@ -72,26 +62,18 @@ export function Roles() {
     setName('');
     setPriority('');
     setDescription('');
-    await load.run();
+    await list.reload();
     setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
   });
   const remote = fieldProblems(create.error);
 
-  // After a deletion the row and its button are gone: focus goes to the list's heading, beside the news.
-  const listHeading = useRef<HTMLHeadingElement>(null);
-  const remove = async (role: Role) => {
-    let said = `The role ${role.name} was deleted.`;
-    try {
-      await client.admin.roles.delete(role.id);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-      said = `The role ${role.name} had been deleted already.`;
-    }
-    // The news comes with the list that shows it.
-    await load.run();
-    setNews(said);
-    listHeading.current?.focus();
-  };
+  const remove = async (role: Role) =>
+    say(
+      await deleteOnce(() => client.admin.roles.delete(role.id), {
+        now: `The role ${role.name} was deleted.`,
+        already: `The role ${role.name} had been deleted already.`,
+      }),
+    );
 
   return (
     <ConsolePage title="Roles">
@@ -104,21 +86,12 @@ export function Roles() {
         <h2 id="roles-heading" tabIndex={-1} ref={listHeading}>
           Roles by priority
         </h2>
-        <Problem error={load.error} />
-        {roles === null && !load.error && <p class="muted">Loading the roles…</p>}
+        <Problem error={list.error} />
+        {roles === null && !list.error && <p class="muted">Loading the roles…</p>}
         {roles && (
           <table>
             <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Priority</th>
-                <th scope="col">Role</th>
-                <th scope="col">Kind</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Priority', 'Role', 'Kind']} actions />
             <tbody>
               {roles.map((role) => (
                 <tr key={role.id}>
@@ -137,7 +110,7 @@ export function Roles() {
                   <td>
                     {role.owner === 'SYSTEM' ? (
                       <span class="muted">Built in; cannot be deleted</span>
-                    ) : mayHandle(authority, role) ? (
+                    ) : mayGrant(user, role) ? (
                       <Confirm
                         label="Delete"
                         fullLabel={`Delete ${role.name}`}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import {
   formSchemas,
@@ -10,12 +10,13 @@ import {
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
-import { ConsolePage } from './console.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
+import { ConsolePage } from './layout.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
+/** Whether `value` is a colour the service takes (`#rrggbb`), by the SDK's copy of its rule. */
+const isColour = (value: string) => validateForm(formSchemas.merchantColours, { primaryColor: value }).success;
 /** The service keeps at most 20 (shared/merchants/schemas.ts). */
 const MAX_ORIGINS = 20;
 
@@ -94,8 +95,8 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
   return {
     name: form.name.trim() || fallbackName,
     logoUrl: isHttpsUrl(form.logoUrl.trim()) ? form.logoUrl.trim() : null,
-    primaryColor: HEX.test(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
-    secondaryColor: HEX.test(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
+    primaryColor: isColour(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
+    secondaryColor: isColour(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
   };
 }
 
@@ -106,29 +107,17 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
  */
 export function Settings() {
   const { client, tenant, setTenant } = useSession();
-  const [merchant, setMerchant] = useState<Merchant | null>(null);
-  const [form, setForm] = useState<Form | null>(null);
-  const load = useAction(async () => {
-    const answer = await client.admin.merchant.get();
-    setMerchant(answer);
-    setForm(formOf(answer));
-  });
-  useEffect(() => {
-    load.run();
-  }, []);
+  const { data: merchant, error, setData: setMerchant } = useResource(() => client.admin.merchant.get());
 
   return (
     <ConsolePage title="Settings">
-      <Problem error={load.error} />
-      {!merchant && !load.error && <p class="muted">Loading the settings…</p>}
-      {merchant && form && (
+      <Problem error={error} />
+      {!merchant && !error && <p class="muted">Loading the settings…</p>}
+      {merchant && (
         <SettingsForm
           merchant={merchant}
-          form={form}
-          setForm={setForm}
           onSaved={(saved) => {
             setMerchant(saved);
-            setForm(formOf(saved));
             // This page wears the new brand at once, and the frame (name, title) follows.
             setTenant({
               ...tenant,
@@ -148,15 +137,12 @@ export function Settings() {
   );
 }
 
-function SettingsForm(props: {
-  merchant: Merchant;
-  form: Form;
-  setForm(form: Form): void;
-  onSaved(merchant: Merchant): void;
-}) {
+/** The form starts from the merchant as read, and again from what each save answered. */
+function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): void }) {
   const { client } = useSession();
-  const { merchant, form } = props;
-  const set = (change: Partial<Form>) => props.setForm({ ...form, ...change });
+  const { merchant } = props;
+  const [form, setForm] = useState(() => formOf(merchant));
+  const set = (change: Partial<Form>) => setForm({ ...form, ...change });
   const [local, setLocal] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
 
@@ -189,7 +175,9 @@ function SettingsForm(props: {
       allowUserDisableTotp: form.allowUserDisableTotp,
       allowedOrigins: form.allowedOrigins,
     };
-    props.onSaved(await client.admin.merchant.update(merchant.id, body));
+    const answer = await client.admin.merchant.update(merchant.id, body);
+    setForm(formOf(answer));
+    props.onSaved(answer);
     setSaved(true);
   });
   const remote = fieldProblems(save.error);
@@ -328,7 +316,7 @@ function ColourField(props: {
   problem: string | undefined;
 }) {
   const id = useId();
-  const picker = HEX.test(props.value) ? props.value.toLowerCase() : props.fallback;
+  const picker = isColour(props.value) ? props.value.toLowerCase() : props.fallback;
   return (
     <div class="colour-group">
       <div class="colour-row">

@@ -1,14 +1,14 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { fieldProblems } from '../messages.ts';
+import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
-import type { AdminUser, MailSuppression, Role, SettableUserStatus, User } from '../sdk.ts';
+import type { AdminUser, MailSuppression, SettableUserStatus, User } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
-import { ConsolePage } from './console.tsx';
+import { ConsolePage } from './layout.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
-import { displayName, formatInstant, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
+import { displayName, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
 
 /** What the service's refusals mean on this page. */
 const ADMIN_SENTENCES = {
@@ -26,21 +26,8 @@ export function UserPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const { client, user: caller } = useSession();
-  const [user, setUser] = useState<AdminUser | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { data: user, error, setData: setUser } = useResource(() => client.admin.users.get(id), [client, id]);
   const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let current = true;
-    setUser(null);
-    setError(null);
-    client.admin.users.get(id).then(
-      (found) => current && setUser(found),
-      (failure: unknown) => current && setError(failure),
-    );
-    return () => {
-      current = false;
-    };
-  }, [client, id]);
 
   if (error || !user) {
     return (
@@ -259,8 +246,6 @@ function isoFromLocal(value: string): string | null {
 function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User): void }) {
   const { client, user: caller } = useSession();
   const { user } = props;
-  const [roles, setRoles] = useState<Role[] | null>(null);
-  const [rolesError, setRolesError] = useState<unknown>(null);
   const [roleId, setRoleId] = useState('');
   const [expires, setExpires] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -268,10 +253,11 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
   const roleSelect = useId();
   const reauth = useReauthenticated();
 
-  useEffect(() => {
-    if (!props.mayAct) return;
-    client.admin.roles.list().then(setRoles, setRolesError);
-  }, [client, props.mayAct]);
+  // Only who may act is offered roles to assign: the others' page reads none.
+  const { data: roles, error: rolesError } = useResource(
+    async () => (props.mayAct ? client.admin.roles.list() : []),
+    [client, props.mayAct],
+  );
 
   const grantable = (roles ?? []).filter((role) => mayGrant(caller, role)).sort((a, b) => a.priority - b.priority);
   const chosen = grantable.find((role) => role.id === roleId) ?? null;
@@ -286,7 +272,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
       client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) }),
     );
     await reload();
-    setDone(`${chosen.name} was assigned${expiresAt ? `, until ${formatInstant(expiresAt)}` : ''}.`);
+    setDone(`${chosen.name} was assigned${expiresAt ? `, until ${when(expiresAt)}` : ''}.`);
     setRoleId('');
     setExpires('');
   });
@@ -301,17 +287,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
       {done && <Notice>{done}</Notice>}
       <div class="table-wrap">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Role</th>
-              <th scope="col">Expires</th>
-              {props.mayAct && (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
+          <TableHead columns={['Role', 'Expires']} actions={props.mayAct} />
           <tbody>
             {sorted.length === 0 && (
               <tr>

@@ -1,17 +1,12 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Activity, ActivityType, Device } from '../sdk.ts';
+import type { ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Problem, useAction } from '../ui.tsx';
+import { Problem, TableHead, useCursorPages, useResource } from '../ui.tsx';
 import { When } from './users-shared.tsx';
 
 /** A user's devices (GET /users/{id}/devices), as a table. */
 export function UserDevices(props: { userId: string }) {
   const { client } = useSession();
-  const [devices, setDevices] = useState<Device[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    client.admin.users.devices(props.userId).then(setDevices, setError);
-  }, [client, props.userId]);
+  const { data: devices, error } = useResource(() => client.admin.users.devices(props.userId), [client, props.userId]);
   return (
     <section class="panel" aria-labelledby="devices-heading">
       <h2 id="devices-heading">Devices</h2>
@@ -21,15 +16,7 @@ export function UserDevices(props: { userId: string }) {
       {devices && devices.length > 0 && (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">System</th>
-                <th scope="col">First seen</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Sign-ins</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Browser', 'System', 'First seen', 'Last seen', 'Sign-ins']} />
             <tbody>
               {devices.map((device) => (
                 <tr key={device.fingerprint}>
@@ -80,24 +67,11 @@ const ACTIVITY_PAGE = 20;
 /** A user's activity, newest first, 20 at a time with "Load more" following the service's cursor. */
 export function UserActivity(props: { userId: string }) {
   const { client } = useSession();
-  const [items, setItems] = useState<Activity[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const firstNew = useRef<HTMLLIElement>(null);
-  const [focusFrom, setFocusFrom] = useState<number | null>(null);
-  const load = useAction(async (from: string | null) => {
-    const page = await client.admin.users.activity(props.userId, { limit: ACTIVITY_PAGE, cursor: from });
-    const before = from ? (items ?? []) : [];
-    setItems([...before, ...page.items]);
-    setFocusFrom(from ? before.length : null);
-    setCursor(page.nextCursor);
-  });
-  useEffect(() => {
-    load.run(null);
-  }, [props.userId]);
-  // After "Load more", focus goes to the first older entry, where reading goes on.
-  useEffect(() => {
-    if (focusFrom !== null) firstNew.current?.focus();
-  }, [focusFrom]);
+  const activity = useCursorPages(
+    (cursor) => client.admin.users.activity(props.userId, { limit: ACTIVITY_PAGE, cursor }),
+    [props.userId],
+  );
+  const items = activity.items;
 
   return (
     <section class="panel" aria-labelledby="activity-heading">
@@ -106,11 +80,7 @@ export function UserActivity(props: { userId: string }) {
       {items && items.length > 0 && (
         <ol class="timeline" aria-label="Activity, newest first">
           {items.map((entry, index) => (
-            <li
-              key={entry.id}
-              ref={index === focusFrom ? firstNew : undefined}
-              tabIndex={index === focusFrom ? -1 : undefined}
-            >
+            <li key={entry.id} {...activity.focusTarget(index)}>
               <span class="what">{ACTIVITY_WORDS[entry.type] ?? entry.type}</span> <When at={entry.at} />
               <br />
               <span class="muted small">
@@ -126,16 +96,16 @@ export function UserActivity(props: { userId: string }) {
       <p class="muted" role="status">
         {items &&
           items.length > 0 &&
-          `${items.length} ${items.length === 1 ? 'entry' : 'entries'} shown${cursor ? '' : ', the whole history'}.`}
+          `${items.length} ${items.length === 1 ? 'entry' : 'entries'} shown${activity.hasMore ? '' : ', the whole history'}.`}
       </p>
-      <Problem error={load.error} />
-      {(cursor || load.error) && (
+      <Problem error={activity.error} />
+      {(activity.hasMore || activity.error) && (
         <button
           type="button"
           class="button secondary"
-          aria-busy={load.busy}
-          disabled={load.busy}
-          onClick={() => load.run(cursor)}
+          aria-busy={activity.busy}
+          disabled={activity.busy}
+          onClick={activity.more}
         >
           {items === null ? 'Try again' : 'Load more'}
         </button>

@@ -1,3 +1,4 @@
+import { when } from '../messages.ts';
 import { hasRoles, type User, type UserRole, type UserStatus } from '../sdk.ts';
 import './users.css';
 
@@ -58,15 +59,8 @@ export function StatusBadge(props: { status: UserStatus }) {
   return <span class={`badge status status-${props.status.toLowerCase()}`}>{statusWord(props.status)}</span>;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "Jun 15, 2030, 2:30 PM": an ISO instant in the reader's locale and zone. */
-export function formatInstant(iso: string): string {
-  return dateTime.format(new Date(iso));
-}
-
 /** An instant in the reader's own words and zone, with the exact ISO time for machines. */
 export function When(props: { at: string | null; never?: string }) {
   if (!props.at) return <span class="muted">{props.never ?? 'Never'}</span>;
-  return <time dateTime={props.at}>{formatInstant(props.at)}</time>;
+  return <time dateTime={props.at}>{when(props.at)}</time>;
 }

@@ -2,30 +2,25 @@ import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { pageUsers, type User, type UserStatus } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem } from '../ui.tsx';
-import { ConsolePage } from './console.tsx';
+import { Notice, Problem, TableHead, useResource } from '../ui.tsx';
+import { ConsolePage } from './layout.tsx';
 import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
 type StatusFilter = UserStatus | 'ALL';
 
-/** The tenant's users, loaded once (GET /users answers the whole list): `null` while loading. */
+/** The tenant's users, sorted by e-mail address, read once (GET /users answers the whole list): `null` while read. */
 export function useAllUsers() {
   const { client } = useSession();
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let current = true;
-    setError(null);
-    client.admin.users.list().then(
-      (list) => current && setUsers([...list].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))),
-      (failure: unknown) => current && setError(failure),
-    );
-    return () => {
-      current = false;
-    };
-  }, [client, attempt]);
-  return { users, error, reload: () => setAttempt((n) => n + 1) };
+  const {
+    data: users,
+    error,
+    reload,
+  } = useResource(
+    async () =>
+      [...(await client.admin.users.list())].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0)),
+    [client],
+  );
+  return { users, error, reload };
 }
 
 /**
@@ -138,15 +133,7 @@ function UserTable(props: {
       <div class="table-wrap">
         <table>
           <caption class="visually-hidden">Users, sorted by e-mail address</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail address</th>
-              <th scope="col">Status</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Last sign-in</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'E-mail address', 'Status', 'Roles', 'Last sign-in']} />
           <tbody>
             {props.users.length === 0 && (
               <tr>

@@ -1,45 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { fieldProblems, PROBLEM_SENTENCES, waitFor } from '../messages.ts';
+import { waitFor } from '../messages.ts';
 import { ApiError, type FieldError, formSchemas, validateForm } from '../sdk.ts';
 
 /**
- * What the sign-up and recovery pages share: field problems as sentences
- * (the service's and the form's own), and the password reset challenge that
+ * What the sign-up and recovery pages share: whether a failure is said at
+ * the fields, the form's own check, and the password reset challenge that
  * the forgot page hands to the reset page.
  */
-
-/**
- * A field's problem as a sentence: "is required" under "Password" → "Enter
- * your password.", "needs a digit" → "Password needs a digit."
- */
-function sentenceOf(label: string, message: string): string {
-  const noun = label.charAt(0).toLowerCase() + label.slice(1);
-  if (message === 'is required') return `Enter ${/^code\b/.test(noun) ? 'the' : 'your'} ${noun}.`;
-  if (/e-mail address$/.test(message)) return 'Enter an e-mail address, like name@example.com.';
-  const text = `${label} ${message}`.trim();
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-/**
- * The field problems of a failure (a 400's `errors[]`, PASSWORD_TOO_COMMON)
- * or of the form's own check, as sentences by field path. `labels` names the
- * fields the form shows; a problem of another path is left to the form's alert.
- */
-export function fieldSentences(
-  errors: readonly FieldError[] | unknown,
-  labels: Record<string, string>,
-): Record<string, string> {
-  const byPath = Array.isArray(errors)
-    ? Object.fromEntries((errors as FieldError[]).map((e) => [e.path, e.message]))
-    : fieldProblems(errors);
-  const tooCommon = errors instanceof ApiError && errors.code === 'PASSWORD_TOO_COMMON';
-  const out: Record<string, string> = {};
-  for (const [path, message] of Object.entries(byPath)) {
-    const label = labels[path];
-    if (label) out[path] = tooCommon ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON : sentenceOf(label, message);
-  }
-  return out;
-}
 
 /** Whether every problem of `error` is said at a field of the form (so the alert need not repeat it). */
 export function saidAtFields(error: unknown, labels: Record<string, string>): boolean {
@@ -75,11 +42,6 @@ export function checkForm(
       errors.push({ path: rules.newPassword, message: checked.errors[0]?.message ?? 'is not valid' });
   }
   return errors;
-}
-
-/** A 400 of the form's own making, so local and remote problems show the same way. */
-export function formProblem(errors: FieldError[]): ApiError {
-  return new ApiError({ status: 400, code: 'VALIDATION_FAILED', errors });
 }
 
 export const NEW_PASSWORD_HINT = 'At least 8 characters, with a letter and a digit. A long phrase is best.';

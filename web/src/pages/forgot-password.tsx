@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { useSession, withQuery } from '../session.tsx';
-import { AuthLayout, Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
-import { checkForm, fieldSentences, formProblem, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
+import { AccountEmailField, AuthLayout, Button, onSubmit, Problem, useAction } from '../ui.tsx';
+import { checkForm, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
 import './auth.css';
 
 const LABELS = { email: 'E-mail address' };
@@ -31,12 +32,8 @@ export function ForgotPassword() {
     <AuthLayout title="Forgot your password?">
       <p>Enter the e-mail address of your {tenant.name} account. We will e-mail you a code to choose a new password.</p>
       <form onSubmit={onSubmit(send.run)} noValidate>
-        <Field
+        <AccountEmailField
           label={LABELS.email}
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
           problem={problems.email}

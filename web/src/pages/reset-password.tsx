@@ -1,13 +1,22 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import { ApiError } from '../sdk.ts';
 import { useSession, withQuery } from '../session.tsx';
-import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import {
+  AccountEmailField,
+  AuthLayout,
+  Button,
+  CodeField,
+  Field,
+  Notice,
+  onSubmit,
+  Problem,
+  useAction,
+} from '../ui.tsx';
 import {
   checkForm,
-  fieldSentences,
   forgetReset,
-  formProblem,
   NEW_PASSWORD_HINT,
   recallReset,
   rememberReset,
@@ -84,27 +93,8 @@ export function ResetPassword() {
       )}
       {resent && <Notice>If {address} has an account, we have e-mailed it a new code. Use the newest one.</Notice>}
       <form onSubmit={onSubmit(reset.run)} noValidate>
-        <Field
-          label={LABELS.email}
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value={values.email}
-          onInput={set('email')}
-          problem={problems.email}
-        />
-        <Field
-          label={LABELS.code}
-          name="code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
-          class="code"
-          value={values.code}
-          onInput={set('code')}
-          problem={problems.code}
-        />
+        <AccountEmailField label={LABELS.email} value={values.email} onInput={set('email')} problem={problems.email} />
+        <CodeField label={LABELS.code} class="code" value={values.code} onInput={set('code')} problem={problems.code} />
         <Field
           label={LABELS.newPassword}
           name="newPassword"

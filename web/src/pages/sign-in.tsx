@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { fieldSentences, formProblem } from '../messages.ts';
 import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
-import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
-  checkForm,
-  fieldSentences,
-  formProblem,
-  resendSentences,
-  saidAtFields,
-  useFocusFirstProblem,
-  useResendClock,
-} from './auth-forms.ts';
+  AccountEmailField,
+  AuthLayout,
+  Button,
+  CodeField,
+  Field,
+  Notice,
+  onSubmit,
+  Problem,
+  useAction,
+  useAutoFocus,
+} from '../ui.tsx';
+import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
@@ -166,13 +170,9 @@ export function SignIn(props: SignInProps) {
         </fieldset>
       )}
       <form onSubmit={onSubmit(start.run)} noValidate>
-        <Field
+        <AccountEmailField
           inputRef={emailField}
           label={LABELS.email}
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
           problem={problems.email}
@@ -256,13 +256,10 @@ function ChallengeStep(props: {
         </p>
       )}
       <form onSubmit={onSubmit(verify.run)} noValidate>
-        <Field
+        <CodeField
           inputRef={focus}
           label={codeLabel}
-          name="code"
           inputMode={backup ? 'text' : 'numeric'}
-          autocomplete="one-time-code"
-          required
           class={backup ? undefined : 'code'}
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}

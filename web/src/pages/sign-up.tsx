@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { waitFor } from '../messages.ts';
+import { fieldSentences, formProblem, waitFor } from '../messages.ts';
 import { safeNext, useSession } from '../session.tsx';
-import { AuthLayout, Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
+import { AuthLayout, Button, CodeField, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
   checkForm,
-  fieldSentences,
-  formProblem,
   NEW_PASSWORD_HINT,
   resendSentences,
   saidAtFields,
@@ -51,6 +49,17 @@ const SIGN_UP_SENTENCES = {
  * mail carries `invitationToken`), the same form, then sign-in. Whether the
  * address already has an account is never told: the next step is the same.
  */
+/** The way back to sign-in, keeping where the user was going. */
+function HaveAnAccount(props: { next: string | undefined }) {
+  return (
+    <nav class="links" aria-label="Other options">
+      <a href={props.next ? `/sign-in?next=${encodeURIComponent(props.next)}` : '/sign-in'}>
+        I already have an account: sign in
+      </a>
+    </nav>
+  );
+}
+
 export function SignUp() {
   const { tenant } = useSession();
   const { query } = useLocation();
@@ -62,11 +71,7 @@ export function SignUp() {
           Accounts at {tenant.name} are created by invitation only. If you were invited, open the link in your
           invitation e-mail to create your account.
         </p>
-        <nav class="links" aria-label="Other options">
-          <a href={query.next ? `/sign-in?next=${encodeURIComponent(query.next)}` : '/sign-in'}>
-            I already have an account: sign in
-          </a>
-        </nav>
+        <HaveAnAccount next={query.next} />
       </AuthLayout>
     );
   }
@@ -189,11 +194,7 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
         )}
         <Button busy={submit.busy}>Create account</Button>
       </form>
-      <nav class="links" aria-label="Other options">
-        <a href={query.next ? `/sign-in?next=${encodeURIComponent(query.next)}` : '/sign-in'}>
-          I already have an account: sign in
-        </a>
-      </nav>
+      <HaveAnAccount next={query.next} />
     </AuthLayout>
   );
 }
@@ -242,13 +243,9 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
         If the address already has an account, the e-mail says so instead: then sign in, or reset your password.
       </p>
       <form onSubmit={onSubmit(verify.run)} noValidate>
-        <Field
+        <CodeField
           inputRef={focus}
           label="Code from the e-mail"
-          name="code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
           class="code"
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}

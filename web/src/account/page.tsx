@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { ActivitySection } from '../account/activity.tsx';
-import { EmailSection } from '../account/email.tsx';
-import { PasswordSection } from '../account/password.tsx';
-import { ProfileSection } from '../account/profile.tsx';
-import { SessionsSection } from '../account/sessions.tsx';
-import { TotpSection } from '../account/totp.tsx';
 import { useSession } from '../session.tsx';
 import { AppLayout, RequireSignedIn } from '../shell.tsx';
-import '../account/account.css';
+import { ActivitySection } from './activity.tsx';
+import { EmailSection } from './email.tsx';
+import { PasswordSection } from './password.tsx';
+import { ProfileSection } from './profile.tsx';
+import { SessionsSection } from './sessions.tsx';
+import { TotpSection } from './totp.tsx';
+import './account.css';
 
 /** The sections, for the side navigation (in-page links). */
 function SectionNav() {
