@@ -35,5 +35,5 @@ export {
   validateForm,
 } from './form-schemas.js';
 export { pageUsers, USERS_PAGE_SIZE, type UserPage } from './pager.js';
-export { hasRoles } from './roles.js';
+export { authorityOf, hasRoles, mayActOn, mayGrant } from './roles.js';
 export type * from './types.js';

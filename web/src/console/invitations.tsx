@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
+import { mayActOn } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { useAllUsers } from './users.tsx';
-import { displayName, mayActOn, When } from './users-shared.tsx';
+import { displayName, When } from './users-shared.tsx';
 
 const INVITE_SENTENCES = {
   ALREADY_EXISTS: 'That address already has an account here.',

@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
-import { formSchemas, hasRoles, type Role, validateForm } from '../sdk.ts';
+import { authorityOf, formSchemas, hasRoles, mayGrant, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
-import { authorityOf, mayGrant } from './users-shared.tsx';
 
 /** A bound of a number schema's pipe (its minValue or maxValue), so the form says the range the SDK checks. */
 function boundOf(schema: { pipe: readonly { type: string }[] }, type: 'min_value' | 'max_value'): number {

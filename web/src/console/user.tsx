@@ -2,13 +2,20 @@ import { useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
-import type { AdminUser, MailSuppression, SettableUserStatus, User } from '../sdk.ts';
+import {
+  type AdminUser,
+  type MailSuppression,
+  mayActOn,
+  mayGrant,
+  type SettableUserStatus,
+  type User,
+} from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
-import { displayName, isExpired, mayActOn, mayGrant, StatusBadge, When } from './users-shared.tsx';
+import { displayName, isExpired, StatusBadge, When } from './users-shared.tsx';
 
 /** What the service's refusals mean on this page. */
 const ADMIN_SENTENCES = {
