@@ -160,7 +160,17 @@ const oidcClientRedirects = v.object({
   ),
 });
 
+/** An e-mail address as the service takes it: trimmed, compared lower-cased, at most 256 characters. */
+const email = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(256, 'must be at most 256 characters'),
+  v.email('must be an e-mail address'),
+);
+
 export const formSchemas = {
+  email,
   profile,
   changePassword,
   newPassword,

@@ -5,6 +5,7 @@ import { NewPassword } from '#shared/auth/password-policy.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
 import { PostLogoutRedirectUris, RedirectUris } from '#shared/oidc/schemas.ts';
 import { CreateRoleRequest } from '#shared/roles/schemas.ts';
+import { Email } from '#shared/users/schemas.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
 
 /**
@@ -17,6 +18,26 @@ const ok = (schema: v.GenericSchema, input: unknown) => v.safeParse(schema, inpu
 const long = (n: number, c = 'a') => c.repeat(n);
 
 const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSchema; inputs: unknown[] }> = [
+  {
+    name: 'email ↔ Email',
+    client: formSchemas.email,
+    server: Email,
+    inputs: [
+      'ann@shop.test',
+      '  Ann@Shop.Test  ',
+      'ann@shop',
+      'ann@@shop.test',
+      'ann shop@shop.test',
+      'ann@shop..test',
+      '@shop.test',
+      'ann@',
+      '',
+      `${long(244)}@shop.test`,
+      `${long(247)}@shop.test`,
+      42,
+      null,
+    ],
+  },
   {
     name: 'profile ↔ UpdateUserRequest',
     client: formSchemas.profile,

@@ -32,8 +32,9 @@ export function checkForm(
     if (!values[path]?.trim()) errors.push({ path, message: 'is required' });
   }
   const email = rules.email ? values[rules.email]?.trim() : undefined;
-  if (rules.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-    errors.push({ path: rules.email, message: 'must be an e-mail address' });
+  if (rules.email && email) {
+    const checked = validateForm(formSchemas.email, email);
+    if (!checked.success) errors.push({ path: rules.email, message: checked.errors[0]?.message ?? 'is not valid' });
   }
   const password = rules.newPassword ? values[rules.newPassword] : undefined;
   if (rules.newPassword && password) {
