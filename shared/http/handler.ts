@@ -8,7 +8,7 @@ import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from '../errors.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
-import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf } from '../metrics.ts';
+import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf, takeDirectReadFallbacks } from '../metrics.ts';
 import type { StoreClient } from '../store/client.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -164,6 +164,7 @@ function reportRequest(
   const counters: Counter[] = [...(state?.signals.counters ?? [])];
   if (status === 429) counters.push('RateLimited');
   if (code === 'REAUTHENTICATION_REQUIRED') counters.push('ReauthRequired');
+  for (let fallbacks = takeDirectReadFallbacks(); fallbacks > 0; fallbacks--) counters.push('DirectReadFallback');
   publishRequestMetrics(metricsNamespace, {
     route: route.operationId,
     outcome,

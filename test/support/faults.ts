@@ -14,6 +14,7 @@ import { signingKeys } from '#shared/auth/signing-keys.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
+import { markObserved } from '#shared/store/direct-read.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import { makeTestDeps } from './deps.ts';
 import { aContext, anEvent } from './events.ts';
@@ -223,6 +224,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
     },
     { step: 'initialize', name: 'faultInjection' },
   );
+  markObserved(deps.store.doc);
 
   return {
     deps,
