@@ -1,20 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { plantRouteList } from '#functions/plants/routes.ts';
-import { identityRouteList } from '#functions/routes.ts';
-import { bundleBudgetOf } from '#infra/bundle-budgets.ts';
-import { bundlingFor, REPO_ROOT } from '#infra/http-api.ts';
+import { bundledRoutes, bundleRoute, recordBundleSizes, recordedBundleSizes } from '#infra/bundle-sizes.ts';
+import { REPO_ROOT } from '#infra/http-api.ts';
 import { median } from './load.ts';
 
 export interface BundleFigures {
   operationId: string;
   bytes: number;
-  /** Its size budget (infra/bundle-budgets.ts). */
-  budgetBytes: number;
+  /** Its size as recorded when it was measured (infra/bundle-sizes.json); undefined for a route with no record. */
+  recordedBytes: number | undefined;
   /** It carries the AWS SDK (`bundleSdk`: a route a user waits on at sign-in). */
   sdkBundled: boolean;
   gzipBytes: number;
@@ -66,24 +63,10 @@ export async function bundles(env: Record<string, string>, samples = 10): Promis
   mkdirSync(out, { recursive: true });
   const figures: BundleFigures[] = [];
   const sdkFloors = new Map<string, number>();
-  for (const route of [...identityRouteList, ...plantRouteList]) {
-    const options = bundlingFor(route);
+  const recorded = recordedBundleSizes();
+  for (const route of bundledRoutes) {
     const file = join(out, `${route.operationId}.mjs`);
-    const result = await build({
-      entryPoints: [join(REPO_ROOT, route.entry)],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: options.target ?? 'node22',
-      minify: options.minify ?? true,
-      mainFields: options.mainFields ?? ['module', 'main'],
-      banner: { js: options.banner ?? '' },
-      external: [...(options.externalModules ?? []), ...(options.nodeModules ?? [])],
-      outfile: file,
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await bundleRoute(route, file);
     const output = Object.values(result.metafile.outputs)[0];
     const bySource = new Map<string, number>();
     for (const [path, input] of Object.entries(output?.inputs ?? {})) {
@@ -102,7 +85,7 @@ export async function bundles(env: Record<string, string>, samples = 10): Promis
     const figure: BundleFigures = {
       operationId: route.operationId,
       bytes: contents.length,
-      budgetBytes: bundleBudgetOf(route),
+      recordedBytes: recorded[route.operationId],
       sdkBundled: route.bundleSdk === true,
       gzipBytes: gzipSync(contents).length,
       coldInitMs: null,
@@ -136,3 +119,6 @@ export async function bundles(env: Record<string, string>, samples = 10): Promis
   }
   return figures;
 }
+
+// `npm run bundles`: measure every bundle and write the record.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await recordBundleSizes();

@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import sesStore from 'aws-ses-v2-local/dist/store.js';
 import { startLocalStack } from '#local/stack.ts';
+import { markObserved } from '#shared/store/direct-read.ts';
 
 export interface DynamoCall {
   command: string;
@@ -58,10 +59,11 @@ for (const proto of new Set([
   const send = proto.send as (...args: unknown[]) => unknown;
   proto.send = function (this: any, ...args: unknown[]) {
     const stack = this.middlewareStack;
-    // Only once the parent counts: a middleware on the client turns its direct reads off (shared/store/direct-read.ts),
-    // and the load parts measure the clients as Lambda runs them.
+    // Only once the parent counts: an observed client has no direct reads (shared/store/direct-read.ts), and the
+    // load parts measure the clients as Lambda runs them.
     if (counting && this.config?.serviceId === 'DynamoDB' && stack && !instrumented.has(stack)) {
       instrumented.add(stack);
+      markObserved(this);
       stack.add(
         (next: any, context: any) => async (mwArgs: any) => {
           if (!counting) return next(mwArgs);

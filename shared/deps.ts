@@ -136,6 +136,8 @@ export interface Config {
 }
 
 export interface Deps {
+  /** Which service these deps serve: the one pipeline (shared/http/handler.ts) serves this one and the plant store. */
+  readonly service: 'identity';
   config: Config;
   store: StoreClient;
   merchants: ReturnType<typeof merchantRepo>;
@@ -183,6 +185,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
   }
   const store = createStoreClient({ tableName: e.TABLE_NAME, endpoint: e.DYNAMODB_ENDPOINT, region: e.AWS_REGION });
   return {
+    service: 'identity',
     config: {
       issuerUrl: e.ISSUER_URL,
       sesEndpoint: e.SES_ENDPOINT,

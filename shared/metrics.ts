@@ -74,7 +74,9 @@ export const SECURITY_COUNTERS = [
   'MailsSuppressed',
 ] as const;
 export const BUSINESS_COUNTERS = ['Signups', 'SignupsVerified', 'SessionsStarted'] as const;
-export const COUNTERS = [...SECURITY_COUNTERS, ...BUSINESS_COUNTERS] as const;
+/** How the service runs: a direct read (shared/store/direct-read.ts) that the SDK's client had to do instead. */
+export const OPERATIONS_COUNTERS = ['DirectReadFallback'] as const;
+export const COUNTERS = [...SECURITY_COUNTERS, ...BUSINESS_COUNTERS, ...OPERATIONS_COUNTERS] as const;
 
 export type Counter = (typeof COUNTERS)[number];
 
@@ -101,3 +103,20 @@ export interface Signals {
 
 /** Signals that go nowhere: deps outside a request (scripts, the local tenant command). */
 export const noSignals: Signals = { count: () => {}, mailFailed: () => {}, user: () => {} };
+
+let directReadFallbacks = 0;
+
+/** A direct read left to the SDK's client (shared/store/direct-read.ts, which knows no request). */
+export function countDirectReadFallback(): void {
+  directReadFallbacks += 1;
+}
+
+/**
+ * The direct reads left to the client since the last call: httpHandler adds them to the request it reports. Exact on
+ * Lambda, which serves one request at a time per process; the local stack's concurrent requests may share theirs.
+ */
+export function takeDirectReadFallbacks(): number {
+  const taken = directReadFallbacks;
+  directReadFallbacks = 0;
+  return taken;
+}

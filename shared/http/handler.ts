@@ -7,7 +7,7 @@ import { type Deps, depsWithStore, processDeps } from '../deps.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from '../errors.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
-import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf } from '../metrics.ts';
+import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf, takeDirectReadFallbacks } from '../metrics.ts';
 import type { StoreClient } from '../store/client.ts';
 import { isThrottled } from '../store/errors.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -37,9 +37,14 @@ import {
 } from './request-state.ts';
 import type { RouteDef } from './route.ts';
 
-/** Where the identity's functions find the edge secret (shared/http/client-ip.ts); the plant store's deps have none. */
+/** The identity's deps, told apart from another service's (the plant store's) by the service they name. */
+function isIdentity(deps: ServiceDeps): deps is Deps {
+  return 'service' in deps && deps.service === 'identity';
+}
+
+/** Where the identity's functions find the edge secret (shared/http/client-ip.ts); another service's deps have none. */
 const NO_EDGE: EdgeSecretConfig = { edgeSecret: undefined, edgeSecretArn: undefined, edgeOnly: false };
-const edgeConfigOf = (deps: ServiceDeps): EdgeSecretConfig => (deps as Partial<Deps>).config ?? NO_EDGE;
+const edgeConfigOf = (deps: ServiceDeps): EdgeSecretConfig => (isIdentity(deps) ? deps.config : NO_EDGE);
 
 type Parsed<S> = S extends GenericSchema ? InferOutput<S> : undefined;
 
@@ -164,6 +169,7 @@ function reportRequest(
   const counters: Counter[] = [...(state?.signals.counters ?? [])];
   if (status === 429) counters.push('RateLimited');
   if (code === 'REAUTHENTICATION_REQUIRED') counters.push('ReauthRequired');
+  for (let fallbacks = takeDirectReadFallbacks(); fallbacks > 0; fallbacks--) counters.push('DirectReadFallback');
   publishRequestMetrics(metricsNamespace, {
     route: route.operationId,
     outcome,
@@ -266,7 +272,8 @@ export function httpHandler(
   route: RouteDef,
   impl: (input: never, deps: never) => unknown,
   options: Omit<HttpHandlerOptions<ServiceDeps>, 'verifyToken'> & {
-    verifyToken?: (token: string, deps: never) => ReturnType<TokenVerifier>;
+    // A method: each signature's verifyToken takes its own service's deps, which this one hands it.
+    verifyToken?(token: string, deps: ServiceDeps): ReturnType<TokenVerifier>;
     prefetch?: (body: never, tenant: TenantRef, store: StoreClient) => ItemKey[];
   } = {},
 ): Handler {
@@ -296,8 +303,8 @@ export function httpHandler(
     if (known) return known;
     // A service with deps of its own (the plant store) has no key vault, no mailer and no direct reads.
     let deps: ServiceDeps = base;
-    if ('vault' in base) {
-      const identity = options.depsForRoute ? options.depsForRoute(base as Deps) : (base as Deps);
+    if (isIdentity(base)) {
+      const identity = options.depsForRoute ? options.depsForRoute(base) : base;
       const routeDeps: Deps = {
         ...identity,
         // The key vault as this route's IAM allows it on AWS (its row's kms grants), locally too.
@@ -330,9 +337,10 @@ export function httpHandler(
     const http = event.requestContext?.http;
     const token = state.token;
     // Reads made with the tenant answer the route's first GetItem of each of their keys.
-    const base = state.prefetched
-      ? depsWithStore(state.deps as Deps, withPrefetch((state.deps as Deps).store, state.prefetched))
-      : state.deps;
+    const base =
+      state.prefetched && isIdentity(state.deps)
+        ? depsWithStore(state.deps, withPrefetch(state.deps.store, state.prefetched))
+        : state.deps;
     // What the domain logs names its request, as the errors answered here do; what it counts is this request's.
     const deps = { ...base, log: withFields(base.log, { requestId: state.requestId }), signals: state.signals };
     const result = await (impl as (input: HandlerInput<RouteDef>, deps: ServiceDeps) => unknown)(
@@ -376,7 +384,7 @@ export function httpHandler(
           route,
           deps,
           authenticators: options.authenticators,
-          verifyToken: verifyToken && ((token: string) => verifyToken(token, deps as never)),
+          verifyToken: verifyToken && ((token: string) => verifyToken(token, deps)),
           issuerTenant: options.issuer,
           prefetch: options.prefetch as RequestState['prefetch'],
           requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,

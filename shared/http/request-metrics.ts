@@ -18,7 +18,9 @@ import {
  * turns each line the function writes to stdout into metrics, with no call to CloudWatch and no extra latency.
  * Names and dimensions: shared/metrics.ts. Three lines per request, each with one dimension set, so that each
  * metric lands exactly where the alarms read it (a p99 of `Latency` is per route, over every outcome); and one
- * more per kind of mail SES refused in it (`MailsFailed` by service and kind).
+ * more per kind of mail SES refused in it (`MailsFailed` by service and kind). Each line is Powertools' own flush
+ * (publishStoredMetrics) after its dimensions and metrics are added; Powertools' middy middleware (logMetrics) is
+ * not used, as it writes one line per invocation with one dimension set.
  */
 
 /** What one request reports, at its end. */
@@ -63,17 +65,18 @@ export function requestSignals(): RequestSignals {
 
 type LineWriter = (line: string) => void;
 
-/** Where the lines go: stdout, which Lambda sends to CloudWatch Logs; the local stack reads them (local/metrics.ts). */
-let writeLine: LineWriter = (line) => {
-  process.stdout.write(`${line}\n`);
-};
+/**
+ * Where the local stack wants the lines (local/metrics.ts, the tests); unset on Lambda, where Powertools writes them
+ * to stdout and CloudWatch Logs reads them.
+ */
+let redirect: LineWriter | undefined;
 
 /** Sends the metric lines elsewhere (the local stack's summary, the tests); answers how to undo it. */
 export function writeMetricLinesTo(write: LineWriter): () => void {
-  const previous = writeLine;
-  writeLine = write;
+  const previous = redirect;
+  redirect = write;
   return () => {
-    writeLine = previous;
+    redirect = previous;
   };
 }
 
@@ -87,35 +90,35 @@ const warnings = {
 
 // One per namespace, made on the first request: the service dimension comes from POWERTOOLS_SERVICE_NAME (the
 // stack's name, infra/monitoring.ts), and POWERTOOLS_METRICS_DISABLED=true turns the lines off (the tests do).
-class RequestMetrics extends Metrics {
-  /** Powertools' own rule: POWERTOOLS_METRICS_DISABLED, else POWERTOOLS_DEV. */
-  get off(): boolean {
-    return this.isDisabled();
-  }
-}
+const byNamespace = new Map<string, Metrics>();
 
-const byNamespace = new Map<string, RequestMetrics>();
-
-function metricsFor(namespace: string): RequestMetrics {
+function metricsFor(namespace: string): Metrics {
   let metrics = byNamespace.get(namespace);
   if (!metrics) {
-    metrics = new RequestMetrics({ namespace, logger: warnings });
+    metrics = new Metrics({ namespace, logger: warnings });
     byNamespace.set(namespace, metrics);
   }
   return metrics;
 }
 
-/** Writes what the metrics hold as one line, and empties them (Powertools' publishStoredMetrics, to our writer). */
+/**
+ * Writes what the metrics hold as one line, and empties them: Powertools' publishStoredMetrics, which writes to
+ * stdout unless metrics are disabled. Powertools has no other destination for its lines, so a redirected process
+ * takes the line it would write (serializeMetrics) and empties the metrics itself.
+ */
 function flush(metrics: Metrics): void {
+  if (!redirect) {
+    metrics.publishStoredMetrics();
+    return;
+  }
   const line = JSON.stringify(metrics.serializeMetrics());
   metrics.clearMetrics();
   metrics.clearDimensions();
-  writeLine(line);
+  redirect(line);
 }
 
 export function publishRequestMetrics(namespace: string, report: RequestReport): void {
   const metrics = metricsFor(namespace);
-  if (metrics.off) return;
   // Synchronous from the first add to the last flush: requests served at once (the local stack) cannot mix.
   metrics.addDimension(ROUTE_DIMENSION, report.route);
   metrics.addMetric(REQUESTS, MetricUnit.Count, 1);

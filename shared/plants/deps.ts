@@ -49,6 +49,8 @@ export interface PlantConfig {
 }
 
 export interface PlantDeps extends ServiceDeps {
+  /** Which service these deps serve: not the identity's (shared/http/handler.ts tells them apart by it). */
+  readonly service: 'plants';
   config: PlantConfig;
   plants: PlantStore;
   /** The origins the identity's tenants allow (CORS). */
@@ -88,6 +90,7 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
     region: e.AWS_REGION,
   });
   return {
+    service: 'plants',
     config,
     plants: plantStore(store),
     // The identity's table on the same client: one connection pool, another table name.

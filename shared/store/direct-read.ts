@@ -1,4 +1,6 @@
-import type { AttributeValue, BatchGetItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, BatchGetItemCommandOutput, DynamoDBClientResolvedConfig } from '@aws-sdk/client-dynamodb';
+import { jsonLogger } from '../log.ts';
+import { countDirectReadFallback } from '../metrics.ts';
 import { rootOf, type StoreClient } from './client.ts';
 
 /**
@@ -12,9 +14,12 @@ import { rootOf, type StoreClient } from './client.ts';
  *
  * Anything but a plain 200 answer (an error, throttling, a network failure, an answer with a binary attribute,
  * which the client's codec decodes) is read again through the client, whose retries, errors and codec then
- * answer: the direct read only ever takes the path where nothing happens. A middleware added to the client (the
- * tests' fault injection and IAM check, the bench's round-trip count, a tracer), before or after, turns it off for
- * good, so that every read passes through whatever was added.
+ * answer: the direct read only ever takes the path where nothing happens. Each such read counts
+ * `DirectReadFallback` (shared/metrics.ts), and the first failure of a process is logged.
+ *
+ * A client whose middleware stack is not as built (a middleware added before, such as a tracer's or the tests' IAM
+ * check) gets no direct reads; whoever instruments a client later says so with `markObserved`, and from then on
+ * every read passes through what was added. The client's stack itself is never touched.
  *
  * Only the routes a user waits on (`bundleSdk`) opt in, their handlers passing `withDirectReadsDeps` (deps.ts), so
  * no other bundle carries this.
@@ -28,30 +33,25 @@ export type DirectBatchGet = (
   keys: Record<string, AttributeValue>[],
 ) => Promise<Pick<BatchGetItemCommandOutput, 'Responses' | 'UnprocessedKeys'> | undefined>;
 
-interface SignableRequest {
-  protocol: string;
-  hostname: string;
-  port?: number | undefined;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
+/**
+ * The parts of the DynamoDB client's resolved configuration that the direct read uses, as the SDK types them: an SDK
+ * that renames or retypes one fails the type check here, not each read at run time.
+ */
+type ClientParts = Pick<
+  DynamoDBClientResolvedConfig,
+  | 'region'
+  | 'isCustomEndpoint'
+  | 'endpoint'
+  | 'endpointProvider'
+  | 'useFipsEndpoint'
+  | 'useDualstackEndpoint'
+  | 'signer'
+  | 'requestHandler'
+  | 'systemClockOffset'
+>;
 
-/** The parts of the DynamoDB client's resolved configuration that the direct read uses. */
-interface ClientParts {
-  region: () => Promise<string>;
-  isCustomEndpoint?: boolean;
-  endpoint?: () => Promise<{ protocol: string; hostname: string; port?: number; path: string }>;
-  endpointProvider: (params: Record<string, unknown>) => { url: URL };
-  useFipsEndpoint: () => Promise<boolean>;
-  useDualstackEndpoint: () => Promise<boolean>;
-  signer: () => Promise<{ sign(request: SignableRequest, options: { signingDate: Date }): Promise<SignableRequest> }>;
-  requestHandler: {
-    handle(request: SignableRequest): Promise<{ response: { statusCode: number; body: AsyncIterable<Uint8Array> } }>;
-  };
-  systemClockOffset?: number;
-}
+type Signer = Awaited<ReturnType<ClientParts['signer']>>;
+type SignableRequest = Parameters<Signer['sign']>[0];
 
 type Endpoint = Pick<SignableRequest, 'protocol' | 'hostname' | 'port' | 'path'>;
 
@@ -77,11 +77,26 @@ async function textOf(body: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The middleware stacks of clients that someone instruments: they get no direct reads. */
+const observedStacks = new WeakSet<object>();
+
 /**
- * The store with direct reads of its table (`store.directBatchGet`), as long as its client stays as built. Once per
- * process's deps (deps.ts withDirectReadsDeps keeps what it made).
+ * Says that whoever calls this watches the client's calls (a middleware added now or later: the tests' IAM check and
+ * fault injection, the bench's round-trip count, a tracer): its reads all go through the client from now on.
+ */
+export function markObserved(client: { readonly middlewareStack: object }): void {
+  observedStacks.add(client.middlewareStack);
+}
+
+/**
+ * The store with direct reads of its table (`store.directBatchGet`), unless its client is observed or its middleware
+ * is not as built. Once per process's deps (deps.ts withDirectReadsDeps keeps what it made).
  */
 export function withDirectReads(store: StoreClient): StoreClient {
+  const stack = store.doc.middlewareStack;
+  const names = stack.identify().map((entry) => entry.split(' ')[0]);
+  const asBuilt = names.length === AS_BUILT.length && AS_BUILT.every((name) => names.includes(name));
+  if (!asBuilt || observedStacks.has(stack)) return store;
   return { ...store, directBatchGet: directReadOf(store), root: rootOf(store) };
 }
 
@@ -97,28 +112,28 @@ const AS_BUILT = [
   'deserializerMiddleware',
 ];
 
-function directReadOf({ doc, tableName }: StoreClient): DirectBatchGet {
-  const parts = doc.config as unknown as ClientParts;
-  const stack = doc.middlewareStack;
-  // Added to before (a test's hooks installed first), or by whoever wants to see its calls from now on: no direct read.
-  const names = stack.identify().map((entry) => entry.split(' ')[0]);
-  let enabled = names.length === AS_BUILT.length && AS_BUILT.every((name) => names.includes(name));
-  for (const method of ['add', 'addRelativeTo', 'use'] as const) {
-    const original = stack[method] as (...args: unknown[]) => unknown;
-    (stack as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      enabled = false;
-      return original.apply(stack, args);
-    };
+let failureLogged = false;
+
+/** A read left to the client: counted; the first failure of the process logged (its kind, never keys or tokens). */
+function fallBack(failure?: { errorName: string } | { status: number }): undefined {
+  countDirectReadFallback();
+  if (failure && !failureLogged) {
+    failureLogged = true;
+    jsonLogger.error('direct read failed; the client reads instead', failure);
   }
-  let ready:
-    | undefined
-    | Promise<{ endpoint: Endpoint; host: string; signer: Awaited<ReturnType<ClientParts['signer']>> }>;
+  return undefined;
+}
+
+function directReadOf({ doc, tableName }: StoreClient): DirectBatchGet {
+  const parts: ClientParts = doc.config;
+  const stack = doc.middlewareStack;
+  let ready: undefined | Promise<{ endpoint: Endpoint; host: string; signer: Signer }>;
   const prepare = async () => {
     const [endpoint, signer] = await Promise.all([endpointOf(parts), parts.signer()]);
     return { endpoint, host: endpoint.port ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname, signer };
   };
   return async (keys) => {
-    if (!enabled) return undefined;
+    if (observedStacks.has(stack)) return fallBack();
     try {
       ready ??= prepare().catch((error: unknown) => {
         ready = undefined;
@@ -130,6 +145,7 @@ function directReadOf({ doc, tableName }: StoreClient): DirectBatchGet {
         {
           ...endpoint,
           method: 'POST',
+          query: {},
           headers: {
             host,
             'content-type': 'application/x-amz-json-1.0',
@@ -140,15 +156,18 @@ function directReadOf({ doc, tableName }: StoreClient): DirectBatchGet {
         },
         { signingDate: new Date(Date.now() + (parts.systemClockOffset ?? 0)) },
       );
-      const { response } = await parts.requestHandler.handle(request);
+      const { response } = (await parts.requestHandler.handle(request)) as {
+        response: { statusCode: number; body: AsyncIterable<Uint8Array> };
+      };
       // Read to the end whatever the status, so that the connection goes back to the pool.
       const text = await textOf(response.body);
+      if (response.statusCode !== 200) return fallBack({ status: response.statusCode });
       // A binary attribute arrives base64-encoded: the client's codec decodes it.
-      if (response.statusCode !== 200 || /"BS?":/.test(text)) return undefined;
+      if (/"BS?":/.test(text)) return fallBack();
       return JSON.parse(text) as Pick<BatchGetItemCommandOutput, 'Responses' | 'UnprocessedKeys'>;
-    } catch {
+    } catch (error) {
       // The client reads again, with its retries, and answers what failed.
-      return undefined;
+      return fallBack({ errorName: error instanceof Error ? error.name : typeof error });
     }
   };
 }

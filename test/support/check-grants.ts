@@ -11,6 +11,7 @@ import { afterAll, expect } from 'vitest';
 import { plantCorsRoutes, plantRouteList } from '#functions/plants/routes.ts';
 import { trackInvocations } from '#local/gateway.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
+import { markObserved } from '#shared/store/direct-read.ts';
 import { iamActionsOf } from './iam-actions.ts';
 
 type Recorded = Map<string, { granted: Set<string>; used: Set<string> }>;
@@ -52,6 +53,7 @@ if (!state[PATCHED]) {
       },
       { step: 'initialize', name: 'grantCheck' },
     );
+    markObserved(doc);
     return doc;
   }) as typeof DynamoDBDocumentClient.from;
 }

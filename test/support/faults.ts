@@ -13,6 +13,7 @@ import { startSession } from '#shared/auth/session-start.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
+import { markObserved } from '#shared/store/direct-read.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { signingKeys } from '#shared/tokens/signing-keys.ts';
@@ -225,6 +226,7 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
     },
     { step: 'initialize', name: 'faultInjection' },
   );
+  markObserved(deps.store.doc);
 
   return {
     deps,

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { takeDirectReadFallbacks } from '#shared/metrics.ts';
 import { createStoreClient, type StoreClient } from '#shared/store/client.ts';
-import { withDirectReads } from '#shared/store/direct-read.ts';
+import { markObserved, withDirectReads } from '#shared/store/direct-read.ts';
 import { batchGetConsistent, type ItemKey } from '#shared/store/prefetch.ts';
 
 /**
@@ -59,6 +60,67 @@ beforeAll(async () => {
   for (const item of items) await store.doc.send(new PutCommand({ TableName: store.tableName, Item: item }));
 });
 
+/** What the process writes to stderr (error lines) while `action` runs. */
+async function stderrDuring(action: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const original = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    await action();
+  } finally {
+    process.stderr.write = original;
+  }
+  return lines;
+}
+
+// First in the file: the process's first failure is logged, and only that one.
+describe('a read left to the client', () => {
+  it('counts DirectReadFallback, and logs the first failure of the process once, with no key in it', async () => {
+    takeDirectReadFallbacks();
+    const lines = await stderrDuring(async () => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const read = batchGetConsistent(withDirectReads(aStore('no-such-table').store), [key('PLAIN')]);
+        await expect(read).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+      }
+    });
+    expect(takeDirectReadFallbacks()).toBe(2);
+    const failures = lines.filter((line) => line.includes('direct read failed'));
+    expect(failures).toHaveLength(1);
+    expect(JSON.parse(failures[0] ?? '{}')).toMatchObject({ level: 'error', status: 400 });
+    expect(failures[0]).not.toContain(pk);
+  });
+
+  it('counts a binary attribute left to the client, and no plain read', async () => {
+    takeDirectReadFallbacks();
+    await batchGetConsistent(withDirectReads(aStore().store), [key('PLAIN')]);
+    expect(takeDirectReadFallbacks()).toBe(0);
+    await batchGetConsistent(withDirectReads(aStore().store), [key('BINARY')]);
+    expect(takeDirectReadFallbacks()).toBe(1);
+  });
+});
+
+describe('an observed client', () => {
+  it('gets no direct reads: every read goes through its middleware', async () => {
+    const { store, sent } = aStore();
+    markObserved(store.doc);
+    const observed = withDirectReads(store);
+    expect(observed.directBatchGet).toBeUndefined();
+    await batchGetConsistent(observed, [key('PLAIN')]);
+    expect(sent.map((request) => request.bySdk)).toEqual([true]);
+  });
+
+  it("leaves the client's middleware stack as it was", () => {
+    const { store } = aStore();
+    const stack = store.doc.middlewareStack;
+    const before = { add: stack.add, addRelativeTo: stack.addRelativeTo, use: stack.use };
+    withDirectReads(store);
+    expect({ add: stack.add, addRelativeTo: stack.addRelativeTo, use: stack.use }).toEqual(before);
+  });
+});
+
 describe('the direct read against DynamoDB Local', () => {
   it('reads the items the client reads, every kind of attribute, and nothing for a key with no item', async () => {
     const keys = [key('EVERY-KIND'), key('PLAIN'), key('NO-SUCH-ITEM')];
@@ -101,6 +163,8 @@ describe('the direct read against DynamoDB Local', () => {
     const after = aStore();
     const directAfter = withDirectReads(after.store);
     await batchGetConsistent(directAfter, [key('PLAIN')]);
+    // Whoever instruments a client later says so.
+    markObserved(after.store.doc);
     watch(after.store);
     await batchGetConsistent(directAfter, [key('PLAIN')]);
 

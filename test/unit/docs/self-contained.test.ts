@@ -14,12 +14,6 @@ const ROOT = join(import.meta.dirname, '../../..');
 const FOLDERS = ['shared', 'functions', 'infra', 'local', 'client/src', 'web/src', 'docs', 'test', 'bench'];
 const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'client/README.md'];
 
-/**
- * Files another change is rewriting, each still allowed its outside references until then. The test fails once a
- * file here has none left, so that the exception goes with them.
- */
-const BEING_REWRITTEN = ['infra/bundle-budgets.ts'];
-
 /** A committed benchmark report, written by `npm run bench` (with bench/NOTES.md as it was then): the next run redoes it. */
 const GENERATED = ['bench/RESULTS.md'];
 
@@ -82,12 +76,8 @@ describe('the repository stands alone', () => {
   });
 
   it('mentions no CONTRACT.md, issue number or review finding in code, comments or documents', () => {
-    const found = files.filter((path) => !BEING_REWRITTEN.includes(path)).flatMap(outsideReferences);
+    const found = files.flatMap(outsideReferences);
     expect(found).toEqual([]);
-  });
-
-  it('keeps an exception only for a file that still needs it', () => {
-    for (const path of BEING_REWRITTEN) expect(outsideReferences(path), path).not.toEqual([]);
   });
 
   it('points only at sections of docs/ that exist', () => {
