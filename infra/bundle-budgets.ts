@@ -11,9 +11,13 @@ export const BUNDLE_FLOORS: Readonly<Record<string, number>> = {
   getMe: 320 * 1024,
 };
 
-/** How far a bundle may move from its recorded size before the record must be written again: 2 KB or 2 %. */
+/**
+ * How far a bundle may move from its recorded size before the record must be written again: 2 KB, or 2 % of a
+ * larger bundle, but never 3 KB: a growth of 3 KB is a change worth a sentence in any bundle, the SDK-carrying ones
+ * (300 KB and more, where 2 % would be 6 KB) too.
+ */
 export function bundleSizeTolerance(recordedBytes: number): number {
-  return Math.max(2 * 1024, Math.ceil(recordedBytes * 0.02));
+  return Math.max(2 * 1024, Math.min(Math.ceil(recordedBytes * 0.02), 2.5 * 1024));
 }
 
 export type BundleSizeProblem = 'grew' | 'shrank' | 'unrecorded' | 'gone';
