@@ -474,8 +474,10 @@ export function effectOf(changes: readonly Change[]): string[] {
   return changes
     .map((c) => {
       const entity = String((c.after ?? c.before)?.entity);
-      // The tenant's mail count of the day is one item for every run: the first adds it, the others change it.
+      // The tenant's mail count of the day is one item for every run: the first adds it, the others change it. So is
+      // the per-IP count of the minute for the runs within one minute; a run in the next minute adds a new one.
       if (entity === 'MAIL_DAY') return `${entity} counted`;
+      if (c.sk === 'RATE' || c.sk === 'SIGNUPRATE') return `${c.sk} counted`;
       if (!c.before) return `${entity} added`;
       if (!c.after) return `${entity} removed`;
       return `${entity} changed ${changedFields(c).join(', ')}`;
