@@ -13,6 +13,7 @@ import { listUsers } from '#shared/admin/users.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { bundles } from './bundles.ts';
 import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
@@ -783,7 +784,7 @@ const listUsers100k = await (async () => {
     // timeout: DynamoDB Local pages a 100,000-item Query far slower than DynamoDB does, so through the local route it
     // may not finish in 29 s; its size and gzip are what the route would answer.
     direct: await (async () => {
-      const merchant = await deps.merchants.get(huge.t);
+      const merchant = await merchantRepo(deps.store).get(huge.t);
       if (!merchant) throw new Error('the 100,000-user tenant is gone');
       const listStarted = performance.now();
       const users = await listUsers(deps, merchant);

@@ -4,6 +4,7 @@
 // the floor at 0, one request at a time: what the floor hides, and how far below it the work stays.
 import { startLocalStack } from '#local/stack.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { percentile } from './limits.ts';
 import { seedTenant } from './seed.ts';
 
@@ -222,9 +223,9 @@ async function measurePaths(options: {
       tokenOf.set(email, body.data.accessToken);
     });
     for (const email of known.reauthNone) {
-      const user = await stack.deps.users.findByEmail(seeded.t, email, new Date());
+      const user = await userRepo(stack.deps.store).findByEmail(seeded.t, email, new Date());
       if (!user) throw new Error(`${email} is gone`);
-      await stack.deps.users.update(seeded.t, user.id, { passwordHash: null });
+      await userRepo(stack.deps.store).update(seeded.t, user.id, { passwordHash: null });
     }
     const wrongReauth = (email: string) =>
       send(

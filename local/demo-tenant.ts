@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deps } from '#shared/deps.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 
 export const DEMO_TENANT = {
@@ -19,7 +20,7 @@ export async function ensureDemoTenant(deps: Deps, dataDir: string | undefined):
   const file = dataDir ? join(dataDir, 'demo-tenant.json') : undefined;
   if (file && existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as CreatedTenant;
-    if (await deps.merchants.get({ app: saved.app, mid: saved.mid })) return saved;
+    if (await merchantRepo(deps.store).get({ app: saved.app, mid: saved.mid })) return saved;
   }
   const created = await createTenant(deps, {
     name: DEMO_TENANT.name,

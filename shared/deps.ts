@@ -6,12 +6,8 @@ import { type Logger, loggerAt } from './log.ts';
 import type { Mailer } from './mail/message.ts';
 import { noSignals, type Signals } from './metrics.ts';
 import { cryptoRandom, type Random } from './random.ts';
-import { type ChallengeRepo, challengeRepo } from './store/challenge-repo.ts';
 import { createStoreClient, type StoreClient } from './store/client.ts';
 import { withDirectReads } from './store/direct-read.ts';
-import { merchantRepo } from './store/merchant-repo.ts';
-import { type SessionRepo, sessionRepo } from './store/session-repo.ts';
-import { type UserRepo, userRepo } from './store/user-repo.ts';
 
 /** The environment a function runs with; checked once per cold start. */
 const Env = v.object({
@@ -139,11 +135,11 @@ export interface Deps {
   /** Which service these deps serve: the one pipeline (shared/http/handler.ts) serves this one and the plant store. */
   readonly service: 'identity';
   config: Config;
+  /**
+   * The table. Repositories are built from it where they are used (`userRepo(deps.store).get(…)`), never kept here:
+   * a bundle then carries only the repositories its route calls.
+   */
   store: StoreClient;
-  merchants: ReturnType<typeof merchantRepo>;
-  users: UserRepo;
-  sessions: SessionRepo;
-  challenges: ChallengeRepo;
   vault: KeyVault;
   /**
    * Set by httpHandler for routes flagged `ses` (their handlers pass the SES
@@ -204,7 +200,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       edgeOnly: e.EDGE_ONLY === 'true',
       argon2: e.ARGON2_PARAMS ?? PRODUCTION_ARGON2,
     },
-    ...reposOn(store),
+    store,
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),
     mailer: noMailer,
     clock: systemClock,
@@ -214,20 +210,9 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
   };
 }
 
-/** The same deps over another store client (a request's, with what it prefetched): the repositories rebuilt on it. */
+/** The same deps over another store client (a request's, with what it prefetched). */
 export function depsWithStore(deps: Deps, store: StoreClient): Deps {
-  return { ...deps, ...reposOn(store) };
-}
-
-/** The store and the repositories most requests use, over one client (the others are built on use). */
-function reposOn(store: StoreClient) {
-  return {
-    store,
-    merchants: merchantRepo(store),
-    users: userRepo(store),
-    sessions: sessionRepo(store),
-    challenges: challengeRepo(store),
-  };
+  return { ...deps, store };
 }
 
 const directReads = new WeakMap<Deps, Deps>();

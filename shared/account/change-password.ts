@@ -8,7 +8,9 @@ import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import { transact } from '../store/transact.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
 
@@ -47,7 +49,7 @@ export async function changePassword(
   // means this session ended, or another change won; either way this one must not go through.
   const from = user.credentialEpoch;
   const failed = await transact(deps.store, {
-    profile: deps.users.updateItem(
+    profile: userRepo(deps.store).updateItem(
       tenant,
       user.id,
       { passwordHash },
@@ -61,7 +63,7 @@ export async function changePassword(
         },
       },
     ),
-    session: deps.sessions.restampItem(tenant, user.id, principal.sessionId, from),
+    session: sessionRepo(deps.store).restampItem(tenant, user.id, principal.sessionId, from),
   });
   if (failed.size > 0) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });

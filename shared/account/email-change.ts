@@ -9,8 +9,10 @@ import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import { transact } from '../store/transact.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
 
@@ -102,15 +104,15 @@ async function commitEmailChange(
     {
       claim: taking.claim,
       evict: taking.evict,
-      release: deps.users.releaseEmailItem(tenant, oldEmail, principal.userId),
-      user: deps.users.updateItem(
+      release: userRepo(deps.store).releaseEmailItem(tenant, oldEmail, principal.userId),
+      user: userRepo(deps.store).updateItem(
         tenant,
         principal.userId,
         { email: newEmail, emailStatus: 'VALIDATED' },
         { email: oldEmail },
       ),
       activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...client, actorId: principal.userId }),
-      code: deps.challenges.consumeItem(tenant, codeChallengeOf(challenge), now),
+      code: challengeRepo(deps.store).consumeItem(tenant, codeChallengeOf(challenge), now),
       // The new address is proven: its count of wrong codes starts again.
       codeLockout: attempt.clearItem(),
     },

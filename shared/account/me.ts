@@ -1,6 +1,7 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
 import { toUserResponse } from '../users/view.ts';
@@ -17,7 +18,7 @@ export async function updateMe(
   principal: UserPrincipal,
   body: { firstName?: string; lastName?: string; phone?: string | null },
 ) {
-  const updated = await deps.users.update(tenant, principal.userId, body);
+  const updated = await userRepo(deps.store).update(tenant, principal.userId, body);
   if (!updated) throw fail('SESSION_REVOKED');
   return toUserResponse(updated, deps.clock.now());
 }

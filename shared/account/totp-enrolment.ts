@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
 
@@ -23,7 +24,7 @@ export async function initTotp(deps: Deps, tenant: Merchant, principal: UserPrin
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   const secret = newTotpSecret();
   const backupCodes = newBackupCodes(deps.random);
-  const stored = await deps.users.update(
+  const stored = await userRepo(deps.store).update(
     tenant,
     user.id,
     {
@@ -51,7 +52,7 @@ export async function verifyTotp(
 ): Promise<void> {
   // Turning TOTP on is the step that takes effect: checked again, the init's freshness may have lapsed.
   requireRecentAuthentication(deps, principal);
-  const user = await deps.users.get(tenant, principal.userId);
+  const user = await userRepo(deps.store).get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (user.totpEnabled) throw fail('TOTP_ALREADY_ENABLED');
   if (!user.totpPendingSecret) throw fail('CONFLICT', 'start with POST /users/me/totp/init');
@@ -66,7 +67,7 @@ export async function verifyTotp(
     await proof.release(); // a right code: its place in the window is free again
     return good;
   });
-  const enabled = await deps.users.update(
+  const enabled = await userRepo(deps.store).update(
     tenant,
     user.id,
     {
@@ -98,13 +99,13 @@ export async function disableTotp(
   if (tenant.allowUserDisableTotp === false) throw fail('TOTP_REMOVAL_NOT_ALLOWED');
   // A backup code alone (found with a stolen token's help, or in a desk drawer) must not strip the second factor.
   requireRecentAuthentication(deps, principal);
-  const user = await deps.users.get(tenant, principal.userId);
+  const user = await userRepo(deps.store).get(tenant, principal.userId);
   if (!user) throw fail('SESSION_REVOKED');
   if (!user.totpEnabled) throw fail('CONFLICT', 'TOTP is not on');
   await proveSignedIn(deps, tenant, user.email, client.ip, async () =>
     (await secondFactorIsGood(deps, tenant, user, code)) ? null : 'INVALID_CODE',
   );
-  const disabled = await deps.users.update(
+  const disabled = await userRepo(deps.store).update(
     tenant,
     user.id,
     { totpEnabled: false, totpSecret: null, backupCodes: [] },

@@ -17,7 +17,7 @@ import { invitationRepo } from '../store/invitation-repo.ts';
 import { mailSuppressionRepo } from '../store/mail-suppression-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
-import { isExpiredSignup } from '../store/user-repo.ts';
+import { isExpiredSignup, userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { AdminUserResponse } from '../users/admin-schemas.ts';
 import { targetUser } from '../users/lookup.ts';
@@ -96,7 +96,7 @@ export async function setUserStatus(
   const endSessions: EpochBump | undefined = status === 'ACTIVE' ? undefined : {};
   const updated = actorCheck
     ? await setStatusCheckingActor(deps, tenant, principal, target, change, actorCheck, endSessions)
-    : await deps.users.update(tenant, target.id, change, target.status, {}, endSessions);
+    : await userRepo(deps.store).update(tenant, target.id, change, target.status, {}, endSessions);
   if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
   await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...client, actorId: actorIdOf(principal) });
   return toUserResponse(updated, now);
@@ -119,7 +119,7 @@ async function setStatusCheckingActor(
   const failed = await transact(
     deps.store,
     {
-      status: deps.users.updateItem(tenant, target.id, change, { status: target.status }, endSessions),
+      status: userRepo(deps.store).updateItem(tenant, target.id, change, { status: target.status }, endSessions),
       actor: actorCheck,
     },
     { retryConflicts: true },
@@ -145,7 +145,7 @@ export async function resetUserTotp(
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
   requireRecentSession(deps, principal);
-  await deps.users.update(tenant, target.id, {
+  await userRepo(deps.store).update(tenant, target.id, {
     totpEnabled: false,
     totpSecret: null,
     backupCodes: [],

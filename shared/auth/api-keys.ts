@@ -5,6 +5,7 @@ import { newId, type Random } from '../random.ts';
 import { ADMIN_AUTHORITY, effectiveRoles } from '../roles/authority.ts';
 import { apiKeyRepo } from '../store/api-key-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { userRepo } from '../store/user-repo.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
 import type { Principal } from './principal.ts';
 
@@ -112,7 +113,7 @@ export async function authenticateApiKey(deps: Deps, key: string, tenant: Tenant
  * them: they answer null too.
  */
 async function creatorAuthority(deps: Deps, tenant: TenantRef, createdBy: string): Promise<number | null> {
-  const creator = createdBy.startsWith('usr_') ? await deps.users.get(tenant, createdBy) : null;
+  const creator = createdBy.startsWith('usr_') ? await userRepo(deps.store).get(tenant, createdBy) : null;
   if (creator?.status !== 'ACTIVE') return null;
   const { authority } = effectiveRoles(creator, deps.clock.now());
   if (authority > ADMIN_AUTHORITY) return null;

@@ -3,7 +3,8 @@ import { fail } from '../errors.ts';
 import { effectiveRoles } from '../roles/authority.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
-import { toUser } from '../store/user-repo.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
+import { toUser, userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AccessTokenClaims, verifyAccessToken } from '../tokens/access-token.ts';
 import type { User } from '../users/types.ts';
@@ -21,7 +22,7 @@ export async function authenticateBearer(deps: Deps, token: string, tenant: Merc
   const claims = await verifyAccessToken(deps, token);
   if (!claims) return null;
   if (claims.app !== tenant.app || claims.mid !== tenant.mid) throw fail('TENANT_MISMATCH');
-  const { user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid);
+  const { user, session } = await userRepo(deps.store).getWithSession(tenant, claims.sub, claims.sid);
   return principalOf(deps, claims, user, session);
 }
 
@@ -41,7 +42,7 @@ export async function authenticateBearerWithTenant(
   // The tenant read that every request makes, with the session and the profile in it.
   const userKey = keys.user(tenant, claims.sub);
   const sessionKey = keys.session(tenant, claims.sub, claims.sid);
-  const { merchant, prefetched } = await deps.merchants.getWith(tenant, [userKey, sessionKey]);
+  const { merchant, prefetched } = await merchantRepo(deps.store).getWith(tenant, [userKey, sessionKey]);
   const profile = prefetched.take(userKey);
   const session = prefetched.take(sessionKey) ?? null;
   return { tenant: merchant, principal: () => principalOf(deps, claims, profile ? toUser(profile) : null, session) };

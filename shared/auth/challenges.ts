@@ -3,7 +3,7 @@ import { fail } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from '../lifetimes.ts';
 import { newId } from '../random.ts';
 import type { Challenge, ChallengeType, PendingProfile } from '../store/challenge-repo.ts';
-import { MAX_CODE_ATTEMPTS } from '../store/challenge-repo.ts';
+import { challengeRepo, MAX_CODE_ATTEMPTS } from '../store/challenge-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { codeMatches, hashCode, newEmailCode } from './codes.ts';
 
@@ -59,7 +59,7 @@ export async function openCodeChallenge(
   spec: Parameters<typeof newCodeChallenge>[1],
 ): Promise<OpenedChallenge> {
   const opened = newCodeChallenge(deps, spec);
-  await deps.challenges.create(tenant, opened.challenge);
+  await challengeRepo(deps.store).create(tenant, opened.challenge);
   return opened;
 }
 
@@ -91,7 +91,7 @@ export async function openTotpChallenge(
     credentialEpoch,
     firstFactor,
   };
-  await deps.challenges.create(tenant, challenge);
+  await challengeRepo(deps.store).create(tenant, challenge);
   return challenge;
 }
 
@@ -102,7 +102,7 @@ export async function liveChallenge(
   challengeId: string,
   types: readonly ChallengeType[],
 ): Promise<Challenge> {
-  const challenge = await deps.challenges.get(tenant, challengeId);
+  const challenge = await challengeRepo(deps.store).get(tenant, challengeId);
   const now = deps.clock.now().getTime();
   if (
     !challenge ||
@@ -132,7 +132,7 @@ export async function checkCodeChallenge(
   // Compared in constant time (codes.ts); the salt is the id of the challenge the code was made for.
   const right = challenge.codeHash !== null && codeMatches(challenge.codeHash, code, codeChallengeOf(challenge));
   if (!right) {
-    await deps.challenges.recordWrongAnswer(tenant, challenge.id);
+    await challengeRepo(deps.store).recordWrongAnswer(tenant, challenge.id);
     await onWrong?.();
     throw fail('INVALID_CODE');
   }
@@ -170,7 +170,7 @@ export async function bindToMailedCode(
   mailedChallengeId: string,
   to: string,
 ): Promise<boolean> {
-  const mailed = await deps.challenges.get(tenant, mailedChallengeId);
+  const mailed = await challengeRepo(deps.store).get(tenant, mailedChallengeId);
   const now = deps.clock.now().getTime();
   if (
     !mailed ||
@@ -184,7 +184,7 @@ export async function bindToMailedCode(
   ) {
     return false;
   }
-  return deps.challenges.bindToCode(tenant, challengeId, mailed);
+  return challengeRepo(deps.store).bindToCode(tenant, challengeId, mailed);
 }
 
 /** What the client sees when another step is needed. */

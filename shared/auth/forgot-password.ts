@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { openCodeChallenge } from './challenges.ts';
 import { enforceRateLimit } from './guards.ts';
@@ -17,7 +18,7 @@ const MAY_RESET = new Set(['ACTIVE', 'COMPROMISED']);
 export async function forgotPassword(deps: Deps, tenant: Merchant, email: string, client: ClientInfo) {
   await enforceRateLimit(deps, tenant, client.ip);
   return withTimeFloor(deps.config.answerFloorMs, async () => {
-    const user = await deps.users.findByEmail(tenant, email, deps.clock.now());
+    const user = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
     const owner = user && MAY_RESET.has(user.status) ? user : null;
     const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });
     if (owner) {

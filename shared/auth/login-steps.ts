@@ -2,6 +2,8 @@ import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openTotpChallenge } from './challenges.ts';
@@ -36,7 +38,7 @@ export async function countFailure(
   // The address is locked whether or not it has an account (an unknown one is locked alike: no enumeration).
   if (lockedUntil) deps.signals.count('Lockouts');
   if (userId && lockedUntil) {
-    await deps.users.update(tenant, userId, { lockedUntil: lockedUntil.toISOString() });
+    await userRepo(deps.store).update(tenant, userId, { lockedUntil: lockedUntil.toISOString() });
     await recordActivity(deps, tenant, userId, 'ACCOUNT_LOCKED', context);
   }
 }
@@ -84,7 +86,7 @@ export async function afterFirstFactor(
       openTotpChallenge(deps, tenant, user.id, user.email, user.credentialEpoch, commit.amr?.[0] ?? 'pwd'),
       attempt.release(),
     ]);
-    if (commit.consumes && !(await deps.challenges.consume(tenant, commit.consumes, deps.clock.now()))) {
+    if (commit.consumes && !(await challengeRepo(deps.store).consume(tenant, commit.consumes, deps.clock.now()))) {
       throw fail('INVALID_CODE');
     }
     return challengeResponse(step);

@@ -1,7 +1,9 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
@@ -32,7 +34,7 @@ export async function verifyLogin(
   // challenge's user (only used once the code is good).
   const [reserved, found] = await Promise.allSettled([
     reserveAttempt(deps, tenant, challenge.email),
-    challenge.userId ? deps.users.get(tenant, challenge.userId) : null,
+    challenge.userId ? userRepo(deps.store).get(tenant, challenge.userId) : null,
   ]);
   if (reserved.status === 'rejected') throw reserved.reason;
   const attempt = reserved.value;
@@ -61,7 +63,7 @@ export async function verifyLogin(
     const read = found.value;
     const user = read && read.credentialEpoch === (challenge.credentialEpoch ?? read.credentialEpoch) ? read : null;
     if (!user || !(await secondFactorIsGood(deps, tenant, user, body.code))) {
-      await deps.challenges.recordWrongAnswer(tenant, challenge.id);
+      await challengeRepo(deps.store).recordWrongAnswer(tenant, challenge.id);
       await countWrong();
       throw fail('INVALID_CODE');
     }

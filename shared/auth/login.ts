@@ -3,6 +3,7 @@ import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { challengeResponse, openCodeChallenge } from './challenges.ts';
@@ -72,7 +73,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
   const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
-    deps.users.findByEmail(tenant, body.email, deps.clock.now()),
+    userRepo(deps.store).findByEmail(tenant, body.email, deps.clock.now()),
   ]);
   for (const outcome of [rate, reserved, found]) {
     if (outcome.status === 'rejected') {
@@ -94,7 +95,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
     // Hashes made with older parameters are raised now, while we hold the password; only over the hash checked,
     // never over a password changed meanwhile (that would bring the old one back).
     if (needsRehash(deps.config.argon2, user.passwordHash)) {
-      await deps.users.update(
+      await userRepo(deps.store).update(
         tenant,
         user.id,
         { passwordHash: await hashPassword(deps.config.argon2, password) },
@@ -116,7 +117,7 @@ async function requestLoginCode(deps: Deps, tenant: Merchant, email: string, cli
   const [rate, lock, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     enforceNotLocked(deps, tenant, email),
-    deps.users.findByEmail(tenant, email, deps.clock.now()),
+    userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()),
   ]);
   for (const outcome of [rate, lock, found]) if (outcome.status === 'rejected') throw outcome.reason;
   const user = (found as PromiseFulfilledResult<User | null>).value;

@@ -1,6 +1,7 @@
 import { recordActivity } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { UserPrincipal } from './principal.ts';
 
@@ -13,6 +14,6 @@ export async function logout(
 ): Promise<void> {
   // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
   const listed = principal.user?.liveSessions?.[principal.sessionId] !== undefined;
-  await deps.sessions.revoke(tenant, principal.userId, principal.sessionId, deps.clock.now(), listed);
+  await sessionRepo(deps.store).revoke(tenant, principal.userId, principal.sessionId, deps.clock.now(), listed);
   await recordActivity(deps, tenant, principal.userId, 'LOGOUT', { ...client, actorId: principal.userId });
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { MailMessage } from '../mail/message.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { bindToMailedCode } from './challenges.ts';
 import { deliver, isMailSuppressed } from './mail-delivery.ts';
@@ -88,7 +89,7 @@ async function admitThenSend(
   undo: Undo | undefined,
 ): Promise<true | { error: unknown }> {
   const takeBack = async () => {
-    await deps.challenges.delete(tenant, challengeId);
+    await challengeRepo(deps.store).delete(tenant, challengeId);
     await undo?.('FAILED');
   };
   const purpose = mailPurposeOf(message.kind);
@@ -97,7 +98,7 @@ async function admitThenSend(
     // mailbox. Else a decoy, not a deletion: wrong answers to it count as on the decoy of an unknown address, so
     // a held-back mail looks, from outside, like no account at all, and like a sent one by its answer.
     const bound = lastChallengeId !== null && (await bindToMailedCode(deps, tenant, challengeId, lastChallengeId, to));
-    if (!bound) await deps.challenges.disarm(tenant, challengeId);
+    if (!bound) await challengeRepo(deps.store).disarm(tenant, challengeId);
     await undo?.('HELD_BACK');
     return true as const;
   };

@@ -2,6 +2,8 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import { transact } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
@@ -118,8 +120,8 @@ async function proveAgain(
   // The session marked and the e-mail code used up together: of two answers racing with one code, one
   // passes; and a session revoked meanwhile (logout, revoke-all, password change) is not brought back.
   const failed = await transact(deps.store, {
-    session: deps.sessions.reauthenticatedItem(tenant, user.id, principal.sessionId, now),
-    code: codeChallenge ? deps.challenges.consumeItem(tenant, codeChallengeOf(codeChallenge), now) : null,
+    session: sessionRepo(deps.store).reauthenticatedItem(tenant, user.id, principal.sessionId, now),
+    code: codeChallenge ? challengeRepo(deps.store).consumeItem(tenant, codeChallengeOf(codeChallenge), now) : null,
     // Recorded with it: a change that needs a recent authentication can be traced to the proof it relied on.
     activity: activityItem(deps, tenant, user.id, 'REAUTHENTICATED', { ...client, actorId: user.id }),
   });

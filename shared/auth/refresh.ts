@@ -5,6 +5,8 @@ import type { ClientInfo } from '../http/request-state.ts';
 import type { StoreClient } from '../store/client.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { refreshGraceRepo } from '../store/refresh-grace-repo.ts';
+import { sessionRepo } from '../store/session-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { refreshMacKey, refreshMacPrefetch, successorSecret } from '../tokens/refresh-successor.ts';
 import {
@@ -80,7 +82,7 @@ export async function rotateRefreshToken(
   // presented token is rotated out, a failure would strand the client with a token that is no longer current
   // (REFRESH_TOKEN_INVALID on retry, REFRESH_TOKEN_REUSED after 10 s), so the rotation is the last step that can fail.
   const [user, , macKey] = await Promise.all([
-    deps.users.get(tenant, userId),
+    userRepo(deps.store).get(tenant, userId),
     signingKeys(deps).active(options.signingAlg),
     refreshMacKey(deps),
   ]);
@@ -89,16 +91,25 @@ export async function rotateRefreshToken(
   const nextHash = hashRefreshSecret(nextSecret);
   const epoch = user?.credentialEpoch ?? 0;
   // Only a session at the profile's credential epoch rotates: one the epoch ended is refused like a revoked one.
-  const outcome = await deps.sessions.rotateRefresh(tenant, userId, sessionId, presented, nextHash, now, epoch, bound);
+  const outcome = await sessionRepo(deps.store).rotateRefresh(
+    tenant,
+    userId,
+    sessionId,
+    presented,
+    nextHash,
+    now,
+    epoch,
+    bound,
+  );
   // Taken off the profile's list with it, when revoked here, so that it stops counting towards the 50.
   const listed = user?.liveSessions?.[sessionId] !== undefined;
 
   if (outcome === 'NOT_CURRENT') {
-    const rotatedAt = await deps.sessions.rotatedAt(tenant, userId, sessionId, presented);
+    const rotatedAt = await sessionRepo(deps.store).rotatedAt(tenant, userId, sessionId, presented);
     if (rotatedAt && now.getTime() - rotatedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
       deps.signals.count('RefreshReuse');
       deps.signals.user(userId);
-      if (await deps.sessions.revoke(tenant, userId, sessionId, now, listed)) {
+      if (await sessionRepo(deps.store).revoke(tenant, userId, sessionId, now, listed)) {
         await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...client, actorId: userId });
       }
       throw fail('REFRESH_TOKEN_REUSED');
@@ -116,7 +127,7 @@ export async function rotateRefreshToken(
   }
   // Only ACTIVE users get tokens; disabling a user ends their sessions too (the epoch), this is the second line.
   if (user?.status !== 'ACTIVE') {
-    await deps.sessions.revoke(tenant, userId, sessionId, now, listed);
+    await sessionRepo(deps.store).revoke(tenant, userId, sessionId, now, listed);
     throw fail('REFRESH_TOKEN_INVALID');
   }
   return { user, sessionId, refreshToken: formatRefreshToken(userId, sessionId, nextSecret) };

@@ -3,8 +3,10 @@ import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import { guardRepo } from '../store/guard-repo.ts';
 import { transact } from '../store/transact.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
@@ -49,7 +51,7 @@ async function commitReset(
   });
   const [passwordHash, user] = await Promise.all([
     hashPassword(deps.config.argon2, body.newPassword),
-    deps.users.get(tenant, answered.userId),
+    userRepo(deps.store).get(tenant, answered.userId),
   ]);
   // ACTIVE users, and COMPROMISED ones, whose voided password this replaces (the reset makes them ACTIVE).
   if (user?.status !== 'ACTIVE' && user?.status !== 'COMPROMISED') throw fail('INVALID_CODE');
@@ -58,14 +60,14 @@ async function commitReset(
   // number, and a login that read the profile before cannot commit after), the lockout cleared,
   // PASSWORD_RESET recorded and the code used up: all or nothing.
   const failed = await transact(deps.store, {
-    user: deps.users.updateItem(
+    user: userRepo(deps.store).updateItem(
       tenant,
       answered.userId,
       { passwordHash, lockedUntil: null, status: 'ACTIVE' },
       { status: user.status },
       {},
     ),
-    code: deps.challenges.consumeItem(tenant, codeChallengeOf(challenge), now),
+    code: challengeRepo(deps.store).consumeItem(tenant, codeChallengeOf(challenge), now),
     // Whoever was locked out by guessing is no obstacle to the owner who proved the mailbox.
     lockout: guardRepo(deps.store).clearLockoutItem(tenant, answered.email),
     // The owner proved the mailbox: the count of wrong reset codes starts again (this attempt's place with it).

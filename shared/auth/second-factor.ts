@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { User } from '../users/types.ts';
 import { storedBackupCodeHash, totpSecretContext, totpStepOf } from './totp.ts';
 
@@ -18,7 +19,7 @@ export async function secondFactorIsGood(deps: Deps, tenant: TenantRef, user: Us
   if (!user.totpEnabled || !user.totpSecret) return false;
   // A backup code (current or legacy format) is looked up by the hash it would be stored under.
   const backupHash = storedBackupCodeHash(user.id, code);
-  if (backupHash !== null) return deps.users.useBackupCode(tenant, user, backupHash);
+  if (backupHash !== null) return userRepo(deps.store).useBackupCode(tenant, user, backupHash);
   const step = totpStepOf(await totpSecretOf(deps, user.id, user.totpSecret), code, deps.clock.now());
-  return step !== null && (await deps.users.acceptTotpStep(tenant, user.id, step));
+  return step !== null && (await userRepo(deps.store).acceptTotpStep(tenant, user.id, step));
 }

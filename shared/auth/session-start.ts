@@ -5,9 +5,11 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import { capSessions } from '../store/session-cap.ts';
 import type { Session, SessionStartAlso } from '../store/session-repo.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { formatRefreshToken, hashRefreshSecret } from '../tokens/refresh-token.ts';
@@ -115,11 +117,11 @@ export async function beginSession<T>(
   const items = [
     ...(also.items ?? []),
     ...alsoWith(session),
-    ...(consumes ? [deps.challenges.consumeItem(tenant, consumes, now)] : []),
+    ...(consumes ? [challengeRepo(deps.store).consumeItem(tenant, consumes, now)] : []),
     ...ended,
   ];
   try {
-    await deps.sessions.start(tenant, session, activity, { ...also, items }, cap);
+    await sessionRepo(deps.store).start(tenant, session, activity, { ...also, items }, cap);
   } catch (error) {
     // Of two answers racing with one code, one logs in; the other finds the code used (or the user changed).
     if ((consumes || also.profileStatus) && conditionFailedAt(error)) throw fail('INVALID_CODE');

@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import type { Challenge } from '../store/challenge-repo.ts';
 import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
-import { isExpiredSignup } from '../store/user-repo.ts';
+import { isExpiredSignup, userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { checkCodeChallenge, codeChallengeOf, liveChallenge } from './challenges.ts';
 import { type Attempt, enforceRateLimit, evaluating, reserveAttempt } from './guards.ts';
@@ -41,7 +41,7 @@ async function activate(
   const answered = await checkCodeChallenge(deps, tenant, challenge, code, async () => {
     await attempt.wrong();
   });
-  const user = await deps.users.get(tenant, answered.userId);
+  const user = await userRepo(deps.store).get(tenant, answered.userId);
   // A signup expired (24 h unverified) is gone, its address free for another: its code no longer verifies it.
   if (user?.status !== 'INACTIVE' || isExpiredSignup(user, deps.clock.now())) throw fail('INVALID_CODE');
   const pending = answered.pending;

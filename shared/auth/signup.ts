@@ -2,8 +2,10 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { challengeRepo } from '../store/challenge-repo.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { createUser, newUser } from '../users/new-user.ts';
 import { newCodeChallenge, openCodeChallenge } from './challenges.ts';
@@ -48,7 +50,7 @@ async function acceptInvitation(
     deps.store,
     {
       invitation: invitationRepo(deps.store).useItem(tenant, invitation.tokenHash, now),
-      user: deps.users.updateItem(
+      user: userRepo(deps.store).updateItem(
         tenant,
         invitation.userId,
         {
@@ -129,7 +131,9 @@ async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, bud
   const opened = newCodeChallenge(deps, { type: 'SIGNUP', userId: user.id, email, pending });
   // The user, its e-mail claim and its code in one transaction: never a user without the code that verifies it.
   const fresh = { ...user, emailValidationExpiresAt: opened.challenge.expiresAt };
-  if ((await createUser(deps, tenant, fresh, [deps.challenges.putItem(tenant, opened.challenge)])) === 'CREATED') {
+  if (
+    (await createUser(deps, tenant, fresh, [challengeRepo(deps.store).putItem(tenant, opened.challenge)])) === 'CREATED'
+  ) {
     deps.signals.user(user.id);
     // A mail that cannot be sent takes the new user back: the address is free again. Not one held back by
     // the mail limit: that means a racing signup of this address just mailed a code for this very user.
@@ -137,7 +141,7 @@ async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, bud
     const undo = async (why: 'FAILED' | 'HELD_BACK') => {
       await budget.giveBack();
       if (why !== 'FAILED') return;
-      await deps.users.deleteUnverified(tenant, user);
+      await userRepo(deps.store).deleteUnverified(tenant, user);
       takenBack = true;
     };
     await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);
@@ -146,19 +150,19 @@ async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, bud
     return { challengeId: opened.challenge.id };
   }
 
-  const owner = await deps.users.findByEmail(tenant, email, deps.clock.now());
+  const owner = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
   if (owner?.status === 'INACTIVE') {
     // Never verified: a fresh code, stored with the VALIDATION_SENT mark of its lapse. The signup's 24 h
     // (its `ttl`, from registeredAt) are not renewed: replaying signups must not keep a squatted address or
     // a junk profile forever, and the owner of the mailbox needs no more: this code activates the profile
     // with the details just given. Once expired, signing up again takes it over (users.create).
     const again = newCodeChallenge(deps, { type: 'SIGNUP', userId: owner.id, email, pending });
-    if (await deps.challenges.createForSignup(tenant, { ...again.challenge, userId: owner.id })) {
+    if (await challengeRepo(deps.store).createForSignup(tenant, { ...again.challenge, userId: owner.id })) {
       // A mail that cannot be sent takes the mark back: no code went out.
       const { emailStatus, emailValidationExpiresAt } = owner;
       const undo = async () => {
         await budget.giveBack();
-        await deps.users.update(tenant, owner.id, { emailStatus, emailValidationExpiresAt }, 'INACTIVE');
+        await userRepo(deps.store).update(tenant, owner.id, { emailStatus, emailValidationExpiresAt }, 'INACTIVE');
       };
       await sendQuietlyOrUndo(deps, tenant, again.challenge.id, email, { kind: 'SIGNUP_CODE', code: again.code }, undo);
       return { challengeId: again.challenge.id };

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_MAX_AGE_SECONDS } from './middleware/cors.ts';
 import { Reply } from './reply.ts';
 
@@ -30,7 +31,8 @@ export async function preflightHeaders(
       'access-control-max-age': CORS_MAX_AGE_SECONDS,
     });
   }
-  if (origin === undefined || !(await deps.merchants.anyTenantAllowsOrigin(origin))) return new Reply(undefined);
+  if (origin === undefined || !(await merchantRepo(deps.store).anyTenantAllowsOrigin(origin)))
+    return new Reply(undefined);
   return new Reply(undefined, {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': CORS_ALLOW_METHODS,

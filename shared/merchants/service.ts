@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
 import { type MerchantChanges, merchantSettingsRepo } from '../store/merchant-settings-repo.ts';
 import { nextUpdatedAt } from '../store/versions.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -47,7 +48,7 @@ export function ownMerchant(tenant: Merchant, id: string): Merchant {
  * gets it found and recorded now, once (every field of an answer is present).
  */
 async function answered(deps: Deps, merchant: Merchant): Promise<MerchantResponse> {
-  const adminUserId = merchant.adminUserId ?? (await deps.merchants.recordFirstAdmin(merchant));
+  const adminUserId = merchant.adminUserId ?? (await merchantRepo(deps.store).recordFirstAdmin(merchant));
   // A tenant always has a SUPER_ADMIN (the last one cannot be removed), so this is found.
   if (adminUserId === null) throw new Error('tenant without an admin');
   return toMerchantResponse({ ...merchant, adminUserId });
@@ -87,7 +88,7 @@ export async function updateMerchant(
       return answered(deps, { ...seen, ...changes, updatedAt });
     }
     // Another change landed since `seen` was read: apply ours over the fresh state.
-    const fresh = await deps.merchants.get(seen);
+    const fresh = await merchantRepo(deps.store).get(seen);
     if (!fresh) throw fail('NOT_FOUND');
     if (attempt >= UPDATE_ATTEMPTS) throw fail('CONFLICT', 'the merchant is being changed concurrently; try again');
     seen = fresh;

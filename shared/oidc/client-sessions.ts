@@ -1,5 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { sessionRepo } from '../store/session-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 
 /**
  * Ends an OpenID Connect client's session (its refresh token, and userinfo for its access tokens), and only a
@@ -16,14 +18,14 @@ export async function endClientSession(
   clientId: string,
   refreshTokenHash?: string,
 ): Promise<void> {
-  const { user, session } = await deps.users.getWithSession(tenant, userId, sessionId);
+  const { user, session } = await userRepo(deps.store).getWithSession(tenant, userId, sessionId);
   if (session?.clientId !== clientId) return;
   if (
     refreshTokenHash !== undefined &&
     session.refreshHash !== refreshTokenHash &&
-    !(await deps.sessions.rotatedAt(tenant, userId, sessionId, refreshTokenHash))
+    !(await sessionRepo(deps.store).rotatedAt(tenant, userId, sessionId, refreshTokenHash))
   ) {
     return;
   }
-  await deps.sessions.revoke(tenant, userId, sessionId, deps.clock.now(), !!user?.liveSessions?.[sessionId]);
+  await sessionRepo(deps.store).revoke(tenant, userId, sessionId, deps.clock.now(), !!user?.liveSessions?.[sessionId]);
 }

@@ -4,6 +4,7 @@ import { oauthErrorAnswer } from '../http/oauth-error.ts';
 import type { HttpEvent } from '../http/request-state.ts';
 import { BASE_PATH } from '../http/route.ts';
 import { viewerOrigin } from '../http/viewer-origin.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
 import { hostedOrigin, hostedSubdomainOf } from '../tenancy/hosted-pages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
@@ -41,7 +42,7 @@ export function withQuery(uri: string, params: Record<string, string | null | un
 export async function tenantOfIssuer(event: HttpEvent, deps: Deps, trust: EdgeTrust): Promise<Merchant | null> {
   const origin = viewerOrigin(event, trust);
   const subdomain = origin === undefined ? undefined : hostedSubdomainOf(deps.config, origin);
-  return subdomain ? deps.merchants.findBySubdomain(subdomain) : null;
+  return subdomain ? merchantRepo(deps.store).findBySubdomain(subdomain) : null;
 }
 
 /**

@@ -8,6 +8,8 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
+import { sessionRepo } from '../store/session-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { signAccessToken, signIdToken, type UserGrant } from '../tokens/oidc-tokens.ts';
 import { parseRefreshToken } from '../tokens/refresh-token.ts';
@@ -92,7 +94,7 @@ async function redeemCode(deps: Deps, tenant: Merchant, issuer: Issuer, client: 
   // (browser history, a proxy's log) lacks the verifier, and must not be able to sign the user out of the client.
   if (stored.redeemedAt !== null) return replayed(deps, tenant, stored);
   if (Date.parse(stored.expiresAt) <= now.getTime()) throw fail('INVALID_GRANT', 'the code has expired');
-  const user = await deps.users.get(tenant, stored.userId);
+  const user = await userRepo(deps.store).get(tenant, stored.userId);
   // Only an ACTIVE user at the epoch the browser session had: a password change or disable since voids the code.
   if (user?.status !== 'ACTIVE' || user.credentialEpoch !== stored.epoch) {
     throw fail('INVALID_GRANT', 'the code is no longer valid');
@@ -171,7 +173,7 @@ async function refreshGrant(
       clientId: client.clientId,
       signingAlg: client.idTokenSigningAlg,
     }),
-    parsed ? deps.sessions.get(tenant, parsed.userId, parsed.sessionId) : null,
+    parsed ? sessionRepo(deps.store).get(tenant, parsed.userId, parsed.sessionId) : null,
   ]);
   if (rotation.status === 'rejected') {
     const error = rotation.reason;

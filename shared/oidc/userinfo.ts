@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { verifyOidcAccessToken } from '../tokens/oidc-tokens.ts';
 import { issuerOf } from './issuer.ts';
@@ -27,7 +28,7 @@ export async function userinfo(deps: Deps, tenant: Merchant, authorization: stri
   if (!claims?.sid || claims.sub === claims.client_id) {
     throw fail('UNAUTHENTICATED', { detail: 'the access token is not valid', headers: INVALID_TOKEN });
   }
-  const { user, session } = await deps.users.getWithSession(tenant, claims.sub, claims.sid);
+  const { user, session } = await userRepo(deps.store).getWithSession(tenant, claims.sub, claims.sid);
   const now = deps.clock.now();
   // The API's rule of a live session, and the session this client's own.
   if (!isLiveSession(user, session, now) || session?.clientId !== claims.client_id) {

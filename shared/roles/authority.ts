@@ -4,6 +4,7 @@ import { type AppError, fail } from '../errors.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
 import { userAdminRepo } from '../store/user-admin-repo.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Role } from '../tenancy/types.ts';
 import type { Grant, User } from '../users/types.ts';
 
@@ -112,12 +113,12 @@ export function superAdminActorCheck(
  * has lost SUPER_ADMIN, so it may not act on one (403 FORBIDDEN).
  */
 export async function refusalOfActor(
-  deps: Pick<Deps, 'users'>,
+  deps: Pick<Deps, 'store'>,
   tenant: TenantRef,
   principal: Principal,
 ): Promise<AppError> {
   if (principal.kind === 'user') {
-    const actor = await deps.users.get(tenant, principal.userId);
+    const actor = await userRepo(deps.store).get(tenant, principal.userId);
     if (actor?.status !== 'ACTIVE') {
       return fail('SESSION_REVOKED', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
     }

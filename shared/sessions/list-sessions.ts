@@ -1,5 +1,6 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
 import { describeDevice } from './device.ts';
@@ -8,7 +9,7 @@ import { describeDevice } from './device.ts';
 export async function listMySessions(deps: Deps, tenant: Merchant, principal: UserPrincipal) {
   // Only those at the profile's credential epoch: the others ended when it moved on, though never written to.
   const { credentialEpoch } = await currentUser(deps, tenant, principal);
-  const sessions = await deps.sessions.listLive(tenant, principal.userId, deps.clock.now(), credentialEpoch);
+  const sessions = await sessionRepo(deps.store).listLive(tenant, principal.userId, deps.clock.now(), credentialEpoch);
   return sessions
     .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))
     .map((session) => {

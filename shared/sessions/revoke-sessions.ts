@@ -3,6 +3,7 @@ import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 const SESSION_ID = /^ses_[0-9a-z]{20}$/;
@@ -20,7 +21,7 @@ export async function revokeMySession(
   const listed = principal.user?.liveSessions?.[sessionId] !== undefined;
   if (
     !SESSION_ID.test(sessionId) ||
-    !(await deps.sessions.revoke(tenant, principal.userId, sessionId, deps.clock.now(), listed))
+    !(await sessionRepo(deps.store).revoke(tenant, principal.userId, sessionId, deps.clock.now(), listed))
   ) {
     throw fail('NOT_FOUND');
   }
@@ -37,6 +38,6 @@ export async function revokeAllMySessions(
   principal: UserPrincipal,
   client: ClientInfo,
 ): Promise<void> {
-  if (!(await deps.sessions.revokeAll(tenant, principal.userId))) throw fail('SESSION_REVOKED');
+  if (!(await sessionRepo(deps.store).revokeAll(tenant, principal.userId))) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
 }

@@ -234,5 +234,3 @@ export function challengeRepo(store: StoreClient) {
     },
   };
 }
-
-export type ChallengeRepo = ReturnType<typeof challengeRepo>;

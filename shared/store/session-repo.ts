@@ -427,5 +427,3 @@ export function sessionRepo(store: StoreClient) {
     },
   };
 }
-
-export type SessionRepo = ReturnType<typeof sessionRepo>;

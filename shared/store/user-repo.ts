@@ -346,5 +346,3 @@ export function userRepo(store: StoreClient) {
     },
   };
 }
-
-export type UserRepo = ReturnType<typeof userRepo>;

@@ -5,6 +5,7 @@ import { fail } from '../errors.ts';
 import { newId } from '../random.ts';
 import { grantOf } from '../roles/authority.ts';
 import { SYSTEM_ROLES } from '../roles/system-roles.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
 import { Email } from '../users/schemas.ts';
 import { LoginMode, Origin, SignupMode } from './schemas.ts';
 import type { Merchant, Role } from './types.ts';
@@ -117,7 +118,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
   const grants = Object.fromEntries(
     roles.filter((r) => r.name === 'SUPER_ADMIN' || r.name === 'DEFAULT').map((r) => [r.id, grantOf(r, now)]),
   );
-  const outcome = await deps.merchants.create({ merchant, roles, admin: { ...admin, grants } });
+  const outcome = await merchantRepo(deps.store).create({ merchant, roles, admin: { ...admin, grants } });
   if (!outcome.ok) throw fail('ALREADY_EXISTS', `subdomain "${subdomain}" is taken`);
   return {
     id: merchant.id,

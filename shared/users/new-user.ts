@@ -5,6 +5,7 @@ import { expiredSignupRepo } from '../store/expired-signup-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import { roleRepo } from '../store/role-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
+import { userRepo } from '../store/user-repo.ts';
 import type { Grant, User } from './types.ts';
 
 /** Every new user holds DEFAULT: the grant for a new profile. */
@@ -62,6 +63,6 @@ export async function createUser(
   user: User,
   also: readonly TransactItem[],
 ): Promise<'CREATED' | 'EMAIL_TAKEN'> {
-  if ((await deps.users.create(tenant, user, also)) === 'CREATED') return 'CREATED';
+  if ((await userRepo(deps.store).create(tenant, user, also)) === 'CREATED') return 'CREATED';
   return expiredSignupRepo(deps.store).createInPlace(tenant, user, also);
 }

@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { Deps } from '#shared/deps.ts';
-import { newUserItems } from '#shared/store/user-repo.ts';
+import { newUserItems, userRepo } from '#shared/store/user-repo.ts';
 import { newUser } from '#shared/users/new-user.ts';
 import type { User } from '#shared/users/types.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from './auth.ts';
@@ -187,7 +187,7 @@ export async function aStoredUser(
   deps: Deps = makeTestDeps(),
 ): Promise<User> {
   const user = await aUserRecord(tenant, fields, deps);
-  if ((await deps.users.create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${user.email} taken`);
+  if ((await userRepo(deps.store).create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${user.email} taken`);
   return user;
 }
 

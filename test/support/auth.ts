@@ -5,6 +5,7 @@ import { hashBackupCode, newBackupCodes, newTotpSecret, totpSecretContext } from
 import type { Deps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { type CreatedTenant, createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { LoginMode, SignupMode } from '#shared/tenancy/schemas.ts';
 import { REFRESH_REUSE_GRACE_MS } from '#shared/tokens/refresh-token.ts';
@@ -110,7 +111,7 @@ export async function aUser(
     credentialEpoch: 0,
     liveSessions: {},
   };
-  if ((await deps.users.create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${email} taken`);
+  if ((await userRepo(deps.store).create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${email} taken`);
   return { id, email, password, ...(totpSecret ? { totpSecret, backupCodes } : {}) };
 }
 

@@ -15,6 +15,8 @@ import type { ContextWithDeps } from '#shared/http/invocation-deps.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { markObserved } from '#shared/store/direct-read.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { signingKeys } from '#shared/tokens/signing-keys.ts';
 import { aTenantWith } from './auth.ts';
@@ -617,14 +619,17 @@ export function fakeSes() {
 
 /** A session of an existing user, as a login would start it (no password needed): its tokens. */
 export async function aSessionOf(tenant: TenantRef, userId: string, deps: Deps = makeTestDeps()) {
-  const [merchant, user] = await Promise.all([deps.merchants.get(tenant), deps.users.get(tenant, userId)]);
+  const [merchant, user] = await Promise.all([
+    merchantRepo(deps.store).get(tenant),
+    userRepo(deps.store).get(tenant, userId),
+  ]);
   if (!merchant || !user) throw new Error(`no user ${userId} in ${tenant.app}`);
   return startSession(deps, merchant, user, { ip: '192.0.2.1', userAgent: 'vitest' });
 }
 
 /** The merchant of a tenant, as the handlers read it. */
 export async function merchantOf(tenant: TenantRef, deps: Deps = makeTestDeps()) {
-  const merchant = await deps.merchants.get(tenant);
+  const merchant = await merchantRepo(deps.store).get(tenant);
   if (!merchant) throw new Error(`no tenant ${tenant.app}`);
   return merchant;
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { fail, failField } from '../../errors.ts';
 import type { TenantRef } from '../../store/keys.ts';
+import { merchantRepo } from '../../store/merchant-repo.ts';
 import { hostedSubdomainOf } from '../../tenancy/hosted-pages.ts';
 import type { Merchant } from '../../tenancy/types.ts';
 import { type HttpRequest, header } from '../request-state.ts';
@@ -61,11 +62,11 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     if (pending) {
       tenant = pending.tenant;
     } else if (prefetchKeys.length > 0) {
-      const read = await deps.merchants.getWith(ref, prefetchKeys);
+      const read = await merchantRepo(deps.store).getWith(ref, prefetchKeys);
       tenant = read.merchant;
       state.prefetched = read.prefetched;
     } else {
-      tenant = await deps.merchants.get(ref);
+      tenant = await merchantRepo(deps.store).get(ref);
     }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
@@ -81,13 +82,13 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     if (clientId) {
       // Discovery is for browsers of allowed origins only; answer that before any lookup.
       if (!state.origin) throw fail('ORIGIN_NOT_ALLOWED', 'discovery needs an Origin header');
-      tenant = TENANT_VALUE.test(clientId) ? await deps.merchants.findByClientKey(clientId) : null;
+      tenant = TENANT_VALUE.test(clientId) ? await merchantRepo(deps.store).findByClientKey(clientId) : null;
     } else {
       // A hosted page knows its subdomain, not its client key: it may name its own tenant by slug, and nobody else.
       if (!fromHostedPageOf(request, slug as string)) {
         throw fail('ORIGIN_NOT_ALLOWED', "discovery by slug is for the tenant's hosted pages");
       }
-      tenant = SUBDOMAIN.test(slug as string) ? await deps.merchants.findBySubdomain(slug as string) : null;
+      tenant = SUBDOMAIN.test(slug as string) ? await merchantRepo(deps.store).findBySubdomain(slug as string) : null;
     }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { type AdminTenant, adminApi, aRoleName, aStoredUser } from '#test/support/admin.ts';
 import { aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -531,7 +532,7 @@ describe('concurrency', () => {
     const listed = (await getUser(owner, user.id)).body.roles.map((r: { roleId: string }) => r.roleId);
     for (const role of roles) expect(listed).toContain(role.id);
     expect(listed).toHaveLength(11);
-    const stored = await deps.users.get(owner.tenant, user.id);
+    const stored = await userRepo(deps.store).get(owner.tenant, user.id);
     expect(Object.keys(stored?.grants ?? {}).sort()).toEqual([...listed].sort());
   });
 });

@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { adminApi, anEmail, aStoredUser, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
 import { aTenantWith, aUser, forgetMailsTo, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -373,7 +374,7 @@ describe('DELETE /users/{id}', () => {
 
     expect(await itemsUnder(userPk)).toEqual([]);
     expect(await itemsUnder(activityPk)).toEqual([]);
-    expect(await deps.users.findByEmail(admin.tenant, user.user.email, deps.clock.now())).toBeNull();
+    expect(await userRepo(deps.store).findByEmail(admin.tenant, user.user.email, deps.clock.now())).toBeNull();
 
     const audit = await itemsUnder(keys.audit(admin.tenant, '', '').pk);
     expect(audit).toContainEqual(

@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { toUserResponse } from '#shared/users/view.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -159,7 +160,7 @@ describe('lockout of POST /auth/login', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const shownStatus = async () => {
-      const stored = await deps.users.get(tenant, user.id);
+      const stored = await userRepo(deps.store).get(tenant, user.id);
       if (!stored) throw new Error('the user is gone');
       return toUserResponse(stored, new Date()).status;
     };

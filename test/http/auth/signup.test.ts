@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hashCode, hashToken } from '#shared/auth/codes.ts';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser, forgetMailsTo, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { expectProblem, identityApi, post } from '#test/support/http.ts';
@@ -284,7 +285,7 @@ describe('POST /auth/signup (invitations)', () => {
     const res = await signup(tenant, signupBody(tenant, { email }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
     expect(await mailsTo(api.stack.sesUrl, email)).toEqual([]);
-    expect(await deps.users.findByEmail(tenant, email, deps.clock.now())).toBeNull();
+    expect(await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now())).toBeNull();
   });
 
   it('answers 201 { success, data: null } to a valid invitation; the user is ACTIVE and VALIDATED and logs in', async () => {
@@ -340,8 +341,8 @@ describe('POST /auth/signup (invitations)', () => {
     const stranger = anEmail('stranger');
     const res = await signup(tenant, signupBody(tenant, { email: stranger, invitationToken }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
-    expect(await deps.users.findByEmail(tenant, stranger, deps.clock.now())).toBeNull();
-    expect((await deps.users.findByEmail(tenant, invited, deps.clock.now()))?.status).toBe('INVITED');
+    expect(await userRepo(deps.store).findByEmail(tenant, stranger, deps.clock.now())).toBeNull();
+    expect((await userRepo(deps.store).findByEmail(tenant, invited, deps.clock.now()))?.status).toBe('INVITED');
   });
 
   it('returns 403 SIGNUP_NOT_ALLOWED for an invitation older than 7 days', async () => {
@@ -350,7 +351,7 @@ describe('POST /auth/signup (invitations)', () => {
     const { email, invitationToken } = await anInvitation(tenant, anEmail('late'), past);
     const res = await signup(tenant, signupBody(tenant, { email, invitationToken }));
     expectProblem(res, 403, 'SIGNUP_NOT_ALLOWED');
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INVITED');
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INVITED');
   });
 
   it('returns 403 SIGNUP_NOT_ALLOWED for an unknown invitation token', async () => {
@@ -416,7 +417,9 @@ describe('POST /auth/signup (open signups per IP and hour)', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
       expect(await mailsTo(api.stack.sesUrl, addresses[SIGNUPS_PER_IP_PER_HOUR] as string)).toEqual([]);
-      expect(await deps.users.findByEmail(tenant, addresses[SIGNUPS_PER_IP_PER_HOUR] as string, new Date())).toBeNull();
+      expect(
+        await userRepo(deps.store).findByEmail(tenant, addresses[SIGNUPS_PER_IP_PER_HOUR] as string, new Date()),
+      ).toBeNull();
 
       // An invitation is not an open signup: an admin chose its address.
       const email = anEmail('invitee');
@@ -445,7 +448,7 @@ describe('POST /auth/signup/verify', () => {
       expectProblem(await verify(tenant, challengeId, otherThan(code)), 401, 'INVALID_CODE');
     }
     expectProblem(await verify(tenant, challengeId, code), 401, 'INVALID_CODE');
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INACTIVE');
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.status).toBe('INACTIVE');
   });
 
   it('returns 401 INVALID_CODE when the right code is used a second time', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { bearer, identityApi, post } from '#test/support/http.ts';
@@ -71,7 +72,7 @@ describe('answers that could tell a known address from an unknown one take at le
     const withToken = await logIn(tenant, withPassword.email, withPassword.password);
     const withoutToken = await logIn(tenant, withoutPassword.email, withoutPassword.password);
     // An e-mail-code account: its password is gone (as for one that signed up without one).
-    await makeTestDeps().users.update(tenant, withoutPassword.id, { passwordHash: null });
+    await userRepo(makeTestDeps().store).update(tenant, withoutPassword.id, { passwordHash: null });
     for (const token of [withToken.accessToken, withoutToken.accessToken]) {
       const refused = await timed(() =>
         post(`${api.url}/auth/reauthenticate`, { password: 'Wrong-guess-zz-1' }, bearer(tenant, token)),

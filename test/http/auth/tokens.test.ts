@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { expectProblem, identityApi, post } from '#test/support/http.ts';
@@ -169,7 +170,7 @@ describe('the bearer check', () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const { accessToken } = await logIn(tenant, user.email, user.password);
-    await deps.users.update(tenant, user.id, { status: 'DISABLED' });
+    await userRepo(deps.store).update(tenant, user.id, { status: 'DISABLED' });
     const res = await logout(tenant.headers, accessToken);
     expect([res.status, res.body.code]).toEqual([401, 'SESSION_REVOKED']);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, bearer, expectProblem, identityApi, post } from '#test/support/http.ts';
@@ -102,7 +103,7 @@ describe('POST /auth/signup/verify: wrong codes count per address, across challe
     }
 
     expectLocked(await verifySignup(tenant, first, right));
-    expect((await deps.users.findByEmail(tenant, someoneElses, new Date()))?.status).toBe('INACTIVE');
+    expect((await userRepo(deps.store).findByEmail(tenant, someoneElses, new Date()))?.status).toBe('INACTIVE');
   });
 });
 

@@ -2,7 +2,9 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { codeMatches } from '#shared/auth/codes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
+import { challengeRepo } from '#shared/store/challenge-repo.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { type AdminTenant, adminApi, anEmail, aStoredUser } from '#test/support/admin.ts';
 import {
   aUser,
@@ -294,7 +296,7 @@ describe('POST /auth/signup raced with one e-mail', () => {
         const code = await latestCodeTo(api.stack.sesUrl, email);
         let verified: { index: number; userId: string } | undefined;
         for (const [index, answer] of answers.entries()) {
-          const challenge = await deps.challenges.get(tenant, answer.body.data.challengeId);
+          const challenge = await challengeRepo(deps.store).get(tenant, answer.body.data.challengeId);
           if (!challenge?.codeHash || !codeMatches(challenge.codeHash, code, challenge.id)) continue;
           const res = await call('POST', '/auth/signup/verify', tenant.headers, {
             challengeId: answer.body.data.challengeId,
@@ -429,7 +431,7 @@ describe('POST /roles/assign and /roles/revoke raced', () => {
         for (const r of revokes.filter((a) => a.status !== 204)) expectProblem(r, 404, 'NOT_FOUND');
         const revoked = revokes.filter((r) => r.status === 204).length;
 
-        const stored = Object.keys((await deps.users.get(owner.tenant, target.id))?.grants ?? {}).sort();
+        const stored = Object.keys((await userRepo(deps.store).get(owner.tenant, target.id))?.grants ?? {}).sort();
         const shown = ((await getUser(owner, target.id)).body.roles as { roleId: string }[])
           .map((r) => r.roleId)
           .sort();
@@ -503,7 +505,9 @@ describe('two SUPER_ADMINs removing each other at once', () => {
           remove(second, owner.userId, superAdmin),
         ]);
 
-        const left = await Promise.all([owner.userId, second.userId].map((id) => deps.users.get(owner.tenant, id)));
+        const left = await Promise.all(
+          [owner.userId, second.userId].map((id) => userRepo(deps.store).get(owner.tenant, id)),
+        );
         const activeSuperAdmins = left.filter((u) => u?.status === 'ACTIVE' && Object.hasOwn(u.grants, superAdmin));
         expect(activeSuperAdmins, statusesOf(answers).join(', ')).toHaveLength(1);
         expect(statusesOf(answers)).toEqual([won, lost].sort());

@@ -3,13 +3,16 @@ import { checkCodeChallenge, liveChallenge, openCodeChallenge } from '#shared/au
 import { login } from '#shared/auth/login.ts';
 import type { Deps } from '#shared/deps.ts';
 import { fail } from '#shared/errors.ts';
+import { challengeRepo } from '#shared/store/challenge-repo.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { depsWatchingStore, putItemsOf } from '#test/support/store-spy.ts';
 
 async function tenantOf(deps: Deps, options: Parameters<typeof aTenantWith>[0] = {}) {
   const created = await aTenantWith(options, deps);
-  return (await deps.merchants.get(created)) as Merchant;
+  return (await merchantRepo(deps.store).get(created)) as Merchant;
 }
 
 describe('e-mail code challenges (DynamoDB Local)', () => {
@@ -26,7 +29,7 @@ describe('e-mail code challenges (DynamoDB Local)', () => {
     // (on its own before a TOTP step, as here, else in the transaction of the change the code allows).
     const answer = async () => {
       const answered = await checkCodeChallenge(deps, tenant, live, code);
-      if (!(await deps.challenges.consume(tenant, answered.id, deps.clock.now()))) throw fail('INVALID_CODE');
+      if (!(await challengeRepo(deps.store).consume(tenant, answered.id, deps.clock.now()))) throw fail('INVALID_CODE');
       return answered;
     };
     const results = await Promise.allSettled([answer(), answer()]);
@@ -44,7 +47,7 @@ describe('e-mail code challenges (DynamoDB Local)', () => {
       userId: 'usr_x',
       email: 'x@y.test',
     });
-    const stored = await deps.challenges.get(tenant, challenge.id);
+    const stored = await challengeRepo(deps.store).get(tenant, challenge.id);
     expect(JSON.stringify(stored)).not.toContain(code);
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) {
@@ -86,7 +89,7 @@ describe('an e-mail-code login whose mail cannot be sent', () => {
     const base = makeTestDeps();
     const opened: string[] = [];
     const logged: string[] = [];
-    const deps: Deps = {
+    const failingMail: Deps = {
       ...base,
       log: { info: () => {}, error: (message) => logged.push(message) },
       mailer: {
@@ -94,14 +97,12 @@ describe('an e-mail-code login whose mail cannot be sent', () => {
           throw fail('UNAVAILABLE', { headers: { 'retry-after': '5' } });
         },
       },
-      challenges: {
-        ...base.challenges,
-        create: async (t, challenge) => {
-          opened.push(challenge.id);
-          return base.challenges.create(t, challenge);
-        },
-      },
     };
+    const deps = depsWatchingStore(failingMail, {
+      before: (command) => {
+        for (const item of putItemsOf(command)) if (item.entity === 'CHALLENGE') opened.push(item.id as string);
+      },
+    });
     const tenant = await tenantOf(deps, { loginMode: 'OTP_EMAIL' });
     const user = await aUser(tenant, {}, deps);
     expect(await login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x' })).toEqual({
@@ -112,6 +113,6 @@ describe('an e-mail-code login whose mail cannot be sent', () => {
     });
     expect(logged).toEqual(['mail not sent; answered as sent']);
     expect(opened).toHaveLength(1);
-    expect(await deps.challenges.get(tenant, opened[0] ?? '')).toBeNull();
+    expect(await challengeRepo(deps.store).get(tenant, opened[0] ?? '')).toBeNull();
   });
 });

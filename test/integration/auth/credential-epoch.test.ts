@@ -17,10 +17,14 @@ import { listMySessions } from '#shared/sessions/list-sessions.ts';
 import { revokeAllMySessions } from '#shared/sessions/revoke-sessions.ts';
 import { activityRepo } from '#shared/store/activity-repo.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { MAX_CLIENT_SESSIONS, MAX_LIVE_SESSIONS } from '#shared/store/session-cap.ts';
+import { sessionRepo } from '#shared/store/session-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { depsWatchingStore } from '#test/support/store-spy.ts';
 
 /**
  * The credential epoch: a password change or reset,
@@ -42,7 +46,7 @@ let tenant: Merchant;
 let admin: UserPrincipal;
 beforeAll(async () => {
   const created = await aTenantWith({}, deps);
-  tenant = (await deps.merchants.get(created)) as Merchant;
+  tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
   const signedIn = (await login(
     deps,
     tenant,
@@ -61,17 +65,23 @@ const principalOf = async (tokens: LoginResult) => {
   return principal;
 };
 
-/** Deps whose profile read by e-mail (login's read, before the password check) lets `meanwhile` happen right after it. */
+/**
+ * Deps whose profile read by e-mail (login's read, before the password check: the address's claim, then the profile)
+ * lets `meanwhile` happen right after it.
+ */
 function depsWhereAfterTheRead(meanwhile: () => Promise<unknown>): Deps {
-  const users = {
-    ...deps.users,
-    async findByEmail(t: Parameters<typeof deps.users.findByEmail>[0], email: string, now: Date) {
-      const read = await deps.users.findByEmail(t, email, now);
-      await meanwhile();
-      return read;
+  let claimRead = false;
+  return depsWatchingStore(deps, {
+    after: async (command) => {
+      if (command.name !== 'GetCommand') return;
+      const sk = command.input.Key?.sk;
+      if (sk === 'EMAIL') claimRead = true;
+      else if (sk === 'PROFILE' && claimRead) {
+        claimRead = false;
+        await meanwhile();
+      }
     },
-  };
-  return { ...deps, users };
+  });
 }
 
 /** The session's access token answers 401 SESSION_REVOKED and its refresh token is refused. */
@@ -89,8 +99,10 @@ async function expectLive(tokens: LoginResult) {
 }
 
 const liveSessionIds = async (userId: string) => {
-  const user = await deps.users.get(tenant, userId);
-  return (await deps.sessions.listLive(tenant, userId, new Date(), user?.credentialEpoch ?? 0)).map((s) => s.id);
+  const user = await userRepo(deps.store).get(tenant, userId);
+  return (await sessionRepo(deps.store).listLive(tenant, userId, new Date(), user?.credentialEpoch ?? 0)).map(
+    (s) => s.id,
+  );
 };
 const sessionIdOf = (tokens: LoginResult) => tokens.refreshToken.split('.')[2] as string;
 
@@ -130,7 +142,7 @@ describe('a password change', () => {
     await expectDead(intruder);
     await expectLive(owner);
     expect((await refresh(deps, tenant, owner.refreshToken, aClient())).accessToken).toBeTruthy();
-    expect(await deps.users.get(tenant, user.id)).toMatchObject({
+    expect(await userRepo(deps.store).get(tenant, user.id)).toMatchObject({
       credentialEpoch: 1,
       liveSessions: { [sessionIdOf(owner)]: expect.any(String) },
     });
@@ -140,7 +152,7 @@ describe('a password change', () => {
     const user = await aUser(tenant, {}, deps);
     const owner = await logIn(user);
     const principal = await principalOf(owner);
-    await deps.sessions.revokeAll(tenant, user.id);
+    await sessionRepo(deps.store).revokeAll(tenant, user.id);
     await expect(
       changePassword(deps, tenant, principal, { currentPassword: user.password, newPassword: NEW_PASSWORD }, aClient()),
     ).rejects.toMatchObject({ code: 'SESSION_REVOKED' });
@@ -151,7 +163,7 @@ describe('a password change', () => {
     const user = await aUser(tenant, { totp: true }, deps);
     const first = (await logIn(user)) as unknown as { challengeId: string };
     // The owner changes the password from a session of theirs, proving TOTP with a backup code.
-    const fresh = await deps.users.get(tenant, user.id);
+    const fresh = await userRepo(deps.store).get(tenant, user.id);
     if (!fresh) throw new Error('no user');
     const owner = await startSession(deps, tenant, fresh, aClient());
     await changePassword(
@@ -239,7 +251,7 @@ describe('revocation cost', () => {
   async function commandsWith(sessions: number, act: Act) {
     const user = await aUser(tenant, {}, deps);
     const current = await logIn(user);
-    const stored = await deps.sessions.get(tenant, user.id, sessionIdOf(current));
+    const stored = await sessionRepo(deps.store).get(tenant, user.id, sessionIdOf(current));
     for (let i = 1; i < sessions; i++) {
       const id = `ses_${String(i).padStart(20, '0')}`;
       await deps.store.doc.send(
@@ -303,7 +315,7 @@ describe('at most 50 live sessions', () => {
     const sessions: LoginResult[] = [];
     for (let i = 0; i <= MAX_LIVE_SESSIONS; i++) {
       now += 1000;
-      const read = await clocked.users.get(tenant, user.id);
+      const read = await userRepo(clocked.store).get(tenant, user.id);
       if (!read) throw new Error('no user');
       sessions.push(await startSession(clocked, tenant, read, aClient()));
     }
@@ -315,7 +327,7 @@ describe('at most 50 live sessions', () => {
     const listed = await listMySessions(deps, tenant, await principalOf(others.at(-1) as LoginResult));
     expect(listed).toHaveLength(MAX_LIVE_SESSIONS);
     expect(listed.map((s) => s.id)).not.toContain(sessionIdOf(oldest as LoginResult));
-    const profile = await deps.users.get(tenant, user.id);
+    const profile = await userRepo(deps.store).get(tenant, user.id);
     expect(Object.keys(profile?.liveSessions ?? {}).sort()).toEqual(others.map(sessionIdOf).sort());
     // The user's activity says a session ended (once): the 51st login's.
     const activity = await activityRepo(deps.store).page(tenant, user.id, 100, null, new Date());
@@ -327,7 +339,7 @@ describe('at most 50 live sessions', () => {
     const clocked = makeTestDeps({ mailer: noMail, clock: { now: () => new Date(now) } });
     const user = await aUser(tenant, {}, deps);
     const read = async () => {
-      const found = await clocked.users.get(tenant, user.id);
+      const found = await userRepo(clocked.store).get(tenant, user.id);
       if (!found) throw new Error('no user');
       return found;
     };
@@ -360,7 +372,7 @@ describe('at most 50 live sessions', () => {
     const clocked = makeTestDeps({ mailer: noMail, clock: { now: () => new Date(now) } });
     const user = await aUser(tenant, {}, deps);
     const start = async () => {
-      const read = await clocked.users.get(tenant, user.id);
+      const read = await userRepo(clocked.store).get(tenant, user.id);
       if (!read) throw new Error('no user');
       return startSession(clocked, tenant, read, aClient());
     };
@@ -368,13 +380,15 @@ describe('at most 50 live sessions', () => {
     now = Date.now();
     const recent = await start();
     const other = await start();
-    expect(Object.keys((await deps.users.get(tenant, user.id))?.liveSessions ?? {}).sort()).toEqual(
+    expect(Object.keys((await userRepo(deps.store).get(tenant, user.id))?.liveSessions ?? {}).sort()).toEqual(
       [sessionIdOf(recent), sessionIdOf(other)].sort(),
     );
     expect(sessionIdOf(old)).toBeTruthy();
     const { logout } = await import('#shared/auth/logout.ts');
     await logout(deps, tenant, await principalOf(other), aClient());
-    expect(Object.keys((await deps.users.get(tenant, user.id))?.liveSessions ?? {})).toEqual([sessionIdOf(recent)]);
+    expect(Object.keys((await userRepo(deps.store).get(tenant, user.id))?.liveSessions ?? {})).toEqual([
+      sessionIdOf(recent),
+    ]);
   });
 });
 
@@ -402,7 +416,9 @@ describe('data stored before epochs', () => {
     await expectLive(refreshed);
     // A login on such a profile starts its list.
     const next = await logIn(user);
-    expect((await deps.users.get(tenant, user.id))?.liveSessions).toEqual({ [sessionIdOf(next)]: expect.any(String) });
+    expect((await userRepo(deps.store).get(tenant, user.id))?.liveSessions).toEqual({
+      [sessionIdOf(next)]: expect.any(String),
+    });
     await revokeAllMySessions(deps, tenant, await principalOf(next), aClient());
     await expectDead(refreshed);
     await expectDead(next);

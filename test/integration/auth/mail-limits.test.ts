@@ -7,7 +7,9 @@ import { mailPurposeOf } from '#shared/auth/mail-limits.ts';
 import { signup } from '#shared/auth/signup.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
+import { challengeRepo } from '#shared/store/challenge-repo.ts';
 import { mailLimitRepo } from '#shared/store/mail-limit-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -152,8 +154,8 @@ describe('POST /auth/forgot-password past the mail limits', () => {
     const first = await forgotPassword(deps, tenant, owner.email, client);
     const { challengeId } = await forgotPassword(deps, tenant, owner.email, client);
     const [mailed, held] = await Promise.all([
-      deps.challenges.get(tenant, first.challengeId),
-      deps.challenges.get(tenant, challengeId),
+      challengeRepo(deps.store).get(tenant, first.challengeId),
+      challengeRepo(deps.store).get(tenant, challengeId),
     ]);
     expect(held).toMatchObject({
       type: 'PASSWORD_RESET',
@@ -168,10 +170,10 @@ describe('POST /auth/forgot-password past the mail limits', () => {
     const codeUser = await aUser(codeTenant);
     const first = await login(deps, codeTenant, { email: codeUser.email, loginMode: 'OTP_EMAIL' }, client);
     const mailedId = 'challengeId' in first ? first.challengeId : '';
-    expect(await deps.challenges.consume(codeTenant, mailedId, deps.clock.now())).toBe(true);
+    expect(await challengeRepo(deps.store).consume(codeTenant, mailedId, deps.clock.now())).toBe(true);
     at(10_000);
     const again = await login(deps, codeTenant, { email: codeUser.email, loginMode: 'OTP_EMAIL' }, client);
-    const held = await deps.challenges.get(codeTenant, 'challengeId' in again ? again.challengeId : '');
+    const held = await challengeRepo(deps.store).get(codeTenant, 'challengeId' in again ? again.challengeId : '');
     expect(held).toMatchObject({ codeHash: null, type: 'LOGIN_OTP' });
     expect(held?.codeChallengeId).toBeUndefined();
   });
@@ -217,11 +219,11 @@ describe('POST /auth/signup of a registered address past the mail limits', () =>
     const { deps, sent, at } = clockedDeps();
     const email = anEmail('again');
     await signup(deps, tenant, signupBody(tenant, email), client);
-    const before = await deps.users.findByEmail(tenant, email, deps.clock.now());
+    const before = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
     at(30_000);
     await signup(deps, tenant, signupBody(tenant, email), client);
     expect(sent.filter((m) => m.kind === 'SIGNUP_CODE')).toHaveLength(1);
-    const after = await deps.users.findByEmail(tenant, email, deps.clock.now());
+    const after = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
     expect(after?.emailValidationExpiresAt).toBe(before?.emailValidationExpiresAt);
   });
 });
@@ -293,7 +295,7 @@ describe('the tenant account mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => 
     await expect(inviteUser(deps, budgetTenant, admin, { email: invited })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
-    expect(await deps.users.findByEmail(budgetTenant, invited, deps.clock.now())).toBeNull();
+    expect(await userRepo(deps.store).findByEmail(budgetTenant, invited, deps.clock.now())).toBeNull();
 
     // The next UTC day has a budget again.
     at(14 * HOUR);
@@ -319,7 +321,7 @@ describe('the tenant signup mail budget (SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT)', 
         headers: { 'retry-after': String(14 * 3600) },
       });
     }
-    expect(await deps.users.findByEmail(budgetTenant, newcomer, deps.clock.now())).toBeNull();
+    expect(await userRepo(deps.store).findByEmail(budgetTenant, newcomer, deps.clock.now())).toBeNull();
     expect(sent).toHaveLength(2);
     // The account budget is untouched: the owner's login code goes out.
     await login(deps, budgetTenant, { email: owner.email, loginMode: 'OTP_EMAIL' }, client);

@@ -6,6 +6,7 @@ import { resetPassword } from '#shared/auth/reset-password.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import type { Counter } from '#shared/metrics.ts';
 import { mailSuppressionRepo } from '#shared/store/mail-suppression-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -88,7 +89,7 @@ describe('an e-mail change', () => {
     await verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code }, client);
     // The EMAIL_CHANGED notice would go to the old, suppressed address: not sent either.
     expect(sent).toHaveLength(1);
-    expect((await deps.users.get(tenant, user.id))?.email).toBe(newEmail);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.email).toBe(newEmail);
   });
 
   it('to a suppressed address: no code is mailed there, the answer is unchanged, and the challenge is a decoy', async () => {
@@ -103,6 +104,6 @@ describe('an e-mail change', () => {
     await expect(
       verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code: '000000' }, client),
     ).rejects.toMatchObject({ code: 'INVALID_CODE' });
-    expect((await deps.users.get(tenant, user.id))?.email).toBe(user.email);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.email).toBe(user.email);
   });
 });

@@ -20,7 +20,9 @@ import type { Deps } from '#shared/deps.ts';
 import { activityRepo } from '#shared/store/activity-repo.ts';
 import { apiKeyRepo } from '#shared/store/api-key-repo.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { roleRepo } from '#shared/store/role-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
@@ -55,7 +57,7 @@ let tenant: TestTenant;
 let merchant: Merchant;
 beforeAll(async () => {
   tenant = await aTenantWith();
-  merchant = (await makeTestDeps().merchants.get(tenant)) as Merchant;
+  merchant = (await merchantRepo(makeTestDeps().store).get(tenant)) as Merchant;
 });
 
 type Lambda = Parameters<typeof invokeWith>[1];
@@ -86,7 +88,7 @@ describe('a session authenticated more than 10 minutes ago', () => {
     // While fresh, the admin starts TOTP enrolment: the stale verify below has a pending secret to try.
     const started = await send(deps, initTotpHandler, 'POST', '/users/me/totp/init', adminSession.accessToken);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const pendingBefore = (await deps.users.get(tenant, admin.id))?.totpPendingSecret;
+    const pendingBefore = (await userRepo(deps.store).get(tenant, admin.id))?.totpPendingSecret;
 
     at(STALE);
     const stale = adminSession.accessToken;
@@ -129,9 +131,9 @@ describe('a session authenticated more than 10 minutes ago', () => {
     );
 
     // Nothing changed: address, TOTP state, keys; and no mail went to either address.
-    const adminAfter = await deps.users.get(tenant, admin.id);
+    const adminAfter = await userRepo(deps.store).get(tenant, admin.id);
     expect(adminAfter).toMatchObject({ email: admin.email, totpEnabled: false, totpPendingSecret: pendingBefore });
-    expect((await deps.users.get(tenant, totpUser.id))?.totpEnabled).toBe(true);
+    expect((await userRepo(deps.store).get(tenant, totpUser.id))?.totpEnabled).toBe(true);
     expect(await apiKeyRepo(deps.store).list(merchant)).toEqual([]);
     expect(ses.attemptsTo(newEmail)).toEqual([]);
     expect(ses.attemptsTo(admin.email)).toEqual([]);
@@ -275,9 +277,11 @@ describe('the admin powers a stale SUPER_ADMIN session would take the tenant ove
     expectReauthRequired(await remove(stale), 'delete a user');
     expectReauthRequired(await firstParty(stale), 'make a client first-party');
     // Nothing changed.
-    expect(Object.keys((await deps.users.get(own, accomplice.id))?.grants ?? {})).not.toContain(roleId('SUPER_ADMIN'));
-    expect(Object.keys((await deps.users.get(own, admin.id))?.grants ?? {})).toContain(roleId('ADMIN'));
-    expect(await deps.users.get(own, victim.id)).toMatchObject({ status: 'ACTIVE', totpEnabled: true });
+    expect(Object.keys((await userRepo(deps.store).get(own, accomplice.id))?.grants ?? {})).not.toContain(
+      roleId('SUPER_ADMIN'),
+    );
+    expect(Object.keys((await userRepo(deps.store).get(own, admin.id))?.grants ?? {})).toContain(roleId('ADMIN'));
+    expect(await userRepo(deps.store).get(own, victim.id)).toMatchObject({ status: 'ACTIVE', totpEnabled: true });
 
     // The owner proves it is them again: each works.
     const proof = await send(deps, reauthenticateHandler, 'POST', '/auth/reauthenticate', stale, {
@@ -334,7 +338,7 @@ describe('the admin powers a stale SUPER_ADMIN session would take the tenant ove
       pathParameters: { clientId },
     });
     expect({ status: promoted.status, code: promoted.body?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
-    expect(Object.keys((await deps.users.get(own, user.id))?.grants ?? {})).not.toContain(roleId('ADMIN'));
+    expect(Object.keys((await userRepo(deps.store).get(own, user.id))?.grants ?? {})).not.toContain(roleId('ADMIN'));
     // A server's automation may still disable a user: the key was made by a recently signed-in admin.
     const disabled = await withKey(setUserStatusHandler, 'PATCH', `/users/${user.id}/status`, {
       body: { status: 'DISABLED' },

@@ -4,6 +4,9 @@ import { refresh } from '#shared/auth/refresh.ts';
 import { startSession } from '#shared/auth/session-start.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { sessionRepo } from '#shared/store/session-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { successorSecret } from '#shared/tokens/refresh-successor.ts';
 import { hashRefreshSecret, parseRefreshToken } from '#shared/tokens/refresh-token.ts';
@@ -21,9 +24,9 @@ function depsAt(start: Date) {
 
 async function loggedIn(deps: Deps) {
   const created = await aTenantWith({}, deps);
-  const tenant = (await deps.merchants.get(created)) as Merchant;
+  const tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
   const testUser = await aUser(tenant, {}, deps);
-  const user = await deps.users.get(tenant, testUser.id);
+  const user = await userRepo(deps.store).get(tenant, testUser.id);
   if (!user) throw new Error('no user');
   const tokens = await startSession(deps, tenant, user, client);
   return { tenant, user, tokens };
@@ -40,7 +43,7 @@ describe('refresh (with a clock)', () => {
     await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_REUSED');
     // The thief's copy and the user's current token are both dead now.
     await rejects(refresh(deps, tenant, next.refreshToken, client), 'REFRESH_TOKEN_INVALID');
-    const session = await deps.sessions.get(tenant, user.id, tokens.refreshToken.split('.')[2] ?? '');
+    const session = await sessionRepo(deps.store).get(tenant, user.id, tokens.refreshToken.split('.')[2] ?? '');
     expect(session?.revokedAt).not.toBeNull();
     const { Items } = await deps.store.doc.send(
       new QueryCommand({
@@ -67,9 +70,9 @@ describe('refresh (with a clock)', () => {
   it('gives no tokens to a user who is no longer ACTIVE, and ends the session', async () => {
     const { deps } = depsAt(new Date());
     const { tenant, user, tokens } = await loggedIn(deps);
-    await deps.users.update(tenant, user.id, { status: 'COMPROMISED' });
+    await userRepo(deps.store).update(tenant, user.id, { status: 'COMPROMISED' });
     await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_INVALID');
-    await deps.users.update(tenant, user.id, { status: 'ACTIVE' });
+    await userRepo(deps.store).update(tenant, user.id, { status: 'ACTIVE' });
     await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_INVALID');
   });
 });
@@ -112,7 +115,7 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
       expect(answers.map((a) => claimsOf(a.accessToken).sid)).toEqual(answers.map(() => sid));
       expect(new Set(answers.map((a) => claimsOf(a.accessToken).jti)).size).toBe(ways);
       // The session stays alive, and the shared successor refreshes again.
-      expect((await deps.sessions.get(tenant, user.id, sid))?.revokedAt).toBeNull();
+      expect((await sessionRepo(deps.store).get(tenant, user.id, sid))?.revokedAt).toBeNull();
       const after = await refresh(deps, tenant, successor, client);
       expect(sessionOf(after.refreshToken)).toBe(sid);
       expect(after.refreshToken).not.toBe(successor);
@@ -133,7 +136,9 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
 
     await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_REUSED');
 
-    expect((await deps.sessions.get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt).not.toBeNull();
+    expect(
+      (await sessionRepo(deps.store).get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt,
+    ).not.toBeNull();
     // The chain every holder shared is dead too.
     await rejects(refresh(deps, tenant, next.refreshToken, client), 'REFRESH_TOKEN_INVALID');
     const types = await activityTypes(deps, tenant, user.id);
@@ -153,7 +158,7 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
     await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_INVALID');
 
     // Nothing was revoked: the chain's current token still works.
-    expect((await deps.sessions.get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt).toBeNull();
+    expect((await sessionRepo(deps.store).get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt).toBeNull();
     expect((await refresh(deps, tenant, third.refreshToken, client)).refreshToken).toBeTruthy();
   });
 
@@ -162,14 +167,14 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
     const { deps, advance } = depsAt(login);
     const { tenant, user, tokens } = await loggedIn(deps);
     const sid = sessionOf(tokens.refreshToken);
-    const end = (await deps.sessions.get(tenant, user.id, sid))?.refreshExpiresAt;
+    const end = (await sessionRepo(deps.store).get(tenant, user.id, sid))?.refreshExpiresAt;
     expect(end).toBe(new Date(login.getTime() + 7 * 86_400_000).toISOString());
 
     advance(7 * 86_400_000 - 6_000);
     const next = await refresh(deps, tenant, tokens.refreshToken, client);
     advance(3_000);
     expect((await refresh(deps, tenant, tokens.refreshToken, client)).refreshToken).toBe(next.refreshToken);
-    expect((await deps.sessions.get(tenant, user.id, sid))?.refreshExpiresAt).toBe(end);
+    expect((await sessionRepo(deps.store).get(tenant, user.id, sid))?.refreshExpiresAt).toBe(end);
 
     // 1 s past the end, 4 s after the rotation: within the grace, but not within the 7 days.
     advance(4_000);
@@ -197,7 +202,7 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
     expect(successorSecret(key, user.id, presented.sessionId, presented.secret)).toBe(successor.secret);
 
     // The session holds the successor's hash; no item holds the successor (nor the key) in clear.
-    const session = await deps.sessions.get(tenant, user.id, presented.sessionId);
+    const session = await sessionRepo(deps.store).get(tenant, user.id, presented.sessionId);
     expect(session?.refreshHash).toBe(hashRefreshSecret(successor.secret));
     const everything = [];
     for (const pk of [keys.userPartition(tenant, user.id), keys.signingKeysPartition]) {

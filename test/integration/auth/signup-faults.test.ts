@@ -9,10 +9,14 @@ import type { Deps } from '#shared/deps.ts';
 import { fail } from '#shared/errors.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import type { Challenge } from '#shared/store/challenge-repo.ts';
+import { challengeRepo } from '#shared/store/challenge-repo.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { depsWatchingStore, putItemsOf } from '#test/support/store-spy.ts';
 
 const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 let counter = 0;
@@ -45,36 +49,22 @@ function depsWith(mail: 'failing' | 'working', laterByMs = 0) {
         sent.push({ to, message });
       },
     },
-    challenges: {
-      ...base.challenges,
-      create: async (t, challenge) => {
-        challenges.push(challenge);
-        return base.challenges.create(t, challenge);
-      },
-      // A new user's challenge is written in the transaction that makes the user.
-      putItem: (t, challenge) => {
-        challenges.push(challenge);
-        return base.challenges.putItem(t, challenge);
-      },
-      createForSignup: async (t, challenge) => {
-        challenges.push(challenge);
-        return base.challenges.createForSignup(t, challenge);
-      },
-    },
-    users: {
-      ...base.users,
-      create: async (t, user, also) => {
-        users.push(user);
-        return base.users.create(t, user, also);
-      },
-    },
   };
-  return { deps, sent, challenges, users, errorsLogged, counted };
+  // The challenges and users the request writes (a new user's challenge goes in the transaction that makes the user).
+  const watched = depsWatchingStore(deps, {
+    before: (command) => {
+      for (const item of putItemsOf(command)) {
+        if (item.entity === 'CHALLENGE') challenges.push(item as unknown as Challenge);
+        if (item.entity === 'USER') users.push(item as unknown as User);
+      }
+    },
+  });
+  return { deps: watched, sent, challenges, users, errorsLogged, counted };
 }
 
 async function aMerchant(options: Parameters<typeof aTenantWith>[0] = {}): Promise<Merchant> {
   const created = await aTenantWith(options);
-  const merchant = await makeTestDeps().merchants.get(created);
+  const merchant = await merchantRepo(makeTestDeps().store).get(created);
   if (!merchant) throw new Error('tenant not created');
   return merchant;
 }
@@ -115,10 +105,10 @@ describe('signup when the mail cannot be sent', () => {
 
     expect(down.users).toHaveLength(1);
     expect(down.challenges).toHaveLength(1);
-    expect(await down.deps.users.findByEmail(tenant, email, down.deps.clock.now())).toBeNull();
-    expect(await down.deps.users.get(tenant, (down.users[0] as User).id)).toBeNull();
+    expect(await userRepo(down.deps.store).findByEmail(tenant, email, down.deps.clock.now())).toBeNull();
+    expect(await userRepo(down.deps.store).get(tenant, (down.users[0] as User).id)).toBeNull();
     expect(await profilesWithEmail(down.deps, tenant, email)).toEqual([]);
-    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+    expect(await challengeRepo(down.deps.store).get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
     // Taken back: not a sign-up to the operator's Signups metric.
     expect(down.counted).toEqual([]);
   });
@@ -132,7 +122,7 @@ describe('signup when the mail cannot be sent', () => {
     const answer = await signup(up.deps, tenant, signupBody(tenant, email), client);
     expect(answer).toEqual({ challengeId: expect.any(String) });
     expect(up.users).toHaveLength(1);
-    const user = await up.deps.users.findByEmail(tenant, email, up.deps.clock.now());
+    const user = await userRepo(up.deps.store).findByEmail(tenant, email, up.deps.clock.now());
     expect(user).toMatchObject({ id: up.users[0]?.id, status: 'INACTIVE' });
     expect(up.sent).toEqual([{ to: email, message: { kind: 'SIGNUP_CODE', code: expect.stringMatching(/^\d{6}$/) } }]);
     expect(up.counted).toEqual(['Signups']);
@@ -153,15 +143,15 @@ describe('signup when the mail cannot be sent', () => {
     const up = depsWith('working');
     const first = await signup(up.deps, tenant, signupBody(tenant, email), client);
 
-    const pending = await up.deps.users.findByEmail(tenant, email, up.deps.clock.now());
+    const pending = await userRepo(up.deps.store).findByEmail(tenant, email, up.deps.clock.now());
     // Past the minute of the first code, so that the mail limit lets the second through to the failing mail.
     const down = depsWith('failing', 61_000);
     expect(await signup(down.deps, tenant, signupBody(tenant, email, 'Second-22-pass'), client)).toEqual({
       challengeId: down.challenges.at(-1)?.id,
     });
-    expect(await down.deps.challenges.get(tenant, (down.challenges.at(-1) as Challenge).id)).toBeNull();
+    expect(await challengeRepo(down.deps.store).get(tenant, (down.challenges.at(-1) as Challenge).id)).toBeNull();
     // Unchanged, the lapse of the code that did go out included: no new code is said to be out.
-    expect(await up.deps.users.findByEmail(tenant, email, up.deps.clock.now())).toEqual(pending);
+    expect(await userRepo(up.deps.store).findByEmail(tenant, email, up.deps.clock.now())).toEqual(pending);
 
     const tokens = await verifySignup(
       up.deps,
@@ -175,7 +165,7 @@ describe('signup when the mail cannot be sent', () => {
   it('removes the decoy challenge and leaves the account as it was when the owner notice cannot be sent', async () => {
     const tenant = await aMerchant();
     const owner = await aUser(tenant);
-    const before = await makeTestDeps().users.findByEmail(tenant, owner.email, new Date());
+    const before = await userRepo(makeTestDeps().store).findByEmail(tenant, owner.email, new Date());
     const down = depsWith('failing');
 
     expect(await signup(down.deps, tenant, signupBody(tenant, owner.email, 'Second-22-pass'), client)).toEqual({
@@ -184,8 +174,8 @@ describe('signup when the mail cannot be sent', () => {
 
     // The first is the one that went with the user that was not made (the address is taken).
     expect(down.challenges).toHaveLength(2);
-    expect(await down.deps.challenges.get(tenant, (down.challenges.at(-1) as Challenge).id)).toBeNull();
-    expect(await down.deps.users.findByEmail(tenant, owner.email, down.deps.clock.now())).toEqual(before);
+    expect(await challengeRepo(down.deps.store).get(tenant, (down.challenges.at(-1) as Challenge).id)).toBeNull();
+    expect(await userRepo(down.deps.store).findByEmail(tenant, owner.email, down.deps.clock.now())).toEqual(before);
   });
 });
 
@@ -202,7 +192,7 @@ describe('forgotPassword when the mail cannot be sent', () => {
 
     expect(down.challenges).toHaveLength(1);
     expect(down.challenges[0]).toMatchObject({ type: 'PASSWORD_RESET', userId: user.id });
-    expect(await down.deps.challenges.get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
+    expect(await challengeRepo(down.deps.store).get(tenant, (down.challenges[0] as Challenge).id)).toBeNull();
   });
 });
 
@@ -222,7 +212,7 @@ describe('resetPassword when the notice cannot be sent', () => {
         client,
       ),
     ).resolves.toBeUndefined();
-    const hash = (await down.deps.users.get(tenant, user.id))?.passwordHash as string;
+    const hash = (await userRepo(down.deps.store).get(tenant, user.id))?.passwordHash as string;
     expect(await verifyPassword(hash, 'Philodendron-7-vine')).toBe(true);
     expect(await verifyPassword(hash, user.password)).toBe(false);
     expect(down.errorsLogged).toEqual(['reset notice not sent']);

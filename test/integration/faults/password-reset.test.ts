@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import { handler as resetPasswordHandler } from '#functions/auth/reset-password.ts';
 import { forgotPassword } from '#shared/auth/forgot-password.ts';
 import { verifyPassword } from '#shared/auth/passwords.ts';
+import { sessionRepo } from '#shared/store/session-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aStoredUser } from '#test/support/admin.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import {
@@ -61,9 +63,9 @@ const reset: Operation<Fixture> = {
       const problems: string[] = [];
       if (run.answer.status !== 204)
         problems.push(`answered ${describeAnswer(run.answer)}, not 204: the password is set`);
-      const user = await makeTestDeps().users.get(tenant, run.fixture.userId);
+      const user = await userRepo(makeTestDeps().store).get(tenant, run.fixture.userId);
       if (!(await verifyPassword(user?.passwordHash ?? '', NEW_PASSWORD))) problems.push('the new password is not set');
-      const live = await makeTestDeps().sessions.listLive(
+      const live = await sessionRepo(makeTestDeps().store).listLive(
         tenant,
         run.fixture.userId,
         new Date(),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import { bundlingFor, REPO_ROOT } from '#infra/http-api.ts';
 import { type SesEmulator, startSesEmulator } from '#local/ses.ts';
+import { sessionRepo } from '#shared/store/session-repo.ts';
 import { aTenantWith, aUser, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
@@ -105,7 +106,7 @@ describe('bundles that carry the AWS SDK', () => {
 
     // A revoked session's access token answers 401 SESSION_REVOKED at once, through the direct read too.
     const { sid } = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()) as { sid: string };
-    await makeTestDeps().sessions.revoke(tenant, user.id, sid, new Date());
+    await sessionRepo(makeTestDeps().store).revoke(tenant, user.id, sid, new Date());
     const revoked = await getMe(
       anEvent({ path: '/api/v1/users/me', headers: { ...tenant.headers, authorization: `Bearer ${accessToken}` } }),
       aContext(),

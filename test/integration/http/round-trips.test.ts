@@ -10,7 +10,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { guardRepo } from '#shared/store/guard-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import { mailSuppressionKey } from '#shared/store/mail-suppression-repo.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { withPrefetch } from '#shared/store/prefetch.ts';
+import { sessionRepo } from '#shared/store/session-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { refreshMacKey } from '#shared/tokens/refresh-successor.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -68,10 +71,10 @@ async function signIn(of: Merchant) {
 
 beforeAll(async () => {
   const [created, other] = await Promise.all([aTenantWith(), aTenantWith()]);
-  tenant = (await deps.merchants.get(created)) as Merchant;
+  tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
   tenantHeaders = { 'x-app-id': created.app, 'x-mid-key': created.mid };
   accessToken = await signIn(tenant);
-  otherTenantToken = await signIn((await deps.merchants.get(other)) as Merchant);
+  otherTenantToken = await signIn((await merchantRepo(deps.store).get(other)) as Merchant);
   // Warm: the signing key is read once per process, not per request.
   await getMeWith({ ...tenantHeaders, authorization: `Bearer ${accessToken}` });
 });
@@ -110,7 +113,7 @@ describe('GET /users/me', () => {
   it('answers 401 SESSION_REVOKED once the session is revoked', async () => {
     const revokedToken = await signIn(tenant);
     const { sub, sid } = JSON.parse(Buffer.from(revokedToken.split('.')[1] as string, 'base64url').toString());
-    await deps.sessions.revoke(tenant, sub, sid, deps.clock.now());
+    await sessionRepo(deps.store).revoke(tenant, sub, sid, deps.clock.now());
     const res = await getMeWith({ ...tenantHeaders, authorization: `Bearer ${revokedToken}` });
     expect(res).toMatchObject({ status: 401, body: { code: 'SESSION_REVOKED' } });
   });
@@ -174,7 +177,7 @@ describe('POST /auth/login (password)', () => {
 
 describe('POST /auth/login (e-mail code)', () => {
   it("reads the address's mail suppression with the tenant, the claim and the lockout: no GetItem of its own", async () => {
-    const codeTenant = (await deps.merchants.get(
+    const codeTenant = (await merchantRepo(deps.store).get(
       await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' }),
     )) as Merchant;
     const user = await aUser(codeTenant);
@@ -227,18 +230,18 @@ describe('POST /auth/refresh', () => {
 describe('a request view with what it prefetched', () => {
   it('answers the first read of a prefetched key without a call, and the next one from the table', async () => {
     const user = await aUser(tenant);
-    const { prefetched } = await deps.merchants.getWith(tenant, [
+    const { prefetched } = await merchantRepo(deps.store).getWith(tenant, [
       keys.user(tenant, user.id),
       keys.user(tenant, 'usr_missing'),
     ]);
     const view = depsWithStore(deps, withPrefetch(deps.store, prefetched));
     calls.length = 0;
-    expect((await view.users.get(tenant, user.id))?.email).toBe(user.email);
-    expect(await view.users.get(tenant, 'usr_missing')).toBeNull();
+    expect((await userRepo(view.store).get(tenant, user.id))?.email).toBe(user.email);
+    expect(await userRepo(view.store).get(tenant, 'usr_missing')).toBeNull();
     expect(calls).toEqual([]);
-    await deps.users.update(tenant, user.id, { firstName: 'Changed' });
+    await userRepo(deps.store).update(tenant, user.id, { firstName: 'Changed' });
     calls.length = 0;
-    expect((await view.users.get(tenant, user.id))?.firstName).toBe('Changed');
+    expect((await userRepo(view.store).get(tenant, user.id))?.firstName).toBe('Changed');
     expect(calls).toEqual(['GetItemCommand']);
   });
 });

@@ -6,6 +6,7 @@ import type { Deps } from '#shared/deps.ts';
 import { getMyMerchant, updateMerchant } from '#shared/merchants/service.ts';
 import { grantOf } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
@@ -40,7 +41,7 @@ async function asStoredBefore(deps: Deps, tenant: { app: string; mid: string }):
       UpdateExpression: 'REMOVE adminUserId',
     }),
   );
-  const merchant = await deps.merchants.get(tenant);
+  const merchant = await merchantRepo(deps.store).get(tenant);
   if (!merchant) throw new Error('no merchant');
   return merchant;
 }
@@ -81,7 +82,7 @@ describe('adminUserId', () => {
     const deps = makeTestDeps();
     const created = await aTenant(deps);
     expect(await storedAdminUserId(deps, created)).toBe(created.adminUserId);
-    const merchant = await deps.merchants.get(created);
+    const merchant = await merchantRepo(deps.store).get(created);
     expect((await getMyMerchant(deps, merchant as Merchant)).adminUserId).toBe(created.adminUserId);
   });
 
@@ -95,7 +96,7 @@ describe('adminUserId', () => {
 
     expect((await getMyMerchant(deps, legacy)).adminUserId).toBe(created.adminUserId);
     expect(await storedAdminUserId(deps, created)).toBe(created.adminUserId);
-    const read = await deps.merchants.get(created);
+    const read = await merchantRepo(deps.store).get(created);
     expect(read?.adminUserId).toBe(created.adminUserId);
     // PATCH answers it too, and a change of settings keeps it.
     const patched = await updateMerchant(deps, read as Merchant, created.id, { name: 'Renamed' });
@@ -106,7 +107,7 @@ describe('adminUserId', () => {
     const deps = makeTestDeps();
     const created = await aTenant(deps);
     const second = await aLaterSuperAdmin(deps, created);
-    const merchant = (await deps.merchants.get(created)) as Merchant;
+    const merchant = (await merchantRepo(deps.store).get(created)) as Merchant;
     const actor: Principal = {
       kind: 'user',
       userId: second.id,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Deps } from '#shared/deps.ts';
 import { getMyMerchant, updateMerchant } from '#shared/merchants/service.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aMerchant } from '#test/support/builders.ts';
@@ -20,7 +21,7 @@ async function aTenant(deps: Deps, origins: string[]): Promise<Merchant> {
     origins,
     subdomain: `m-${unique()}`,
   });
-  const merchant = await deps.merchants.get(created);
+  const merchant = await merchantRepo(deps.store).get(created);
   if (!merchant) throw new Error('tenant not created');
   return merchant;
 }
@@ -47,7 +48,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
 
     const res = await updateMerchant(deps, tenant, tenant.id, { allowedOrigins: [kept, added], name: 'Renamed' });
     expect(res).toMatchObject({ allowedOrigins: [kept, added], name: 'Renamed' });
-    expect(await deps.merchants.get(tenant)).toEqual({ ...tenant, ...res });
+    expect(await merchantRepo(deps.store).get(tenant)).toEqual({ ...tenant, ...res });
     expect(await indexedTenants(deps, kept)).toEqual([own]);
     expect(await indexedTenants(deps, added)).toEqual([own]);
     expect(await indexedTenants(deps, removed)).toEqual([]);
@@ -60,7 +61,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
     const b = await aTenant(deps, [shared]);
     await updateMerchant(deps, a, a.id, { allowedOrigins: [] });
     expect(await indexedTenants(deps, shared)).toEqual([keys.merchant(b).pk]);
-    expect(await deps.merchants.anyTenantAllowsOrigin(shared)).toBe(true);
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(shared)).toBe(true);
   });
 
   it('applies a change made from a stale read over the fresh state, so the index never drifts', async () => {
@@ -71,11 +72,11 @@ describe('updateMerchant (DynamoDB Local)', () => {
     await updateMerchant(deps, stale, stale.id, { allowedOrigins: [o1, o2] });
     const second = await updateMerchant(deps, stale, stale.id, { allowedOrigins: [o1, o3], primaryColor: '#123456' });
     expect(second.allowedOrigins).toEqual([o1, o3]);
-    const stored = await deps.merchants.get(stale);
+    const stored = await merchantRepo(deps.store).get(stale);
     expect(stored).toMatchObject({ allowedOrigins: [o1, o3], primaryColor: '#123456' });
     // Had the second write diffed against its stale [o1], o2 would stay indexed for preflight.
-    expect(await deps.merchants.anyTenantAllowsOrigin(o2)).toBe(false);
-    expect(await deps.merchants.anyTenantAllowsOrigin(o3)).toBe(true);
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(o2)).toBe(false);
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(o3)).toBe(true);
   });
 
   it('keeps concurrent changes whole: the index equals the final allowedOrigins', async () => {
@@ -91,7 +92,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
       if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'CONFLICT' });
     }
     expect(outcomes.some((outcome) => outcome.status === 'fulfilled')).toBe(true);
-    const final = await deps.merchants.get(tenant);
+    const final = await merchantRepo(deps.store).get(tenant);
     const own = keys.merchant(tenant).pk;
     for (const value of lists.flat()) {
       const indexed = (await indexedTenants(deps, value)).includes(own);
@@ -104,15 +105,15 @@ describe('updateMerchant (DynamoDB Local)', () => {
     const deps = makeTestDeps({ clock: { now: () => frozen } });
     const tenant = await aTenant(deps, [origin('clock')]);
     const first = await updateMerchant(deps, tenant, tenant.id, { name: 'One' });
-    const fresh = (await deps.merchants.get(tenant)) as Merchant;
+    const fresh = (await merchantRepo(deps.store).get(tenant)) as Merchant;
     const second = await updateMerchant(deps, fresh, fresh.id, { name: 'Two' });
     // Created at the frozen instant, then one millisecond later per change.
     expect(tenant.updatedAt).toBe(frozen.toISOString());
     expect(first.updatedAt).toBe(new Date(frozen.getTime() + 1).toISOString());
     expect(second.updatedAt).toBe(new Date(frozen.getTime() + 2).toISOString());
-    const latest = (await deps.merchants.get(tenant)) as Merchant;
+    const latest = (await merchantRepo(deps.store).get(tenant)) as Merchant;
     expect(await updateMerchant(deps, latest, latest.id, {})).toEqual(await getMyMerchant(deps, latest));
-    expect(await deps.merchants.get(tenant)).toEqual(latest);
+    expect(await merchantRepo(deps.store).get(tenant)).toEqual(latest);
   });
 
   it('answers NOT_FOUND for another id, and for a merchant that is gone', async () => {
@@ -121,7 +122,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
     await expect(updateMerchant(deps, tenant, 'mer_other', { name: 'X' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const ghost = aMerchant({ allowedOrigins: [origin('ghost')] });
     await expect(updateMerchant(deps, ghost, ghost.id, { name: 'X' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await deps.merchants.get(ghost)).toBeNull();
-    expect(await deps.merchants.anyTenantAllowsOrigin(ghost.allowedOrigins[0] as string)).toBe(false);
+    expect(await merchantRepo(deps.store).get(ghost)).toBeNull();
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(ghost.allowedOrigins[0] as string)).toBe(false);
   });
 });

@@ -11,6 +11,8 @@ import {
   effectiveRoles,
   grantOf,
 } from '#shared/roles/authority.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
 import { aRoleName, aStoredUser, aUserRecord, putUsers } from '#test/support/admin.ts';
@@ -74,7 +76,7 @@ let now: Date;
 
 beforeAll(async () => {
   const created = await aTenantWith({}, deps);
-  tenant = (await deps.merchants.get(created)) as Merchant;
+  tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
   now = new Date();
   const system = await listRoles(deps, tenant);
   roles = Object.fromEntries(system.map((r) => [r.name, r as Role]));
@@ -125,7 +127,8 @@ beforeAll(async () => {
   }
   await putUsers(deps, tenant, made);
   // As stored: the table's view of each user is what the functions judge.
-  for (const who of Object.keys(specs) as Who[]) users[who] = (await deps.users.get(tenant, users[who].id)) as User;
+  for (const who of Object.keys(specs) as Who[])
+    users[who] = (await userRepo(deps.store).get(tenant, users[who].id)) as User;
 });
 
 describe('assertMayActOnUser (real users, DynamoDB Local)', () => {
@@ -214,7 +217,7 @@ describe('actorIdOf', () => {
 describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
   /** Users who hold a SUPER_ADMIN grant in effect at `at`, among `ids`. */
   async function superAdminsAt(d: Deps, t: Merchant, ids: string[], at: Date) {
-    const found = await Promise.all(ids.map((id) => d.users.get(t, id)));
+    const found = await Promise.all(ids.map((id) => userRepo(d.store).get(t, id)));
     return found.filter((u) => u?.status === 'ACTIVE' && effectiveRoles(u, at).authority === 0).map((u) => u?.id);
   }
 
@@ -224,9 +227,9 @@ describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
   ] as const)('stays when a SUPER_ADMIN whose own grant expires removes the permanent one by %s', async (_, how) => {
     const { deps: d, advance, now: clockNow } = movableDeps();
     const created = await aTenantWith({}, d);
-    const t = (await d.merchants.get(created)) as Merchant;
+    const t = (await merchantRepo(d.store).get(created)) as Merchant;
     const superAdmin = (await listRoles(d, t)).find((r) => r.name === 'SUPER_ADMIN') as Role;
-    const owner = (await d.users.get(t, created.adminUserId)) as User;
+    const owner = (await userRepo(d.store).get(t, created.adminUserId)) as User;
     const temp = await aStoredUser(t, {}, d);
     const expiresAt = new Date(clockNow().getTime() + HOUR).toISOString();
     // SUPER_ADMIN is never given with an end: the first line of defence.
@@ -234,7 +237,7 @@ describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
       assignRole(d, t, principalOf(owner, clockNow()), { userId: temp.id, roleId: superAdmin.id, expiresAt }, client),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
 
-    const acting = principalOf((await d.users.get(t, temp.id)) as User, clockNow());
+    const acting = principalOf((await userRepo(d.store).get(t, temp.id)) as User, clockNow());
     const removal =
       how === 'revoke'
         ? revokeRole(d, t, acting, { userId: owner.id, roleId: superAdmin.id }, client)
@@ -250,13 +253,13 @@ describe('the last SUPER_ADMIN (services, DynamoDB Local)', () => {
 
   it('refuses every way for the only SUPER_ADMIN to lose SUPER_ADMIN through the services', async () => {
     const created = await aTenantWith({}, deps);
-    const t = (await deps.merchants.get(created)) as Merchant;
+    const t = (await merchantRepo(deps.store).get(created)) as Merchant;
     const superAdmin = (await listRoles(deps, t)).find((r) => r.name === 'SUPER_ADMIN') as Role;
-    const owner = (await deps.users.get(t, created.adminUserId)) as User;
+    const owner = (await userRepo(deps.store).get(t, created.adminUserId)) as User;
     const admin = await aStoredUser(t, {}, deps);
     const adminRole = (await listRoles(deps, t)).find((r) => r.name === 'ADMIN') as Role;
     await assignRole(deps, t, principalOf(owner, new Date()), { userId: admin.id, roleId: adminRole.id }, client);
-    const adminUser = (await deps.users.get(t, admin.id)) as User;
+    const adminUser = (await userRepo(deps.store).get(t, admin.id)) as User;
 
     for (const principal of [principalOf(owner, new Date()), principalOf(adminUser, new Date()), apiKey]) {
       const attempts = [

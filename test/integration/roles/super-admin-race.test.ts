@@ -6,6 +6,8 @@ import type { Principal } from '#shared/auth/principal.ts';
 import { AppError } from '#shared/errors.ts';
 import { effectiveRoles } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
 import { aStoredUser } from '#test/support/admin.ts';
@@ -27,7 +29,7 @@ const client = { ip: '203.0.113.7', userAgent: 'vitest' };
 
 /** What the bearer check makes of a user as stored now. */
 async function principalOf(t: Merchant, userId: string): Promise<Principal> {
-  const user = (await deps.users.get(t, userId)) as User;
+  const user = (await userRepo(deps.store).get(t, userId)) as User;
   const { names, authority } = effectiveRoles(user, new Date());
   // Signed in just now: the admin powers need a recent sign-in (recent-authentication.ts).
   return {
@@ -44,7 +46,7 @@ async function principalOf(t: Merchant, userId: string): Promise<Principal> {
 /** A tenant with its first SUPER_ADMIN (`owner`) and `others` more. */
 async function superAdmins(others: number) {
   const created = await aTenantWith({}, deps);
-  const t = (await deps.merchants.get(created)) as Merchant;
+  const t = (await merchantRepo(deps.store).get(created)) as Merchant;
   const superAdminRole = (await listRoles(deps, t)).find((r) => r.name === 'SUPER_ADMIN')?.id as string;
   const ownerPrincipal = await principalOf(t, created.adminUserId);
   const ids = [created.adminUserId];
@@ -58,7 +60,7 @@ async function superAdmins(others: number) {
 
 /** Active holders of SUPER_ADMIN among `ids`, as stored. */
 async function activeSuperAdmins(t: Merchant, ids: string[]) {
-  const users = await Promise.all(ids.map((id) => deps.users.get(t, id)));
+  const users = await Promise.all(ids.map((id) => userRepo(deps.store).get(t, id)));
   return users
     .filter((u): u is User => u?.status === 'ACTIVE' && effectiveRoles(u, new Date()).authority === 0)
     .map((u) => u.id);
@@ -110,7 +112,7 @@ describe('two SUPER_ADMINs removing each other (services, DynamoDB Local)', () =
 
     expect(await activeSuperAdmins(t, ids)).toEqual([a]);
     // The refused removal wrote nothing: A is as it was.
-    const left = (await deps.users.get(t, a)) as User;
+    const left = (await userRepo(deps.store).get(t, a)) as User;
     expect(left.status).toBe('ACTIVE');
     expect(Object.hasOwn(left.grants, superAdminRole)).toBe(true);
   });
@@ -172,6 +174,6 @@ describe('two SUPER_ADMINs removing each other (services, DynamoDB Local)', () =
     expect(await outcome(setUserStatus(deps, t, byA, c, 'DISABLED', client))).toBe('done');
     expect(await outcome(deleteUser(deps, t, byA, d, client))).toBe('done');
     expect(await activeSuperAdmins(t, ids)).toEqual([a]);
-    expect(await deps.users.get(t, d)).toBeNull();
+    expect(await userRepo(deps.store).get(t, d)).toBeNull();
   });
 });

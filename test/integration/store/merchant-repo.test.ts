@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { grantOf } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { NewTenant } from '#shared/store/merchant-repo.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { aMerchant } from '#test/support/builders.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
@@ -51,33 +52,33 @@ function aNewTenant(overrides: Partial<NewTenant['merchant']> = {}): NewTenant {
 describe('merchants (DynamoDB Local)', () => {
   it('creates a tenant and reads it back by app/mid and by public client key', async () => {
     const tenant = aNewTenant();
-    expect(await deps.merchants.create(tenant)).toEqual({ ok: true });
+    expect(await merchantRepo(deps.store).create(tenant)).toEqual({ ok: true });
     const t = { app: tenant.merchant.app, mid: tenant.merchant.mid };
-    expect(await deps.merchants.get(t)).toEqual(tenant.merchant);
-    expect(await deps.merchants.findByClientKey(tenant.merchant.publicApiKey)).toEqual(tenant.merchant);
+    expect(await merchantRepo(deps.store).get(t)).toEqual(tenant.merchant);
+    expect(await merchantRepo(deps.store).findByClientKey(tenant.merchant.publicApiKey)).toEqual(tenant.merchant);
   });
 
   it('answers null for an unknown tenant or client key, and never crosses tenants', async () => {
     const tenant = aNewTenant();
-    await deps.merchants.create(tenant);
-    expect(await deps.merchants.get({ app: tenant.merchant.app, mid: 'mid_someone_else' })).toBeNull();
-    expect(await deps.merchants.findByClientKey('pk_unknown')).toBeNull();
+    await merchantRepo(deps.store).create(tenant);
+    expect(await merchantRepo(deps.store).get({ app: tenant.merchant.app, mid: 'mid_someone_else' })).toBeNull();
+    expect(await merchantRepo(deps.store).findByClientKey('pk_unknown')).toBeNull();
   });
 
   it('knows which origins some tenant allows (for CORS preflight)', async () => {
     const origin = `https://${Date.now()}.shop.example`;
-    await deps.merchants.create(aNewTenant({ allowedOrigins: [origin] }));
-    expect(await deps.merchants.anyTenantAllowsOrigin(origin)).toBe(true);
-    expect(await deps.merchants.anyTenantAllowsOrigin(`${origin}:8443`)).toBe(false);
+    await merchantRepo(deps.store).create(aNewTenant({ allowedOrigins: [origin] }));
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(origin)).toBe(true);
+    expect(await merchantRepo(deps.store).anyTenantAllowsOrigin(`${origin}:8443`)).toBe(false);
   });
 
   it('refuses a taken subdomain and writes nothing of the second tenant (one transaction)', async () => {
     const first = aNewTenant();
-    await deps.merchants.create(first);
+    await merchantRepo(deps.store).create(first);
     const second = aNewTenant({ subdomain: first.merchant.subdomain, allowedOrigins: ['https://second.example'] });
-    expect(await deps.merchants.create(second)).toEqual({ ok: false, reason: 'SUBDOMAIN_TAKEN' });
+    expect(await merchantRepo(deps.store).create(second)).toEqual({ ok: false, reason: 'SUBDOMAIN_TAKEN' });
     const t = { app: second.merchant.app, mid: second.merchant.mid };
-    expect(await deps.merchants.get(t)).toBeNull();
+    expect(await merchantRepo(deps.store).get(t)).toBeNull();
     const { Item: admin } = await deps.store.doc.send(
       new GetCommand({ TableName: deps.store.tableName, Key: keys.user(t, second.admin.id) }),
     );
@@ -94,7 +95,7 @@ describe('merchants (DynamoDB Local)', () => {
 
   it('stores the first admin with its grants on the profile, and the e-mail claim', async () => {
     const tenant = aNewTenant();
-    await deps.merchants.create(tenant);
+    await merchantRepo(deps.store).create(tenant);
     const t = { app: tenant.merchant.app, mid: tenant.merchant.mid };
     const { Items } = await deps.store.doc.send(
       new QueryCommand({

@@ -2,7 +2,9 @@ import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { grantOf } from '#shared/roles/authority.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { userAdminRepo } from '#shared/store/user-admin-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
 import { aUserRecord, putUsers } from '#test/support/admin.ts';
@@ -33,7 +35,7 @@ async function aTenant(): Promise<{ merchant: Merchant; adminId: string }> {
   const superAdmin = { id: `rol_s_${merchant.id}`, name: 'SUPER_ADMIN', priority: 0 };
   const byDefault = { id: `rol_d_${merchant.id}`, name: 'DEFAULT', priority: 99 };
   const system = { owner: 'SYSTEM', custom: false, description: null, createdAt: merchant.createdAt } as const;
-  const outcome = await deps.merchants.create({
+  const outcome = await merchantRepo(deps.store).create({
     merchant,
     roles: [
       { ...superAdmin, ...system },
@@ -129,13 +131,13 @@ describe('the users index (gsi1): an INCLUDE projection without secrets', () => 
       lastLoginAt: user.lastLoginAt,
       lockedUntil: user.lockedUntil,
     });
-    const profile = await deps.users.get(merchant, user.id);
+    const profile = await userRepo(deps.store).get(merchant, user.id);
     expect(profile).toMatchObject(listed.find((u) => u.id === user.id) ?? {});
 
     // Discovery: the whole merchant.
-    expect(await deps.merchants.findByClientKey(merchant.publicApiKey)).toEqual(merchant);
+    expect(await merchantRepo(deps.store).findByClientKey(merchant.publicApiKey)).toEqual(merchant);
 
     // The first admin of a tenant stored without one: registered with the tenant.
-    expect(await deps.merchants.recordFirstAdmin(merchant)).toBe(adminId);
+    expect(await merchantRepo(deps.store).recordFirstAdmin(merchant)).toBe(adminId);
   });
 });

@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { argon2ParamsText, verifyPassword } from '#shared/auth/passwords.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
@@ -29,7 +30,7 @@ describe('createTenant', () => {
       subdomain,
     });
     expect(created).toMatchObject({ subdomain, adminEmail: 'owner@acme.test' });
-    const merchant = await deps.merchants.get({ app: created.app, mid: created.mid });
+    const merchant = await merchantRepo(deps.store).get({ app: created.app, mid: created.mid });
     expect(merchant).toMatchObject({
       id: created.id,
       name: 'Acme',

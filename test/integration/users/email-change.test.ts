@@ -6,6 +6,8 @@ import type { UserPrincipal } from '#shared/auth/principal.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser, forgetMailsTo } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -33,7 +35,7 @@ function recordingDeps() {
 
 async function tenantOf(deps: Deps) {
   const created = await aTenantWith({}, deps);
-  return (await deps.merchants.get(created)) as Merchant;
+  return (await merchantRepo(deps.store).get(created)) as Merchant;
 }
 
 const principalOf = (userId: string): UserPrincipal => ({
@@ -76,7 +78,10 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     await expect(
       verifyEmailChange(deps, tenant, principalOf(user.id), { challengeId, code: latestCode() }, client),
     ).resolves.toEqual({ challengeId, type: 'EMAIL', status: 'COMPLETED' });
-    expect(await deps.users.get(tenant, user.id)).toMatchObject({ email: newEmail, emailStatus: 'VALIDATED' });
+    expect(await userRepo(deps.store).get(tenant, user.id)).toMatchObject({
+      email: newEmail,
+      emailStatus: 'VALIDATED',
+    });
     expect((await claimsOf(deps, tenant, newEmail)).map((claim) => claim.userId)).toEqual([user.id]);
     expect(await claimsOf(deps, tenant, user.email)).toEqual([]);
     expect(sent.at(-1)).toEqual({ to: user.email, message: { kind: 'EMAIL_CHANGED', newEmail } });
@@ -111,7 +116,7 @@ describe('requestEmailChange and verifyEmailChange (DynamoDB Local)', () => {
     const claims = await claimsOf(deps, tenant, newEmail);
     expect(claims.map((claim) => claim.userId)).toEqual([winners[0]?.userId]);
     for (const user of users) {
-      const stored = await deps.users.get(tenant, user.id);
+      const stored = await userRepo(deps.store).get(tenant, user.id);
       const won = user.id === winners[0]?.userId;
       expect(stored?.email).toBe(won ? newEmail : user.email);
       expect((await claimsOf(deps, tenant, user.email)).map((claim) => claim.userId)).toEqual(won ? [] : [user.id]);

@@ -8,6 +8,7 @@ import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { cryptoRandom, newId } from '#shared/random.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith } from '#test/support/auth.ts';
@@ -55,7 +56,7 @@ const signupBody = (email: string) => ({
 });
 
 async function emailStatusOf(deps: Deps, email: string) {
-  const user = await deps.users.findByEmail(tenant, email, deps.clock.now());
+  const user = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
   if (!user) throw new Error(`no user ${email}`);
   return (await getUser(deps, tenant, user.id)).emailStatus;
 }
@@ -105,7 +106,7 @@ describe('emailStatus of an unverified signup', () => {
     };
     expect(await signup(failing, tenant, signupBody(email), client)).toEqual({ challengeId: expect.any(String) });
     expect(await emailStatusOf(deps, email)).toBe('UNVALIDATED');
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.emailValidationExpiresAt).toBe(
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.emailValidationExpiresAt).toBe(
       new Date(START + 10 * MINUTE).toISOString(),
     );
   });

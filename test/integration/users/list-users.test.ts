@@ -6,6 +6,7 @@ import { listUsers } from '#shared/admin/users.ts';
 import type { Principal } from '#shared/auth/principal.ts';
 import { type Deps, depsWithStore } from '#shared/deps.ts';
 import { grantOf } from '#shared/roles/authority.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import type { Merchant, Role } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
 import { aRoleName, aUserRecord, putUsers, USER_RESPONSE_FIELDS } from '#test/support/admin.ts';
@@ -30,7 +31,7 @@ describe('listUsers (DynamoDB Local)', () => {
   it('returns all of 1,000 users (and the admin) from several Query pages', async () => {
     const deps = makeTestDeps();
     const created = await aTenantWith({}, deps);
-    const tenant = (await deps.merchants.get(created)) as Merchant;
+    const tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
     const superAdmin: Principal = {
       kind: 'user',
       userId: created.adminUserId,
@@ -88,8 +89,8 @@ describe('listUsers (DynamoDB Local)', () => {
   it('lists no user of another tenant', async () => {
     const deps = makeTestDeps();
     const [a, b] = await Promise.all([aTenantWith({}, deps), aTenantWith({}, deps)]);
-    const tenantA = (await deps.merchants.get(a)) as Merchant;
-    const tenantB = (await deps.merchants.get(b)) as Merchant;
+    const tenantA = (await merchantRepo(deps.store).get(a)) as Merchant;
+    const tenantB = (await merchantRepo(deps.store).get(b)) as Merchant;
     await putUsers(deps, tenantB, await Promise.all([1, 2, 3].map(() => aUserRecord(tenantB, {}, deps))));
     expect((await listUsers(deps, tenantA)).map((u) => u.id)).toEqual([a.adminUserId]);
     expect(await listUsers(deps, tenantB)).toHaveLength(4);

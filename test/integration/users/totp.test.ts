@@ -5,6 +5,8 @@ import type { UserPrincipal } from '#shared/auth/principal.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -34,7 +36,7 @@ function steppedDeps() {
 /** A fresh tenant and user, with TOTP enrolment started; the secret as an authenticator app reads it. */
 async function pendingEnrolment(deps: Deps) {
   const created = await aTenantWith({}, deps);
-  const tenant = (await deps.merchants.get(created)) as Merchant;
+  const tenant = (await merchantRepo(deps.store).get(created)) as Merchant;
   const user = await aUser(tenant, {}, deps);
   // Signed in at the clock's start: TOTP enrolment needs a recent authentication; the tests move the clock by a few steps only.
   const principal: UserPrincipal = {
@@ -62,7 +64,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
     const code = totpCodeAt(secret, at(0));
     moveTo(offset);
     await expect(verifyTotp(deps, tenant, principal, code, client)).resolves.toBeUndefined();
-    expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(true);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.totpEnabled).toBe(true);
   });
 
   it.each([-2, 2])(
@@ -77,7 +79,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
           code: 'INVALID_CODE',
         });
       }
-      expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(false);
+      expect((await userRepo(deps.store).get(tenant, user.id))?.totpEnabled).toBe(false);
     },
   );
 
@@ -97,7 +99,7 @@ describe('verifyTotp (DynamoDB Local)', () => {
         );
       }
     }
-    expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(true);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.totpEnabled).toBe(true);
     const { Items } = await deps.store.doc.send(
       new QueryCommand({
         TableName: deps.store.tableName,
@@ -122,7 +124,7 @@ describe('a TOTP code once accepted (DynamoDB Local)', () => {
 
     moveTo(clockStep);
     await expect(disableTotp(deps, tenant, principal, code, client)).rejects.toMatchObject({ code: 'INVALID_CODE' });
-    expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(true);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.totpEnabled).toBe(true);
   });
 
   it('makes the codes of earlier steps unusable too, while later ones still work', async () => {
@@ -139,6 +141,6 @@ describe('a TOTP code once accepted (DynamoDB Local)', () => {
     }
     moveTo(1);
     await expect(disableTotp(deps, tenant, principal, totpCodeAt(secret, at(1)), client)).resolves.toBeUndefined();
-    expect((await deps.users.get(tenant, user.id))?.totpEnabled).toBe(false);
+    expect((await userRepo(deps.store).get(tenant, user.id))?.totpEnabled).toBe(false);
   });
 });

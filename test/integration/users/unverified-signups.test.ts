@@ -7,6 +7,7 @@ import { verifySignup } from '#shared/auth/signup-verify.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { keys } from '#shared/store/keys.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
@@ -63,7 +64,7 @@ const signupBody = (email: string, firstName = 'Moss') => ({
 /** An unverified signup made at START: its user id and the challenge of its code. */
 async function anUnverifiedSignup(deps: Deps, email = anEmail('squat')) {
   const opened = await signup(deps, tenant, signupBody(email), client);
-  const user = await deps.users.findByEmail(tenant, email, deps.clock.now());
+  const user = await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now());
   if (!opened || !user) throw new Error('no signup');
   return { email, userId: user.id, challengeId: opened.challengeId };
 }
@@ -95,7 +96,7 @@ describe('a signup never verified', () => {
     await expect(inviteUser(deps, tenant, admin, { email })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
 
     const again = await signup(deps, tenant, signupBody(email, 'Grace'), client);
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.id).toBe(userId);
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.id).toBe(userId);
     const verified = await verifySignup(
       deps,
       tenant,
@@ -111,7 +112,7 @@ describe('a signup never verified', () => {
     at(DAY);
     expect(await listedIds(deps)).not.toContain(userId);
     await expect(getUser(deps, tenant, userId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await deps.users.findByEmail(tenant, email, deps.clock.now())).toBeNull();
+    expect(await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now())).toBeNull();
   });
 
   it('can be signed up again after 24 h: a new user, whose code verifies; the stale profile is deleted', async () => {
@@ -159,7 +160,7 @@ describe('a signup never verified', () => {
     at(DAY);
     const invited = await inviteUser(deps, tenant, admin, { email });
     expect(invited).toMatchObject({ status: 'INVITED' });
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.id).toBe(invited.userId);
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.id).toBe(invited.userId);
     expect(await stored(deps, keys.user(tenant, userId))).toBeUndefined();
   });
 
@@ -189,7 +190,7 @@ describe('a signup never verified', () => {
     await expect(
       verifyEmailChange(deps, tenant, signedIn(), { challengeId: late.challengeId, code: codeTo(email) }, client),
     ).resolves.toMatchObject({ status: 'COMPLETED' });
-    expect((await deps.users.get(tenant, mover.id))?.email).toBe(email);
+    expect((await userRepo(deps.store).get(tenant, mover.id))?.email).toBe(email);
     expect(await stored(deps, keys.user(tenant, userId))).toBeUndefined();
   });
 });
@@ -205,6 +206,6 @@ describe('a verified signup', () => {
     at(30 * DAY);
     expect(await listedIds(deps)).toContain(user.id);
     expect((await getUser(deps, tenant, user.id)).status).toBe('ACTIVE');
-    expect((await deps.users.findByEmail(tenant, email, deps.clock.now()))?.id).toBe(user.id);
+    expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.id).toBe(user.id);
   });
 });

@@ -5,6 +5,7 @@ import { type Deps, makeDeps } from '#shared/deps.ts';
 import { fail } from '#shared/errors.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import type { RouteDef } from '#shared/http/route.ts';
+import { keys } from '#shared/store/keys.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { aMerchant } from '#test/support/builders.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
@@ -39,15 +40,19 @@ function testDeps(options: { merchants?: Merchant[] } = {}) {
   const logged: { message: string; fields: Record<string, unknown> }[] = [];
   const base = makeDeps({ TABLE_NAME: 'unit-test' });
   const known = options.merchants ?? [tenant];
-  const merchants = {
-    ...base.merchants,
-    get: vi.fn(
-      async (t: { app: string; mid: string }) => known.find((m) => m.app === t.app && m.mid === t.mid) ?? null,
-    ),
-  };
+  // The tenant stage's read of its tenant (a GetItem, by the merchant repository), answered from `known`.
+  const tenantReads = vi.fn(async (command: { input: { Key?: { pk: string; sk: string } } }) => {
+    const key = command.input.Key;
+    const merchant = known.find((m) => {
+      const mine = keys.merchant(m);
+      return key?.pk === mine.pk && key.sk === mine.sk;
+    });
+    return { Item: merchant ? { ...keys.merchant(merchant), ...merchant } : undefined };
+  });
+  const merchants = { get: tenantReads };
   const deps: Deps = {
     ...base,
-    merchants,
+    store: { ...base.store, doc: { send: tenantReads } as unknown as Deps['store']['doc'] },
     log: {
       info: () => undefined,
       error: (message, fields = {}) => {
@@ -125,7 +130,7 @@ describe('httpHandler', () => {
         expect(res.json).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('/api/v1') });
       }
       expect(impl).not.toHaveBeenCalled();
-      expect(deps.merchants.get).not.toHaveBeenCalled();
+      expect(deps.store.doc.send).not.toHaveBeenCalled();
     });
 
     it('answers a request that carries the edge secret as always', async () => {
