@@ -1,5 +1,9 @@
 import type { User } from './types.js';
 
+/** Grants that count now: a grant past its `expiresAt` has no effect. */
+const inForce = (user: Pick<User, 'roles'>, now: Date) =>
+  user.roles.filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime());
+
 /**
  * Whether `user` holds every role in `required` (AND), for route guards.
  * Only grants that have not expired count: a grant past its `expiresAt` has
@@ -15,16 +19,9 @@ export function hasRoles(
   now: Date = new Date(),
 ): boolean {
   if (!user) return false;
-  const held = new Set(
-    user.roles
-      .filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime())
-      .map((grant) => grant.name),
-  );
+  const held = new Set(inForce(user, now).map((grant) => grant.name));
   return required.every((role) => held.has(role));
 }
-
-const inForce = (user: Pick<User, 'roles'>, now: Date) =>
-  user.roles.filter((grant) => grant.expiresAt === null || Date.parse(grant.expiresAt) > now.getTime());
 
 /**
  * A user's authority: the lowest priority number among their grants in force (SUPER_ADMIN is 0, ADMIN 1); a user

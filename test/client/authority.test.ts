@@ -4,6 +4,7 @@ import { isAppError } from '#shared/errors.ts';
 import { assertMayActOnUser, assertMayHandleRole, effectiveRoles } from '#shared/roles/authority.ts';
 import type { Grant, User } from '#shared/users/types.ts';
 import { toUserResponse } from '#shared/users/view.ts';
+import { aUserRecord } from '#test/support/builders.ts';
 import { authorityOf, mayActOn, mayGrant } from '../../client/src/index.ts';
 
 /**
@@ -37,31 +38,13 @@ const people: Record<string, Grant[]> = {
   nobody: [],
 };
 
-function serverUser(id: string, grants: Grant[]): User {
-  return {
+const serverUser = (id: string, grants: Grant[]): User =>
+  aUserRecord({
     id,
-    email: `${id}@shop.test`,
-    emailStatus: 'VALIDATED',
-    emailValidationExpiresAt: null,
-    firstName: null,
-    lastName: null,
-    phone: null,
-    status: 'ACTIVE',
-    passwordHash: null,
-    totpEnabled: false,
-    totpSecret: null,
-    totpLastStep: null,
-    backupCodes: [],
-    totpPendingSecret: null,
-    totpPendingBackupCodes: [],
     grants: Object.fromEntries(grants.map((g) => [g.roleId, g])),
     registeredAt: PAST,
-    lastLoginAt: null,
-    lockedUntil: null,
-    credentialEpoch: 0,
     liveSessions: null,
-  };
-}
+  });
 
 const users = Object.entries(people).map(([id, grants]) => serverUser(id, grants));
 

@@ -1,4 +1,5 @@
 import type { Merchant } from '#shared/tenancy/types.ts';
+import type { User } from '#shared/users/types.ts';
 
 let counter = 0;
 
@@ -24,6 +25,33 @@ export function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
     allowedOrigins: ['https://shop.example'],
     createdAt: '2026-11-21T00:00:00.000Z',
     updatedAt: '2026-11-21T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A stored user record (not written anywhere): ACTIVE, verified, no password, no TOTP, no grants; override the rest. */
+export function aUserRecord(overrides: Partial<User> & Pick<User, 'id'>): User {
+  return {
+    email: `${overrides.id}@shop.test`,
+    emailStatus: 'VALIDATED',
+    emailValidationExpiresAt: null,
+    firstName: null,
+    lastName: null,
+    phone: null,
+    status: 'ACTIVE',
+    passwordHash: null,
+    totpEnabled: false,
+    totpSecret: null,
+    totpLastStep: null,
+    backupCodes: [],
+    totpPendingSecret: null,
+    totpPendingBackupCodes: [],
+    grants: {},
+    registeredAt: '2026-11-21T00:00:00.000Z',
+    lastLoginAt: null,
+    lockedUntil: null,
+    credentialEpoch: 0,
+    liveSessions: {},
     ...overrides,
   };
 }

@@ -18,7 +18,7 @@ import { keys } from '#shared/store/keys.ts';
 import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import type { User } from '#shared/users/types.ts';
-import { aMerchant } from '#test/support/builders.ts';
+import { aMerchant, aUserRecord } from '#test/support/builders.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 // Every constant-time comparison goes through this spy (the real one underneath).
@@ -61,29 +61,7 @@ async function storeCreator(deps: Deps, tenant: Merchant) {
 
 /** A user record needing no role lookup (these tenants are not stored: builders only). */
 async function aUserRecordWithout(tenant: Merchant): Promise<User> {
-  return {
-    id: admin.userId,
-    email: `admin@${tenant.subdomain}.test`,
-    emailStatus: 'VALIDATED',
-    emailValidationExpiresAt: null,
-    firstName: null,
-    lastName: null,
-    phone: null,
-    status: 'ACTIVE',
-    passwordHash: null,
-    totpEnabled: false,
-    totpSecret: null,
-    totpLastStep: null,
-    backupCodes: [],
-    totpPendingSecret: null,
-    totpPendingBackupCodes: [],
-    grants: {},
-    registeredAt: T0.toISOString(),
-    lastLoginAt: null,
-    lockedUntil: null,
-    credentialEpoch: 0,
-    liveSessions: {},
-  };
+  return aUserRecord({ id: admin.userId, email: `admin@${tenant.subdomain}.test`, registeredAt: T0.toISOString() });
 }
 
 async function aStoredKey(deps: Deps, tenant: Merchant = aMerchant()) {
