@@ -93,6 +93,10 @@ export async function beginSession<T>(
     userAgent: normaliseUserAgent(client.userAgent),
     fingerprint: deviceFingerprint(client.userAgent),
     refreshHash: hashRefreshSecret(secret),
+    refreshGen: 0,
+    prevRefreshHash: null,
+    prevRotatedAt: null,
+    olderRotatedAt: null,
     refreshExpiresAt: new Date(now.getTime() + (shape?.refreshTtlMs ?? REFRESH_TOKEN_TTL_MS)).toISOString(),
     revokedAt: null,
     // The first factor was proven just now (password or e-mail code; signup verify's code too): the session
@@ -107,7 +111,7 @@ export async function beginSession<T>(
   const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...client, actorId: user.id });
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
-  const tokens = await sign(session, formatRefreshToken(user.id, session.id, secret));
+  const tokens = await sign(session, formatRefreshToken(user.id, session.id, 0, secret));
   const { consumes, amr: _amr, ...also } = commit;
   const cap = capSessions(user.liveSessions, now, session.clientId);
   // A session the limit ends (50 per user, 10 per client) is recorded, as any revoked session is, in the same transaction.

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { failField } from '../errors.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { verifyOidcAccessToken } from '../tokens/oidc-tokens.ts';
-import { hashRefreshSecret, parseRefreshToken } from '../tokens/refresh-token.ts';
+import { parseRefreshToken } from '../tokens/refresh-token.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';
 import { issuerOf } from './issuer.ts';
@@ -22,8 +22,7 @@ export async function revoke(deps: Deps, tenant: Merchant, body: RevocationReque
   const refresh = parseRefreshToken(token);
   if (refresh) {
     // Only a refresh token the session issued: its ids are in every ID token, its secret only with the client.
-    const { userId, sessionId, secret } = refresh;
-    await endClientSession(deps, tenant, userId, sessionId, client.clientId, hashRefreshSecret(secret));
+    await endClientSession(deps, tenant, refresh.userId, refresh.sessionId, client.clientId, refresh);
     return;
   }
   const claims = await verifyOidcAccessToken(deps, issuerOf(deps.config, tenant).url, token);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
-import { rotateRefreshToken } from '../auth/refresh.ts';
+import { type Rotated, rotateRefreshToken } from '../auth/refresh.ts';
 import { beginSession } from '../auth/session-start.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, failField, isAppError } from '../errors.ts';
@@ -8,11 +8,9 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { conditionFailedAt } from '../store/errors.ts';
 import type { StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationCode, oidcFlowRepo } from '../store/oidc-flow-repo.ts';
-import { sessionRepo } from '../store/session-repo.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { signAccessToken, signIdToken, type UserGrant } from '../tokens/oidc-tokens.ts';
-import { parseRefreshToken } from '../tokens/refresh-token.ts';
 import { authenticateClient, type ClientCredentials } from './client-auth.ts';
 import { endClientSession } from './client-sessions.ts';
 import { type Issuer, issuerOf } from './issuer.ts';
@@ -166,17 +164,13 @@ async function refreshGrant(
   refreshToken: string,
   info: ClientInfo,
 ) {
-  // What the new ID token repeats (scopes, auth_time, amr) never changes on rotation: read beside it.
-  const parsed = parseRefreshToken(refreshToken);
-  const [rotation, read] = await Promise.allSettled([
-    rotateRefreshToken(deps, tenant, refreshToken, info, {
+  let rotated: Rotated;
+  try {
+    rotated = await rotateRefreshToken(deps, tenant, refreshToken, info, {
       clientId: client.clientId,
       signingAlg: client.idTokenSigningAlg,
-    }),
-    parsed ? sessionRepo(deps.store).get(tenant, parsed.userId, parsed.sessionId) : null,
-  ]);
-  if (rotation.status === 'rejected') {
-    const error = rotation.reason;
+    });
+  } catch (error) {
     if (isAppError(error) && (error.code === 'REFRESH_TOKEN_INVALID' || error.code === 'REFRESH_TOKEN_REUSED')) {
       throw fail(
         'INVALID_GRANT',
@@ -187,16 +181,15 @@ async function refreshGrant(
     }
     throw error;
   }
-  if (read.status === 'rejected') throw read.reason;
-  const rotated = rotation.value;
-  const session = read.value;
-  const scopes = session?.scopes ?? ['openid'];
+  // What the new ID token repeats (scopes, auth_time, amr) never changes on rotation: the session as read.
+  const session = rotated.session;
+  const scopes = session.scopes ?? ['openid'];
   const grant = {
     user: rotated.user,
     sessionId: rotated.sessionId,
     scopes,
-    authenticatedAt: session?.authenticatedAt ?? session?.createdAt ?? deps.clock.now().toISOString(),
-    amr: session?.amr ?? ['pwd'],
+    authenticatedAt: session.authenticatedAt ?? session.createdAt,
+    amr: session.amr ?? ['pwd'],
     nonce: null,
   };
   return userTokens(deps, issuer, tenant, client, grant, rotated.refreshToken);

@@ -1,5 +1,4 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { REFRESH_TOKEN_TTL_MS } from '../lifetimes.ts';
 import type { StoreClient } from './client.ts';
 import { bumpClauses, epochIs, epochOf, type Placeholders } from './credential-epoch.ts';
 import { conditionalWrite } from './errors.ts';
@@ -25,8 +24,19 @@ export interface Session {
   /** Browser and OS names are derived from it when listed (shared/sessions/device.ts). */
   userAgent: string;
   fingerprint: string;
-  /** SHA-256 of the current refresh token's secret; the token itself is never stored. */
+  /** SHA-256 of the current refresh token's secret; the token itself is never stored. Removed when revoked. */
   refreshHash: string | null;
+  /** The current refresh token's generation: 0 at login, one more at each rotation (null on older sessions: 0). */
+  refreshGen: number | null;
+  /**
+   * SHA-256 of the token the last rotation replaced (generation `refreshGen - 1`). Kept when the session is
+   * revoked, so that a replay of any rotated-out token is still told apart from a made-up one.
+   */
+  prevRefreshHash: string | null;
+  /** When that token was rotated out. */
+  prevRotatedAt: string | null;
+  /** When the token before it was: every older token of the chain had been rotated out by then. */
+  olderRotatedAt: string | null;
   /** Absolute end: 7 days after login, whatever the refreshes. */
   refreshExpiresAt: string;
   revokedAt: string | null;
@@ -71,6 +81,10 @@ const SESSION_FIELDS: FieldNames<Session> = {
   userAgent: true,
   fingerprint: true,
   refreshHash: true,
+  refreshGen: true,
+  prevRefreshHash: true,
+  prevRotatedAt: true,
+  olderRotatedAt: true,
   refreshExpiresAt: true,
   revokedAt: true,
   authenticatedAt: true,
@@ -81,8 +95,6 @@ const SESSION_FIELDS: FieldNames<Session> = {
 };
 
 export const toSession = (item: Record<string, unknown>) => fieldsOf<Session>(item, SESSION_FIELDS);
-
-export type RotateOutcome = 'ROTATED' | 'NOT_CURRENT';
 
 /** What commits with a new session (sessionRepo.start). */
 export interface SessionStartAlso {
@@ -240,71 +252,53 @@ export function sessionRepo(store: StoreClient) {
     },
 
     /**
-     * Rotates the refresh token: the new hash replaces the presented one only
-     * if the presented one is still current, the session live, within its
-     * 7 days and at the user's credential epoch (`epoch`, read with the
-     * profile). Of two refreshes with one token, exactly one passes this
-     * condition. The old hash is remembered, for reuse detection.
+     * Rotates the refresh token `session` holds (as read): the successor's hash replaces the presented one only
+     * if the presented one is still current, the session live, within its 7 days and at the user's credential
+     * epoch (`epoch`, read with the profile), and bound to `client`. One conditional UpdateItem of the session
+     * alone: of refreshes racing with one token exactly one passes, and the others, sent after it, find the
+     * token rotated out (the grace answer follows). The presented hash and the times of the last two rotations
+     * stay on the item, which is all reuse detection needs. False when a condition failed.
      */
     async rotateRefresh(
       t: TenantRef,
-      userId: string,
-      sessionId: string,
-      presentedHash: string,
+      session: Session,
       nextHash: string,
       now: Date,
       epoch: number,
       client: string | null = null,
-    ): Promise<RotateOutcome> {
-      const key = keys.session(t, userId, sessionId);
+    ): Promise<boolean> {
       const boundHere = boundToClient(client);
       // A session the epoch ended (password change, reset, disable, revoke-all) never gets a token again.
       const at: Placeholders = { names: {}, values: {} };
       const atEpoch = epochIs('epoch', epoch, at);
-      // Tabs refreshing at once with one token meet on this item: on AWS, DynamoDB may cancel such a
-      // transaction for the conflict alone, without judging its condition. Sent again (retryConflicts), it is
-      // judged on what the winner left, so the loser finds the token rotated and gets the grace answer
-      // (refresh.ts) instead of a 503 that would make the tab retry outside the 10 s.
-      const failed = await transact(
-        store,
-        {
-          session: {
-            Update: {
-              TableName: tableName,
-              Key: key,
-              UpdateExpression: 'SET refreshHash = :next, lastActivityAt = :now',
-              ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch} AND ${boundHere.condition}`,
-              ExpressionAttributeNames: at.names,
-              ExpressionAttributeValues: {
-                ...boundHere.values,
-                ':next': nextHash,
-                ':presented': presentedHash,
-                ':now': now.toISOString(),
-                ':null': null,
-                ...at.values,
-              },
+      return conditionalWrite(
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.session(t, session.userId, session.id),
+            UpdateExpression:
+              'SET refreshHash = :next, refreshGen = :gen, prevRefreshHash = :presented, prevRotatedAt = :now, olderRotatedAt = :older, lastActivityAt = :now',
+            ConditionExpression: `refreshHash = :presented AND ${NOT_REVOKED} AND refreshExpiresAt > :now AND ${atEpoch} AND ${boundHere.condition}`,
+            ExpressionAttributeNames: at.names,
+            ExpressionAttributeValues: {
+              ...boundHere.values,
+              ':next': nextHash,
+              ':gen': (session.refreshGen ?? 0) + 1,
+              ':presented': session.refreshHash,
+              ':older': session.prevRotatedAt,
+              ':now': now.toISOString(),
+              ':null': null,
+              ...at.values,
             },
-          },
-          used: {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...keys.usedRefreshToken(t, userId, presentedHash),
-                entity: 'USED_REFRESH_TOKEN',
-                sessionId,
-                rotatedAt: now.toISOString(),
-                // Remembered, for reuse detection, as long as the session it came from can live.
-                ttl: ttlAfter(now, REFRESH_TOKEN_TTL_MS + DAY_MS),
-              },
-            },
-          },
-        },
-        { retryConflicts: true },
+          }),
+        ),
       );
-      return failed.has('session') ? 'NOT_CURRENT' : 'ROTATED';
     },
 
-    /** When a refresh token (by hash) was rotated out of this session, if it ever was. */
+    /**
+     * When a refresh token (by hash) of the `rt1` format was rotated out of this session, if it was before
+     * sessions recorded their rotations: such records expire with the sessions they came from (8 days).
+     */
     async rotatedAt(t: TenantRef, userId: string, sessionId: string, tokenHash: string): Promise<Date | null> {
       const Item = await getItem(store, keys.usedRefreshToken(t, userId, tokenHash));
       return Item && Item.sessionId === sessionId ? new Date(Item.rotatedAt as string) : null;

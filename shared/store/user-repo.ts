@@ -329,8 +329,8 @@ export function userRepo(store: StoreClient) {
     },
 
     /**
-     * The bearer check's read: the user and the session (and, when asked, the
-     * tenant's merchant) in one strongly consistent BatchGetItem.
+     * The bearer check's read (and refresh's): the user and the session in one strongly consistent
+     * BatchGetItem, or from what the route prefetched with its tenant.
      */
     async getWithSession(
       t: TenantRef,
@@ -339,6 +339,12 @@ export function userRepo(store: StoreClient) {
     ): Promise<{ user: User | null; session: Record<string, unknown> | null }> {
       const userKey = keys.user(t, userId);
       const sessionKey = keys.session(t, userId, sessionId);
+      // Both read with the tenant already (the route's prefetch): no round trip of their own.
+      const prefetchedUser = store.prefetched?.take(userKey);
+      const prefetchedSession = store.prefetched?.take(sessionKey);
+      if (prefetchedUser !== undefined && prefetchedSession !== undefined) {
+        return { user: prefetchedUser ? toUser(prefetchedUser) : null, session: prefetchedSession };
+      }
       const items = await batchGetConsistent(store, [userKey, sessionKey]);
       const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
       const profile = find(userKey);

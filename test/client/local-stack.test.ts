@@ -35,7 +35,7 @@ describe('IdentityClient against the local stack', () => {
     expect(login).toMatchObject({ user: { id: user.id, email: user.email, status: 'ACTIVE' } });
     expect(client.isAuthenticated()).toBe(true);
     const firstRefreshToken = decodeURIComponent(cookies.get('svc_rt') ?? '');
-    expect(firstRefreshToken).toMatch(/^rt1\./);
+    expect(firstRefreshToken).toMatch(/^rt2\./);
 
     expect(await client.me.get()).toMatchObject({ id: user.id, email: user.email });
 

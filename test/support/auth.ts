@@ -143,13 +143,13 @@ export async function rotationPastGrace(
   deps: Deps = makeTestDeps(),
 ): Promise<void> {
   const items = await userPartitionItems(tenant, userId, deps);
-  const used = items.find((item) => item.entity === 'USED_REFRESH_TOKEN' && item.sessionId === sessionId);
-  if (!used) throw new Error('no used refresh token recorded');
+  const session = items.find((item) => item.entity === 'SESSION' && item.id === sessionId);
+  if (!session?.prevRotatedAt) throw new Error('no rotation recorded on the session');
   await deps.store.doc.send(
     new UpdateCommand({
       TableName: deps.store.tableName,
-      Key: { pk: used.pk, sk: used.sk },
-      UpdateExpression: 'SET rotatedAt = :then',
+      Key: { pk: session.pk, sk: session.sk },
+      UpdateExpression: 'SET prevRotatedAt = :then',
       ExpressionAttributeValues: {
         ':then': new Date(Date.now() - REFRESH_REUSE_GRACE_MS - 1_000).toISOString(),
       },

@@ -441,8 +441,8 @@ export const recipes: Record<string, Recipe> = {
     callers: ['anonymous'],
     refusal: problem(401, 'REFRESH_TOKEN_INVALID'),
     foreign: () => {
-      const [, bUser, bSession, bSecret] = B.member.refreshToken.split('.');
-      const [, aUser, aSession, aSecret] = A.member.refreshToken.split('.');
+      const [, bUser, bSession, bGen, bSecret] = B.member.refreshToken.split('.');
+      const [, aUser, aSession, aGen, aSecret] = A.member.refreshToken.split('.');
       return [
         { name: "B's refresh token", token: B.member.refreshToken },
         {
@@ -451,10 +451,10 @@ export const recipes: Record<string, Recipe> = {
         },
         { name: "B's token in upper case", token: B.member.refreshToken.toUpperCase() },
         { name: "B's token with its last character changed", token: changeLast(B.member.refreshToken) },
-        { name: "A's user and session with B's secret", token: `rt1.${aUser}.${aSession}.${bSecret}` },
-        { name: "B's user and session with A's secret", token: `rt1.${bUser}.${bSession}.${aSecret}` },
-        { name: "A's user with B's session and secret", token: `rt1.${aUser}.${bSession}.${bSecret}` },
-        { name: "B's user with A's session and secret", token: `rt1.${bUser}.${aSession}.${aSecret}` },
+        { name: "A's user and session with B's secret", token: `rt2.${aUser}.${aSession}.${aGen}.${bSecret}` },
+        { name: "B's user and session with A's secret", token: `rt2.${bUser}.${bSession}.${bGen}.${aSecret}` },
+        { name: "A's user with B's session and secret", token: `rt2.${aUser}.${bSession}.${bGen}.${bSecret}` },
+        { name: "B's user with A's session and secret", token: `rt2.${bUser}.${aSession}.${aGen}.${aSecret}` },
       ].map((v) => ({ name: v.name, path: '/auth/refresh', body: { refreshToken: v.token } }));
     },
     own: () => ({ path: '/auth/refresh', body: { refreshToken: A.member.refreshToken } }),

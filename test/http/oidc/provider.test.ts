@@ -101,7 +101,7 @@ describe('openid-client: the code flow with PKCE and nonce', () => {
     expect(claims?.auth_time).toEqual(expect.any(Number));
     expect(claims?.sid).toEqual(expect.stringMatching(/^ses_/));
     expect(tokens.token_type).toBe('bearer');
-    expect(tokens.refresh_token).toEqual(expect.stringMatching(/^rt1\./));
+    expect(tokens.refresh_token).toEqual(expect.stringMatching(/^rt2\./));
   });
 
   it('releases roles only for the scope roles, and a refresh token only for offline_access, whatever the client’s grants', async () => {

@@ -45,7 +45,7 @@ describe('POST /oidc/token: the authorization code', () => {
       token_type: 'Bearer',
       expires_in: 900,
       scope: expect.any(String),
-      refresh_token: expect.stringMatching(/^rt1\./),
+      refresh_token: expect.stringMatching(/^rt2\./),
       id_token: expect.any(String),
     });
     expect(res.body.scope.split(' ').sort()).toEqual(['email', 'offline_access', 'openid', 'profile']);
@@ -367,7 +367,7 @@ describe('POST /oidc/token: grants and formats', () => {
 describe('POST /oidc/revoke (RFC 7009)', () => {
   it('answers 200 for a token it does not know', async () => {
     const provider = await aProvider();
-    for (const token of ['nothing-like-a-token', 'rt1.bogus.bogus', 'eyJhbGciOiJub25lIn0.e30.']) {
+    for (const token of ['nothing-like-a-token', 'rt2.bogus.bogus', 'eyJhbGciOiJub25lIn0.e30.']) {
       const res = await postForm(
         provider.issuer,
         '/oidc/revoke',
@@ -401,14 +401,19 @@ describe('POST /oidc/revoke (RFC 7009)', () => {
     });
   });
 
-  it('a refresh token made up from the ID token’s sub and sid ends nothing', async () => {
+  it('a refresh token made up from the ID token’s sub and sid ends nothing, whatever generation it claims', async () => {
     const provider = await aProvider();
-    const tokens = await tokensFor(provider);
-    const claims = tokens.claims();
+    const first = await tokensFor(provider);
+    const claims = first.claims();
     const [sub, sid] = [String(claims?.sub), String(claims?.sid)];
-    expect(tokens.refresh_token).toMatch(new RegExp(`^rt1\\.${sub}\\.${sid}\\.`));
-    const forged = `rt1.${sub}.${sid}.${Buffer.alloc(32, 7).toString('base64url')}`;
-    await oidc.tokenRevocation(provider.config, forged);
+    expect(first.refresh_token).toMatch(new RegExp(`^rt2\\.${sub}\\.${sid}\\.0\\.`));
+    // One rotation: generation 0 is now a rotated-out one, 1 the current one.
+    const tokens = await oidc.refreshTokenGrant(provider.config, first.refresh_token as string);
+    expect(tokens.refresh_token).toMatch(new RegExp(`^rt2\\.${sub}\\.${sid}\\.1\\.`));
+    for (const generation of [0, 1, 2]) {
+      const forged = `rt2.${sub}.${sid}.${generation}.${Buffer.alloc(32, 7).toString('base64url')}`;
+      await oidc.tokenRevocation(provider.config, forged);
+    }
     expect((await userinfoWith(provider.issuer, tokens.access_token)).status).toBe(200);
     const refreshed = await oidc.refreshTokenGrant(provider.config, tokens.refresh_token as string);
     expect(refreshed.access_token).toEqual(expect.any(String));

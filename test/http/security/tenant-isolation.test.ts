@@ -97,7 +97,6 @@ describe('the routes that take an id', () => {
         'USER',
         'USER_EMAIL',
         'SESSION',
-        'USED_REFRESH_TOKEN',
         'DEVICE',
         'ACTIVITY:LOGIN',
         'ACTIVITY:LOGIN_FAILED',

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { refresh } from '#shared/auth/refresh.ts';
 import { startSession } from '#shared/auth/session-start.ts';
@@ -77,7 +77,7 @@ describe('refresh (with a clock)', () => {
   });
 });
 
-/** A session's id, from a refresh token `rt1.<user>.<session>.<secret>`. */
+/** A session's id, from a refresh token `rt2.<user>.<session>.<generation>.<secret>`. */
 const sessionOf = (refreshToken: string) => refreshToken.split('.')[2] ?? '';
 const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid: string; jti: string };
@@ -223,3 +223,125 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
     expect(dump).not.toContain(key.toString('hex'));
   });
 });
+
+describe('refresh: the session item alone tells current, grace and replay apart', () => {
+  const made = (token: string, generation: number) => {
+    const [, user, session] = token.split('.');
+    return `rt2.${user}.${session}.${generation}.${Buffer.alloc(32, 7).toString('base64url')}`;
+  };
+
+  it('ends nothing for a token made up from the ids at a rotated-out generation, past the grace', async () => {
+    const { deps, advance } = depsAt(new Date());
+    const { tenant, user, tokens } = await loggedIn(deps);
+    const second = await refresh(deps, tenant, tokens.refreshToken, client);
+    const third = await refresh(deps, tenant, second.refreshToken, client);
+    advance(60_000);
+    for (const generation of [0, 1, 2, 3, 999_999]) {
+      await rejects(refresh(deps, tenant, made(third.refreshToken, generation), client), 'REFRESH_TOKEN_INVALID');
+    }
+    expect((await sessionRepo(deps.store).get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt).toBeNull();
+    expect(await activityTypes(deps, tenant, user.id)).not.toContain('REFRESH_TOKEN_REUSED');
+    expect((await refresh(deps, tenant, third.refreshToken, client)).refreshToken).toMatch(
+      /^rt2\.usr_\w+\.ses_\w+\.3\./,
+    );
+  });
+
+  it('revokes the session for a token several rotations old, even right after the latest rotation', async () => {
+    const { deps, advance } = depsAt(new Date());
+    const { tenant, user, tokens } = await loggedIn(deps);
+    let current = tokens.refreshToken;
+    for (let i = 0; i < 4; i++) {
+      advance(60_000);
+      current = (await refresh(deps, tenant, current, client)).refreshToken;
+    }
+    advance(1_000);
+    await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_REUSED');
+    expect(
+      (await sessionRepo(deps.store).get(tenant, user.id, sessionOf(tokens.refreshToken)))?.revokedAt,
+    ).not.toBeNull();
+    await rejects(refresh(deps, tenant, current, client), 'REFRESH_TOKEN_INVALID');
+  });
+
+  it('still answers a replay after the session ended (logout) as one: REFRESH_TOKEN_REUSED, nothing more recorded', async () => {
+    const { deps, advance } = depsAt(new Date());
+    const { tenant, user, tokens } = await loggedIn(deps);
+    const next = await refresh(deps, tenant, tokens.refreshToken, client);
+    await sessionRepo(deps.store).revoke(tenant, user.id, sessionOf(tokens.refreshToken), deps.clock.now());
+    advance(60_000);
+    await rejects(refresh(deps, tenant, tokens.refreshToken, client), 'REFRESH_TOKEN_REUSED');
+    await rejects(refresh(deps, tenant, next.refreshToken, client), 'REFRESH_TOKEN_INVALID');
+    expect(await activityTypes(deps, tenant, user.id)).not.toContain('REFRESH_TOKEN_REUSED');
+  });
+
+  it('rotates with one write of the session item: no other item is written', async () => {
+    const { deps } = depsAt(new Date());
+    const { tenant, user, tokens } = await loggedIn(deps);
+    const before = await partition(deps, keys.userPartition(tenant, user.id));
+    await refresh(deps, tenant, tokens.refreshToken, client);
+    const after = await partition(deps, keys.userPartition(tenant, user.id));
+    const changed = after.filter((item) => !before.some((b) => JSON.stringify(b) === JSON.stringify(item)));
+    expect(changed.map((item) => item.entity)).toEqual(['SESSION']);
+    expect(after).toHaveLength(before.length);
+  });
+});
+
+describe('refresh tokens issued before generations were counted (rt1)', () => {
+  /** A session as stored before: no generation nor rotation fields, and its token in the `rt1` format. */
+  async function legacySession(deps: Deps) {
+    const { tenant, user, tokens } = await loggedIn(deps);
+    const parsed = parseRefreshToken(tokens.refreshToken);
+    if (!parsed) throw new Error('unparsable refresh token');
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.session(tenant, user.id, parsed.sessionId),
+        UpdateExpression: 'REMOVE refreshGen, prevRefreshHash, prevRotatedAt, olderRotatedAt',
+      }),
+    );
+    return { tenant, user, parsed, legacy: `rt1.${parsed.userId}.${parsed.sessionId}.${parsed.secret}` };
+  }
+
+  it('rotates the current one into the new format; within 10 s it gets the same successor, after that it is a replay', async () => {
+    const { deps, advance } = depsAt(new Date());
+    const { tenant, user, legacy } = await legacySession(deps);
+    const next = await refresh(deps, tenant, legacy, client);
+    expect(next.refreshToken).toMatch(/^rt2\.usr_\w+\.ses_\w+\.1\./);
+    advance(5_000);
+    expect((await refresh(deps, tenant, legacy, client)).refreshToken).toBe(next.refreshToken);
+    advance(6_000);
+    await rejects(refresh(deps, tenant, legacy, client), 'REFRESH_TOKEN_REUSED');
+    expect(await activityTypes(deps, tenant, user.id)).toContain('REFRESH_TOKEN_REUSED');
+  });
+
+  it('recognises one rotated out before, by the record kept of it then', async () => {
+    const { deps, advance } = depsAt(new Date());
+    const { tenant, user, parsed } = await legacySession(deps);
+    const older = Buffer.alloc(32, 9).toString('base64url');
+    await deps.store.doc.send(
+      new PutCommand({
+        TableName: deps.store.tableName,
+        Item: {
+          ...keys.usedRefreshToken(tenant, user.id, hashRefreshSecret(older)),
+          entity: 'USED_REFRESH_TOKEN',
+          sessionId: parsed.sessionId,
+          rotatedAt: deps.clock.now().toISOString(),
+        },
+      }),
+    );
+    advance(11_000);
+    await rejects(refresh(deps, tenant, `rt1.${user.id}.${parsed.sessionId}.${older}`, client), 'REFRESH_TOKEN_REUSED');
+    expect((await sessionRepo(deps.store).get(tenant, user.id, parsed.sessionId))?.revokedAt).not.toBeNull();
+  });
+});
+
+async function partition(deps: Deps, pk: string) {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}

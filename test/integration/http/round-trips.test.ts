@@ -206,7 +206,7 @@ describe('POST /auth/login (e-mail code)', () => {
 });
 
 describe('POST /auth/refresh', () => {
-  it("reads the tenant, the token's user and (on a cold start) the successor key together, then rotates: two round trips, no rate item", async () => {
+  it("reads the tenant, the token's user and session and (on a cold start) the successor key together, then rotates the session item: two round trips, no rate item, no transaction", async () => {
     // The successor key exists (another process made it), but this process has not read it yet.
     await refreshMacKey(makeTestDeps());
     const user = await aUser(tenant);
@@ -219,11 +219,11 @@ describe('POST /auth/refresh', () => {
     const cold = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
     expect(cold.status, JSON.stringify(cold.body)).toBe(200);
     // Refresh counts in no per-IP limit: the rotation is its one write.
-    expect(cold.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    expect(cold.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
     // Warm: the key is cached, and the same two.
     const warm = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: cold.body.data.refreshToken });
     expect(warm.status, JSON.stringify(warm.body)).toBe(200);
-    expect(warm.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    expect(warm.calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
   });
 });
 

@@ -1,47 +1,63 @@
+import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { StoreClient } from '#shared/store/client.ts';
-import { sessionRepo } from '#shared/store/session-repo.ts';
-import { cancelled, storeAnswering } from '#test/support/fake-store.ts';
+import { type Session, sessionRepo } from '#shared/store/session-repo.ts';
+import { storeAnswering } from '#test/support/fake-store.ts';
 
 /**
- * The refresh rotation when tabs refresh at once on AWS: DynamoDB may cancel
- * a transaction only because another was in flight on the session item
- * (DynamoDB Local serialises transactions, so a fake client drives this). It
- * is sent again and judged on what the other left: a rotated token is
- * NOT_CURRENT (the grace answer follows), never a 503.
+ * The refresh rotation is one conditional UpdateItem of the session, no transaction: on AWS, refreshes racing
+ * with one token are serialised on the item instead of cancelling each other for the conflict, so the loser is
+ * judged on what the winner left. What it sends, and how it answers a lost condition and throttling.
  */
+
+const session = {
+  id: 'ses_1',
+  userId: 'usr_1',
+  refreshHash: 'presented-hash',
+  refreshGen: 4,
+  prevRotatedAt: '2026-11-25T11:55:00.000Z',
+} as Session;
 
 const rotate = (store: StoreClient) =>
   sessionRepo(store).rotateRefresh(
     { app: 'app_1', mid: 'mid_1' },
-    'usr_1',
-    'ses_1',
-    'presented-hash',
+    session,
     'next-hash',
     new Date('2026-11-25T12:00:00.000Z'),
     0,
   );
 
+const conditionFailed = () =>
+  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+
 describe('sessionRepo.rotateRefresh', () => {
-  it('sends the rotation again after a TransactionConflict and finds the token rotated by the other: NOT_CURRENT', async () => {
-    const { send, store } = storeAnswering(
-      cancelled('TransactionConflict', 'None'),
-      cancelled('ConditionalCheckFailed', 'None'),
-    );
-    expect(await rotate(store)).toBe('NOT_CURRENT');
-    expect(send).toHaveBeenCalledTimes(2);
-  });
-
-  it('rotates when the second send meets no one', async () => {
-    const { send, store } = storeAnswering(cancelled('None', 'TransactionConflict'), 'ok');
-    expect(await rotate(store)).toBe('ROTATED');
-    expect(send).toHaveBeenCalledTimes(2);
-  });
-
-  it('leaves throttling to the handler (503), without sending again', async () => {
-    const throttled = cancelled('ThrottlingError', 'None');
-    const { send, store } = storeAnswering(throttled);
-    await expect(rotate(store)).rejects.toBe(throttled);
+  it('writes the session item alone: the next hash and generation, the presented hash and both rotation times', async () => {
+    const { send, store } = storeAnswering('ok');
+    expect(await rotate(store)).toBe(true);
     expect(send).toHaveBeenCalledTimes(1);
+    const [[command]] = send.mock.calls as unknown as [[{ input: Record<string, unknown> }]];
+    expect(command.constructor.name).toBe('UpdateCommand');
+    expect(command.input).toMatchObject({
+      ConditionExpression: expect.stringContaining('refreshHash = :presented'),
+      ExpressionAttributeValues: expect.objectContaining({
+        ':next': 'next-hash',
+        ':gen': 5,
+        ':presented': 'presented-hash',
+        ':now': '2026-11-25T12:00:00.000Z',
+        ':older': '2026-11-25T11:55:00.000Z',
+      }),
+    });
+  });
+
+  it('answers false when the token is no longer current (the grace answer follows), without sending again', async () => {
+    const { send, store } = storeAnswering(conditionFailed());
+    expect(await rotate(store)).toBe(false);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves throttling to the handler (503)', async () => {
+    const throttled = new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
+    const { store } = storeAnswering(throttled);
+    await expect(rotate(store)).rejects.toBe(throttled);
   });
 });
