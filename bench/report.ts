@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleSizeVerdicts } from '#infra/bundle-budgets.ts';
+import { renderCost } from './cost.ts';
 import { renderTiming, timingTargetRow } from './timing.ts';
 import { renderWeb } from './web.ts';
 
@@ -252,6 +253,20 @@ export function renderMarkdown(r: Results): string {
     lines.push(`| ${name} | ${f.sequential} | ${f.total} | ${f.capacityUnits} | ${f.commands.join(', ')} |`);
   }
   lines.push('');
+  if (r.costPerMau) {
+    lines.push(
+      '## Cost per monthly active user',
+      '',
+      "One returning user's month (`bench/cost.ts` USAGE_MODEL), request by request, each after a warm-up: the " +
+        'DynamoDB units AWS bills for it (what DynamoDB Local reports, with transactional items reckoned at twice ' +
+        'their KB before and after, missing items of a BatchGetItem and failed conditions counted), the bytes its ' +
+        "function logs, its handler's time with the CPU part stretched by the vCPU share its memory buys, its answer; " +
+        'then the list prices of `bench/cost.ts` PRICES. `npm run bench -- --only cost` runs this section alone.',
+      '',
+      ...renderCost(r.costPerMau),
+      '',
+    );
+  }
   lines.push(
     '## Bundles and cold init',
     '',

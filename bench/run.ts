@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '#local/dynamodb.ts';
 import { listUsers } from '#shared/admin/users.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
@@ -16,12 +17,13 @@ import { keys } from '#shared/store/keys.ts';
 import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { bundles } from './bundles.ts';
+import { type CostFigures, type Counted, measureCostPerMau, renderCost } from './cost.ts';
 import { argon2Limit, dynamoLimits, percentile } from './limits.ts';
 import { aggregate, type LoadFigures, load, once, type RunFigures } from './load.ts';
 import { peerVersion, startPeer } from './peer.ts';
 import { renderMarkdown } from './report.ts';
 import { seedTenant as seedBenchTenant } from './seed.ts';
-import type { DynamoCall } from './server.ts';
+import type { DynamoCall, LoggedLines } from './server.ts';
 import { type Comparison, interleaved, type Side } from './side-by-side.ts';
 import { type TimingFigures, timingPairs } from './timing.ts';
 import { signInReadyMs, WEB_BUDGETS, type WebFigures, webBundleFigures } from './web.ts';
@@ -97,9 +99,73 @@ const bearer = (token: string) => ({ ...small.headers, authorization: `Bearer ${
 // --- load -----------------------------------------------------------------------------------
 const endpoints: Record<string, LoadFigures & { method: string; note: string; cpu?: CpuFigures; profile?: unknown }> =
   {};
-/** BENCH_ONLY=passwordLogin,usersMe: only these parts (a quick look; nothing is written). */
-const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+/**
+ * BENCH_ONLY=passwordLogin,usersMe (or `npm run bench -- --only cost`): only these parts (a quick look; nothing is
+ * written).
+ */
+const onlyArgument = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const only = (onlyArgument ?? process.env.BENCH_ONLY)?.split(',').map((name) => name.trim());
 const wanted = (name: string) => !only || only.includes(name);
+
+// --- what a monthly active user costs: one user's month, request by request ------------------------------------
+async function countedRequest(request: () => Promise<Response>): Promise<Counted> {
+  server.send({ type: 'count-start' });
+  await nextMessage('count-started');
+  const res = await request();
+  const body = Buffer.from(await res.arrayBuffer());
+  const responseBytes = body.byteLength;
+  // A refusal the model does not expect (the wrong password's 401 is one it does) would make its figures wrong.
+  if (res.status >= 400 && res.status !== 401) log(`  (${res.status}: ${body.toString('utf8').slice(0, 160)})`);
+  await new Promise((done) => setTimeout(done, 300)); // writes that finish after the answer
+  server.send({ type: 'count-stop' });
+  const counted = await nextMessage<{ calls: DynamoCall[]; logged: LoggedLines; cpuMs: number }>('counted');
+  return { status: res.status, responseBytes, ...counted };
+}
+
+async function partitionItems(pk: string) {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: deps.store.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+let costFigures: CostFigures | undefined;
+if (wanted('cost')) {
+  const { signInPage } = await webBundleFigures();
+  costFigures = await measureCostPerMau({
+    apiUrl: stack.apiUrl,
+    headers: small.headers,
+    email: small.emails[900] as string,
+    password: PASSWORD,
+    publicApiKey: small.tenant.publicApiKey,
+    origin: ORIGIN,
+    count: countedRequest,
+    itemsOf: async (userId) => ({
+      user: await partitionItems(keys.userPartition(small.t, userId)),
+      activity: await partitionItems(keys.activityPartition(small.t, userId)),
+    }),
+    pageLoad: { requests: signInPage.requests, bytes: signInPage.gzipBytes },
+  });
+  log('');
+  for (const line of renderCost(costFigures)) log(line);
+  if (only?.length === 1) {
+    server.send({ type: 'stop' });
+    await new Promise((done) => server.once('exit', done));
+    process.exit(0);
+  }
+}
 
 /** Where the CPU went during one run: per request, in ms, and the cores kept busy. */
 export interface CpuFigures {
@@ -853,6 +919,7 @@ const results = {
   listUsers100k,
   limits: { bareHttp, argon2Verify2: argon2, dynamoGetItem: dynamo.getItem, dynamoBatchGetItem: dynamo.batchGetItem },
   dynamoCost: cost,
+  costPerMau: costFigures,
   sideBySide,
   bundles: bundleFigures,
   web,

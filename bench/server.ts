@@ -5,16 +5,27 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import sesStore from 'aws-ses-v2-local/dist/store.js';
 import { startLocalStack } from '#local/stack.ts';
 import { markObserved } from '#shared/store/direct-read.ts';
+import { itemBytes } from './cost.ts';
 
 export interface DynamoCall {
   command: string;
   start: number;
   end: number;
+  /** What DynamoDB Local reported (ConsumedCapacity). */
   capacity: number;
+  /** What DynamoDB on AWS bills for the call (billedUnits). */
+  billed: { reads: number; writes: number };
+}
+
+/** The lines the handlers wrote while counting: what CloudWatch Logs would ingest from the functions. */
+export interface LoggedLines {
+  bytes: number;
+  lines: string[];
 }
 
 /** Commands that accept ReturnConsumedCapacity. */
@@ -41,11 +52,119 @@ const CAPACITY_COMMANDS = new Set([
 
 let counting = false;
 let calls: DynamoCall[] = [];
+let logged: LoggedLines = { bytes: 0, lines: [] };
+let countCpuStart = 0;
+
+// The functions' log lines (the handlers run in this process and write to stdout and stderr, as on Lambda), kept
+// while counting; the parent reads their bytes (CloudWatch Logs bills them) and the summary line's latency.
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (counting) {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+      logged.bytes += Buffer.byteLength(text);
+      logged.lines.push(...text.split('\n').filter((line) => line.length > 0));
+    }
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+}
+
+interface Consumed {
+  CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
+
+const consumedOf = (output: unknown): Consumed[] => {
+  const consumed = (output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined)?.ConsumedCapacity;
+  return Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+};
 
 function capacityOf(output: unknown): number {
-  const consumed = (output as { ConsumedCapacity?: unknown } | undefined)?.ConsumedCapacity;
-  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-  return list.reduce((sum: number, c: { CapacityUnits?: number }) => sum + (c.CapacityUnits ?? 0), 0);
+  return consumedOf(output).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+}
+
+const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+/** A client of its own for the sizes of a transaction's items: never counted (its stack is marked as done). */
+let sizer: DynamoDBDocumentClient | undefined;
+
+/** An AttributeValue map (the low-level command's) or a plain one (the document command's), as plain values. */
+const plain = (map: Record<string, any>) =>
+  Object.values(map).some((v) => v && typeof v === 'object' && ('S' in v || 'N' in v)) ? unmarshall(map) : map;
+
+/**
+ * A transaction's billed writes: each item twice the KB of the larger of itself before and after (at least 1),
+ * read around the transaction by a client that is not counted.
+ */
+async function transactionSizes(input: any): Promise<{ writes: () => Promise<number> }> {
+  const targets: { table: string; key: Record<string, unknown> }[] = [];
+  for (const entry of input?.TransactItems ?? []) {
+    const action = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck;
+    if (!action) continue;
+    const key = plain(entry.Put ? { pk: entry.Put.Item.pk, sk: entry.Put.Item.sk } : action.Key);
+    targets.push({ table: action.TableName, key: { pk: key.pk, sk: key.sk } });
+  }
+  const sizes = () =>
+    Promise.all(
+      targets.map(async ({ table, key }) => {
+        const { Item } = await (sizer as DynamoDBDocumentClient).send(
+          new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
+        );
+        return Item ? itemBytes(Item) : 0;
+      }),
+    );
+  const before = await sizes();
+  return {
+    writes: async () => {
+      const after = await sizes();
+      return before.reduce((sum, size, i) => sum + 2 * Math.max(1, Math.ceil(Math.max(size, after[i] ?? 0) / 1024)), 0);
+    },
+  };
+}
+
+/**
+ * What DynamoDB on AWS bills for one call, from what DynamoDB Local reports (which already rounds item sizes, 1 KB
+ * for a write, the larger of the item before and after, 4 KB for a read, and counts index writes) and what it
+ * leaves out:
+ * - a transactional item costs twice (2 units per KB written, 2 per 4 KB read), whatever its kind (a ConditionCheck
+ *   too); DynamoDB Local reports a transaction's Puts once and its Updates twice, so its writes are reckoned here
+ *   from the sizes of its items before and after (transactionWrites); index writes it causes are plain writes;
+ * - a key BatchGetItem asks for and does not find still costs a read (1 unit, 0.5 eventually consistent), as a
+ *   GetItem of a missing item does;
+ * - a conditional write whose condition fails still costs a write (1 unit: the items here are under 1 KB), and a
+ *   cancelled transaction the writes of its items.
+ */
+function billedUnits(command: string, input: any, output: unknown, error: unknown): DynamoCall['billed'] {
+  const name = command.replace(/(Item)?(Items)?Command$/, '');
+  if (error) {
+    const kind = (error as { name?: string }).name;
+    if (kind === 'ConditionalCheckFailedException') return { reads: 0, writes: 1 };
+    if (kind === 'TransactionCanceledException') return { reads: 0, writes: 2 * (input?.TransactItems?.length ?? 0) };
+    return { reads: 0, writes: 0 };
+  }
+  let table = 0;
+  let indexes = 0;
+  for (const c of consumedOf(output)) {
+    const onIndexes = Object.values(c.GlobalSecondaryIndexes ?? {}).reduce((sum, i) => sum + (i.CapacityUnits ?? 0), 0);
+    indexes += onIndexes;
+    table += c.Table?.CapacityUnits ?? (c.CapacityUnits ?? 0) - onIndexes;
+  }
+  if (name.startsWith('TransactWrite')) return { reads: 0, writes: indexes };
+  if (WRITES.test(name)) return { reads: 0, writes: table + indexes };
+  if (name.startsWith('TransactGet')) return { reads: 2 * table, writes: 0 };
+  if (name.startsWith('BatchGet')) {
+    let missing = 0;
+    let perMissing = 1;
+    for (const [tableName, request] of Object.entries(input?.RequestItems ?? {}) as [string, any][]) {
+      const found = (output as any)?.Responses?.[tableName]?.length ?? 0;
+      const unprocessed = (output as any)?.UnprocessedKeys?.[tableName]?.Keys?.length ?? 0;
+      missing += Math.max(0, (request.Keys?.length ?? 0) - found - unprocessed);
+      if (!request.ConsistentRead) perMissing = 0.5;
+    }
+    return { reads: table + indexes + missing * perMissing, writes: 0 };
+  }
+  return { reads: table + indexes, writes: 0 };
 }
 
 // Every DynamoDB client the handlers build (and the document clients over them, which share the
@@ -68,11 +187,21 @@ for (const proto of new Set([
         (next: any, context: any) => async (mwArgs: any) => {
           if (!counting) return next(mwArgs);
           const command = String(context.commandName ?? '?');
-          if (CAPACITY_COMMANDS.has(command)) mwArgs.input.ReturnConsumedCapacity = 'TOTAL';
+          if (CAPACITY_COMMANDS.has(command)) mwArgs.input.ReturnConsumedCapacity = 'INDEXES';
+          const transaction = command.startsWith('TransactWrite') ? await transactionSizes(mwArgs.input) : undefined;
           const start = performance.now();
-          const result = await next(mwArgs);
-          calls.push({ command, start, end: performance.now(), capacity: capacityOf(result.output) });
-          return result;
+          try {
+            const result = await next(mwArgs);
+            const end = performance.now();
+            const billed = billedUnits(command, mwArgs.input, result.output, undefined);
+            if (transaction) billed.writes += await transaction.writes();
+            calls.push({ command, start, end, capacity: capacityOf(result.output), billed });
+            return result;
+          } catch (error) {
+            const billed = billedUnits(command, mwArgs.input, undefined, error);
+            calls.push({ command, start, end: performance.now(), capacity: 0, billed });
+            throw error;
+          }
         },
         { step: 'initialize', name: 'benchCountRoundTrips', priority: 'high' },
       );
@@ -93,6 +222,16 @@ const stack = await startLocalStack({
   signupMailDailyBudgetPerTenant: 1_000_000_000,
   signupsPerIpPerHour: 1_000_000_000,
 });
+
+{
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  instrumented.add(client.middlewareStack);
+  sizer = DynamoDBDocumentClient.from(client);
+}
 
 // --- CPU accounting: this process (handlers, gateway, argon2's threads) and DynamoDB Local's JVM ----
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -226,11 +365,13 @@ process.on('message', async (message: { type: string; profile?: boolean; to?: st
     process.send?.({ type: 'measured', cpu, profile });
   } else if (message.type === 'count-start') {
     calls = [];
+    logged = { bytes: 0, lines: [] };
+    countCpuStart = processCpuMs();
     counting = true;
     process.send?.({ type: 'count-started' });
   } else if (message.type === 'count-stop') {
     counting = false;
-    process.send?.({ type: 'counted', calls });
+    process.send?.({ type: 'counted', calls, logged, cpuMs: processCpuMs() - countCpuStart });
   } else if (message.type === 'stop') {
     await stack.stop();
     process.exit(0);
