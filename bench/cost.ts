@@ -4,6 +4,7 @@
 
 import { identityRouteList } from '#functions/routes.ts';
 import { memoryOf, type RouteDef } from '#shared/http/route.ts';
+import { CACHE_CONTROL } from '../web/security-headers.ts';
 import type { DynamoCall, LoggedLines } from './server.ts';
 
 /**
@@ -101,7 +102,7 @@ export interface CostFigures {
   lines: CostLine[];
   perMau: number;
   usage: typeof USAGE_MODEL;
-  pageLoad: { requests: number; bytes: number };
+  pageLoad: PageLoad;
   /** CPU the gateway and the harness spend on any request, taken off each route's. */
   baselineCpuMs: number;
   /** Bytes of the largest item of each kind the user holds at the end. */
@@ -125,6 +126,13 @@ export const USAGE_MODEL = {
   pageLoads: 5,
   mails: 1,
 } as const;
+
+/** The sign-in page as a browser fetches it: its files, their gzipped bytes, and the HTML's alone. */
+export interface PageLoad {
+  requests: number;
+  bytes: number;
+  htmlBytes: number;
+}
 
 /** What one counted request brought back from the server process. */
 export interface Counted {
@@ -196,7 +204,7 @@ function lambdaMs(route: MeasuredRoute): number {
 /** Dollars per MAU by line, from the measured routes, the page load and a user's stored bytes. */
 export function costLines(
   measured: MeasuredRoute[],
-  pageLoad: { requests: number; bytes: number },
+  pageLoad: PageLoad,
   storedBytesPerUser: number,
   activityBytesPerMonth: number,
 ): CostLine[] {
@@ -217,7 +225,12 @@ export function costLines(
   const logBytes = handlerLogBytes + otherLogBytes;
   const answerBytes = each((r) => r.responseBytes);
   const pageLoads = USAGE_MODEL.pageLoads;
-  const cloudfrontRequests = pageLoads * (pageLoad.requests + ASSUMPTIONS.apiCallsPerPageLoad);
+  // The pages' scripts and styles have hashed names and are served immutable (web/security-headers.ts): a
+  // returning browser fetches them once, and only the HTML on its other loads.
+  const cached = CACHE_CONTROL.asset.includes('immutable');
+  const staticRequests = cached ? pageLoad.requests + (pageLoads - 1) : pageLoads * pageLoad.requests;
+  const staticBytes = cached ? pageLoad.bytes + (pageLoads - 1) * pageLoad.htmlBytes : pageLoads * pageLoad.bytes;
+  const cloudfrontRequests = staticRequests + pageLoads * ASSUMPTIONS.apiCallsPerPageLoad;
   const gb = (bytes: number) => bytes / 1e9;
   // Kept: the user's items, and the activity records of the months the log keeps.
   const stored = storedBytesPerUser + activityBytesPerMonth * (ASSUMPTIONS.activityKeptMonths - 1);
@@ -257,10 +270,10 @@ export function costLines(
     { line: 'SES', basis: `${USAGE_MODEL.mails} mail`, dollars: USAGE_MODEL.mails * PRICES.sesMail },
     {
       line: 'CloudFront',
-      basis: `${pageLoads} page loads: ${round(cloudfrontRequests)} requests and functions, ${Math.round((pageLoads * pageLoad.bytes) / 1024)} KB`,
+      basis: `${pageLoads} page loads: ${round(cloudfrontRequests)} requests and functions, ${Math.round(staticBytes / 1024)} KB${cached ? ' (scripts and styles cached after the first)' : ''}`,
       dollars:
         cloudfrontRequests * (PRICES.cloudfrontRequest + PRICES.cloudfrontFunction) +
-        gb(pageLoads * pageLoad.bytes) * PRICES.cloudfrontGb,
+        gb(staticBytes) * PRICES.cloudfrontGb,
     },
     {
       line: 'KMS',
@@ -337,7 +350,7 @@ export interface CostContext {
   count: (request: () => Promise<Response>) => Promise<Counted>;
   /** Every stored item of the user (profile, claim, sessions, devices) and of their activity log. */
   itemsOf: (userId: string) => Promise<{ user: Record<string, unknown>[]; activity: Record<string, unknown>[] }>;
-  pageLoad: { requests: number; bytes: number };
+  pageLoad: PageLoad;
 }
 
 /**

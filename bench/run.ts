@@ -156,7 +156,7 @@ if (wanted('cost')) {
       user: await partitionItems(keys.userPartition(small.t, userId)),
       activity: await partitionItems(keys.activityPartition(small.t, userId)),
     }),
-    pageLoad: { requests: signInPage.requests, bytes: signInPage.gzipBytes },
+    pageLoad: { requests: signInPage.requests, bytes: signInPage.gzipBytes, htmlBytes: signInPage.htmlGzipBytes },
   });
   log('');
   for (const line of renderCost(costFigures)) log(line);

@@ -40,7 +40,9 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set
 
 /** The JavaScript each page loads: the entry's closure, plus a lazy page's own closure for that page. */
 export async function webBundleFigures(): Promise<
-  Pick<WebFigures, 'signIn' | 'console' | 'account'> & { signInPage: { requests: number; gzipBytes: number } }
+  Pick<WebFigures, 'signIn' | 'console' | 'account'> & {
+    signInPage: { requests: number; gzipBytes: number; htmlGzipBytes: number };
+  }
 > {
   const outDir = mkdtempSync(join(tmpdir(), 'web-bench-'));
   try {
@@ -64,6 +66,7 @@ export async function webBundleFigures(): Promise<
     const signInPage = {
       requests: 1 + signIn.files.length + css.length,
       gzipBytes: gzipOf('index.html') + signIn.jsGzipBytes + css.reduce((sum, f) => sum + gzipOf(f), 0),
+      htmlGzipBytes: gzipOf('index.html'),
     };
     return {
       signInPage,
