@@ -40,12 +40,11 @@ export default defineConfig({
     // which run beside them (one worker left a 2-core machine about half idle).
     maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // LOG_LEVEL: each request's summary line (and other info lines) would flood the run's output; the metric lines too.
+    // LOG_LEVEL: each request's line (its summary and its metrics) and other info lines would flood the run's output.
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       CDK_DISABLE_CLI_TELEMETRY: 'true',
       LOG_LEVEL: 'error',
-      POWERTOOLS_METRICS_DISABLED: 'true',
     },
     projects: [
       // No module mocks: the files share one module graph per worker (isolate: false), but those that set

@@ -393,7 +393,7 @@ export function serviceFunction(
     environment: {
       ...options.environment,
       // The `service` dimension of the request metrics; their namespace is the handler's (shared/metrics.ts).
-      POWERTOOLS_SERVICE_NAME: options.serviceName,
+      SERVICE_NAME: options.serviceName,
       [options.tableNameVariable ?? 'TABLE_NAME']: table.tableName,
       // Only the functions that sign tokens or read TOTP secrets know the key at all.
       ...(spec.kms?.length ? { KMS_KEY_ID: kmsKeyOf(spec, options).keyArn } : {}),

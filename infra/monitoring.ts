@@ -116,7 +116,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
 const OUTCOMES = Object.keys(OUTCOME_LABELS) as Outcome[];
 
 export interface MonitoringProps {
-  /** The `service` dimension of the functions' metrics: the Identity stack's name (POWERTOOLS_SERVICE_NAME). */
+  /** The `service` dimension of the functions' metrics: the Identity stack's name (SERVICE_NAME). */
   serviceName: string;
   /** The route functions by operationId (addRouteFunctions): their Lambda errors and throttles. */
   functions: ReadonlyMap<string, IFunction>;
@@ -137,7 +137,7 @@ export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
   /** The dashboard in the CloudWatch console. */
   readonly dashboardUrl: string;
-  /** The `service` dimension of the functions' metrics: the stack's name (POWERTOOLS_SERVICE_NAME). */
+  /** The `service` dimension of the functions' metrics: the stack's name (SERVICE_NAME). */
   private readonly service: string;
   private readonly action: SnsAction;
 

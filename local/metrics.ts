@@ -1,9 +1,10 @@
 /**
  * The metrics of the local stack's requests, as the functions write them for CloudWatch (shared/http/request-metrics.ts:
- * Embedded Metric Format lines): `npm start` prints a per-route summary when it stops, and each line as it comes
- * with `--metrics`. The handlers run in this process, so their lines come here instead of stdout.
+ * each request's one line, its summary and its metrics in Embedded Metric Format): `npm start` prints a per-route
+ * summary when it stops, and each line as it comes with `--metrics`. The handlers run in this process, so their lines
+ * come here instead of stdout.
  */
-import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
+import { writeRequestLinesTo } from '#shared/http/request-metrics.ts';
 import {
   COUNTERS,
   LATENCY,
@@ -14,10 +15,8 @@ import {
   ROUTE_DIMENSION,
 } from '#shared/metrics.ts';
 
-interface EmfLine {
-  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] };
-  [field: string]: unknown;
-}
+/** The members of a request line this summary reads (the rest are the summary's own fields and `_aws`). */
+type RequestLine = Record<string, unknown>;
 
 interface RouteTally {
   requests: number;
@@ -30,37 +29,29 @@ export interface MetricsCollector {
   summary(): string;
 }
 
-/** What one EMF line adds to the tallies. */
-function tally(line: EmfLine, routes: Map<string, RouteTally>, counters: Map<string, number>): void {
-  const directive = line._aws.CloudWatchMetrics[0];
-  if (!directive) return;
-  const dimensions = directive.Dimensions[0] ?? [];
+/** What one line adds to the tallies: a request line its route's, counters' and refused mails'; a further kind's line its mails'. */
+function tally(line: RequestLine, routes: Map<string, RouteTally>, counters: Map<string, number>): void {
   const route = line[ROUTE_DIMENSION];
-  if (typeof route === 'string') {
+  if (typeof route === 'string' && typeof line[REQUESTS] === 'number') {
     let entry = routes.get(route);
     if (!entry) {
       entry = { requests: 0, latencies: [], outcomes: new Map() };
       routes.set(route, entry);
     }
+    entry.requests += line[REQUESTS];
+    if (typeof line[LATENCY] === 'number') entry.latencies.push(line[LATENCY]);
     const outcome = line[OUTCOME_DIMENSION];
-    if (dimensions.includes(OUTCOME_DIMENSION) && typeof outcome === 'string') {
-      entry.outcomes.set(outcome, (entry.outcomes.get(outcome) ?? 0) + 1);
-    } else {
-      entry.requests += Number(line[REQUESTS] ?? 0);
-      if (typeof line[LATENCY] === 'number') entry.latencies.push(line[LATENCY]);
-    }
-    return;
+    if (typeof outcome === 'string') entry.outcomes.set(outcome, (entry.outcomes.get(outcome) ?? 0) + 1);
+  }
+  for (const name of COUNTERS) {
+    const value = line[name];
+    if (typeof value === 'number') counters.set(name, (counters.get(name) ?? 0) + value);
   }
   // MailsFailed, by the mail's kind: counted as `MailsFailed <kind>`.
   const failed = line[MAILS_FAILED];
   if (typeof failed === 'number') {
     const name = `${MAILS_FAILED} ${String(line[MAIL_KIND_DIMENSION])}`;
     counters.set(name, (counters.get(name) ?? 0) + failed);
-    return;
-  }
-  for (const name of COUNTERS) {
-    const value = line[name];
-    if (typeof value === 'number') counters.set(name, (counters.get(name) ?? 0) + value);
   }
 }
 
@@ -71,9 +62,9 @@ function percentile(sorted: readonly number[], p: number): number {
 export function collectMetrics(options: { echo?: boolean } = {}): MetricsCollector {
   const routes = new Map<string, RouteTally>();
   const counters = new Map<string, number>();
-  writeMetricLinesTo((text) => {
+  writeRequestLinesTo((text) => {
     if (options.echo) process.stdout.write(`${text}\n`);
-    tally(JSON.parse(text) as EmfLine, routes, counters);
+    tally(JSON.parse(text) as RequestLine, routes, counters);
   });
   return {
     summary: () => {

@@ -7,7 +7,7 @@
  * `http://<subdomain>.localhost:<port>`, with the API beside them under /api,
  * as CloudFront serves them on AWS. Ctrl-C stops everything, and prints the metrics the functions sent
  * (per route: requests, latency, outcomes; the counters), as CloudWatch would have them; `--metrics` prints
- * each metric line as it comes.
+ * each request's line (its summary and its metrics) as it comes.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,8 +19,7 @@ import { REPO_ROOT, startLocalStack } from './stack.ts';
 const { values } = parseArgs({
   options: { 'in-memory': { type: 'boolean', default: false }, metrics: { type: 'boolean', default: false } },
 });
-// The functions run in this process: their metrics' service dimension, the stack's name on AWS (infra/monitoring.ts).
-process.env.POWERTOOLS_SERVICE_NAME ??= 'local';
+// The functions run in this process: their request lines come to this summary (service `local`, SERVICE_NAME unset).
 const metrics = collectMetrics({ echo: values.metrics });
 const inMemory = values['in-memory'] || process.env.IN_MEMORY === '1';
 const dataDir = inMemory ? undefined : resolve(REPO_ROOT, process.env.IDENTITY_DATA_DIR ?? '.data');
@@ -62,7 +61,7 @@ Demo tenant "${tenant.subdomain}"
   password      ${tenant.adminPassword}
 
 Try: curl -H 'Origin: http://localhost:5173' '${stack.apiUrl}/auth/discovery?clientId=${tenant.publicApiKey}'
-Metrics: a summary per route when you stop (\`npm start -- --metrics\` prints each line as it comes).
+Metrics: a summary per route when you stop (\`npm start -- --metrics\` prints each request's line as it comes).
 Ctrl-C stops everything.
 `);
 

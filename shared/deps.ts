@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { type Argon2Params, PRODUCTION_ARGON2, parseArgon2Params } from './auth/passwords.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type KeyVault, kmsKeyVault, localKeyVault } from './crypto/key-vault.ts';
-import { type Logger, loggerAt } from './log.ts';
+import { type Logger, loggerAt, type RequestLog, requestLogAt } from './log.ts';
 import type { Mailer } from './mail/message.ts';
 import { noSignals, type Signals } from './metrics.ts';
 import { cryptoRandom, type Random } from './random.ts';
@@ -77,6 +77,8 @@ const Env = v.object({
   ),
   /** `error` keeps the info lines (each request's summary among them) out of the log: shared/log.ts loggerAt. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
+  /** The `service` dimension of the request metrics: the stack's name on AWS (infra/http-api.ts), `local` unset. */
+  SERVICE_NAME: v.optional(v.pipe(v.string(), v.minLength(1)), 'local'),
   /**
    * The `account` mail budget: mails a tenant may send a day (UTC) to its accounts that the mail limits count
    * (login, reset, e-mail-change and reauthentication codes, invitations: shared/auth/mail-limits.ts), so that one
@@ -149,6 +151,8 @@ export interface Deps {
   clock: Clock;
   random: Random;
   log: Logger;
+  /** Each request's line, its summary and its metrics (shared/http/request-metrics.ts). */
+  requestLog: RequestLog;
   /** What the operator should count of the request (shared/metrics.ts): httpHandler gives each request its own. */
   signals: Signals;
 }
@@ -206,6 +210,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
     clock: systemClock,
     random: cryptoRandom,
     log: loggerAt(e.LOG_LEVEL),
+    requestLog: requestLogAt(e.LOG_LEVEL, e.SERVICE_NAME),
     signals: noSignals,
   };
 }
@@ -236,4 +241,13 @@ let cached: Deps | undefined;
 export function processDeps(): Deps {
   cached ??= makeDeps(process.env);
   return cached;
+}
+
+/**
+ * The request log from SERVICE_NAME and LOG_LEVEL alone, for a request whose deps could not be built (a bad
+ * environment): its 500 is still written, and counted where the alarms read it. Either service's (the plant
+ * store's deps read the same two variables).
+ */
+export function processRequestLog(): RequestLog {
+  return requestLogAt(process.env.LOG_LEVEL === 'error' ? 'error' : 'info', process.env.SERVICE_NAME || 'local');
 }

@@ -28,6 +28,21 @@ export function loggerAt(level: 'info' | 'error'): Logger {
   return level === 'error' ? { info: () => {}, error: jsonLogger.error } : jsonLogger;
 }
 
+/**
+ * Each request's one line (shared/http/request-metrics.ts), which is its summary and its metrics: the `service`
+ * dimension it names, and whether it is written. An info line: LOG_LEVEL=error turns it off (the tests, whose
+ * thousands of requests would each print one).
+ */
+export interface RequestLog {
+  /** SERVICE_NAME: the stack's name on AWS (infra/http-api.ts), so that two deployments in one account stay apart. */
+  readonly service: string;
+  readonly on: boolean;
+}
+
+export function requestLogAt(level: 'info' | 'error', service: string): RequestLog {
+  return { service, on: level === 'info' };
+}
+
 /** A logger that adds `fields` to every line: the handler gives the domain one with the request id. */
 export function withFields(log: Logger, fields: LogFields): Logger {
   return {

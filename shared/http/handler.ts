@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { GenericSchema, InferOutput } from 'valibot';
 import type { Authenticators, Principal, UserPrincipal } from '../auth/principal.ts';
 import { vaultLimitedTo } from '../crypto/key-vault.ts';
-import { type Deps, depsWithStore, processDeps } from '../deps.ts';
+import { type Deps, depsWithStore, processDeps, processRequestLog } from '../deps.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from '../errors.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
@@ -24,7 +24,7 @@ import { resolveTenant } from './middleware/tenant.ts';
 import { validateInput } from './middleware/validate.ts';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem.ts';
 import { Reply } from './reply.ts';
-import { publishRequestMetrics, requestSignals } from './request-metrics.ts';
+import { requestSignals, writeRequestLines } from './request-metrics.ts';
 import {
   type ClientInfo,
   type HttpEvent,
@@ -150,8 +150,8 @@ function onError(request: HttpRequest<ServiceDeps>, errorAnswer: (error: AppErro
 }
 
 /**
- * What the operator sees of every request: its metrics (shared/http/request-metrics.ts) and one summary
- * line in the function's log, with the request id, route, tenant, outcome and the user it concerned. Explicit
+ * What the operator sees of every request: one line in the function's log that is also its metrics
+ * (shared/http/request-metrics.ts), with the request id, route, tenant, outcome and the user it concerned. Explicit
  * fields only (shared/log.ts): never a body, a header, a token or an e-mail address. The README's Operations
  * section has a Logs Insights query on these fields.
  */
@@ -163,34 +163,29 @@ function reportRequest(
 ): void {
   const state = request.internal.state;
   const status = request.response?.statusCode ?? 500;
-  const outcome = outcomeOf(status);
-  const latencyMs = state ? Math.round((performance.now() - state.startedAt) * 10) / 10 : 0;
   // Two counters every route can cause, known from the answer alone.
   const counters: Counter[] = [...(state?.signals.counters ?? [])];
   if (status === 429) counters.push('RateLimited');
   if (code === 'REAUTHENTICATION_REQUIRED') counters.push('ReauthRequired');
   for (let fallbacks = takeDirectReadFallbacks(); fallbacks > 0; fallbacks--) counters.push('DirectReadFallback');
-  publishRequestMetrics(metricsNamespace, {
-    route: route.operationId,
-    outcome,
-    latencyMs,
-    counters,
-    mailsFailed: state?.signals.mailsFailed ?? [],
-  });
   const tenant = state?.token ?? state?.tenant;
   const principal = state?.principal;
-  (state?.deps.log ?? jsonLogger).info('request', {
+  // The deps may be what failed (a bad environment): its 500 still counts where the alarms read it.
+  writeRequestLines(state?.deps.requestLog ?? processRequestLog(), metricsNamespace, {
     requestId: state?.requestId ?? request.context.awsRequestId,
     route: route.operationId,
     status,
-    outcome,
+    outcome: outcomeOf(status),
     code,
-    latencyMs,
+    latencyMs: state ? Math.round((performance.now() - state.startedAt) * 10) / 10 : 0,
     app: tenant?.app,
     mid: tenant?.mid,
     userId: state?.signals.userId ?? (principal?.kind === 'user' ? principal.userId : state?.token?.sub),
     apiKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
     ip: state?.ip,
+    counters,
+    mailsFailed: state?.signals.mailsFailed ?? [],
+    timestamp: Date.now(),
   });
 }
 

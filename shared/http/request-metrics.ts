@@ -1,5 +1,4 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { jsonLogger } from '../log.ts';
+import type { RequestLog } from '../log.ts';
 import {
   type Counter,
   LATENCY,
@@ -10,28 +9,56 @@ import {
   type Outcome,
   REQUESTS,
   ROUTE_DIMENSION,
+  SERVICE_DIMENSION,
   type Signals,
 } from '../metrics.ts';
 
 /**
- * A request's metrics, in CloudWatch's Embedded Metric Format through Powertools: CloudWatch Logs
- * turns each line the function writes to stdout into metrics, with no call to CloudWatch and no extra latency.
- * Names and dimensions: shared/metrics.ts. Three lines per request, each with one dimension set, so that each
- * metric lands exactly where the alarms read it (a p99 of `Latency` is per route, over every outcome); and one
- * more per kind of mail SES refused in it (`MailsFailed` by service and kind). Each line is Powertools' own flush
- * (publishStoredMetrics) after its dimensions and metrics are added; Powertools' middy middleware (logMetrics) is
- * not used, as it writes one line per invocation with one dimension set.
+ * Each request's one log line, which is also its metrics: the summary's fields at the top level and an `_aws` block
+ * in CloudWatch's Embedded Metric Format (EMF), so that CloudWatch Logs turns the line into metrics, with no call to
+ * CloudWatch and no extra latency. One line, not a summary plus a line per dimension set: CloudWatch Logs bills every
+ * byte and every event. Names and dimensions: shared/metrics.ts; the alarms and the dashboard read them
+ * (infra/monitoring.ts). The shape, written here by hand (an EMF library writes one directive per line and no
+ * fields of ours):
+ *
+ *   {"message":"request", …the summary's fields…, "Requests":1, "Latency":12.3, …counters…,
+ *    "_aws":{"Timestamp":<ms>,"CloudWatchMetrics":[directive, …]}}
+ *
+ * Each directive names a namespace, its dimension sets and its metrics, each metric counted in each set; each
+ * metric and dimension it names is a member of the line (a metric a number, a dimension a string). The directives:
+ * - `Requests` by [service, route] and by [service, route, outcome] (a route's traffic, and its 5xx rate);
+ * - `Latency` by [service, route] alone (a p99 is per route, over every outcome; per outcome would be more metrics);
+ * - the counters by [service], only when the request counted some;
+ * - `MailsFailed` by [service, kind], only when SES refused a mail.
+ * `kind` is one member of the line, so a request whose refused mails were of two kinds (rare) writes one more line
+ * per further kind, `message` "mails failed", with that kind's `MailsFailed` alone.
  */
 
-/** What one request reports, at its end. */
+const COUNT = 'Count';
+
+/** What one request reports, at its end: the summary's fields and what it counted. */
 export interface RequestReport {
+  /** API Gateway's request id (the answer's `apigw-requestid`). */
+  requestId: string;
   /** The route's operationId. */
   route: string;
+  status: number;
   outcome: Outcome;
+  /** The problem code of a refusal; absent on success. */
+  code?: string | undefined;
+  /** The handler's own time (ms): the `Latency` metric. */
   latencyMs: number;
+  /** The tenant: in the line, never a dimension. */
+  app?: string | undefined;
+  mid?: string | undefined;
+  userId?: string | undefined;
+  apiKeyId?: string | undefined;
+  ip?: string | undefined;
   counters: readonly Counter[];
   /** The kind of each mail SES refused during the request. */
   mailsFailed?: readonly MailKind[];
+  /** When the request ended (ms since the epoch): EMF's `Timestamp`, the metrics' time. */
+  timestamp: number;
 }
 
 /** A request's signals (shared/metrics.ts), kept until its answer. */
@@ -63,83 +90,110 @@ export function requestSignals(): RequestSignals {
   };
 }
 
+interface Directive {
+  Namespace: string;
+  Dimensions: string[][];
+  Metrics: { Name: string; Unit: string }[];
+}
+
+function tally<T extends string>(names: readonly T[]): Map<T, number> {
+  const totals = new Map<T, number>();
+  for (const name of names) totals.set(name, (totals.get(name) ?? 0) + 1);
+  return totals;
+}
+
+/** The request's line, and one more per further kind of refused mail: JSON text, without the newline. */
+export function requestLines(namespace: string, service: string, report: RequestReport): string[] {
+  const counters = tally(report.counters);
+  const [firstKind, ...otherKinds] = [...tally(report.mailsFailed ?? [])];
+  const directives: Directive[] = [
+    {
+      Namespace: namespace,
+      Dimensions: [
+        [SERVICE_DIMENSION, ROUTE_DIMENSION],
+        [SERVICE_DIMENSION, ROUTE_DIMENSION, OUTCOME_DIMENSION],
+      ],
+      Metrics: [{ Name: REQUESTS, Unit: COUNT }],
+    },
+    {
+      Namespace: namespace,
+      Dimensions: [[SERVICE_DIMENSION, ROUTE_DIMENSION]],
+      Metrics: [{ Name: LATENCY, Unit: 'Milliseconds' }],
+    },
+  ];
+  if (counters.size > 0) {
+    directives.push({
+      Namespace: namespace,
+      Dimensions: [[SERVICE_DIMENSION]],
+      Metrics: [...counters.keys()].map((name) => ({ Name: name, Unit: COUNT })),
+    });
+  }
+  const mailsFailed = (kind: MailKind, total: number) => ({
+    directive: {
+      Namespace: namespace,
+      Dimensions: [[SERVICE_DIMENSION, MAIL_KIND_DIMENSION]],
+      Metrics: [{ Name: MAILS_FAILED, Unit: COUNT }],
+    },
+    members: { [MAILS_FAILED]: total, [MAIL_KIND_DIMENSION]: kind },
+  });
+  const first = firstKind && mailsFailed(...firstKind);
+  if (first) directives.push(first.directive);
+  // Key order is the line's order: who and what first, the metrics' members, then the EMF block.
+  const line = {
+    message: 'request',
+    requestId: report.requestId,
+    [SERVICE_DIMENSION]: service,
+    [ROUTE_DIMENSION]: report.route,
+    status: report.status,
+    [OUTCOME_DIMENSION]: report.outcome,
+    code: report.code,
+    [REQUESTS]: 1,
+    [LATENCY]: report.latencyMs,
+    app: report.app,
+    mid: report.mid,
+    userId: report.userId,
+    apiKeyId: report.apiKeyId,
+    ip: report.ip,
+    ...Object.fromEntries(counters),
+    ...first?.members,
+    _aws: { Timestamp: report.timestamp, CloudWatchMetrics: directives },
+  };
+  return [
+    JSON.stringify(line),
+    ...otherKinds.map((kind) => {
+      const more = mailsFailed(...kind);
+      return JSON.stringify({
+        message: 'mails failed',
+        requestId: report.requestId,
+        [SERVICE_DIMENSION]: service,
+        [ROUTE_DIMENSION]: report.route,
+        ...more.members,
+        _aws: { Timestamp: report.timestamp, CloudWatchMetrics: [more.directive] },
+      });
+    }),
+  ];
+}
+
 type LineWriter = (line: string) => void;
 
-/**
- * Where the local stack wants the lines (local/metrics.ts, the tests); unset on Lambda, where Powertools writes them
- * to stdout and CloudWatch Logs reads them.
- */
-let redirect: LineWriter | undefined;
+const toStdout: LineWriter = (line) => {
+  process.stdout.write(`${line}\n`);
+};
 
-/** Sends the metric lines elsewhere (the local stack's summary, the tests); answers how to undo it. */
-export function writeMetricLinesTo(write: LineWriter): () => void {
-  const previous = redirect;
-  redirect = write;
+/** Where the lines go: stdout (CloudWatch Logs on Lambda), unless the local stack or a test takes them. */
+let writeLine: LineWriter = toStdout;
+
+/** Sends the request lines elsewhere instead of stdout (the local stack's summary, the tests); answers how to undo it. */
+export function writeRequestLinesTo(write: LineWriter): () => void {
+  const previous = writeLine;
+  writeLine = write;
   return () => {
-    redirect = previous;
+    writeLine = previous;
   };
 }
 
-/** Powertools' own warnings (a metric or dimension it would drop): our names are fixed, so one is a bug worth an error line. */
-const warnings = {
-  debug: () => {},
-  info: () => {},
-  warn: (...content: unknown[]) => jsonLogger.error('metrics warning', { detail: content.map(String).join(' ') }),
-  error: (...content: unknown[]) => jsonLogger.error('metrics error', { detail: content.map(String).join(' ') }),
-};
-
-// One per namespace, made on the first request: the service dimension comes from POWERTOOLS_SERVICE_NAME (the
-// stack's name, infra/monitoring.ts), and POWERTOOLS_METRICS_DISABLED=true turns the lines off (the tests do).
-const byNamespace = new Map<string, Metrics>();
-
-function metricsFor(namespace: string): Metrics {
-  let metrics = byNamespace.get(namespace);
-  if (!metrics) {
-    metrics = new Metrics({ namespace, logger: warnings });
-    byNamespace.set(namespace, metrics);
-  }
-  return metrics;
-}
-
-/**
- * Writes what the metrics hold as one line, and empties them: Powertools' publishStoredMetrics, which writes to
- * stdout unless metrics are disabled. Powertools has no other destination for its lines, so a redirected process
- * takes the line it would write (serializeMetrics) and empties the metrics itself.
- */
-function flush(metrics: Metrics): void {
-  if (!redirect) {
-    metrics.publishStoredMetrics();
-    return;
-  }
-  const line = JSON.stringify(metrics.serializeMetrics());
-  metrics.clearMetrics();
-  metrics.clearDimensions();
-  redirect(line);
-}
-
-export function publishRequestMetrics(namespace: string, report: RequestReport): void {
-  const metrics = metricsFor(namespace);
-  // Synchronous from the first add to the last flush: requests served at once (the local stack) cannot mix.
-  metrics.addDimension(ROUTE_DIMENSION, report.route);
-  metrics.addMetric(REQUESTS, MetricUnit.Count, 1);
-  metrics.addMetric(LATENCY, MetricUnit.Milliseconds, report.latencyMs);
-  flush(metrics);
-  metrics.addDimension(ROUTE_DIMENSION, report.route);
-  metrics.addDimension(OUTCOME_DIMENSION, report.outcome);
-  metrics.addMetric(REQUESTS, MetricUnit.Count, 1);
-  flush(metrics);
-  if (report.counters.length > 0) {
-    const totals = new Map<Counter, number>();
-    for (const counter of report.counters) totals.set(counter, (totals.get(counter) ?? 0) + 1);
-    for (const [counter, total] of totals) metrics.addMetric(counter, MetricUnit.Count, total);
-    flush(metrics);
-  }
-  // One line per kind: a line has one dimension set, and `kind` is part of it.
-  const failed = new Map<MailKind, number>();
-  for (const kind of report.mailsFailed ?? []) failed.set(kind, (failed.get(kind) ?? 0) + 1);
-  for (const [kind, total] of failed) {
-    metrics.addDimension(MAIL_KIND_DIMENSION, kind);
-    metrics.addMetric(MAILS_FAILED, MetricUnit.Count, total);
-    flush(metrics);
-  }
+/** Writes the request's line(s), unless its log is off (LOG_LEVEL=error: the tests, the soak run). */
+export function writeRequestLines(log: RequestLog, namespace: string, report: RequestReport): void {
+  if (!log.on) return;
+  for (const line of requestLines(namespace, log.service, report)) writeLine(line);
 }

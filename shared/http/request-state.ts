@@ -2,7 +2,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Authenticators, PrefetchedBearer, Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import type { Logger } from '../log.ts';
+import type { Logger, RequestLog } from '../log.ts';
 import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { ItemKey, Prefetched } from '../store/prefetch.ts';
@@ -18,6 +18,8 @@ import type { RouteDef } from './route.ts';
  */
 export interface ServiceDeps {
   log: Logger;
+  /** Where each request's line goes, summary and metrics (shared/http/request-metrics.ts). */
+  requestLog: RequestLog;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { type Clock, systemClock } from '../clock.ts';
 import type { ServiceDeps } from '../http/request-state.ts';
-import { type Logger, loggerAt } from '../log.ts';
+import { type Logger, loggerAt, requestLogAt } from '../log.ts';
 import { createStoreClient } from '../store/client.ts';
 import { remoteJwksVerifier, type TokenVerifier } from '../tokens/resource-server.ts';
 import { authorizerClaimsVerifier } from './authorizer-claims.ts';
@@ -38,6 +38,8 @@ const Env = v.object({
   PLANTS_JWT_AUTHORIZER: v.optional(v.picklist(['true', 'false']), 'false'),
   /** As the identity's (shared/deps.ts): `error` keeps each request's summary line out of the log. */
   LOG_LEVEL: v.optional(v.picklist(['info', 'error']), 'info'),
+  /** As the identity's: the `service` dimension of the request metrics, the stack's name on AWS. */
+  SERVICE_NAME: v.optional(v.pipe(v.string(), v.minLength(1)), 'local'),
 });
 
 export interface PlantConfig {
@@ -100,6 +102,7 @@ export function makePlantDeps(env: Record<string, string | undefined>): PlantDep
       : remoteJwksVerifier({ issuerUrl: config.issuerUrl, jwksUrl: config.jwksUrl }),
     clock: systemClock,
     log: loggerAt(e.LOG_LEVEL),
+    requestLog: requestLogAt(e.LOG_LEVEL, e.SERVICE_NAME),
   };
 }
 

@@ -197,8 +197,8 @@ describe('IdentityStack: functions', () => {
           'ISSUER_URL',
           'MAIL_DAILY_BUDGET_PER_TENANT',
           ...(route.kms?.length ? ['KMS_KEY_ID'] : []),
-          'POWERTOOLS_SERVICE_NAME',
           'SENDER_EMAIL',
+          'SERVICE_NAME',
           ...(route.ses ? ['SES_CONFIGURATION_SET'] : []),
           'SIGNUPS_PER_IP_PER_HOUR',
           'SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT',
@@ -208,7 +208,7 @@ describe('IdentityStack: functions', () => {
       // The example deployment's sender (test/infra/support/context.ts): no-reply@ its senderDomain.
       expect(env.SENDER_EMAIL).toBe('no-reply@example.com');
       // The request metrics' `service` dimension: the stack's name (the namespace is the handler's own).
-      expect(env.POWERTOOLS_SERVICE_NAME).toBe('Identity');
+      expect(env.SERVICE_NAME).toBe('Identity');
     },
   );
 

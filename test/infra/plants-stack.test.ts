@@ -161,12 +161,12 @@ describe('PlantsStack: functions', () => {
           'JWKS_URL',
           'PLANTS_TABLE_NAME',
           'PLANTS_URL',
-          'POWERTOOLS_SERVICE_NAME',
+          'SERVICE_NAME',
           ...(cors ? ['TABLE_NAME'] : []),
         ].sort(),
       );
       // The request metrics' `service` dimension: the stack's name (the namespace, PlantStore, is the handler's own).
-      expect(env.POWERTOOLS_SERVICE_NAME).toBe('Plants');
+      expect(env.SERVICE_NAME).toBe('Plants');
       if (cors) expect(JSON.stringify(env.TABLE_NAME)).toContain('Fn::ImportValue');
       expect(env.ISSUER_URL).toBe(IDENTITY_BASE_URL);
       expect(env.JWKS_URL).toBe(`${IDENTITY_BASE_URL}/.well-known/jwks.json`);

@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeMetricLinesTo } from '#shared/http/request-metrics.ts';
+import { writeRequestLinesTo } from '#shared/http/request-metrics.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi } from '#test/support/admin.ts';
 import { aTenantWith, aUser, rotationPastGrace, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
+import { type EmfLine, expectValidEmf } from '#test/support/emf.ts';
 import { fakeSes } from '#test/support/faults.ts';
 import { expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -12,17 +13,15 @@ import { DOCUMENTED_BOUNCE, deliverSesEvents, snsEventOf, withRecipient, withTag
 import { plantsApi } from '../plants/helpers.ts';
 
 /**
- * The operator's signals: what the functions send CloudWatch, in Embedded Metric Format, and each
- * request's summary log line, for a sign-in, a lockout, a refresh token reused, a mail SES refused (MailsFailed by
- * kind) and a mail to a suppressed address (MailsSuppressed). Each metric has the
- * dimensions the alarms read (infra/monitoring.ts) and carries no e-mail address, token, password or tenant.
- * The gateway runs the handlers in this process: their metric lines come to the writer set here, their log lines
- * to this process's stdout.
+ * The operator's signals: each request's one log line, its summary and what the functions send CloudWatch in
+ * Embedded Metric Format, for a sign-in, a lockout, a refresh token reused, a mail SES refused (MailsFailed by
+ * kind) and a mail to a suppressed address (MailsSuppressed). Each metric has the dimensions the alarms read
+ * (infra/monitoring.ts); no dimension and no metric carries an e-mail address, token, password or tenant, and the
+ * line carries no e-mail address, token or password. The gateway runs the handlers in this process: their lines come
+ * to the writer set here.
  */
 
-// The test run keeps both quiet elsewhere (vitest.config.ts); this file's handlers build their deps after this.
-process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-process.env.POWERTOOLS_SERVICE_NAME = 'local';
+// The test run keeps the lines quiet elsewhere (vitest.config.ts); this file's handlers build their deps after this.
 process.env.LOG_LEVEL = 'info';
 
 const api = useLocalStack();
@@ -32,69 +31,67 @@ const plants = plantsApi(api);
 // SES in this process, faked: a mail it refuses is how a failed send is made (test/support/faults.ts).
 const ses = fakeSes();
 
-interface EmfLine {
-  _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: unknown[] }[] };
-  [field: string]: unknown;
-}
-
-let metricLines: string[] = [];
-let logLines: string[] = [];
-let restoreMetrics: () => void;
-const originalWrite = process.stdout.write;
+let lines: string[] = [];
+let restoreLines: () => void;
 
 beforeAll(() => {
-  restoreMetrics = writeMetricLinesTo((line) => metricLines.push(line));
-  process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    logLines.push(...text.split('\n').filter((line) => line.startsWith('{')));
-    return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as typeof process.stdout.write;
+  restoreLines = writeRequestLinesTo((line) => lines.push(line));
 });
 
-afterAll(() => {
-  restoreMetrics();
-  process.stdout.write = originalWrite;
-});
+afterAll(() => restoreLines());
 
 beforeEach(() => {
-  metricLines = [];
-  logLines = [];
+  lines = [];
 });
 
-const parsed = () => metricLines.map((line) => JSON.parse(line) as EmfLine);
+/** Every line so far, each a valid EMF document. */
+const parsed = (): EmfLine[] => lines.map(expectValidEmf);
 
-/** The one metric line of `route` whose single dimension set is `dimensions`. */
+/** The lines of `route` (of every route when undefined) whose directives put a metric in `dimensions`. */
 function lineOf(route: string | undefined, dimensions: string[]): EmfLine[] {
   return parsed().filter(
     (line) =>
-      JSON.stringify(line._aws.CloudWatchMetrics[0]?.Dimensions) === JSON.stringify([dimensions]) &&
+      line._aws.CloudWatchMetrics.some((d) => d.Dimensions.some((set) => set.join() === dimensions.join())) &&
       (route === undefined || line.route === route),
+  );
+}
+
+/** The metrics of `line` that its directives put in exactly `dimensions`: name → unit, namespace. */
+function metricsIn(
+  line: EmfLine | undefined,
+  dimensions: string[],
+): { name: string; unit: string; namespace: string }[] {
+  return (line?._aws.CloudWatchMetrics ?? []).flatMap((d) =>
+    d.Dimensions.some((set) => set.join() === dimensions.join())
+      ? d.Metrics.map((m) => ({ name: m.Name, unit: m.Unit, namespace: d.Namespace }))
+      : [],
   );
 }
 
 /** What the counters of the requests so far add up to (dimension `service` alone). */
 function counters(): Record<string, number> {
   const totals: Record<string, number> = {};
-  for (const line of lineOf(undefined, ['service'])) {
-    for (const metric of (line._aws.CloudWatchMetrics[0]?.Metrics ?? []) as { Name: string }[]) {
-      totals[metric.Name] = (totals[metric.Name] ?? 0) + Number(line[metric.Name]);
-    }
+  for (const line of parsed()) {
+    for (const { name } of metricsIn(line, ['service'])) totals[name] = (totals[name] ?? 0) + Number(line[name]);
   }
   return totals;
 }
 
-const summaries = () =>
-  logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.message === 'request');
+const summaries = () => parsed().filter((line) => line.message === 'request');
 
-/** Neither the metric lines nor the summary lines carry any of these. */
+/** The metrics' part of a line: its dimensions' values and its metrics' (what CloudWatch keeps as metrics). */
+function metricPart(line: EmfLine): string {
+  const names = line._aws.CloudWatchMetrics.flatMap((d) => [...d.Dimensions.flat(), ...d.Metrics.map((m) => m.Name)]);
+  return JSON.stringify([line._aws, ...names.map((name) => line[name])]);
+}
+
+/** No metric carries any of these; with inSummaries, no line at all. */
 async function expectNoneOf(secrets: Record<string, string>, options: { inSummaries: boolean }) {
-  const metrics = metricLines.join('\n');
-  const summaryText = summaries()
-    .map((line) => JSON.stringify(line))
-    .join('\n');
+  const metrics = parsed().map(metricPart).join('\n');
+  const text = lines.join('\n');
   for (const [name, value] of Object.entries(secrets)) {
-    expect(metrics.includes(value), `${name} in a metric line`).toBe(false);
-    if (options.inSummaries) expect(summaryText.includes(value), `${name} in a summary line`).toBe(false);
+    expect(metrics.includes(value), `${name} in a metric`).toBe(false);
+    if (options.inSummaries) expect(text.includes(value), `${name} in a line`).toBe(false);
   }
 }
 
@@ -113,21 +110,20 @@ async function tenantStrings(tenant: TestTenant): Promise<Record<string, string>
   };
 }
 
+/** The request's one line: Requests and Latency by service and route, Requests by outcome too, in `namespace`. */
 function expectRequestLines(route: string, outcome: string, namespace = 'IdentityService') {
-  const [perRoute, ...moreRoute] = lineOf(route, ['service', 'route']);
-  expect(moreRoute).toEqual([]);
-  expect(perRoute?._aws.CloudWatchMetrics[0]?.Namespace).toBe(namespace);
-  expect(perRoute?._aws.CloudWatchMetrics[0]?.Metrics).toEqual([
-    { Name: 'Requests', Unit: 'Count' },
-    { Name: 'Latency', Unit: 'Milliseconds' },
+  const [line, ...more] = summaries().filter((l) => l.route === route);
+  expect(more).toEqual([]);
+  expect(metricsIn(line, ['service', 'route'])).toEqual([
+    { name: 'Requests', unit: 'Count', namespace },
+    { name: 'Latency', unit: 'Milliseconds', namespace },
   ]);
-  expect(perRoute?.Requests).toBe(1);
-  expect(perRoute?.Latency).toBeGreaterThan(0);
-  expect(perRoute?.service).toBe('local');
-  const [perOutcome, ...moreOutcome] = lineOf(route, ['service', 'route', 'outcome']);
-  expect(moreOutcome).toEqual([]);
-  expect(perOutcome).toMatchObject({ route, outcome, Requests: 1 });
-  expect(perOutcome?._aws.CloudWatchMetrics[0]?.Namespace).toBe(namespace);
+  expect(metricsIn(line, ['service', 'route', 'outcome'])).toEqual([{ name: 'Requests', unit: 'Count', namespace }]);
+  expect(line).toMatchObject({ service: 'local', route, outcome, Requests: 1 });
+  expect(line?.Latency).toBeGreaterThan(0);
+  // One field for the latency: the metric's.
+  expect(line?.latencyMs).toBeUndefined();
+  expect(line?.time).toBeUndefined();
 }
 
 describe('the metrics and the summary line of a request', () => {
@@ -165,7 +161,7 @@ describe('the metrics and the summary line of a request', () => {
         mid: tenant.mid,
         userId: user.id,
         requestId: expect.any(String),
-        latencyMs: expect.any(Number),
+        Latency: expect.any(Number),
       }),
     ]);
   });
@@ -184,8 +180,7 @@ describe('the metrics and the summary line of a request', () => {
       Array(5).fill('unauthenticated'),
     );
 
-    metricLines = [];
-    logLines = [];
+    lines = [];
     expectProblem(
       await call('POST', '/auth/login', tenant.headers, { email: locked.email, password: locked.password }),
       429,
@@ -208,8 +203,7 @@ describe('the metrics and the summary line of a request', () => {
     const sid = JSON.parse(Buffer.from(first.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).sid;
     await rotationPastGrace(tenant, user.id, sid);
 
-    metricLines = [];
-    logLines = [];
+    lines = [];
     expectProblem(
       await call('POST', '/auth/refresh', tenant.headers, { refreshToken: first.refreshToken }),
       401,
@@ -240,14 +234,13 @@ describe('mail', () => {
     tenant = await aTenantWith({ loginMode: 'PASSWORD_OR_OTP_EMAIL' });
   });
 
-  /** The MailsFailed lines (dimensions service and kind): kind → count. */
+  /** MailsFailed (dimensions service and kind) of the lines so far: kind → count. */
   function mailsFailed(): Record<string, number> {
     const totals: Record<string, number> = {};
-    for (const line of parsed()) {
-      const directive = line._aws.CloudWatchMetrics[0];
-      if (JSON.stringify(directive?.Dimensions) !== JSON.stringify([['service', 'kind']])) continue;
-      expect(directive?.Namespace).toBe('IdentityService');
-      expect(directive?.Metrics).toEqual([{ Name: 'MailsFailed', Unit: 'Count' }]);
+    for (const line of lineOf(undefined, ['service', 'kind'])) {
+      expect(metricsIn(line, ['service', 'kind'])).toEqual([
+        { name: 'MailsFailed', unit: 'Count', namespace: 'IdentityService' },
+      ]);
       expect(line.service).toBe('local');
       totals[String(line.kind)] = (totals[String(line.kind)] ?? 0) + Number(line.MailsFailed);
     }
@@ -284,7 +277,7 @@ describe('mail', () => {
         ),
       ),
     );
-    metricLines = [];
+    lines = [];
     const reset = await call('POST', '/auth/forgot-password', tenant.headers, { email: user.email });
     expect(reset.status).toBe(202);
     expect(ses.attemptsTo(user.email)).toEqual([]);
@@ -297,13 +290,14 @@ describe('mail', () => {
 describe('the plant store', () => {
   it('counts its requests in its own namespace, PlantStore, so that its traffic never moves the identity alarms', async () => {
     const { tenant, token } = await plants.aSignedInUser();
-    metricLines = [];
-    logLines = [];
+    lines = [];
     const created = await plants.createPlant({ id: 4242, name: 'Monstera' }, token);
     expect(created.status, created.text).toBe(200);
     expectRequestLines('createPlant', 'success', 'PlantStore');
     // (Its first request may fetch the identity's JWKS: that one is the identity's.)
-    const inIdentity = parsed().filter((line) => line._aws.CloudWatchMetrics[0]?.Namespace === 'IdentityService');
+    const inIdentity = parsed().filter((line) =>
+      line._aws.CloudWatchMetrics.some((d) => d.Namespace === 'IdentityService'),
+    );
     expect(inIdentity.filter((line) => line.route === 'createPlant')).toEqual([]);
     expect(summaries().filter((line) => line.route === 'createPlant')).toEqual([
       expect.objectContaining({ status: 200, outcome: 'success', app: tenant.app }),

@@ -19,11 +19,9 @@ import { useLocalStack } from '#test/support/server.ts';
  * any stored item of the tenant.
  */
 
-// Every line a deployed function writes, here too: each request's summary line and its metric lines (the test
+// Every line a deployed function writes, here too: each request's line, its summary and its metrics (the test
 // run keeps them quiet elsewhere: vitest.config.ts). This file's handlers build their deps after this.
 process.env.LOG_LEVEL = 'info';
-process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-process.env.POWERTOOLS_SERVICE_NAME = 'local';
 
 const api = useLocalStack();
 const { call, aSuperAdmin } = adminApi(() => api.url);
@@ -202,7 +200,7 @@ describe('secrets pushed through signup, login, refresh, TOTP, password change a
     jsonLogger.info('capture check', { marker: run });
     stopCapture();
     expect(captured.slice(before)).toContain(run);
-    // The flow's requests wrote their summary lines and their metrics, and the capture heard them.
+    // The flow's requests wrote their lines, summary and metrics, and the capture heard them.
     expect(captured).toContain('"message":"request"');
     expect(captured).toContain('"route":"login"');
     expect(captured).toContain('"CloudWatchMetrics"');

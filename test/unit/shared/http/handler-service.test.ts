@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fail } from '#shared/errors.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
+import type { RequestLog } from '#shared/log.ts';
 import { plantErrorBody } from '#shared/plants/http.ts';
 import type { TokenPrincipal } from '#shared/tokens/resource-server.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
@@ -40,12 +41,16 @@ const caller: TokenPrincipal = {
 
 interface TestDeps {
   log: { info: () => void; error: (message: string, fields?: object) => void };
+  requestLog: RequestLog;
   seen: string[];
 }
 
+/** No request lines: the unit tests of the request line are test/unit/shared/http/request-metrics.test.ts. */
+const quiet: RequestLog = { service: 'test', on: false };
+
 function deps(): TestDeps {
   const seen: string[] = [];
-  return { seen, log: { info: () => undefined, error: (message) => seen.push(message) } };
+  return { seen, requestLog: quiet, log: { info: () => undefined, error: (message) => seen.push(message) } };
 }
 
 const verifyToken = vi.fn(async (token: string) => (token === 'good' ? caller : null));
@@ -96,6 +101,7 @@ describe('httpHandler for a tenant: token route', () => {
     const lines: Record<string, unknown>[] = [];
     const d: TestDeps = {
       seen: [],
+      requestLog: quiet,
       log: { info: () => undefined, error: (message, fields?: object) => lines.push({ message, ...fields }) },
     };
     const event = anEvent({

@@ -1,9 +1,134 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { publishRequestMetrics } from '#shared/http/request-metrics.ts';
+import { describe, expect, it } from 'vitest';
+import { type RequestReport, requestLines, writeRequestLines } from '#shared/http/request-metrics.ts';
+import { requestLogAt } from '#shared/log.ts';
+import { directivesOf, expectValidEmf } from '#test/support/emf.ts';
 
-// Without a redirect (on Lambda), each line is Powertools' own publishStoredMetrics to stdout, and
-// POWERTOOLS_METRICS_DISABLED silences it. Each test takes a namespace of its own: Powertools reads the
-// environment when its Metrics is made, on a namespace's first request, and the value is put back at once.
+const NOW = Date.UTC(2026, 10, 27, 9, 50, 37, 795);
+
+/**
+ * The longest line a request realistically writes: a refused sign-in that locked the address (two counters), with
+ * its code, the tenant, the user, a full-length IPv6 address and a four-digit latency (no API key: a sign-in has none).
+ */
+const refusedLogin: RequestReport = {
+  requestId: 'Vq0zxgh1IAMEVxw=',
+  route: 'login',
+  status: 401,
+  outcome: 'unauthenticated',
+  code: 'INVALID_CREDENTIALS',
+  latencyMs: 1234.5,
+  app: 'app_9g0dd0z2gck08fv1',
+  mid: 'mid_j4782e8dh6xs725j',
+  userId: 'usr_9vk1v957r0xx80cryf3r',
+  ip: '2001:0db8:85a3:0000:0000:8a2e:0370:7334',
+  counters: ['FailedLogins', 'Lockouts'],
+  timestamp: NOW,
+};
+
+const getMe: RequestReport = {
+  requestId: 'Vq0zxgh1IAMEVxw=',
+  route: 'getMe',
+  status: 200,
+  outcome: 'success',
+  latencyMs: 12.3,
+  app: 'app_9g0dd0z2gck08fv1',
+  mid: 'mid_j4782e8dh6xs725j',
+  userId: 'usr_9vk1v957r0xx80cryf3r',
+  ip: '203.0.113.7',
+  counters: [],
+  timestamp: NOW,
+};
+
+/** What infra/monitoring.ts reads: Requests and Latency by service and route, Requests by outcome too. */
+const PER_REQUEST = [
+  'IdentityService [["service","route"],["service","route","outcome"]] Requests:Count',
+  'IdentityService [["service","route"]] Latency:Milliseconds',
+];
+
+describe('requestLines: one line per request, its summary and its metrics', () => {
+  it('is one valid EMF document holding the summary fields, Requests and Latency, and no time or latencyMs', () => {
+    const lines = requestLines('IdentityService', 'Identity', getMe);
+    expect(lines).toHaveLength(1);
+    const line = expectValidEmf(lines[0] ?? '');
+    expect(directivesOf(line)).toEqual(PER_REQUEST);
+    const { _aws, ...fields } = line;
+    expect(fields).toEqual({
+      message: 'request',
+      requestId: 'Vq0zxgh1IAMEVxw=',
+      service: 'Identity',
+      route: 'getMe',
+      status: 200,
+      outcome: 'success',
+      Requests: 1,
+      Latency: 12.3,
+      app: 'app_9g0dd0z2gck08fv1',
+      mid: 'mid_j4782e8dh6xs725j',
+      userId: 'usr_9vk1v957r0xx80cryf3r',
+      ip: '203.0.113.7',
+    });
+    expect(_aws.Timestamp).toBe(NOW);
+  });
+
+  it('the longest realistic line (a refused sign-in that locked the address) is valid EMF of at most 840 bytes', () => {
+    const [text, ...more] = requestLines('IdentityService', 'Identity', refusedLogin);
+    expect(more).toEqual([]);
+    const line = expectValidEmf(text ?? '');
+    expect(directivesOf(line)).toEqual([
+      ...PER_REQUEST,
+      'IdentityService [["service"]] FailedLogins:Count,Lockouts:Count',
+    ]);
+    expect(line).toMatchObject({ code: 'INVALID_CREDENTIALS', FailedLogins: 1, Lockouts: 1 });
+    // 826 bytes: 359 of the fields the README lists, 466 of the EMF block the alarms need (units and all).
+    expect(Buffer.byteLength(text ?? '')).toBeLessThanOrEqual(840);
+  });
+
+  it('sums a counter counted twice, and names the plant store its own namespace', () => {
+    const [text] = requestLines('PlantStore', 'Plants', {
+      ...getMe,
+      route: 'createPlant',
+      counters: ['DirectReadFallback', 'DirectReadFallback'],
+    });
+    const line = expectValidEmf(text ?? '');
+    expect(directivesOf(line)).toEqual([
+      'PlantStore [["service","route"],["service","route","outcome"]] Requests:Count',
+      'PlantStore [["service","route"]] Latency:Milliseconds',
+      'PlantStore [["service"]] DirectReadFallback:Count',
+    ]);
+    expect(line.DirectReadFallback).toBe(2);
+  });
+
+  it('a mail SES refused: MailsFailed by service and kind in the same line', () => {
+    const [text, ...more] = requestLines('IdentityService', 'Identity', {
+      ...getMe,
+      route: 'forgotPassword',
+      mailsFailed: ['PASSWORD_RESET_CODE'],
+    });
+    expect(more).toEqual([]);
+    const line = expectValidEmf(text ?? '');
+    expect(directivesOf(line)).toEqual([...PER_REQUEST, 'IdentityService [["service","kind"]] MailsFailed:Count']);
+    expect(line).toMatchObject({ MailsFailed: 1, kind: 'PASSWORD_RESET_CODE' });
+  });
+
+  it('mails of two kinds refused in one request: a second line for the second kind, which counts no request', () => {
+    const lines = requestLines('IdentityService', 'Identity', {
+      ...getMe,
+      route: 'login',
+      mailsFailed: ['LOGIN_CODE', 'ACCOUNT_LOCKED', 'LOGIN_CODE'],
+    });
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map(expectValidEmf);
+    expect(first).toMatchObject({ message: 'request', MailsFailed: 2, kind: 'LOGIN_CODE' });
+    expect(second?.Requests).toBeUndefined();
+    expect(second).toMatchObject({
+      message: 'mails failed',
+      requestId: getMe.requestId,
+      route: 'login',
+      MailsFailed: 1,
+      kind: 'ACCOUNT_LOCKED',
+    });
+    expect(directivesOf(second as never)).toEqual(['IdentityService [["service","kind"]] MailsFailed:Count']);
+  });
+});
+
 function stdoutOf(action: () => void): string[] {
   const lines: string[] = [];
   const original = process.stdout.write;
@@ -19,45 +144,14 @@ function stdoutOf(action: () => void): string[] {
   return lines;
 }
 
-function publishWithMetricsDisabled(disabled: string, namespace: string): string[] {
-  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
-  process.env.POWERTOOLS_METRICS_DISABLED = disabled;
-  try {
-    return stdoutOf(() =>
-      publishRequestMetrics(namespace, {
-        route: 'getMe',
-        outcome: 'success',
-        latencyMs: 12,
-        counters: ['SessionsStarted'],
-      }),
-    );
-  } finally {
-    process.env.POWERTOOLS_METRICS_DISABLED = previous;
-  }
-}
-
-describe('publishRequestMetrics on Lambda (no redirect)', () => {
-  afterEach(() => {
-    expect(process.env.POWERTOOLS_METRICS_DISABLED).toBe('true');
+describe('writeRequestLines on Lambda (stdout)', () => {
+  it('writes the line to stdout at LOG_LEVEL=info, with the service its deps name', () => {
+    const lines = stdoutOf(() => writeRequestLines(requestLogAt('info', 'Identity'), 'IdentityService', getMe));
+    expect(lines).toHaveLength(1);
+    expect(expectValidEmf(lines[0] ?? '')).toMatchObject({ message: 'request', service: 'Identity', route: 'getMe' });
   });
 
-  it('writes its three lines to stdout through Powertools', () => {
-    const lines = publishWithMetricsDisabled('false', 'MetricsOnStdout').map((line) => JSON.parse(line));
-    expect(lines).toHaveLength(3);
-    expect(lines.map((line) => line._aws.CloudWatchMetrics[0].Namespace)).toEqual([
-      'MetricsOnStdout',
-      'MetricsOnStdout',
-      'MetricsOnStdout',
-    ]);
-    expect(lines.map((line) => line._aws.CloudWatchMetrics[0].Dimensions[0])).toEqual([
-      ['service', 'route'],
-      ['service', 'route', 'outcome'],
-      ['service'],
-    ]);
-    expect(lines[2].SessionsStarted).toBe(1);
-  });
-
-  it('writes nothing when POWERTOOLS_METRICS_DISABLED is true', () => {
-    expect(publishWithMetricsDisabled('true', 'MetricsDisabled')).toEqual([]);
+  it('writes nothing at LOG_LEVEL=error (the tests, the soak run)', () => {
+    expect(stdoutOf(() => writeRequestLines(requestLogAt('error', 'Identity'), 'IdentityService', getMe))).toEqual([]);
   });
 });
