@@ -612,10 +612,9 @@ const TIMING_PAIRS = Number(process.env.BENCH_TIMING_PAIRS ?? 200);
 
 /** On a DynamoDB Local of its own, once the load's stack has stopped: the pairs wait on nothing else. */
 async function measureTiming(): Promise<TimingFigures> {
-  // The timing stack runs in this process, whose output is the bench's: its request and metric lines stay off, as the
-  // load's stack (a child whose output is dropped) writes them to nowhere.
+  // The timing stack runs in this process, whose output is the bench's: its request lines (with their metrics) stay
+  // off, as the load's stack (a child whose output is dropped) writes them to nowhere.
   process.env.LOG_LEVEL = 'error';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const dynamoForTiming = await startDynamoDbLocal();
   try {
     return await timingPairs({

@@ -162,9 +162,8 @@ async function main(): Promise<number> {
       SOAK_SECRETS_KEY: secretsKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       // The soak counts answers itself: the stack says only what went wrong (its error lines, which a failed
-      // soak shows), not a line and its metrics per request.
+      // soak shows), not a line (with its metrics) per request.
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
-      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -34,8 +34,6 @@ import {
  * per further kind, `message` "mails failed", with that kind's `MailsFailed` alone.
  */
 
-const COUNT = 'Count';
-
 /** What one request reports, at its end: the summary's fields and what it counted. */
 export interface RequestReport {
   /** API Gateway's request id (the answer's `apigw-requestid`). */
@@ -93,7 +91,8 @@ export function requestSignals(): RequestSignals {
 interface Directive {
   Namespace: string;
   Dimensions: string[][];
-  Metrics: { Name: string; Unit: string }[];
+  /** A count has no unit (EMF's default, None: no bytes in every line; the alarms read counts without one). */
+  Metrics: { Name: string; Unit?: string }[];
 }
 
 function tally<T extends string>(names: readonly T[]): Map<T, number> {
@@ -113,7 +112,7 @@ export function requestLines(namespace: string, service: string, report: Request
         [SERVICE_DIMENSION, ROUTE_DIMENSION],
         [SERVICE_DIMENSION, ROUTE_DIMENSION, OUTCOME_DIMENSION],
       ],
-      Metrics: [{ Name: REQUESTS, Unit: COUNT }],
+      Metrics: [{ Name: REQUESTS }],
     },
     {
       Namespace: namespace,
@@ -125,14 +124,14 @@ export function requestLines(namespace: string, service: string, report: Request
     directives.push({
       Namespace: namespace,
       Dimensions: [[SERVICE_DIMENSION]],
-      Metrics: [...counters.keys()].map((name) => ({ Name: name, Unit: COUNT })),
+      Metrics: [...counters.keys()].map((name) => ({ Name: name })),
     });
   }
   const mailsFailed = (kind: MailKind, total: number) => ({
     directive: {
       Namespace: namespace,
       Dimensions: [[SERVICE_DIMENSION, MAIL_KIND_DIMENSION]],
-      Metrics: [{ Name: MAILS_FAILED, Unit: COUNT }],
+      Metrics: [{ Name: MAILS_FAILED }],
     },
     members: { [MAILS_FAILED]: total, [MAIL_KIND_DIMENSION]: kind },
   });

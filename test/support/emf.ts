@@ -34,7 +34,7 @@ const UNITS = new Set([
 export interface EmfDirective {
   Namespace: string;
   Dimensions: string[][];
-  Metrics: { Name: string; Unit: string }[];
+  Metrics: { Name: string; Unit?: string }[];
 }
 
 export type EmfLine = Record<string, unknown> & {
@@ -65,15 +65,16 @@ export function expectValidEmf(text: string): EmfLine {
     expect(directive.Metrics.length).toBeLessThanOrEqual(100);
     for (const metric of directive.Metrics) {
       expect(typeof line[metric.Name], `metric ${metric.Name}`).toBe('number');
-      expect(UNITS.has(metric.Unit), `unit ${metric.Unit}`).toBe(true);
+      if (metric.Unit !== undefined) expect(UNITS.has(metric.Unit), `unit ${metric.Unit}`).toBe(true);
     }
   }
   return line;
 }
 
-/** The directives of a line as `namespace [dimension sets] metric:unit,…` strings, for a readable comparison. */
+/** The directives of a line as `namespace [dimension sets] metric[:unit],…` strings, for a readable comparison. */
 export function directivesOf(line: EmfLine): string[] {
   return line._aws.CloudWatchMetrics.map(
-    (d) => `${d.Namespace} ${JSON.stringify(d.Dimensions)} ${d.Metrics.map((m) => `${m.Name}:${m.Unit}`).join(',')}`,
+    (d) =>
+      `${d.Namespace} ${JSON.stringify(d.Dimensions)} ${d.Metrics.map((m) => (m.Unit ? `${m.Name}:${m.Unit}` : m.Name)).join(',')}`,
   );
 }

@@ -63,7 +63,7 @@ function metricsIn(
 ): { name: string; unit: string; namespace: string }[] {
   return (line?._aws.CloudWatchMetrics ?? []).flatMap((d) =>
     d.Dimensions.some((set) => set.join() === dimensions.join())
-      ? d.Metrics.map((m) => ({ name: m.Name, unit: m.Unit, namespace: d.Namespace }))
+      ? d.Metrics.map((m) => ({ name: m.Name, unit: m.Unit ?? 'None', namespace: d.Namespace }))
       : [],
   );
 }
@@ -115,10 +115,10 @@ function expectRequestLines(route: string, outcome: string, namespace = 'Identit
   const [line, ...more] = summaries().filter((l) => l.route === route);
   expect(more).toEqual([]);
   expect(metricsIn(line, ['service', 'route'])).toEqual([
-    { name: 'Requests', unit: 'Count', namespace },
+    { name: 'Requests', unit: 'None', namespace },
     { name: 'Latency', unit: 'Milliseconds', namespace },
   ]);
-  expect(metricsIn(line, ['service', 'route', 'outcome'])).toEqual([{ name: 'Requests', unit: 'Count', namespace }]);
+  expect(metricsIn(line, ['service', 'route', 'outcome'])).toEqual([{ name: 'Requests', unit: 'None', namespace }]);
   expect(line).toMatchObject({ service: 'local', route, outcome, Requests: 1 });
   expect(line?.Latency).toBeGreaterThan(0);
   // One field for the latency: the metric's.
@@ -239,7 +239,7 @@ describe('mail', () => {
     const totals: Record<string, number> = {};
     for (const line of lineOf(undefined, ['service', 'kind'])) {
       expect(metricsIn(line, ['service', 'kind'])).toEqual([
-        { name: 'MailsFailed', unit: 'Count', namespace: 'IdentityService' },
+        { name: 'MailsFailed', unit: 'None', namespace: 'IdentityService' },
       ]);
       expect(line.service).toBe('local');
       totals[String(line.kind)] = (totals[String(line.kind)] ?? 0) + Number(line.MailsFailed);
