@@ -1,8 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { deviceFingerprint } from '../sessions/fingerprint.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
+import { type Device, sessionRepo } from '../store/session-repo.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
@@ -67,13 +69,17 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
 
 async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   // Independent steps, in parallel (one round trip before the password is looked at): the rate limit, the
-  // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile.
+  // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile and the
+  // record of this device (written at login only when new or stale).
   // The refusals keep their order: rate limit first, then the lockout; a reserved attempt whose
   // request is refused is given back.
+  const fingerprint = deviceFingerprint(client.userAgent);
   const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
-    userRepo(deps.store).findByEmail(tenant, body.email, deps.clock.now()),
+    userRepo(deps.store).findByEmailWith(tenant, body.email, deps.clock.now(), (userId) =>
+      sessionRepo(deps.store).device(tenant, userId, fingerprint),
+    ),
   ]);
   for (const outcome of [rate, reserved, found]) {
     if (outcome.status === 'rejected') {
@@ -82,7 +88,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
     }
   }
   const attempt = (reserved as PromiseFulfilledResult<Attempt>).value;
-  const user = (found as PromiseFulfilledResult<User | null>).value;
+  const { user, also: device } = (found as PromiseFulfilledResult<{ user: User | null; also: Device | null }>).value;
 
   return evaluating(attempt, async () => {
     const password = body.password ?? '';
@@ -105,7 +111,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
         },
       );
     }
-    return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'] });
+    return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'], device });
   });
 }
 
