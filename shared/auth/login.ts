@@ -4,7 +4,8 @@ import type { ClientInfo } from '../http/request-state.ts';
 import { deviceFingerprint } from '../sessions/fingerprint.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
-import { type Device, sessionRepo } from '../store/session-repo.ts';
+import { passwordSession } from '../store/password-session.ts';
+import type { Device } from '../store/session-repo.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
@@ -78,7 +79,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
     userRepo(deps.store).findByEmailWith(tenant, body.email, deps.clock.now(), (userId) =>
-      sessionRepo(deps.store).device(tenant, userId, fingerprint),
+      passwordSession(deps.store).device(tenant, userId, fingerprint),
     ),
   ]);
   for (const outcome of [rate, reserved, found]) {

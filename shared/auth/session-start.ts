@@ -7,6 +7,7 @@ import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { challengeRepo } from '../store/challenge-repo.ts';
 import { conditionFailedAt } from '../store/errors.ts';
+import { passwordSession } from '../store/password-session.ts';
 import { capSessions } from '../store/session-cap.ts';
 import type { Device, Session, SessionStartAlso } from '../store/session-repo.ts';
 import { sessionRepo } from '../store/session-repo.ts';
@@ -25,7 +26,7 @@ export interface SessionCommit extends SessionStartAlso {
   amr?: string[];
   /**
    * A password login's device record as read with the profile (null: a new device). Given, a login that commits
-   * nothing else and ends no session is stored without a transaction (sessionRepo.startPlain), and the record is
+   * nothing else and ends no session is stored without a transaction (passwordSession.start), and the record is
    * written only when new or stale.
    */
   device?: Device | null;
@@ -135,14 +136,14 @@ export async function beginSession<T>(
   ];
   // Which writes share the transaction, and why. A transaction bills every item twice, so a password login (the
   // common sign-in: nothing to use up, no status to hold, no session to end) takes none: its guarantees hold
-  // without one (sessionRepo.startPlain: the epoch checked and the session listed by the profile's conditional
+  // without one (passwordSession.start: the epoch checked and the session listed by the profile's conditional
   // write first; a failure after it taken back). Whatever else must commit with a session (a code used up, a
   // signup's activation, an OpenID client's code, the sessions the limit ends) stays in one transaction with it.
   const plain = device !== undefined && !consumes && !also.profileStatus && items.length === 0 && !also.profile;
   try {
     if (plain) {
-      const repo = sessionRepo(deps.store);
-      if (!(await repo.startPlain(tenant, session, activity, cap, device, user.lastLoginAt, settle))) {
+      const writes = passwordSession(deps.store);
+      if (!(await writes.start(tenant, session, activity, cap, device, user.lastLoginAt, settle))) {
         throw fail('INVALID_CREDENTIALS');
       }
     } else {
