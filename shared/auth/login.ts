@@ -78,9 +78,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
   const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
-    userRepo(deps.store).findByEmailWith(tenant, body.email, deps.clock.now(), (userId) =>
-      passwordSession(deps.store).device(tenant, userId, fingerprint),
-    ),
+    passwordSession(deps.store).findWithDevice(tenant, body.email, deps.clock.now(), fingerprint),
   ]);
   for (const outcome of [rate, reserved, found]) {
     if (outcome.status === 'rejected') {
@@ -89,7 +87,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
     }
   }
   const attempt = (reserved as PromiseFulfilledResult<Attempt>).value;
-  const { user, also: device } = (found as PromiseFulfilledResult<{ user: User | null; also: Device | null }>).value;
+  const { user, device } = (found as PromiseFulfilledResult<{ user: User | null; device: Device | null }>).value;
 
   return evaluating(attempt, async () => {
     const password = body.password ?? '';

@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionalWrite } from './errors.ts';
 import { keys, type TenantRef } from './keys.ts';
@@ -7,6 +8,7 @@ import type { SessionCap } from './session-cap.ts';
 import { type Device, profileAtStart, type Session, sessionTtl } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
 import { DAY_MS } from './ttl.ts';
+import { isExpiredSignup, userRepo } from './user-repo.ts';
 
 // Apart from session-repo.ts: only the bundles that log in with a password carry it.
 
@@ -63,10 +65,25 @@ export function passwordSession(store: StoreClient) {
     }
   };
   return {
-    /** A user's device record (null: the device never signed in, or its record is gone). */
-    async device(t: TenantRef, userId: string, fingerprint: string): Promise<Device | null> {
-      const Item = await getItem(store, keys.device(t, userId, fingerprint));
-      return Item ? toDevice(Item) : null;
+    /**
+     * userRepo.findByEmail, and the record of the device (by fingerprint) read beside the profile at no round trip
+     * of its own: null when the device never signed in (or no user holds the address).
+     */
+    async findWithDevice(
+      t: TenantRef,
+      email: string,
+      now: Date,
+      fingerprint: string,
+    ): Promise<{ user: User | null; device: Device | null }> {
+      const claim = await getItem(store, keys.userEmail(t, email));
+      if (!claim) return { user: null, device: null };
+      const userId = claim.userId as string;
+      const [user, device] = await Promise.all([
+        userRepo(store).get(t, userId),
+        getItem(store, keys.device(t, userId, fingerprint)),
+      ]);
+      if (!user || isExpiredSignup(user, now)) return { user: null, device: null };
+      return { user, device: device ? toDevice(device) : null };
     },
 
     /**

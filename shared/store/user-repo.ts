@@ -167,23 +167,9 @@ export function userRepo(store: StoreClient) {
      * the injected clock): its address is free (isExpiredSignup).
      */
     async findByEmail(t: TenantRef, email: string, now: Date): Promise<User | null> {
-      return (await this.findByEmailWith(t, email, now, async () => null)).user;
-    },
-
-    /**
-     * findByEmail, and `alsoRead` of the user's id (an item of the user's partition) read beside the profile, at
-     * no round trip of its own; `also` is null when no user holds the address.
-     */
-    async findByEmailWith<T>(
-      t: TenantRef,
-      email: string,
-      now: Date,
-      alsoRead: (userId: string) => Promise<T>,
-    ): Promise<{ user: User | null; also: T | null }> {
       const claim = await getItem(store, keys.userEmail(t, email));
-      if (!claim) return { user: null, also: null };
-      const [user, also] = await Promise.all([this.get(t, claim.userId as string), alsoRead(claim.userId as string)]);
-      return user && !isExpiredSignup(user, now) ? { user, also } : { user: null, also: null };
+      const user = claim ? await this.get(t, claim.userId as string) : null;
+      return user && !isExpiredSignup(user, now) ? user : null;
     },
 
     /**
