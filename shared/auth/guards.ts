@@ -62,6 +62,11 @@ export interface Attempt {
   release(): Promise<void>;
   /** The whole count cleared, in the transaction of the success it belongs to (a login, a used code). */
   clearItem(): TransactItem;
+  /**
+   * The guess was right and what it allowed is stored (a password login's session): the count cleared by a plain
+   * write when the lock item held one, else only this place given back, as release does. Never throws, as release.
+   */
+  succeeded(): Promise<void>;
 }
 
 /**
@@ -98,6 +103,16 @@ export async function reserveAttempt(
       });
     },
     clearItem: () => guards.clearLockoutItem(tenant, email, purpose),
+    async succeeded() {
+      if (settled) return;
+      settled = true;
+      const write = outcome.counted ? guards.clearFailures(tenant, email, purpose) : guards.releaseAttempt(outcome);
+      await write.catch((error: unknown) => {
+        deps.log.error('lockout not cleared after a login', {
+          errorName: error instanceof Error ? error.name : 'unknown',
+        });
+      });
+    },
   };
 }
 

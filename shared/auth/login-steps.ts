@@ -45,8 +45,10 @@ export async function countFailure(
 
 /**
  * A login that passed every factor: the session begins, and the failure
- * count is cleared in its transaction (a success resets the count),
- * its own reserved attempt with it.
+ * count is cleared (a success resets the count), its own reserved attempt
+ * with it: in the session's transaction when it has one, else (a password
+ * login, `commit.device` read) by a plain write beside the session's, and
+ * then only when the lock item held a count (else its place is given back).
  */
 export async function succeed(
   deps: Deps,
@@ -56,6 +58,8 @@ export async function succeed(
   attempt: Attempt,
   commit: SessionCommit = {},
 ) {
+  if (commit.device !== undefined)
+    return startSession(deps, tenant, user, client, { ...commit, settle: attempt.succeeded });
   return startSession(deps, tenant, user, client, {
     ...commit,
     items: [...(commit.items ?? []), attempt.clearItem()],

@@ -1,8 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { deviceFingerprint } from '../sessions/fingerprint.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { mailSuppressionKey } from '../store/mail-suppression-repo.ts';
+import { passwordSession } from '../store/password-session.ts';
+import type { Device } from '../store/session-repo.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
@@ -67,13 +70,15 @@ export async function login(deps: Deps, tenant: Merchant, body: LoginRequest, cl
 
 async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, client: ClientInfo) {
   // Independent steps, in parallel (one round trip before the password is looked at): the rate limit, the
-  // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile.
+  // attempt reserved in the lockout (from the lock item read with the tenant), the e-mail's profile and the
+  // record of this device (written at login only when new or stale).
   // The refusals keep their order: rate limit first, then the lockout; a reserved attempt whose
   // request is refused is given back.
+  const fingerprint = deviceFingerprint(client.userAgent);
   const [rate, reserved, found] = await Promise.allSettled([
     enforceRateLimit(deps, tenant, client.ip),
     reserveAttempt(deps, tenant, body.email),
-    userRepo(deps.store).findByEmail(tenant, body.email, deps.clock.now()),
+    passwordSession(deps.store).findWithDevice(tenant, body.email, deps.clock.now(), fingerprint),
   ]);
   for (const outcome of [rate, reserved, found]) {
     if (outcome.status === 'rejected') {
@@ -82,7 +87,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
     }
   }
   const attempt = (reserved as PromiseFulfilledResult<Attempt>).value;
-  const user = (found as PromiseFulfilledResult<User | null>).value;
+  const { user, device } = (found as PromiseFulfilledResult<{ user: User | null; device: Device | null }>).value;
 
   return evaluating(attempt, async () => {
     const password = body.password ?? '';
@@ -105,7 +110,7 @@ async function passwordLogin(deps: Deps, tenant: Merchant, body: LoginRequest, c
         },
       );
     }
-    return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'] });
+    return afterFirstFactor(deps, tenant, user, client, attempt, { amr: ['pwd'], device });
   });
 }
 

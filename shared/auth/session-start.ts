@@ -7,8 +7,9 @@ import { newId } from '../random.ts';
 import { deviceFingerprint, normaliseUserAgent } from '../sessions/fingerprint.ts';
 import { challengeRepo } from '../store/challenge-repo.ts';
 import { conditionFailedAt } from '../store/errors.ts';
+import { passwordSession } from '../store/password-session.ts';
 import { capSessions } from '../store/session-cap.ts';
-import type { Session, SessionStartAlso } from '../store/session-repo.ts';
+import type { Device, Session, SessionStartAlso } from '../store/session-repo.ts';
 import { sessionRepo } from '../store/session-repo.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -23,6 +24,14 @@ export interface SessionCommit extends SessionStartAlso {
   consumes?: string;
   /** How the user proved who they are (RFC 8176: `pwd`, `otp`, `mfa`), kept with the session for ID tokens. */
   amr?: string[];
+  /**
+   * A password login's device record as read with the profile (null: a new device). Given, a login that commits
+   * nothing else and ends no session is stored without a transaction (passwordSession.start), and the record is
+   * written only when new or stale.
+   */
+  device?: Device | null;
+  /** A plain write once the session is stored (the lockout's place given back or its count cleared); never throws. */
+  settle?: () => Promise<void>;
 }
 
 /** A session of an OpenID Connect client (its code redeemed), where it differs from a login's. */
@@ -41,9 +50,10 @@ const PROFILE_ITEM = 2;
 
 /**
  * Logs a user in: the tokens, then a new session with its device details, the
- * device record, lastLoginAt and a LOGIN activity in one transaction (with
- * whatever `commit` adds): the transaction is the last step, so a login is
- * recorded whole or not at all, and a code it uses up stays good if it fails.
+ * device record, lastLoginAt and a LOGIN activity, in one transaction with
+ * whatever `commit` adds, or for a password login without one (see beginSession):
+ * the writes are the last step, so a login is recorded whole or not at all,
+ * and a code it uses up stays good if it fails.
  * `user` is the user as the transaction leaves it, read BEFORE its credential
  * was checked: the session is stamped with that read's credential epoch and
  * commits only while the profile is still at it, so a password change, reset,
@@ -112,7 +122,7 @@ export async function beginSession<T>(
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
   const tokens = await sign(session, formatRefreshToken(user.id, session.id, 0, secret));
-  const { consumes, amr: _amr, ...also } = commit;
+  const { consumes, amr: _amr, device, settle, ...also } = commit;
   const cap = capSessions(user.liveSessions, now, session.clientId);
   // A session the limit ends (50 per user, 10 per client) is recorded, as any revoked session is, in the same transaction.
   const ended = cap.evict.map(() =>
@@ -124,8 +134,23 @@ export async function beginSession<T>(
     ...(consumes ? [challengeRepo(deps.store).consumeItem(tenant, consumes, now)] : []),
     ...ended,
   ];
+  // Which writes share the transaction, and why. A transaction bills every item twice, so a password login (the
+  // common sign-in: nothing to use up, no status to hold, no session to end) takes none: its guarantees hold
+  // without one (passwordSession.start: the epoch checked and the session listed by the profile's conditional
+  // write first; a failure after it taken back). Whatever else must commit with a session (a code used up, a
+  // signup's activation, an OpenID client's code, the sessions the limit ends) stays in one transaction with it.
+  const plain = device !== undefined && !consumes && !also.profileStatus && items.length === 0 && !also.profile;
   try {
-    await sessionRepo(deps.store).start(tenant, session, activity, { ...also, items }, cap);
+    if (plain) {
+      const writes = passwordSession(deps.store);
+      if (!(await writes.start(tenant, session, activity, cap, device, user.lastLoginAt, settle))) {
+        throw fail('INVALID_CREDENTIALS');
+      }
+    } else {
+      await sessionRepo(deps.store).start(tenant, session, activity, { ...also, items }, cap);
+      // After the session, never failing the login: a place not given back leaves the window with time.
+      await settle?.();
+    }
   } catch (error) {
     // Of two answers racing with one code, one logs in; the other finds the code used (or the user changed).
     if ((consumes || also.profileStatus) && conditionFailedAt(error)) throw fail('INVALID_CODE');

@@ -28,6 +28,11 @@ export interface Reservation {
   key: { pk: string; sk: string };
   slot: string;
   value: string;
+  /**
+   * Whether the lock item, as this reservation found it, held anything to clear: a failure or a lock (or it was
+   * not read: the write went blind). A success with nothing counted only gives its own place back.
+   */
+  counted: boolean;
 }
 
 /** Why a reservation was refused, and when to try again. */
@@ -106,8 +111,9 @@ export function guardRepo(store: StoreClient) {
       const nowMs = now.getTime();
       const cutoff = stamp(nowMs - policy.windowMs);
       const value = `${stamp(nowMs)}#${nonce}`;
-      // What the route read with its tenant, if it did; otherwise start blind, as if the item were empty.
-      let item: Record<string, unknown> | undefined = store.prefetched?.take(key) ?? undefined;
+      // What the route read with its tenant, if it did (null: there is none); otherwise start blind (undefined), as if
+      // the item were empty.
+      let item: Record<string, unknown> | null | undefined = store.prefetched?.take(key);
       for (let tries = 0; tries < RESERVE_TRIES; tries++) {
         const lockedUntil = item?.lockedUntil ? Date.parse(item.lockedUntil as string) : 0;
         if (lockedUntil > nowMs) return { locked: true, retryAt: new Date(lockedUntil) };
@@ -133,10 +139,10 @@ export function guardRepo(store: StoreClient) {
               },
             }),
           );
-          return { key, slot, value };
+          return { key, slot, value, counted: item === undefined || holdsACount(item) };
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
-          item = await reread(key); // the slot was taken meanwhile, or the lock engaged: look again
+          item = (await reread(key)) ?? null; // the slot was taken meanwhile, or the lock engaged: look again
         }
       }
       // Only a burst far past the limit gets here: it is refused like one.
@@ -235,6 +241,14 @@ export function guardRepo(store: StoreClient) {
       return countInWindow(keys.signupWindow(t, ip, hour), 'signups', ((hour + 2) * HOUR_MS) / 1000);
     },
   };
+}
+
+/** A failure still in a slot (within the window or not: a clear removes it), or a lock set. */
+function holdsACount(item: Record<string, unknown> | null): boolean {
+  if (!item) return false;
+  return (
+    item.lockedUntil !== undefined || Object.values(item).some((v) => typeof v === 'string' && v.endsWith(`#${FAILED}`))
+  );
 }
 
 /**

@@ -67,7 +67,15 @@ export interface Device {
   /** The latest User-Agent seen with this fingerprint; names are derived from it when listed. */
   userAgent: string;
   firstSeenAt: string;
+  /**
+   * The latest sign-in the record counted: a password login refreshes the record only once it is a day old
+   * (DEVICE_STALE_MS, ./password-session.ts), so this is within a day of the device's latest sign-in.
+   */
   lastSeenAt: string;
+  /**
+   * How many sign-ins the record counted: the first, then (for password logins) one each time it was refreshed,
+   * so at most one a day: roughly the days the device signed in on. Other sign-ins (codes, TOTP, clients) each count.
+   */
   seenCount: number;
 }
 
@@ -116,7 +124,7 @@ export const NOT_REVOKED = '(attribute_not_exists(revokedAt) OR revokedAt = :nul
  * session listed (the oldest and the expired taken off: `cap`), while the
  * profile is still at the epoch read before the credential was checked.
  */
-function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCap) {
+export function profileAtStart(session: Session, also: SessionStartAlso, cap: SessionCap) {
   const at: Placeholders = { names: {}, values: {} };
   const sets = Object.entries({ ...also.profile, lastLoginAt: session.createdAt }).map(([field, value], i) => {
     at.names[`#p${i}`] = field;
@@ -169,6 +177,9 @@ export function boundToClient(client: string | null): { condition: string; value
     : { condition: 'clientId = :client', values: { ':client': client } };
 }
 
+/** A day past its absolute end: reads check refreshExpiresAt themselves. */
+export const sessionTtl = (session: Session) => ttlAfter(session.refreshExpiresAt, DAY_MS);
+
 export function sessionRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
@@ -190,8 +201,7 @@ export function sessionRepo(store: StoreClient) {
       also: SessionStartAlso,
       cap: SessionCap,
     ): Promise<void> {
-      // A day past its absolute end: reads check refreshExpiresAt themselves.
-      const ttl = ttlAfter(session.refreshExpiresAt, DAY_MS);
+      const ttl = sessionTtl(session);
       const evicted = cap.evict.map(
         (id): TransactItem => ({
           Update: {

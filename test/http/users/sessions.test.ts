@@ -259,14 +259,14 @@ describe('POST /sessions/revoke-all', () => {
 });
 
 describe('device records', () => {
-  it('counts two logins with the same User-Agent as one device seen twice, and another User-Agent as a second device', async () => {
+  it('counts two logins with the same User-Agent within a day as one device seen once, and another User-Agent as a second device', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
     const partition = keys.userPartition(tenant, user.id);
     await logInFrom(tenant, user, CHROME_ON_WINDOWS);
     await logInFrom(tenant, user, CHROME_ON_WINDOWS);
     expect(await itemsOf(partition, 'DEVICE#')).toEqual([
-      expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 2 }),
+      expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 1 }),
     ]);
 
     await logInFrom(tenant, user, SAFARI_ON_IPHONE);
@@ -274,7 +274,7 @@ describe('device records', () => {
     expect(devices).toHaveLength(2);
     expect(devices).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 2 }),
+        expect.objectContaining({ userAgent: CHROME_ON_WINDOWS, seenCount: 1 }),
         expect.objectContaining({ userAgent: SAFARI_ON_IPHONE, seenCount: 1 }),
       ]),
     );

@@ -128,6 +128,32 @@ describe('a password change', () => {
     await expectLive(owner);
   });
 
+  it('ends a password login whose profile write came before the change and its session after: born dead, never live', async () => {
+    const user = await aUser(tenant, {}, deps);
+    const owner = await logIn(user);
+    const ownerPrincipal = await principalOf(owner);
+    let changed = false;
+    // Right after the login's one profile write (its epoch check and listing), before its session is stored.
+    const racing = depsWatchingStore(deps, {
+      after: async (command) => {
+        if (changed || command.name !== 'UpdateCommand' || command.input.Key?.sk !== 'PROFILE') return;
+        changed = true;
+        await changePassword(
+          deps,
+          tenant,
+          ownerPrincipal,
+          { currentPassword: user.password, newPassword: NEW_PASSWORD },
+          aClient(),
+        );
+      },
+    });
+    const raced = await logIn(user, racing);
+    expect(changed).toBe(true);
+    await expectDead(raced);
+    expect(await liveSessionIds(user.id)).toEqual([sessionIdOf(owner)]);
+    await expectLive(owner);
+  });
+
   it('ends a session started with the old password before the change, keeps the current one (refreshable)', async () => {
     const user = await aUser(tenant, {}, deps);
     const owner = await logIn(user);

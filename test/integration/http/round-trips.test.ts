@@ -1,3 +1,4 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authRoutes } from '#functions/auth/routes.ts';
 import { userRoutes } from '#functions/users/routes.ts';
@@ -7,6 +8,7 @@ import { login, loginPrefetch } from '#shared/auth/login.ts';
 import { refresh, refreshPrefetch } from '#shared/auth/refresh.ts';
 import { depsWithStore } from '#shared/deps.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { deviceFingerprint } from '#shared/sessions/fingerprint.ts';
 import { guardRepo } from '#shared/store/guard-repo.ts';
 import { keys } from '#shared/store/keys.ts';
 import { mailSuppressionKey } from '#shared/store/mail-suppression-repo.ts';
@@ -31,9 +33,13 @@ import { aContext, anEvent } from '#test/support/events.ts';
 const deps = makeTestDeps();
 const guards = guardRepo(deps.store);
 const calls: string[] = [];
+/** Each call's command and input, as the document client sends it (since `calls` was last emptied). */
+const sent: { command: string; input: Record<string, any> }[] = [];
 deps.store.doc.middlewareStack.add(
   (next, context) => async (args) => {
+    if (calls.length === 0) sent.length = 0;
     calls.push(String(context.commandName));
+    sent.push({ command: String(context.commandName), input: args.input as Record<string, any> });
     return next(args);
   },
   { step: 'initialize', name: 'countCalls' },
@@ -110,6 +116,15 @@ describe('GET /users/me', () => {
     expect(res).toMatchObject({ status: 403, body: { code: 'ORIGIN_NOT_ALLOWED' } });
   });
 
+  it('writes nothing: not on the first request of a new session, nor on the next ones', async () => {
+    const token = await signIn(tenant);
+    for (let i = 0; i < 3; i++) {
+      const res = await getMeWith({ ...tenantHeaders, authorization: `Bearer ${token}` });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.calls.filter((call) => !/^(Get|BatchGet|Query)/.test(call))).toEqual([]);
+    }
+  });
+
   it('answers 401 SESSION_REVOKED once the session is revoked', async () => {
     const revokedToken = await signIn(tenant);
     const { sub, sid } = JSON.parse(Buffer.from(revokedToken.split('.')[1] as string, 'base64url').toString());
@@ -151,14 +166,94 @@ async function post(handler: typeof loginHandler, path: string, body: unknown) {
   return { status: res.statusCode, body: JSON.parse(res.body), calls: [...calls] };
 }
 
+/** An item's size as DynamoDB bills it: names and values in UTF-8, numbers by digits, 3 bytes per map or list. */
+function itemSize(item: Record<string, unknown>): number {
+  const size = (value: unknown): number => {
+    if (value === null || typeof value === 'boolean') return 1;
+    if (typeof value === 'string') return Buffer.byteLength(value);
+    if (typeof value === 'number') return Math.ceil(String(Math.abs(value)).replace('.', '').length / 2) + 1;
+    const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value as object);
+    return 3 + entries.reduce((sum, [name, v]) => sum + Buffer.byteLength(name) + size(v) + 1, 0);
+  };
+  return Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + size(value), 0);
+}
+
+/** The kind of item a write names (`PROFILE`, `SESSION`, `DEVICE`, `LOCK`, `RATE`, `ACT` for an activity). */
+function writtenKinds(): string[] {
+  const kindOf = (key: { pk: string; sk: string }) => (key.pk.endsWith('#ACT') ? 'ACT' : key.sk.split('#')[0]);
+  return sent
+    .flatMap(({ command, input }) => {
+      if (command === 'TransactWriteItemsCommand') return [`transaction of ${input.TransactItems.length}`];
+      if (command === 'PutItemCommand') return [kindOf(input.Item)];
+      if (command === 'UpdateItemCommand' || command === 'DeleteItemCommand') return [kindOf(input.Key)];
+      return [];
+    })
+    .sort() as string[];
+}
+
 describe('POST /auth/login (password)', () => {
-  it('reads the tenant, the e-mail claim and the lockout together; then the rate counter, the attempt reserved and the profile; then one transaction', async () => {
+  it('reads the tenant, the e-mail claim and the lockout together; then the rate counter, the attempt reserved, the profile and the device; then the profile; then the session, its activity, the device and the place given back: no transaction', async () => {
     const user = await aUser(tenant);
     const res = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.calls[0]).toBe('BatchGetItemCommand');
-    expect([...res.calls.slice(1, 4)].sort()).toEqual(['GetItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
-    expect(res.calls.slice(4)).toEqual(['TransactWriteItemsCommand']);
+    expect([...res.calls.slice(1, 5)].sort()).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+    ]);
+    expect(res.calls[5]).toBe('UpdateItemCommand');
+    expect([...res.calls.slice(6)].sort()).toEqual([
+      'PutItemCommand',
+      'PutItemCommand',
+      'PutItemCommand',
+      'UpdateItemCommand',
+    ]);
+    // A new device: its record is written; the lock item held no count, so only this attempt's place is given back.
+    expect(writtenKinds()).toEqual(['ACT', 'DEVICE', 'LOCK', 'LOCK', 'PROFILE', 'RATE', 'SESSION']);
+  });
+
+  it('writes no device item on a second login from the same device, and no transaction: six items, each under 1 KB', async () => {
+    const user = await aUser(tenant);
+    await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    const again = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(writtenKinds()).toEqual(['ACT', 'LOCK', 'LOCK', 'PROFILE', 'RATE', 'SESSION']);
+    expect(again.calls).not.toContain('TransactWriteItemsCommand');
+    // Each item it writes stays below 1 KB (one write unit each): the profile lists two sessions now.
+    const stored = await deps.store.doc.send(
+      new GetCommand({ TableName: deps.store.tableName, Key: keys.user(tenant, user.id), ConsistentRead: true }),
+    );
+    expect(Object.keys(stored.Item?.liveSessions ?? {})).toHaveLength(2);
+    for (const { input } of sent.filter((s) => s.command === 'PutItemCommand')) {
+      expect(itemSize(input.Item), input.Item.sk).toBeLessThan(1024);
+    }
+    expect(itemSize(stored.Item ?? {})).toBeLessThan(1024);
+  });
+
+  it('writes the device again once its record is a day old, counting one more sign-in', async () => {
+    const user = await aUser(tenant);
+    await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    const userAgent = anEvent({ path: '/' }).headers['user-agent'] ?? '';
+    const deviceKey = keys.device(tenant, user.id, deviceFingerprint(userAgent));
+    const dayAgo = new Date(Date.now() - 86_400_000 - 1000).toISOString();
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: deviceKey,
+        UpdateExpression: 'SET lastSeenAt = :at, firstSeenAt = :at',
+        ExpressionAttributeValues: { ':at': dayAgo },
+      }),
+    );
+    const again = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(writtenKinds()).toContain('DEVICE');
+    const { Item } = await deps.store.doc.send(
+      new GetCommand({ TableName: deps.store.tableName, Key: deviceKey, ConsistentRead: true }),
+    );
+    expect(Item).toMatchObject({ firstSeenAt: dayAgo, seenCount: 2 });
+    expect(Date.parse(Item?.lastSeenAt)).toBeGreaterThan(Date.parse(dayAgo) + 86_400_000);
   });
 
   it('still refuses a wrong password and counts it (the prefetched lockout is not stale for the next one)', async () => {
@@ -166,11 +261,11 @@ describe('POST /auth/login (password)', () => {
     const wrong = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: 'Wrong-password-1' });
     expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_CREDENTIALS' } });
     expect((await guards.lockState(tenant, user.email, new Date())).counted).toBe(true);
-    // The next success clears the counter in the session's transaction: no round trip of its own.
+    // The next success clears the counter by one plain delete, beside the session's writes: no round trip of its own.
     const right = await post(loginHandler, '/api/v1/auth/login', { email: user.email, password: user.password });
     expect(right.status).toBe(200);
-    expect(right.calls).not.toContain('DeleteItemCommand');
-    expect(right.calls.at(-1)).toBe('TransactWriteItemsCommand');
+    expect(right.calls).toContain('DeleteItemCommand');
+    expect(right.calls).not.toContain('TransactWriteItemsCommand');
     expect((await guards.lockState(tenant, user.email, new Date())).counted).toBe(false);
   });
 });
