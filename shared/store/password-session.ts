@@ -100,7 +100,10 @@ export function passwordSession(store: StoreClient) {
      *
      * Should any write of step 2 fail, what the login wrote is taken back (the session, its activity, the device as
      * it was, its listing and lastLoginAt) before the error goes on: a login is recorded whole or not at all. Only
-     * expired entries forgotten from the list stay forgotten. `alongside` (a write that must never fail the login:
+     * expired entries forgotten from the list stay forgotten. A function that dies between the two steps leaves
+     * the profile listing a session that was never stored, and lastLoginAt set: the entry grants nothing and
+     * leaves the list with its 7 days (it counts towards the 50 until then); the transaction this replaces would
+     * bill every item twice on every login for that case. `alongside` (a write that must never fail the login:
      * the lockout's place given back) goes with step 2, so that it costs no round trip of its own.
      */
     async start(
