@@ -148,6 +148,7 @@ if (wanted('cost')) {
     apiUrl: stack.apiUrl,
     headers: small.headers,
     email: small.emails[900] as string,
+    warmUpEmail: small.emails[901] as string,
     password: PASSWORD,
     publicApiKey: small.tenant.publicApiKey,
     origin: ORIGIN,
