@@ -51,9 +51,12 @@ export const ASSUMPTIONS = {
   coldStartBilledMs: 300,
   /** KMS Decrypts per cold start: the key the function needs (signing key or refresh successor key), once. */
   kmsDecryptsPerColdStart: 1,
-  /** Lambda's own lines per invocation (START, END, REPORT and, with tracing, XRAY): bytes and events. */
-  lambdaPlatformLogBytes: 375,
-  lambdaPlatformLogEvents: 3,
+  /**
+   * Lambda's own lines per invocation: none, as its system log level is WARN (infra/http-api.ts); at INFO they
+   * would be START, END and REPORT (with the X-Ray trace id), about 375 bytes in 3 events.
+   */
+  lambdaPlatformLogBytes: 0,
+  lambdaPlatformLogEvents: 0,
   /** The HTTP API's access log line (infra/http-api.ts ACCESS_LOG_FIELDS, typical values). */
   accessLogBytes: 280,
   /** X-Ray's default sampling rule beyond the first request each second: 5 % of requests are traced. */
@@ -283,7 +286,7 @@ export function costLines(
     },
     {
       line: 'CloudWatch Logs',
-      basis: `${Math.round(logBytes / requests)} B a request (the function's lines ${Math.round(handlerLogBytes / requests)}, Lambda's and the access log ${Math.round(otherLogBytes / requests)}, 26 B an event)`,
+      basis: `${Math.round(logBytes / requests)} B a request (the function's line ${Math.round(handlerLogBytes / requests)}, the access log's ${Math.round(otherLogBytes / requests)}, 26 B an event each)`,
       dollars: gb(logBytes) * PRICES.logsIngestGb + (gb(logBytes) / 6) * PRICES.logsStorageGbMonth,
     },
     {

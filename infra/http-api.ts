@@ -15,7 +15,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type CfnFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  type CfnFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+} from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -400,6 +407,14 @@ export function serviceFunction(
       ...extras?.environment,
     },
     logGroup,
+    // Lambda's own START, END and REPORT lines (about 375 bytes a request, CloudWatch Logs bills each) are left out:
+    // the JSON log format lets their level be WARN. Our lines are JSON already, written straight to stdout and
+    // stderr (shared/log.ts), which the JSON format passes through as they are, EMF block and all (as the
+    // embedded-metric client library does for this format); a line without `level` counts as INFO, so the
+    // request line is kept. Durations and memory remain Lambda's metrics; errors, our error lines and its own.
+    loggingFormat: LoggingFormat.JSON,
+    systemLogLevelV2: SystemLogLevel.WARN,
+    applicationLogLevelV2: ApplicationLogLevel.INFO,
   });
   // Only for a function invoked asynchronously (an event source): what fails after Lambda's retries is kept there.
   // The L1 property, with the statement inline above: the L2 one would add an AWS::IAM::Policy for its grant.

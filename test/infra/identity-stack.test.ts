@@ -296,6 +296,18 @@ describe('IdentityStack: IAM', () => {
     },
   );
 
+  it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
+    "%s logs JSON, with Lambda's own lines at WARN (no START, END or REPORT per request) and ours at INFO",
+    (key) => {
+      const { fn } = functionOf(template, key);
+      expect(fn.Properties.LoggingConfig).toMatchObject({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+        ApplicationLogLevel: 'INFO',
+      });
+    },
+  );
+
   it('flags a statement on `*` other than the X-Ray one (the filter above is exact)', () => {
     expect(isXray({ ...XRAY_STATEMENT })).toBe(true);
     expect(isXray({ ...XRAY_STATEMENT, Action: ['xray:PutTraceSegments', 'xray:GetTraceSummaries'] })).toBe(false);
