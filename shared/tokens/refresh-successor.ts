@@ -90,7 +90,8 @@ export async function refreshMacKey(deps: RefreshMacDeps): Promise<Buffer> {
 /**
  * The secret of the token that follows `secret` in its session: 43 base64url characters (256
  * bits), the shape of a drawn secret. Bound to the user and session, so one secret never
- * derives the same successor in two places.
+ * derives the same successor in two places. The label stays `rt1-successor` for `rt2` tokens: a chain that began
+ * as `rt1` goes on as `rt2`, and recognising its older tokens derives them forward the same way.
  */
 export function successorSecret(key: Buffer, userId: string, sessionId: string, secret: string): string {
   return createHmac('sha256', key)
