@@ -8,13 +8,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '#local/dynamodb.ts';
 import { listUsers } from '#shared/admin/users.ts';
 import { hashPassword, PRODUCTION_ARGON2 } from '#shared/auth/passwords.ts';
 import { type Deps, makeDeps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { queryAll } from '#shared/store/query.ts';
 import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { bundles } from './bundles.ts';
 import { type CostFigures, type Counted, measureCostPerMau, renderCost } from './cost.ts';
@@ -122,24 +122,13 @@ async function countedRequest(request: () => Promise<Response>): Promise<Counted
   return { status: res.status, responseBytes, ...counted };
 }
 
-async function partitionItems(pk: string) {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
+/** Every item of a partition (the store's own paged Query). */
+const partitionItems = (pk: string) =>
+  queryAll(deps.store, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ConsistentRead: true,
+  });
 
 /**
  * The cost section. It counts DynamoDB calls, which observes the clients and turns their direct reads off for the rest

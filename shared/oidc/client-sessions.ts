@@ -21,12 +21,13 @@ export async function endClientSession(
   clientId: string,
   refreshToken?: RefreshToken,
 ): Promise<void> {
-  const { user, session } = await userRepo(deps.store).getWithSession(tenant, userId, sessionId);
+  // The successor key (a read and a decrypt on a cold start) is fetched beside the session when a token is to be placed.
+  const [{ user, session }, macKey] = await Promise.all([
+    userRepo(deps.store).getWithSession(tenant, userId, sessionId),
+    refreshToken ? refreshMacKey(deps) : undefined,
+  ]);
   if (!session || session.clientId !== clientId) return;
-  if (
-    refreshToken &&
-    !(await placeInChain(deps, tenant, toSession(session), refreshToken, await refreshMacKey(deps)))
-  ) {
+  if (refreshToken && macKey && !(await placeInChain(deps, tenant, toSession(session), refreshToken, macKey))) {
     return;
   }
   await sessionRepo(deps.store).revoke(tenant, userId, sessionId, deps.clock.now(), !!user?.liveSessions?.[sessionId]);

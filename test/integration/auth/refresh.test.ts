@@ -32,6 +32,19 @@ async function loggedIn(deps: Deps) {
   return { tenant, user, tokens };
 }
 
+/** Every item of a partition, read consistently. */
+async function partition(deps: Deps, pk: string) {
+  const { Items = [] } = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
 const rejects = (promise: Promise<unknown>, code: string) => expect(promise).rejects.toMatchObject({ code });
 
 describe('refresh (with a clock)', () => {
@@ -45,14 +58,7 @@ describe('refresh (with a clock)', () => {
     await rejects(refresh(deps, tenant, next.refreshToken, client), 'REFRESH_TOKEN_INVALID');
     const session = await sessionRepo(deps.store).get(tenant, user.id, tokens.refreshToken.split('.')[2] ?? '');
     expect(session?.revokedAt).not.toBeNull();
-    const { Items } = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.activityPartition(tenant, user.id) },
-      }),
-    );
-    expect(Items?.map((i) => i.type)).toContain('REFRESH_TOKEN_REUSED');
+    expect(await activityTypes(deps, tenant, user.id)).toContain('REFRESH_TOKEN_REUSED');
   });
 
   it('ends 7 days after login whatever the refreshes', async () => {
@@ -83,15 +89,7 @@ const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid: string; jti: string };
 
 async function activityTypes(deps: Deps, tenant: Merchant, userId: string): Promise<string[]> {
-  const { Items = [] } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.activityPartition(tenant, userId) },
-      ConsistentRead: true,
-    }),
-  );
-  return Items.map((i) => String(i.type));
+  return (await partition(deps, keys.activityPartition(tenant, userId))).map((i) => String(i.type));
 }
 
 describe('refresh within the 10 s grace (one chain for every holder)', () => {
@@ -206,15 +204,7 @@ describe('refresh within the 10 s grace (one chain for every holder)', () => {
     expect(session?.refreshHash).toBe(hashRefreshSecret(successor.secret));
     const everything = [];
     for (const pk of [keys.userPartition(tenant, user.id), keys.signingKeysPartition]) {
-      const { Items = [] } = await deps.store.doc.send(
-        new QueryCommand({
-          TableName: deps.store.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ConsistentRead: true,
-        }),
-      );
-      everything.push(...Items);
+      everything.push(...(await partition(deps, pk)));
     }
     const dump = JSON.stringify(everything);
     expect(dump).not.toContain(successor.secret);
@@ -333,15 +323,3 @@ describe('refresh tokens issued before generations were counted (rt1)', () => {
     expect((await sessionRepo(deps.store).get(tenant, user.id, parsed.sessionId))?.revokedAt).not.toBeNull();
   });
 });
-
-async function partition(deps: Deps, pk: string) {
-  const { Items = [] } = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
