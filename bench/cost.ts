@@ -23,8 +23,12 @@ export const PRICES = {
   /** Lambda on arm64: per request, per GB-second. */
   lambdaRequest: 0.2 / 1e6,
   lambdaGbSecond: 0.0000133334,
-  /** CloudWatch Logs: ingestion per GB (each event counts 26 bytes more), storage per GB-month (compressed ~6×). */
+  /**
+   * CloudWatch Logs: ingestion per GB in the Standard class (the functions' logs) and the Infrequent Access class (the
+   * APIs' access logs, infra/http-api.ts); each event counts 26 bytes more; storage per GB-month (compressed ~6×).
+   */
   logsIngestGb: 0.5,
+  logsIngestInfrequentGb: 0.25,
   logsEventOverheadBytes: 26,
   logsStorageGbMonth: 0.03,
   /** X-Ray: per trace recorded. */
@@ -244,12 +248,12 @@ export function costLines(
     (r) => ASSUMPTIONS.coldStartShare * (r.memoryMb / 1024) * (ASSUMPTIONS.coldStartBilledMs / 1000),
   );
   const handlerLogBytes = each((r) => r.logBytes + PRICES.logsEventOverheadBytes * r.logEvents);
-  const otherLogBytes =
+  const functionLogBytes =
+    handlerLogBytes +
     requests *
-    (ASSUMPTIONS.lambdaPlatformLogBytes +
-      ASSUMPTIONS.accessLogBytes +
-      PRICES.logsEventOverheadBytes * (ASSUMPTIONS.lambdaPlatformLogEvents + 1));
-  const logBytes = handlerLogBytes + otherLogBytes;
+      (ASSUMPTIONS.lambdaPlatformLogBytes + PRICES.logsEventOverheadBytes * ASSUMPTIONS.lambdaPlatformLogEvents);
+  const accessLogBytes = requests * (ASSUMPTIONS.accessLogBytes + PRICES.logsEventOverheadBytes);
+  const logBytes = functionLogBytes + accessLogBytes;
   const answerBytes = each((r) => r.responseBytes);
   const pageLoads = USAGE_MODEL.pageLoads;
   // The pages' scripts and styles have hashed names and are served immutable (web/security-headers.ts): a
@@ -286,8 +290,11 @@ export function costLines(
     },
     {
       line: 'CloudWatch Logs',
-      basis: `${Math.round(logBytes / requests)} B a request (the function's line ${Math.round(handlerLogBytes / requests)}, the access log's ${Math.round(otherLogBytes / requests)}, 26 B an event each)`,
-      dollars: gb(logBytes) * PRICES.logsIngestGb + (gb(logBytes) / 6) * PRICES.logsStorageGbMonth,
+      basis: `${Math.round(logBytes / requests)} B a request (the function's line ${Math.round(functionLogBytes / requests)}, the access log's ${Math.round(accessLogBytes / requests)} at the Infrequent Access price; 26 B an event each)`,
+      dollars:
+        gb(functionLogBytes) * PRICES.logsIngestGb +
+        gb(accessLogBytes) * PRICES.logsIngestInfrequentGb +
+        (gb(logBytes) / 6) * PRICES.logsStorageGbMonth,
     },
     {
       line: 'X-Ray',

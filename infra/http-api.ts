@@ -24,7 +24,7 @@ import {
   SystemLogLevel,
 } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, LogGroupClass, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { VaultGrant, VaultPurpose } from '#shared/crypto/key-vault.ts';
@@ -93,9 +93,13 @@ export function serviceApi(scope: Construct, id: string, options: ServiceApiOpti
     createDefaultStage: false,
     disableExecuteApiEndpoint: options.disableExecuteApiEndpoint ?? false,
   });
+  // Infrequent Access: half the ingestion price of Standard, and Logs Insights still reads it. It gives up what
+  // nothing here uses on this log (metric filters, subscription filters, Live Tail); the functions' log groups
+  // stay Standard, as CloudWatch turns only their lines into metrics.
   const accessLogs = new LogGroup(scope, `${id}AccessLogs`, {
     retention: options.logRetention,
     removalPolicy: options.logRemovalPolicy,
+    logGroupClass: LogGroupClass.INFREQUENT_ACCESS,
   });
   // The construct path createDefaultStage uses (<api>/DefaultStage): a deployed stage is updated in place, not replaced.
   new HttpStage(api, 'DefaultStage', {

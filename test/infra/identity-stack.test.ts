@@ -701,6 +701,10 @@ describe('IdentityStack: edge limits', () => {
       refId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup),
     );
     expect(fnGroups).not.toContain(groupId);
+    // Half the ingestion price; the functions' groups stay Standard, since only Standard turns EMF lines into metrics.
+    expect(group?.Properties.LogGroupClass).toBe('INFREQUENT_ACCESS');
+    const groups = resources(template, 'AWS::Logs::LogGroup');
+    for (const id of fnGroups) expect(groups[id]?.Properties.LogGroupClass ?? 'STANDARD').toBe('STANDARD');
 
     const fields = JSON.parse(settings.Format) as Record<string, string>;
     expect(Object.values(fields)).toEqual(

@@ -115,6 +115,7 @@ describe('PlantsStack: HTTP API', () => {
     const settings = stage?.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
     const group = resources(template, 'AWS::Logs::LogGroup')[refId(settings.DestinationArn)];
     expect(group?.Properties.RetentionInDays).toBe(cdkContext.logRetentionDays);
+    expect(group?.Properties.LogGroupClass).toBe('INFREQUENT_ACCESS');
     const fields = Object.values(JSON.parse(settings.Format) as Record<string, string>);
     expect(fields).toEqual(expect.arrayContaining(['$context.requestId', '$context.routeKey', '$context.status']));
     expect(fields.join(' ')).not.toMatch(/path|query|header|authorizer|userAgent|body/i);
