@@ -1,7 +1,8 @@
 import { render } from 'preact';
+import { useCallback, useMemo, useState } from 'preact/hooks';
 import { App } from './app.tsx';
 import { problemSentence } from './messages.ts';
-import { IdentityClient } from './sdk.ts';
+import { IdentityClient, type TenantConfig } from './sdk.ts';
 import { restoreSession, type Session, SessionProvider } from './session.tsx';
 import { applyBrand, brandOf, subdomainOfHost } from './tenant.ts';
 import './styles.css';
@@ -24,23 +25,29 @@ async function boot(root: HTMLElement) {
   }
   applyBrand(document.documentElement, brandOf(tenant));
   const user = await restoreSession(client).catch(() => null);
-  renderApp(root, { client, tenant, user });
+  render(<Root client={client} tenant={tenant} user={user} />, root);
 }
 
-function renderApp(root: HTMLElement, state: Omit<Session, 'setUser' | 'setTenant'>) {
-  const session: Session = {
-    ...state,
-    setUser: (user) => renderApp(root, { ...state, user }),
-    setTenant: (tenant) => {
-      applyBrand(document.documentElement, brandOf(tenant));
-      renderApp(root, { ...state, tenant });
-    },
-  };
-  render(
+/**
+ * The one mounted tree: the user and the tenant are its state, so a sign-in, a saved profile or saved settings
+ * re-render what shows them and nothing is mounted again (a second `render()` into the page would number `useId`'s
+ * ids afresh for what mounts after it, and two fields could share one).
+ */
+function Root(props: Omit<Session, 'setUser' | 'setTenant'>) {
+  const [user, setUser] = useState(props.user);
+  const [tenant, setTenantState] = useState(props.tenant);
+  const setTenant = useCallback((next: TenantConfig) => {
+    applyBrand(document.documentElement, brandOf(next));
+    setTenantState(next);
+  }, []);
+  const session = useMemo<Session>(
+    () => ({ client: props.client, tenant, user, setUser, setTenant }),
+    [props.client, tenant, user, setTenant],
+  );
+  return (
     <SessionProvider value={session}>
       <App />
-    </SessionProvider>,
-    root,
+    </SessionProvider>
   );
 }
 

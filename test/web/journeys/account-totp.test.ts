@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns, setTotpPolicy, signIn } from './account-steps.ts';
+import { ageSignIns, openAccount, setTotpPolicy, signIn } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -88,6 +88,27 @@ describe('two-step verification set up from the account page', () => {
     const third = await web.open(tenant, '/sign-in');
     await signIn(third, user, { backupCode: codes[3] as string });
     await expect(third.getByText(`Signed in as ${user.email}`).isVisible()).resolves.toBe(true);
+  });
+
+  it('after the profile is saved twice, the code field is still the one its label names', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', totpAllowed: true });
+    const user = await aUser(tenant);
+    const page = await openAccount(web, tenant, user);
+    const profile = page.getByRole('region', { name: 'Profile' });
+    for (const name of ['Ada', 'Grace']) {
+      await profile.getByLabel('First name').fill(name);
+      await profile.getByRole('button', { name: 'Save profile' }).click();
+      await profile.getByText('Your profile was saved.').waitFor();
+    }
+
+    const section = page.getByRole('region', { name: 'Two-step verification' });
+    await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await section.getByRole('img', { name: /QR code/ }).waitFor();
+    // A click on the label, then typing: what a user does, and where a shared id sent the code into First name.
+    await section.getByText('Code from the app', { exact: true }).click();
+    await page.keyboard.type('123456');
+    await expect(section.getByLabel('Code from the app').inputValue()).resolves.toBe('123456');
+    await expect(profile.getByLabel('First name').inputValue()).resolves.toBe('Grace');
   });
 
   it('is turned off with a code where the tenant allows it, after the user confirms it is them', async () => {

@@ -64,6 +64,33 @@ export interface WebStack {
 let workerBrowser: Promise<Browser> | undefined;
 
 /**
+ * Run in every page of the journeys before its own scripts: once the page's DOM has settled after a change, an id
+ * held by two elements is reported as a console error, which fails the journey. Two fields with one id send their
+ * label (and a screen reader) to the wrong one; axe's own duplicate-id rules are retired, so it does not tell.
+ */
+const DUPLICATE_ID_WATCH = `(() => {
+  const reported = new Set();
+  let pending = false;
+  const check = () => {
+    pending = false;
+    const seen = new Set();
+    for (const element of document.querySelectorAll('[id]')) {
+      if (seen.has(element.id) && !reported.has(element.id)) {
+        reported.add(element.id);
+        console.error('Duplicate id: ' + element.id + ' on ' + location.pathname);
+      }
+      seen.add(element.id);
+    }
+  };
+  new MutationObserver(() => {
+    if (!pending) {
+      pending = true;
+      setTimeout(check, 0);
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['id'] });
+})();`;
+
+/**
  * The worker's Chromium: the web project's files share a module graph per worker (vitest.config.ts), and so one
  * browser, started by the first file (each launch cost some 0.7 s of CPU). Journeys never share a browser context.
  * Playwright stops the browser when the worker exits; a browser that crashed is started anew.
@@ -91,14 +118,21 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
     await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
   });
 
-  // A page that breaks its own Content-Security-Policy, or throws, fails the journey it happened in.
+  // A page that breaks its own Content-Security-Policy, shows an id twice, or throws, fails the journey it happened in.
   const pageProblems: string[] = [];
   afterEach(() => {
-    expect(pageProblems.splice(0), 'CSP violations and uncaught errors in the pages').toEqual([]);
+    expect(pageProblems.splice(0), 'CSP violations, duplicate ids and uncaught errors in the pages').toEqual([]);
   });
+  const newContext = async () => {
+    if (!browser) throw new Error('Chromium is not started yet');
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    contexts.push(context);
+    await context.addInitScript(DUPLICATE_ID_WATCH);
+    return context;
+  };
   const watch = (page: Page) => {
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+      if (message.type() === 'error' && /Content Security Policy|Refused to|Duplicate id/i.test(message.text())) {
         pageProblems.push(`${page.url()}: ${message.text()}`);
       }
     });
@@ -109,9 +143,7 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
   return {
     origin,
     async open(tenant, path = '/sign-in') {
-      if (!browser) throw new Error('Chromium is not started yet');
-      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-      contexts.push(context);
+      const context = await newContext();
       const page = watch(await context.newPage());
       await page.goto(`${origin(tenant)}${path}`);
       return page;
@@ -127,8 +159,7 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
       const refreshToken = answer.data?.refreshToken;
       if (res.status !== 200 || !refreshToken)
         throw new Error(`sign-in over the API: ${res.status} ${JSON.stringify(answer)}`);
-      const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-      contexts.push(context);
+      const context = await newContext();
       // Host-only, as the SDK writes it: the tenant's own host, no other subdomain.
       await context.addCookies([
         {
