@@ -1,15 +1,37 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { mayUseConsole, useSession } from './session.tsx';
 import { BrandMark, useTitle } from './ui.tsx';
 
-/** The frame of the signed-in pages: the tenant's brand, the navigation, one main region with the page's heading. */
-export function AppLayout(props: { title: string; children: ComponentChildren; nav?: ComponentChildren }) {
+/**
+ * The frame of the signed-in pages: the tenant's brand, the navigation, one main region with the page's heading.
+ * `nav` is a section navigation beside the page; on a phone it gives way to `compactNav`, shown below the heading.
+ */
+export function AppLayout(props: {
+  title: string;
+  children: ComponentChildren;
+  nav?: ComponentChildren;
+  compactNav?: ComponentChildren;
+}) {
   const { client, tenant, user, setUser } = useSession();
   const { path, route } = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useTitle(props.title);
+  // A link followed closes the phone's menu; so does Escape, which hands focus back to the menu's button.
+  useEffect(() => setMenuOpen(false), [path]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   // A new page moves focus to its heading, so that keyboard and screen reader users start there.
   useEffect(() => {
     heading.current?.focus();
@@ -28,7 +50,18 @@ export function AppLayout(props: { title: string; children: ComponentChildren; n
       </a>
       <header class="topbar">
         <BrandMark name={tenant.name} logoUrl={tenant.logoUrl} />
-        <nav aria-label="Main">
+        {/* On a phone the links fold into this menu (styles.css); wider screens never show the button. */}
+        <button
+          type="button"
+          class="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+          ref={menuButton}
+        >
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-menu" class={menuOpen ? 'open' : undefined}>
           <a href="/account" aria-current={current('/account')}>
             Account
           </a>
@@ -48,10 +81,32 @@ export function AppLayout(props: { title: string; children: ComponentChildren; n
           <h1 tabIndex={-1} ref={heading}>
             {props.title}
           </h1>
+          {props.compactNav}
           {props.children}
         </main>
       </div>
     </div>
+  );
+}
+
+/**
+ * A section navigation as a phone shows it (AppLayout's `compactNav`): one line below the heading, `summary`, that
+ * opens the links. The same links stand beside the page on a wider screen.
+ */
+export function CompactNav(props: { label: string; summary: ComponentChildren; children: ComponentChildren }) {
+  const details = useRef<HTMLDetailsElement>(null);
+  // A link followed (to another page, or to a section of this one) folds the menu again.
+  const fold = (event: MouseEvent) => {
+    if (details.current && (event.target as HTMLElement).closest('a')) details.current.open = false;
+  };
+  return (
+    <details class="section-menu" ref={details}>
+      <summary>{props.summary}</summary>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a link's Enter is a click too; the nav only listens for them */}
+      <nav aria-label={props.label} onClick={fold}>
+        {props.children}
+      </nav>
+    </details>
   );
 }
 

@@ -85,6 +85,19 @@ export function TableHead(props: { columns: string[]; actions?: boolean }) {
   );
 }
 
+/**
+ * A table that scrolls sideways inside its panel when the screen is narrower than its columns (a phone): a region
+ * named by `label`, focusable, so that a keyboard can scroll it too. The page itself never gets wider than the screen.
+ */
+export function ScrollingTable(props: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard
+    <section class="table-wrap" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </section>
+  );
+}
+
 /** A form's failure as a sentence, announced by screen readers when it appears. */
 export function Problem(props: { error: unknown; overrides?: SentenceOverrides }) {
   if (!props.error) return null;

@@ -172,7 +172,6 @@ describe('the console’s users', () => {
     await expectAccessible(admin);
     await screenshot(admin, 'console-user-mail-suppressed');
     // The same on a phone, and with a dark colour scheme asked for (the pages have one scheme: it must stay legible).
-    // (axe at 375 px finds the signed-in header's links clipped over the banner: the phone layout's own work.)
     await screenshotsOnPhoneAndDark(admin, 'console-user-mail-suppressed');
 
     await admin.getByRole('button', { name: 'Clear the mail suppression' }).click();

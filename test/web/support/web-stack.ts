@@ -207,12 +207,58 @@ const AXE_OPTIONS: RunOptions = {
  * page, about 0.8 s a check on this machine.)
  */
 export async function expectAccessible(page: Page): Promise<void> {
+  await expectAxeClean(page);
+  await expectWithinScreen(page);
+  // Every page state a journey checks is checked on a phone as well, then the journey goes on at its own width.
+  const size = page.viewportSize();
+  if (!size || size.width <= PHONE.width) return;
+  await page.setViewportSize(PHONE);
+  try {
+    await expectAxeClean(page);
+    await expectWithinScreen(page);
+  } finally {
+    await page.setViewportSize(size);
+  }
+}
+
+/** A phone's screen, as the journeys check every page on it. */
+export const PHONE = { width: 375, height: 812 } as const;
+
+async function expectAxeClean(page: Page): Promise<void> {
   if (!(await page.evaluate('"axe" in window'))) await page.evaluate(AXE_SOURCE);
   const results: AxeResults = await page.evaluate(`axe.run(document, ${JSON.stringify(AXE_OPTIONS)})`);
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `axe on ${page.url()}`).toEqual([]);
+  const width = page.viewportSize()?.width;
+  expect(serious, `axe on ${page.url()} at ${width} px`).toEqual([]);
+}
+
+/** The page's width and the screen's, and the outermost elements that reach past its edge (to say what to fix). */
+const WIDTH_CHECK = `(() => {
+  const past = [...document.body.querySelectorAll('*')].filter(
+    (element) => element.getBoundingClientRect().right > window.innerWidth + 0.5,
+  );
+  const outermost = past.filter((element) => !past.includes(element.parentElement));
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    widest: outermost.slice(0, 5).map(
+      (e) => e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)',
+    ),
+  };
+})()`;
+
+/** Nothing makes the page wider than the screen: a wide table scrolls inside its own region instead. */
+async function expectWithinScreen(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth, widest } = (await page.evaluate(WIDTH_CHECK)) as {
+    scrollWidth: number;
+    innerWidth: number;
+    widest: string[];
+  };
+  expect(scrollWidth, `width of ${page.url()} at ${innerWidth} px: ${widest.join(', ')}`).toBeLessThanOrEqual(
+    innerWidth,
+  );
 }
 
 /**
@@ -221,7 +267,7 @@ export async function expectAccessible(page: Page): Promise<void> {
  */
 export async function screenshotsOnPhoneAndDark(page: Page, name: string, onPhone?: (page: Page) => Promise<void>) {
   const desktop = page.viewportSize() ?? { width: 1200, height: 900 };
-  await page.setViewportSize({ width: 375, height: 812 });
+  await page.setViewportSize(PHONE);
   await onPhone?.(page);
   await screenshot(page, `${name}-375`);
   await page.emulateMedia({ colorScheme: 'dark' });

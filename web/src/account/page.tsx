@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useSession } from '../session.tsx';
-import { AppLayout, RequireSignedIn } from '../shell.tsx';
+import { AppLayout, CompactNav, RequireSignedIn } from '../shell.tsx';
 import { ActivitySection } from './activity.tsx';
 import { EmailSection } from './email.tsx';
 import { PasswordSection } from './password.tsx';
@@ -9,8 +9,8 @@ import { SessionsSection } from './sessions.tsx';
 import { TotpSection } from './totp.tsx';
 import './account.css';
 
-/** The sections, for the side navigation (in-page links). */
-function SectionNav() {
+/** The sections, as in-page links. */
+function SectionLinks() {
   const { tenant, user } = useSession();
   const sections = [
     ['profile', 'Profile'],
@@ -21,15 +21,13 @@ function SectionNav() {
     ['activity', 'Recent activity'],
   ];
   return (
-    <nav class="side-nav" aria-label="Account sections">
-      <ul>
-        {sections.map(([id, label]) => (
-          <li key={id}>
-            <a href={`#${id}`}>{label}</a>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <ul>
+      {sections.map(([id, label]) => (
+        <li key={id}>
+          <a href={`#${id}`}>{label}</a>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -44,7 +42,20 @@ export function Account() {
   const changed = () => setVersion((n) => n + 1);
   return (
     <RequireSignedIn>
-      <AppLayout title="Your account" nav={<SectionNav />}>
+      <AppLayout
+        title="Your account"
+        // Beside the page on a wide screen; on a phone, one line below the heading.
+        nav={
+          <nav class="side-nav" aria-label="Account sections">
+            <SectionLinks />
+          </nav>
+        }
+        compactNav={
+          <CompactNav label="Account sections" summary="On this page">
+            <SectionLinks />
+          </CompactNav>
+        }
+      >
         <p class="signed-in-as">Signed in as {user?.email}</p>
         <ProfileSection onChanged={changed} />
         <PasswordSection onChanged={changed} />

@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { when } from '../messages.ts';
 import type { Session } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem, TableHead, useAction, useResource } from '../ui.tsx';
+import { Notice, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 /**
@@ -58,7 +58,7 @@ export function SessionsSection(props: { onChanged(): void }) {
       <Problem error={list.error ?? revoke.error ?? revokeAll.error} />
       {sessions === null && !list.error && <p class="muted">Loading your sessions…</p>}
       {sessions && (
-        <div class="table-wrap">
+        <ScrollingTable label="Your sessions">
           <table>
             <caption class="visually-hidden">Your signed-in sessions, the most recently active first</caption>
             <TableHead columns={['Device', 'IP address', 'Last active', 'Signed in']} actions />
@@ -99,7 +99,7 @@ export function SessionsSection(props: { onChanged(): void }) {
                 ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       )}
       {confirming ? (
         <fieldset class="confirm">

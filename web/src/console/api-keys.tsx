@@ -3,7 +3,7 @@ import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import type { ApiKey, GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
@@ -91,38 +91,40 @@ export function ApiKeys() {
         {keys === null && !list.error && <p class="muted">Loading the keys…</p>}
         {keys && keys.length === 0 && <p>There are no API keys.</p>}
         {keys && keys.length > 0 && (
-          <table>
-            <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.keyId}>
-                  <th scope="row">{key.label}</th>
-                  <td>
-                    <code class="key-prefix">{key.keyPrefix}…</code>
-                  </td>
-                  <td>{createdBy(key)}</td>
-                  <td>{when(key.createdAt)}</td>
-                  <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span class="muted">Never</span>}</td>
-                  <td>
-                    <Confirm
-                      label="Revoke"
-                      fullLabel={`Revoke ${key.label}`}
-                      danger
-                      question={
-                        <>
-                          Revoke the key <strong>{key.label}</strong> ({key.keyPrefix}…)? Anything using it is refused
-                          at once. This cannot be undone.
-                        </>
-                      }
-                      confirmLabel="Revoke key"
-                      overrides={KEY_SENTENCES}
-                      onConfirm={() => revoke(key)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ScrollingTable label="API keys">
+            <table>
+              <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
+              <tbody>
+                {keys.map((key) => (
+                  <tr key={key.keyId}>
+                    <th scope="row">{key.label}</th>
+                    <td>
+                      <code class="key-prefix">{key.keyPrefix}…</code>
+                    </td>
+                    <td>{createdBy(key)}</td>
+                    <td>{when(key.createdAt)}</td>
+                    <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span class="muted">Never</span>}</td>
+                    <td>
+                      <Confirm
+                        label="Revoke"
+                        fullLabel={`Revoke ${key.label}`}
+                        danger
+                        question={
+                          <>
+                            Revoke the key <strong>{key.label}</strong> ({key.keyPrefix}…)? Anything using it is refused
+                            at once. This cannot be undone.
+                          </>
+                        }
+                        confirmLabel="Revoke key"
+                        overrides={KEY_SENTENCES}
+                        onConfirm={() => revoke(key)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollingTable>
         )}
       </section>
       <section class="panel" aria-labelledby="new-key-heading">

@@ -3,7 +3,7 @@ import { fieldProblems } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { mayActOn } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { useAllUsers } from './users.tsx';
@@ -91,7 +91,7 @@ export function Invitations() {
         {!listError && users === null && <p class="muted">Loading…</p>}
         {users && invited.length === 0 && <p class="muted">No invitation is waiting for an answer.</p>}
         {invited.length > 0 && (
-          <div class="table-wrap">
+          <ScrollingTable label="Open invitations">
             <table>
               <TableHead columns={['E-mail address', 'Name', 'Invited']} actions />
               <tbody>
@@ -126,7 +126,7 @@ export function Invitations() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollingTable>
         )}
       </section>
       {reauth.prompt}

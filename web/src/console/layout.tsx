@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
-import { AppLayout } from '../shell.tsx';
+import { AppLayout, CompactNav } from '../shell.tsx';
 import './console.css';
 
 /** The console's sections, in the side navigation's order. */
@@ -13,30 +13,50 @@ const SECTIONS = [
   { path: '/console/oidc-clients', label: 'Sign-in clients' },
 ] as const;
 
-function SideNav() {
+const isCurrent = (path: string, section: string) => path === section || path.startsWith(`${section}/`);
+
+function SectionLinks() {
   const { path } = useLocation();
   return (
+    <ul>
+      {SECTIONS.map((section) => (
+        <li key={section.path}>
+          <a href={section.path} aria-current={isCurrent(path, section.path) ? 'page' : undefined}>
+            {section.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Beside the page on a wide screen. */
+function SideNav() {
+  return (
     <nav class="side-nav" aria-label="Console">
-      <ul>
-        {SECTIONS.map((section) => (
-          <li key={section.path}>
-            <a
-              href={section.path}
-              aria-current={path === section.path || path.startsWith(`${section.path}/`) ? 'page' : undefined}
-            >
-              {section.label}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <SectionLinks />
     </nav>
   );
 }
 
-/** A console page: the signed-in frame with the console's navigation beside it. */
+/** On a phone: one line below the heading that names the section and opens the others. */
+function SectionMenu() {
+  const { path } = useLocation();
+  const current = SECTIONS.find((section) => isCurrent(path, section.path));
+  return (
+    <CompactNav
+      label="Console"
+      summary={<>Console sections{current && <span class="muted">: {current.label}</span>}</>}
+    >
+      <SectionLinks />
+    </CompactNav>
+  );
+}
+
+/** A console page: the signed-in frame with the console's navigation beside it (below its heading on a phone). */
 export function ConsolePage(props: { title: string; children: ComponentChildren }) {
   return (
-    <AppLayout title={props.title} nav={<SideNav />}>
+    <AppLayout title={props.title} nav={<SideNav />} compactNav={<SectionMenu />}>
       {props.children}
     </AppLayout>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { fieldProblems } from '../messages.ts';
 import { authorityOf, formSchemas, hasRoles, mayGrant, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
@@ -88,50 +88,52 @@ export function Roles() {
         <Problem error={list.error} />
         {roles === null && !list.error && <p class="muted">Loading the roles…</p>}
         {roles && (
-          <table>
-            <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
-            <TableHead columns={['Priority', 'Role', 'Kind']} actions />
-            <tbody>
-              {roles.map((role) => (
-                <tr key={role.id}>
-                  <td>{role.priority}</td>
-                  <th scope="row">
-                    <span class="role-name">{role.name}</span>
-                    {role.description && <span class="role-description">{role.description}</span>}
-                  </th>
-                  <td>
-                    {role.owner === 'SYSTEM' ? (
-                      <span class="badge system">System</span>
-                    ) : (
-                      <span class="badge merchant">Your own</span>
-                    )}
-                  </td>
-                  <td>
-                    {role.owner === 'SYSTEM' ? (
-                      <span class="muted">Built in; cannot be deleted</span>
-                    ) : mayGrant(user, role) ? (
-                      <Confirm
-                        label="Delete"
-                        fullLabel={`Delete ${role.name}`}
-                        danger
-                        question={
-                          <>
-                            Delete the role <strong>{role.name}</strong>? This cannot be undone. People who were given
-                            it keep it listed on their account until it is taken from them.
-                          </>
-                        }
-                        confirmLabel="Delete role"
-                        overrides={ROLE_SENTENCES}
-                        onConfirm={() => remove(role)}
-                      />
-                    ) : (
-                      <span class="muted">More authority than yours</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ScrollingTable label="Roles">
+            <table>
+              <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
+              <TableHead columns={['Priority', 'Role', 'Kind']} actions />
+              <tbody>
+                {roles.map((role) => (
+                  <tr key={role.id}>
+                    <td>{role.priority}</td>
+                    <th scope="row">
+                      <span class="role-name">{role.name}</span>
+                      {role.description && <span class="role-description">{role.description}</span>}
+                    </th>
+                    <td>
+                      {role.owner === 'SYSTEM' ? (
+                        <span class="badge system">System</span>
+                      ) : (
+                        <span class="badge merchant">Your own</span>
+                      )}
+                    </td>
+                    <td>
+                      {role.owner === 'SYSTEM' ? (
+                        <span class="muted">Built in; cannot be deleted</span>
+                      ) : mayGrant(user, role) ? (
+                        <Confirm
+                          label="Delete"
+                          fullLabel={`Delete ${role.name}`}
+                          danger
+                          question={
+                            <>
+                              Delete the role <strong>{role.name}</strong>? This cannot be undone. People who were given
+                              it keep it listed on their account until it is taken from them.
+                            </>
+                          }
+                          confirmLabel="Delete role"
+                          overrides={ROLE_SENTENCES}
+                          onConfirm={() => remove(role)}
+                        />
+                      ) : (
+                        <span class="muted">More authority than yours</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollingTable>
         )}
       </section>
       <section class="panel" aria-labelledby="new-role-heading">

@@ -11,7 +11,7 @@ import {
   type User,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, TableHead, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
@@ -292,7 +292,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
         Roles
       </h2>
       {done && <Notice>{done}</Notice>}
-      <div class="table-wrap">
+      <ScrollingTable label="Roles held">
         <table>
           <TableHead columns={['Role', 'Expires']} actions={props.mayAct} />
           <tbody>
@@ -343,7 +343,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollingTable>
       {props.mayAct && (
         <>
           <h3>Assign a role</h3>

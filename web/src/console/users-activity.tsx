@@ -1,6 +1,6 @@
 import type { ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Problem, TableHead, useCursorPages, useResource } from '../ui.tsx';
+import { Problem, ScrollingTable, TableHead, useCursorPages, useResource } from '../ui.tsx';
 import { When } from './users-shared.tsx';
 
 /** A user's devices (GET /users/{id}/devices), as a table. */
@@ -14,7 +14,7 @@ export function UserDevices(props: { userId: string }) {
       {!error && devices === null && <p class="muted">Loading…</p>}
       {devices?.length === 0 && <p class="muted">No device has signed in yet.</p>}
       {devices && devices.length > 0 && (
-        <div class="table-wrap">
+        <ScrollingTable label="Devices">
           <table>
             <TableHead columns={['Browser', 'System', 'First seen', 'Last seen', 'Sign-ins']} />
             <tbody>
@@ -33,7 +33,7 @@ export function UserDevices(props: { userId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       )}
     </section>
   );

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { pageUsers, type User, type UserStatus } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Notice, Problem, TableHead, useResource } from '../ui.tsx';
+import { Notice, Problem, ScrollingTable, TableHead, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
 import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
@@ -130,7 +130,7 @@ function UserTable(props: {
       <p role="status" class="muted">
         {count}
       </p>
-      <div class="table-wrap">
+      <ScrollingTable label="Users">
         <table>
           <caption class="visually-hidden">Users, sorted by e-mail address</caption>
           <TableHead columns={['Name', 'E-mail address', 'Status', 'Roles', 'Last sign-in']} />
@@ -166,7 +166,7 @@ function UserTable(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollingTable>
       {props.pageCount > 1 && <Pager page={props.page} pageCount={props.pageCount} onPage={props.onPage} />}
     </div>
   );
