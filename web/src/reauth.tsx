@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './sdk.ts';
 import { useSession } from './session.tsx';
-import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction } from './ui.tsx';
+import { Button, CodeField, Notice, onSubmit, PasswordField, Problem, useAction } from './ui.tsx';
 import './reauth.css';
 
 /** The 403 that asks the signed-in user to prove it is them again (sign-in older than 10 minutes). */
@@ -163,11 +163,10 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
       )}
       <form onSubmit={onSubmit(askingForCode ? sendCode.run : confirm.run)} noValidate>
         {method === 'PASSWORD' && (
-          <Field
+          <PasswordField
             inputRef={first}
             label="Password"
             name="password"
-            type="password"
             autocomplete="current-password"
             required
             value={password}

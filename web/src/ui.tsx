@@ -1,36 +1,51 @@
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import * as v from 'valibot';
 import { problemSentence, type SentenceOverrides } from './messages.ts';
+import { formSchemas } from './sdk.ts';
 import { useSession } from './session.tsx';
 
+type FieldProps = {
+  label: string;
+  name: string;
+  problem?: string | undefined;
+  /** Read out with the field: a sentence, or more (a password's rules). */
+  hint?: ComponentChildren;
+  inputRef?: Ref<HTMLInputElement>;
+  /** Beside the input, inside its frame (a password's Show button). */
+  addon?: ComponentChildren;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'ref'>;
+
 /** A labelled input; its problem (a 400's field message, or the form's own check) is read out with it. */
-export function Field(
-  props: {
-    label: string;
-    name: string;
-    problem?: string | undefined;
-    hint?: string;
-    inputRef?: Ref<HTMLInputElement>;
-  } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'ref'>,
-) {
-  const { label, problem, hint, inputRef, ...input } = props;
+export function Field(props: FieldProps) {
+  const { label, problem, hint, inputRef, addon, ...input } = props;
   const id = useId();
   const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  const field = (
+    <input
+      ref={inputRef}
+      id={id}
+      aria-invalid={problem ? 'true' : undefined}
+      aria-describedby={described || undefined}
+      // The attribute type is a union per input type, which a spread of its Omit no longer matches.
+      {...(input as Record<string, unknown>)}
+    />
+  );
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input
-        ref={inputRef}
-        id={id}
-        aria-invalid={problem ? 'true' : undefined}
-        aria-describedby={described || undefined}
-        // The attribute type is a union per input type, which a spread of its Omit no longer matches.
-        {...(input as Record<string, unknown>)}
-      />
+      {addon ? (
+        <div class="with-addon">
+          {field}
+          {addon}
+        </div>
+      ) : (
+        field
+      )}
       {hint && (
-        <p class="hint" id={`${id}-hint`}>
+        <div class="hint" id={`${id}-hint`}>
           {hint}
-        </p>
+        </div>
       )}
       {problem && (
         <p class="problem" id={`${id}-problem`}>
@@ -38,6 +53,70 @@ export function Field(
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * A password, hidden as typed, with a button that shows it (and hides it again): a long password is easier to get
+ * right when it can be read. Shown, it is still offered to password managers by its `autocomplete`.
+ */
+export function PasswordField(props: Omit<FieldProps, 'type' | 'addon'>) {
+  const [shown, setShown] = useState(false);
+  return (
+    <Field
+      {...props}
+      type={shown ? 'text' : 'password'}
+      spellcheck={false}
+      autoCapitalize="off"
+      addon={
+        <button type="button" class="reveal" onClick={() => setShown(!shown)}>
+          {shown ? 'Hide' : 'Show'}
+          <span class="visually-hidden"> password</span>
+        </button>
+      }
+    />
+  );
+}
+
+/**
+ * The rules of a new password as the SDK's form schema states them ("needs a digit"), each met by `value` or not:
+ * the page's checklist follows the SDK, which follows the service. The upper bound is listed only to one past it.
+ */
+export function passwordRules(value: string): { rule: string; met: boolean }[] {
+  return formSchemas.newPassword.pipe.flatMap((action) => {
+    if (action.kind !== 'validation' || typeof action.message !== 'string') return [];
+    const met = v.safeParse(v.pipe(v.string(), action as v.GenericValidation<string>), value).success;
+    if (action.type === 'max_code_points' && met) return [];
+    const rule = action.message.replace(/^needs /, '');
+    return [{ rule: `${rule.charAt(0).toUpperCase()}${rule.slice(1)}`, met }];
+  });
+}
+
+/** A new password: the Show button, and its rules as a checklist that ticks off as it is typed. */
+export function NewPasswordField(
+  props: Omit<FieldProps, 'type' | 'addon' | 'hint'> & { value: string; note?: string },
+) {
+  const { note, ...field } = props;
+  const rules = passwordRules(props.value);
+  return (
+    <PasswordField
+      autocomplete="new-password"
+      {...field}
+      hint={
+        <>
+          <p>It needs:</p>
+          <ul class="rules">
+            {rules.map(({ rule, met }) => (
+              <li key={rule} class={met ? 'met' : undefined}>
+                <span aria-hidden="true">{met ? '✓' : '·'}</span> {rule}
+                {met && <span class="visually-hidden"> (done)</span>}
+              </li>
+            ))}
+          </ul>
+          <p>A long phrase is best; a common password is refused.{note ? ` ${note}` : ''}</p>
+        </>
+      }
+    />
   );
 }
 

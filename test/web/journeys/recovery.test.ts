@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { totpNow } from '../support/oidc-interop.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
@@ -34,17 +35,31 @@ describe('forgot and reset password', () => {
     await expect(page.getByLabel('New password').getAttribute('aria-invalid')).resolves.toBe('true');
     await screenshot(page, 'reset-password-common');
 
+    // The rules tick off as the new password is typed; Show lets the user read what they typed.
+    const rules = page.locator('ul.rules');
+    await page.getByLabel('New password').fill('fresh');
+    await expect(rules.locator('li.met').allTextContents()).resolves.toEqual(['✓ A letter (done)']);
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(page.getByLabel('New password').getAttribute('type')).resolves.toBe('text');
+    await expectAccessible(page);
+    await screenshot(page, 'reset-password-rules');
     await page.getByLabel('New password').fill('Fresh-start-2027');
+    await expect(rules.locator('li:not(.met)').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await page.waitForURL(/\/sign-in\?reset=1/);
-    await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
+    // Signed in with it at once.
+    await page.waitForURL(/\/account$/);
+    await page.getByText(user.email).first().waitFor();
     await expectAccessible(page);
     await screenshot(page, 'reset-password-done');
 
-    await page.getByLabel('Password').fill(user.password);
+    // The old password no longer signs in; the new one does.
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('The e-mail address or password is not right.');
-    await page.getByLabel('Password').fill('Fresh-start-2027');
+    await page.getByLabel('Password', { exact: true }).fill('Fresh-start-2027');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/account$/);
     await page.getByText(user.email).first().waitFor();
@@ -78,7 +93,7 @@ describe('forgot and reset password', () => {
 
     await tab.getByLabel('Code from the e-mail').fill(code);
     await tab.getByRole('button', { name: 'Set the new password' }).click();
-    await tab.waitForURL(/\/sign-in\?reset=1/);
+    await tab.waitForURL(/\/account$/);
   });
 
   it('a code with no request from this browser is said, and "send a new code" makes one', async () => {
@@ -97,6 +112,22 @@ describe('forgot and reset password', () => {
       .waitFor();
     await page.getByLabel('Code from the e-mail').fill(await web.latestCode(user.email));
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await page.waitForURL(/\/sign-in\?reset=1/);
+    await page.waitForURL(/\/account$/);
+  });
+
+  it('with an authenticator app, the reset goes on to its code, then the account', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', totpAllowed: true });
+    const user = await aUser(tenant, { totp: true });
+    const page = await web.open(tenant, `/forgot-password?email=${encodeURIComponent(user.email)}`);
+    await page.getByRole('button', { name: 'E-mail me a code' }).click();
+    await page.waitForURL(/\/reset-password/);
+    await page.getByLabel('Code from the e-mail').fill(await web.latestCode(user.email));
+    await page.getByLabel('New password').fill('Fresh-start-2027');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Authenticator code').fill(totpNow(user));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/account$/);
   });
 });

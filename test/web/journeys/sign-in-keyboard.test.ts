@@ -46,6 +46,12 @@ describe('sign-in by keyboard alone', () => {
     await page.keyboard.type(user.email);
     await press(page, 'Tab', 'Password');
     await page.keyboard.type('Wrong-1-pass');
+    // The password's Show button comes next: Space shows what was typed, and again hides it.
+    await press(page, 'Tab', 'Show password');
+    await page.keyboard.press('Space');
+    await expect(page.getByLabel('Password').getAttribute('type')).resolves.toBe('text');
+    await page.keyboard.press('Space');
+    await expect(page.getByLabel('Password').getAttribute('type')).resolves.toBe('password');
     await press(page, 'Tab', 'Sign in');
     await page.keyboard.press('Enter');
     await page.getByText('The e-mail address or password is not right.').waitFor();
@@ -53,6 +59,7 @@ describe('sign-in by keyboard alone', () => {
     await screenshot(page, 'keyboard-sign-in-wrong');
 
     // Back to the password, cleared by keys, and the right one typed.
+    await press(page, 'Shift+Tab', 'Show password');
     await press(page, 'Shift+Tab', 'Password');
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { type ChangePasswordRequest, formSchemas, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
+import { Button, CodeField, NewPasswordField, Notice, onSubmit, PasswordField, Problem, useAction } from '../ui.tsx';
 import { Section } from './section.tsx';
 
 const PASSWORD_SENTENCES = {
@@ -47,23 +47,19 @@ export function PasswordSection(props: { onChanged(): void }) {
     <Section id="password" title="Password">
       <form onSubmit={onSubmit(change.run)} noValidate>
         <input type="text" name="username" autocomplete="username" value={user?.email ?? ''} hidden readOnly />
-        <Field
+        <PasswordField
           label="Current password"
           name="currentPassword"
-          type="password"
           autocomplete="current-password"
           required
           value={currentPassword}
           onInput={(e) => setCurrentPassword(e.currentTarget.value)}
           problem={problems.currentPassword}
         />
-        <Field
+        <NewPasswordField
           label="New password"
           name="newPassword"
-          type="password"
-          autocomplete="new-password"
           required
-          hint="At least 8 characters, with a letter and a digit. Avoid common passwords."
           value={newPassword}
           onInput={(e) => setNewPassword(e.currentTarget.value)}
           problem={problems.newPassword}

@@ -45,8 +45,6 @@ export function checkForm(
   return errors;
 }
 
-export const NEW_PASSWORD_HINT = 'At least 8 characters, with a letter and a digit. A long phrase is best.';
-
 const RESET_KEY = 'identity:password-reset';
 /** A reset code works for 10 minutes, as every e-mail code. */
 const RESET_LIFETIME_MS = 10 * 60 * 1000;

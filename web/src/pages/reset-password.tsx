@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { fieldSentences, formProblem } from '../messages.ts';
-import { ApiError } from '../sdk.ts';
-import { useSession, withQuery } from '../session.tsx';
+import { ApiError, type LoginChallenge, type LoginResult } from '../sdk.ts';
+import { safeNext, useSession, withQuery } from '../session.tsx';
 import {
   AccountEmailField,
   AuthLayout,
   Button,
   CodeField,
-  Field,
+  NewPasswordField,
   Notice,
   onSubmit,
   Problem,
@@ -17,7 +17,6 @@ import {
 import {
   checkForm,
   forgetReset,
-  NEW_PASSWORD_HINT,
   recallReset,
   rememberReset,
   resendSentences,
@@ -25,6 +24,7 @@ import {
   useFocusFirstProblem,
   useResendClock,
 } from './auth-forms.ts';
+import { ChallengeStep } from './sign-in.tsx';
 import './auth.css';
 
 const LABELS = { email: 'E-mail address', code: 'Code from the e-mail', newPassword: 'New password' };
@@ -44,8 +44,9 @@ const RESET_SENTENCES = {
  * challenge is kept in local storage); without one, "Send a new code" makes it.
  */
 export function ResetPassword() {
-  const { client } = useSession();
+  const { client, tenant, setUser } = useSession();
   const { query, route } = useLocation();
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const [values, setValues] = useState({ email: query.email ?? '', code: '', newPassword: '' });
   const [resent, setResent] = useState(false);
   const clock = useResendClock(Boolean(query.sent));
@@ -64,8 +65,28 @@ export function ResetPassword() {
     if (!challengeId) throw new ApiError({ status: 400, code: NO_REQUEST });
     await client.resetPassword({ challengeId, code: values.code.trim(), newPassword: values.newPassword });
     forgetReset();
-    route(withQuery('/sign-in', { reset: '1', email, next: query.next }));
+    // Signed in with the new password at once, as the user expects; a second step (an authenticator app) asks here.
+    // Should that sign-in fail, the password is changed all the same: the sign-in page says so.
+    const signedIn = await client
+      .login({
+        email,
+        password: values.newPassword,
+        ...(tenant.loginMode === 'PASSWORD_OR_OTP_EMAIL' ? { loginMode: 'PASSWORD' as const } : {}),
+      })
+      .catch(() => null);
+    if (signedIn) finish(signedIn);
+    else toSignIn();
   });
+
+  const toSignIn = () => route(withQuery('/sign-in', { reset: '1', email: values.email.trim(), next: query.next }));
+  const finish = (result: LoginResult) => {
+    if ('user' in result) {
+      setUser(result.user);
+      route(safeNext(query.next));
+    } else {
+      setChallenge(result);
+    }
+  };
 
   const resend = useAction(async () => {
     setResent(false);
@@ -82,6 +103,19 @@ export function ResetPassword() {
 
   const problems = { ...fieldSentences(resend.error, LABELS), ...fieldSentences(reset.error, LABELS) };
   useFocusFirstProblem(reset.error ?? resend.error);
+  if (challenge) {
+    return (
+      <ChallengeStep
+        challenge={challenge}
+        email={values.email.trim()}
+        resent={false}
+        onResult={finish}
+        // Only an authenticator app's step follows a password; a code by mail is the sign-in page's.
+        onResend={async () => toSignIn()}
+        onRestart={toSignIn}
+      />
+    );
+  }
   const address = values.email.trim() || 'the address';
   return (
     <AuthLayout title="Choose a new password">
@@ -95,13 +129,10 @@ export function ResetPassword() {
       <form onSubmit={onSubmit(reset.run)} noValidate>
         <AccountEmailField label={LABELS.email} value={values.email} onInput={set('email')} problem={problems.email} />
         <CodeField label={LABELS.code} class="code" value={values.code} onInput={set('code')} problem={problems.code} />
-        <Field
+        <NewPasswordField
           label={LABELS.newPassword}
           name="newPassword"
-          type="password"
-          autocomplete="new-password"
           required
-          hint={NEW_PASSWORD_HINT}
           value={values.newPassword}
           onInput={set('newPassword')}
           problem={problems.newPassword}

@@ -8,9 +8,9 @@ import {
   AuthLayout,
   Button,
   CodeField,
-  Field,
   Notice,
   onSubmit,
+  PasswordField,
   Problem,
   useAction,
   useAutoFocus,
@@ -178,10 +178,9 @@ export function SignIn(props: SignInProps) {
           problem={problems.email}
         />
         {method === 'PASSWORD' && (
-          <Field
+          <PasswordField
             label={LABELS.password}
             name="password"
-            type="password"
             autocomplete="current-password"
             required
             value={password}
@@ -211,7 +210,7 @@ export function SignIn(props: SignInProps) {
  * authenticator's code (or a backup code instead). Focus starts in the code
  * field, and returns there when the kind of code changes.
  */
-function ChallengeStep(props: {
+export function ChallengeStep(props: {
   challenge: LoginChallenge;
   email: string;
   resent: boolean;

@@ -2,15 +2,19 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { fieldSentences, formProblem, waitFor } from '../messages.ts';
 import { safeNext, useSession } from '../session.tsx';
-import { AuthLayout, Button, CodeField, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import {
-  checkForm,
-  NEW_PASSWORD_HINT,
-  resendSentences,
-  saidAtFields,
-  useFocusFirstProblem,
-  useResendClock,
-} from './auth-forms.ts';
+  AuthLayout,
+  Button,
+  CodeField,
+  Field,
+  NewPasswordField,
+  Notice,
+  onSubmit,
+  Problem,
+  useAction,
+  useAutoFocus,
+} from '../ui.tsx';
+import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
 import './auth.css';
 
 const LABELS = {
@@ -173,17 +177,11 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
           problem={problems.email}
         />
         {passwordShown && (
-          <Field
+          <NewPasswordField
             label={passwordRequired ? LABELS.password : `${LABELS.password} (optional)`}
             name="password"
-            type="password"
-            autocomplete="new-password"
             required={passwordRequired}
-            hint={
-              passwordRequired
-                ? NEW_PASSWORD_HINT
-                : `${NEW_PASSWORD_HINT} Without one, you sign in with a code we e-mail you.`
-            }
+            note={passwordRequired ? undefined : 'Without one, you sign in with a code we e-mail you.'}
             value={values.password}
             onInput={set('password')}
             problem={problems.password}
