@@ -11,6 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { badPortWarnings } from './bad-ports.ts';
 import { ensureDemoTenant } from './demo-tenant.ts';
 import { collectMetrics } from './metrics.ts';
 import { localSecretsKey } from './secrets-key.ts';
@@ -35,6 +36,17 @@ const stack = await startLocalStack({
   onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
 });
 const tenant = await ensureDemoTenant(stack.deps, dataDir);
+const portOf = (url: string) => Number(new URL(url).port || 80);
+
+// The ports a browser opens (the pages and API, the plant store its pages call, the inbox): one it refuses is
+// said before the ready message, not discovered as a page that never loads.
+for (const warning of badPortWarnings({
+  PORT: stack.port,
+  ...(stack.plantsUrl ? { PLANTS_PORT: portOf(stack.plantsUrl) } : {}),
+  SES_PORT: portOf(stack.sesUrl),
+})) {
+  console.warn(warning);
+}
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const pages = stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
