@@ -14,7 +14,13 @@ import { hashToken, newOpaqueToken } from './codes.ts';
 export async function createInvitation(
   deps: Deps,
   tenant: TenantRef,
-  input: { email: string; firstName?: string | null; lastName?: string | null; invitedBy: string },
+  input: {
+    email: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    invitedBy: string;
+    inviterName?: string | null;
+  },
 ): Promise<{ userId: string; invitationToken: string; expiresAt: string }> {
   const now = deps.clock.now();
   // Signup compares the normalised address: an invitation must be made out to the same form.
@@ -34,6 +40,7 @@ export async function createInvitation(
     userId: user.id,
     email: user.email,
     invitedBy: input.invitedBy,
+    inviterName: input.inviterName ?? null,
     createdAt: now.toISOString(),
     expiresAt,
     usedAt: null,
