@@ -17,6 +17,7 @@ import type {
   Device,
   EmailChangeVerifyResponse,
   GeneratedApiKey,
+  Invitation,
   InviteUserRequest,
   InviteUserResponse,
   LoginChallenge,
@@ -324,6 +325,15 @@ export class IdentityClient {
       bearer: false,
     });
     return this.#settle(answer.data);
+  }
+
+  /**
+   * POST /auth/invitations/lookup: the open invitation an invitation link's token names (the tenant's name, the
+   * invited address, the names the admin typed, the inviter's name, the expiry), for the sign-up form that
+   * accepts it. Rejects with 404 `NOT_FOUND` for a token that opens nothing: unknown, used, expired or withdrawn.
+   */
+  lookupInvitation(invitationToken: string): Promise<Invitation> {
+    return this.#call('POST', '/auth/invitations/lookup', { body: { invitationToken }, bearer: false });
   }
 
   /**

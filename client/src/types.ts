@@ -69,6 +69,13 @@ export type SignupRequest = OneObject<
 
 export type ChallengeIdResponse = Answer<'forgotPassword', 202>;
 
+/**
+ * An open invitation, as its link shows it (`lookupInvitation`): the tenant's name, the invited address (the one
+ * signup takes with the token), the names the admin typed and the inviter's name (null when none), and when it
+ * lapses (ISO 8601).
+ */
+export type Invitation = Schemas['InvitationResponse'];
+
 export type ResetPasswordRequest = Schemas['ResetPasswordRequest'];
 
 export type UpdateUserRequest = Schemas['UpdateUserRequest'];

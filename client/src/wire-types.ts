@@ -51,6 +51,17 @@ export interface Schemas {
     totpAllowed: boolean;
     allowUserDisableTotp: boolean;
   };
+  InvitationLookupRequest: {
+    invitationToken: string;
+  };
+  InvitationResponse: {
+    tenantName: string;
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+    inviterName: string | null;
+    expiresAt: string;
+  };
   SignupRequest: {
     app: string;
     mid: string;
@@ -442,6 +453,16 @@ export interface Operations {
   discovery: {
     responses: {
       200: Schemas['DiscoveryResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  lookupInvitation: {
+    body: Schemas['InvitationLookupRequest'];
+    responses: {
+      200: Schemas['InvitationResponse'];
+      429: Schemas['Problem'];
       503: Schemas['Problem'];
       '4XX': Schemas['Problem'];
       default: Schemas['Problem'];

@@ -4,6 +4,8 @@ import {
   ChallengeResponse,
   CodeVerifyRequest,
   ForgotPasswordRequest,
+  InvitationLookupRequest,
+  InvitationResponse,
   LoginRequest,
   LoginResponse,
   ReauthenticateRequest,
@@ -38,6 +40,24 @@ export const authRoutes = {
     table: [],
     // The tenant stage refuses a clientId request without Origin (docs/http.md#tenant-headers).
     requiresOrigin: true,
+  },
+  lookupInvitation: {
+    operationId: 'lookupInvitation',
+    method: 'POST',
+    path: '/auth/invitations/lookup',
+    entry: 'functions/auth/lookup-invitation.ts',
+    summary:
+      'An open invitation, by the token of its link: the tenant, the invited address and names, the inviter, the expiry (one 404 for every token that opens nothing)',
+    tag: 'auth',
+    tenant: 'headers',
+    auth: 'none',
+    status: 200,
+    // The token in the body, not the path: a path reaches logs and proxies that a body does not.
+    body: InvitationLookupRequest,
+    response: InvitationResponse,
+    errors: ['NOT_FOUND', 'RATE_LIMITED'],
+    // The per-IP count (UpdateItem), the invitation and its invited profile (GetItem).
+    table: ['GetItem', 'UpdateItem'],
   },
   signup: {
     operationId: 'signup',
@@ -214,6 +234,8 @@ export const authRoutes = {
 export const authSchemas = {
   DiscoveryQuery,
   DiscoveryResponse,
+  InvitationLookupRequest,
+  InvitationResponse,
   SignupRequest,
   CodeVerifyRequest,
   LoginRequest,

@@ -22,7 +22,7 @@ import type { Merchant } from '../tenancy/types.ts';
 import type { AdminUserResponse } from '../users/admin-schemas.ts';
 import { targetUser } from '../users/lookup.ts';
 import type { User } from '../users/types.ts';
-import { toUserResponse } from '../users/view.ts';
+import { personName, toUserResponse } from '../users/view.ts';
 
 /**
  * GET /users: the whole tenant in one answer, from a Query on the users
@@ -161,18 +161,30 @@ export async function listUserActivity(deps: Deps, tenant: Merchant, id: string,
   return activityPageOf(deps, tenant, target.id, query);
 }
 
-/** POST /users/invitations: an INVITED user and an invitation mail carrying `invitationToken=<token>`. */
+/** The name an invitation gives its inviter: the admin's own (none when they have none); none for an API key. */
+async function inviterNameOf(deps: Deps, tenant: Merchant, principal: Principal): Promise<string | null> {
+  if (principal.kind !== 'user') return null;
+  const inviter = principal.user ?? (await userRepo(deps.store).get(tenant, principal.userId));
+  return inviter ? personName(inviter) : null;
+}
+
+/**
+ * POST /users/invitations: an INVITED user and an invitation mail naming the inviter and the expiry, with a link
+ * to the hosted sign-up page carrying `invitationToken=<token>` (or the token itself, without hosted pages).
+ */
 export async function inviteUser(
   deps: Deps,
   tenant: Merchant,
   principal: Principal,
   body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
 ) {
+  const inviterName = await inviterNameOf(deps, tenant, principal);
   const invitation = await createInvitation(deps, tenant, {
     email: body.email,
     firstName: body.firstName ?? null,
     lastName: body.lastName ?? null,
     invitedBy: actorIdOf(principal),
+    inviterName,
   });
   try {
     // The mail limits (shared/auth/mail-limits.ts) hold invitations too: an admin, or a stolen admin key,
@@ -196,13 +208,17 @@ export async function inviteUser(
         headers: { 'retry-after': '60' },
       });
     }
-    await deliver(deps, tenant, body.email, { kind: 'INVITATION', invitationToken: invitation.invitationToken }).catch(
-      async (error: unknown) => {
-        // Not sent: not counted either, so the admin's retry is not held back.
-        await admitted.giveBack().catch(() => undefined);
-        throw error;
-      },
-    );
+    const mail = {
+      kind: 'INVITATION',
+      invitationToken: invitation.invitationToken,
+      inviterName,
+      expiresAt: invitation.expiresAt,
+    } as const;
+    await deliver(deps, tenant, body.email, mail).catch(async (error: unknown) => {
+      // Not sent: not counted either, so the admin's retry is not held back.
+      await admitted.giveBack().catch(() => undefined);
+      throw error;
+    });
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

@@ -1,10 +1,16 @@
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import type { ClientInfo } from '../http/request-state.ts';
 import { INVITATION_TTL_MS } from '../lifetimes.ts';
 import { type Invitation, invitationRepo } from '../store/invitation-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { userRepo } from '../store/user-repo.ts';
+import type { Merchant } from '../tenancy/types.ts';
 import { createUser, newUser } from '../users/new-user.ts';
 import { hashToken, newOpaqueToken } from './codes.ts';
+import { enforceRateLimit } from './guards.ts';
+import type { InvitationResponse } from './schemas.ts';
+import { withRefusalFloor } from './timing.ts';
 
 /**
  * Invites a user: an INVITED user with its e-mail claim, and an invitation
@@ -14,7 +20,13 @@ import { hashToken, newOpaqueToken } from './codes.ts';
 export async function createInvitation(
   deps: Deps,
   tenant: TenantRef,
-  input: { email: string; firstName?: string | null; lastName?: string | null; invitedBy: string },
+  input: {
+    email: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    invitedBy: string;
+    inviterName?: string | null;
+  },
 ): Promise<{ userId: string; invitationToken: string; expiresAt: string }> {
   const now = deps.clock.now();
   // Signup compares the normalised address: an invitation must be made out to the same form.
@@ -34,6 +46,7 @@ export async function createInvitation(
     userId: user.id,
     email: user.email,
     invitedBy: input.invitedBy,
+    inviterName: input.inviterName ?? null,
     createdAt: now.toISOString(),
     expiresAt,
     usedAt: null,
@@ -44,6 +57,20 @@ export async function createInvitation(
   return { userId: user.id, invitationToken, expiresAt };
 }
 
+/** The invitation a token names, if it is still good: unused and unexpired. */
+async function findOpenInvitation(
+  deps: Deps,
+  tenant: TenantRef,
+  token: string,
+): Promise<(Invitation & { tokenHash: string }) | null> {
+  // Found by the hash alone: the token is never stored, and a table read yields nothing to present.
+  const tokenHash = hashToken(token);
+  const invitation = await invitationRepo(deps.store).get(tenant, tokenHash);
+  if (!invitation || invitation.usedAt) return null;
+  if (Date.parse(invitation.expiresAt) <= deps.clock.now().getTime()) return null;
+  return { ...invitation, tokenHash };
+}
+
 /** The invitation a token names, if it is still good (unused, unexpired) for this e-mail. */
 export async function findUsableInvitation(
   deps: Deps,
@@ -51,9 +78,39 @@ export async function findUsableInvitation(
   token: string,
   email: string,
 ): Promise<(Invitation & { tokenHash: string }) | null> {
-  const tokenHash = hashToken(token);
-  const invitation = await invitationRepo(deps.store).get(tenant, tokenHash);
-  if (!invitation || invitation.usedAt || invitation.email !== email) return null;
-  if (Date.parse(invitation.expiresAt) <= deps.clock.now().getTime()) return null;
-  return { ...invitation, tokenHash };
+  const invitation = await findOpenInvitation(deps, tenant, token);
+  return invitation?.email === email ? invitation : null;
+}
+
+/**
+ * POST /auth/invitations/lookup: what an invitation link opens on, before any form: the tenant, the invited
+ * address, the names the admin typed, who invited and until when. A token that is unknown, another tenant's,
+ * used, expired or withdrawn (withdrawing deletes the invited user) answers one 404 NOT_FOUND, the same body for
+ * each: none of them tells the caller more than that this token opens nothing. Counted in the per-IP limit of the
+ * other public auth requests.
+ */
+export async function lookupInvitation(
+  deps: Deps,
+  tenant: Merchant,
+  token: string,
+  client: ClientInfo,
+): Promise<InvitationResponse> {
+  // The refusals take different reads (none past an unknown token, the profile past a withdrawn one): each answers
+  // no sooner than the answer floor. A good token answers at once: its answer tells its holder that much anyway.
+  return withRefusalFloor(deps.config.answerFloorMs, async () => {
+    await enforceRateLimit(deps, tenant, client.ip);
+    const invitation = await findOpenInvitation(deps, tenant, token);
+    const invited = invitation ? await userRepo(deps.store).get(tenant, invitation.userId) : null;
+    if (!invitation || invited?.status !== 'INVITED' || invited.email !== invitation.email) {
+      throw fail('NOT_FOUND', 'no open invitation has this token: it is unknown, used, withdrawn or expired');
+    }
+    return {
+      tenantName: tenant.name,
+      email: invitation.email,
+      firstName: invited.firstName,
+      lastName: invited.lastName,
+      inviterName: invitation.inviterName,
+      expiresAt: invitation.expiresAt,
+    };
+  });
 }

@@ -23,6 +23,24 @@ export const SignupRequest = v.strictObject({
 });
 export type SignupRequest = v.InferOutput<typeof SignupRequest>;
 
+/** POST /auth/invitations/lookup: the token an invitation link carries. */
+export const InvitationLookupRequest = v.strictObject({ invitationToken: Required(128) });
+
+/**
+ * An open invitation as its link shows it: the tenant's name, the invited address (the one signup takes with this
+ * token), the names the admin typed (null when none), the inviter's name as the mail gave it (null for an API key
+ * or an admin without a name) and when the invitation lapses.
+ */
+export const InvitationResponse = v.object({
+  tenantName: v.string(),
+  email: v.string(),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  inviterName: v.nullable(v.string()),
+  expiresAt: v.string(),
+});
+export type InvitationResponse = v.InferOutput<typeof InvitationResponse>;
+
 export const SignupResponse = envelope(v.nullable(v.object({ challengeId: v.string() })));
 
 export const CodeVerifyRequest = v.strictObject({ challengeId: ChallengeId, code: Code });

@@ -7,8 +7,11 @@ export type MailMessage =
   | { kind: 'PASSWORD_RESET_CODE'; code: string }
   /** Sent instead of a sign-up code when the address already has an account (no enumeration). */
   | { kind: 'ALREADY_REGISTERED' }
-  /** The body holds the literal `invitationToken=<token>`, for clients that read the token from the mail. */
-  | { kind: 'INVITATION'; invitationToken: string; inviterName?: string }
+  /**
+   * The body holds the literal `invitationToken=<token>`, for clients that read the token from the mail: in the
+   * hosted sign-up page's link, or on its own without hosted pages. `expiresAt`: ISO 8601.
+   */
+  | { kind: 'INVITATION'; invitationToken: string; inviterName: string | null; expiresAt: string }
   | { kind: 'PASSWORD_CHANGED' }
   | { kind: 'PASSWORD_RESET_DONE' }
   /** Sent to the new address. */

@@ -41,6 +41,32 @@ function minutes(count: number): string {
   return count === 1 ? '1 minute' : `${count} minutes`;
 }
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * An instant in words, in UTC (the recipient's zone is unknown), spelled out so that no reader takes day for
+ * month: "Friday 14 March 2025, 09:30 UTC".
+ */
+function dateInWords(iso: string): string {
+  const at = new Date(iso);
+  const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+  return `${WEEKDAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${time} UTC`;
+}
+
 /** A link to one of the tenant's hosted pages, or none when the deployment has none. */
 function pageLink(context: MailContext, path: string, query: Record<string, string | undefined>): string | undefined {
   if (!context.hostedOrigin || !/^https?:\/\/[^/?#\s]+$/.test(context.hostedOrigin)) return undefined;
@@ -125,24 +151,30 @@ function contentOf(name: string, message: MailMessage, context: MailContext): Co
     case 'INVITATION': {
       const inviter = message.inviterName ? cleanDisplayText(message.inviterName, 64) : '';
       const page = pageLink(context, '/sign-up', { invitationToken: message.invitationToken });
+      const until = dateInWords(message.expiresAt);
       return {
         subject: inviter ? `${inviter} invited you to ${name}` : `You are invited to ${name}`,
-        preheader: `Your invitation to join ${name} is inside.`,
+        preheader: `Your invitation to join ${name} is inside. It works until ${until}.`,
         blocks: [
           {
             paragraph: inviter
               ? `${inviter} has invited you to join ${name}.`
               : `You have been invited to join ${name}.`,
           },
+          // The link carries the token (`invitationToken=<token>`, which clients look for): nothing else to copy.
           ...(page
             ? [
-                { paragraph: `To accept, open this link and create your account:` },
+                { paragraph: 'To accept, open this link and create your account:' },
                 { link: page, label: 'Accept the invitation' },
-                { paragraph: `Or sign up to ${name} with this invitation:` },
               ]
-            : [{ paragraph: `To accept, sign up to ${name} with this invitation:` }]),
-          // The literal `invitationToken=<token>` every invitation carries, link or not: clients look for it.
-          { code: `invitationToken=${message.invitationToken}` },
+            : // Without hosted pages the tenant's own app takes the token: the mail carries it, as that literal.
+              [
+                { paragraph: `To accept, sign up to ${name} with this invitation:` },
+                { code: `invitationToken=${message.invitationToken}` },
+              ]),
+          {
+            paragraph: `The invitation works once, until ${until}. After that, ask ${inviter || name} for a new one.`,
+          },
           {
             paragraph: 'If you did not expect this invitation, ignore this e-mail: no account is created without you.',
           },

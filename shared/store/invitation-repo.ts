@@ -10,6 +10,8 @@ export interface Invitation {
   userId: string;
   email: string;
   invitedBy: string;
+  /** The inviter's name as the invitation mail gave it; null for an API key, a user without a name, or an older invitation. */
+  inviterName: string | null;
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
@@ -19,6 +21,7 @@ const INVITATION_FIELDS: FieldNames<Invitation> = {
   userId: true,
   email: true,
   invitedBy: true,
+  inviterName: true,
   createdAt: true,
   expiresAt: true,
   usedAt: true,

@@ -6,6 +6,11 @@ export function displayedStatus(user: Pick<User, 'status' | 'lockedUntil'>, now:
   return user.status;
 }
 
+/** "Ann Lee", or null when the user has no name (never the address: a name is what others are shown). */
+export function personName(user: Pick<User, 'firstName' | 'lastName'>): string | null {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || null;
+}
+
 /** VALIDATION_SENT only while the code or invitation that went out can still be answered. */
 export function displayedEmailStatus(
   user: Pick<User, 'emailStatus' | 'emailValidationExpiresAt'>,

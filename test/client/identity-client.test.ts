@@ -179,6 +179,25 @@ describe('login and the public auth endpoints', () => {
     expect(client.getAccessToken()).toBe('at-3');
   });
 
+  it("lookupInvitation() sends the token in the body with the tenant's headers and no bearer, and answers the invitation", async () => {
+    const invitation = {
+      tenantName: 'Fern Shop',
+      email: 'ivy@shop.test',
+      firstName: 'Ivy',
+      lastName: null,
+      inviterName: 'Ana Admin',
+      expiresAt: '2025-03-14T09:30:00.000Z',
+    };
+    const { client, fake } = await aSignedInClient((r) =>
+      r.path === '/auth/invitations/lookup' ? json(200, invitation) : problem(404, 'NOT_FOUND'),
+    );
+    expect(await client.lookupInvitation('inv_abc')).toEqual(invitation);
+    const [sent] = fake.to('POST', '/auth/invitations/lookup');
+    expect(sent?.body).toEqual({ invitationToken: 'inv_abc' });
+    expect(sent?.headers['x-app-id']).toBe('app_1');
+    expect(sent?.headers.authorization).toBeUndefined();
+  });
+
   it('forgotPassword() and resetPassword() send their bodies without a bearer', async () => {
     const { client, fake } = await aSignedInClient((r) =>
       r.path === '/auth/forgot-password' ? json(202, { challengeId: 'chl_f' }) : noContent(),
@@ -556,6 +575,7 @@ describe('a 401 to a request without a bearer is final', () => {
     ['signup', (c) => c.signup({ email: 'a@shop.test', firstName: 'A', lastName: 'B' }), '/auth/signup'],
     ['verifySignup', (c) => c.verifySignup({ challengeId: 'chl_1', code: '000000' }), '/auth/signup/verify'],
     ['forgotPassword', (c) => c.forgotPassword({ email: 'a@shop.test' }), '/auth/forgot-password'],
+    ['lookupInvitation', (c) => c.lookupInvitation('inv_1'), '/auth/invitations/lookup'],
     [
       'resetPassword',
       (c) => c.resetPassword({ challengeId: 'c', code: '000000', newPassword: 'Fern-fern-2' }),

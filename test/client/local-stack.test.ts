@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { aTenantWith, aUser, latestCodeTo } from '#test/support/auth.ts';
+import { aTenantWith, aUser, latestCodeTo, mailsTo } from '#test/support/auth.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { type FetchLike, hasRoles, IdentityClient, memoryCookieStore, pageUsers } from '../../client/src/index.ts';
 
@@ -161,5 +161,32 @@ describe('IdentityClient against the local stack', () => {
     expect(roles.map((r) => r.name)).toEqual(expect.arrayContaining(['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']));
     const merchant = await client.admin.merchant.get();
     expect(merchant).toMatchObject({ app: tenant.app, allowedOrigins: [ORIGIN] });
+  });
+
+  it("an invitation: the admin invites, the link's token looks it up, signup accepts it; looked up again: 404", async () => {
+    const tenant = await aTenantWith({ origins: [ORIGIN], signupMode: 'INVITATION_ONLY' });
+    const admin = aClient();
+    await admin.discover({ clientId: tenant.publicApiKey });
+    await admin.login({ email: tenant.adminEmail, password: tenant.adminPassword });
+    const email = `invited-${Date.now().toString(36)}@shop.test`;
+    await admin.admin.users.invite({ email, firstName: 'Ivy' });
+    const token = /invitationToken=([A-Za-z0-9_-]+)/.exec(
+      (await mailsTo(api.stack.sesUrl, email))[0]?.body.text ?? '',
+    )?.[1];
+
+    const invitee = aClient();
+    await invitee.discover({ clientId: tenant.publicApiKey });
+    const invitation = await invitee.lookupInvitation(token ?? '');
+    expect(invitation).toMatchObject({ email, firstName: 'Ivy', lastName: null, inviterName: null });
+    expect(
+      await invitee.signup({
+        email: invitation.email,
+        firstName: 'Ivy',
+        lastName: 'Vine',
+        password: 'Climbing-ivy-77',
+        invitationToken: token,
+      }),
+    ).toBeNull();
+    await expect(invitee.lookupInvitation(token ?? '')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });

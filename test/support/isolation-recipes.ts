@@ -363,6 +363,19 @@ export const recipes: Record<string, Recipe> = {
   },
 
   // --- public routes that take B's tokens and challenges.
+  lookupInvitation: {
+    callers: ['anonymous'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.invitation.token, A.invitation.token).map((v) => ({
+        name: `invitationToken: ${v.name}`,
+        path: '/auth/invitations/lookup',
+        body: { invitationToken: v.value },
+      })),
+    // A look leaves the invitation open: signup's own request (below) still takes it.
+    own: () => ({ path: '/auth/invitations/lookup', body: { invitationToken: A.invitation.token } }),
+    admitted: 200,
+  },
   signup: {
     callers: ['anonymous'],
     refusal: problem(403, 'SIGNUP_NOT_ALLOWED'),
@@ -726,6 +739,7 @@ const pathParameters = (route: RouteDef) => [...route.path.matchAll(/\{([^}]+)\}
 /** The body and query id fields, listed by hand: the scan must find exactly these (a new one fails the test). */
 export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   discovery: ['clientId'],
+  lookupInvitation: ['invitationToken'],
   signup: ['app', 'invitationToken', 'mid'],
   signupVerify: ['challengeId'],
   loginVerify: ['challengeId'],

@@ -258,6 +258,38 @@ describe('POST /users/invitations', () => {
     expect((await logIn(admin.tenant, email, PASSWORD)).user.id).toBe(userId);
   });
 
+  it("mails the invitation in the inviting admin's name with its expiry in words; an API key's in the tenant's", async () => {
+    const admin = await aSuperAdmin();
+    expect((await call('PATCH', '/users/me', admin.headers, { firstName: 'Ana', lastName: 'Admin' })).status).toBe(200);
+    const email = anEmail('invitee');
+    const before = Date.now();
+    expect((await call('POST', '/users/invitations', admin.headers, { email })).status).toBe(201);
+    const after = Date.now();
+    const [mail] = await mailsTo(api.stack.sesUrl, email);
+    const tenantName = (await call('GET', '/merchants/me', admin.headers)).body.name;
+    expect(mail?.subject).toBe(`Ana Admin invited you to ${tenantName}`);
+    // The expiry in words, in UTC, 7 days after the invitation (to the minute).
+    const [, weekday, date, time] =
+      /works once, until ([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4}), (\d\d:\d\d) UTC\./.exec(mail?.body.text ?? '') ??
+      [];
+    const lapses = Date.parse(`${date} ${time} UTC`);
+    expect(lapses).toBeGreaterThan(before + 7 * 86_400_000 - 60_000);
+    expect(lapses).toBeLessThanOrEqual(after + 7 * 86_400_000);
+    expect(weekday).toBe(new Date(lapses).toLocaleString('en', { weekday: 'long', timeZone: 'UTC' }));
+    // The link carries the token; no block of it stands beside the link.
+    const lines = (mail?.body.text ?? '').split('\n').filter((line) => line.includes('invitationToken='));
+    expect(lines).toEqual([
+      expect.stringMatching(/^Accept the invitation: http:\/\/\S+\/sign-up\?invitationToken=inv_/),
+    ]);
+
+    const key = await call('POST', `/merchants/${admin.tenant.id}/api-keys`, admin.headers, { label: 'invites' });
+    expect(key.status).toBe(201);
+    const byKey = anEmail('invitee');
+    const keyHeaders = { ...admin.tenant.headers, 'x-api-key': key.body.apiKey };
+    expect((await call('POST', '/users/invitations', keyHeaders, { email: byKey })).status).toBe(201);
+    expect((await mailsTo(api.stack.sesUrl, byKey))[0]?.subject).toBe(`You are invited to ${tenantName}`);
+  });
+
   it('returns 409 ALREADY_EXISTS for an e-mail that has a user (in any case, invited or not) and mails nothing', async () => {
     const admin = await aSuperAdmin();
     const user = await aUser(admin.tenant);

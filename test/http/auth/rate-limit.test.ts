@@ -135,6 +135,18 @@ describe('auth rate limit per (tenant, IP)', () => {
     expectRateLimited(answers[LIMIT] as Answer);
   });
 
+  it('returns 429 RATE_LIMITED with Retry-After to the 4th invitation lookup within a minute, whatever the token', async () => {
+    const lookup = (tenant: TestTenant) =>
+      post(`${api.url}/auth/invitations/lookup`, { invitationToken: `inv_${anEmail()}` }, tenant.headers);
+    const { answers } = await withinOneMinute(
+      () => aTenantWith(),
+      (tenant) => inSequence(LIMIT + 2, () => lookup(tenant)),
+    );
+    // Guessing tokens is held to the limit like guessing codes.
+    expect(answers.slice(0, LIMIT).map((a) => a.status)).toEqual([404, 404, 404]);
+    for (const res of answers.slice(LIMIT)) expectRateLimited(res);
+  });
+
   it('counts another tenant separately for the same IP', async () => {
     const { answers } = await withinOneMinute(
       async () => ({ limited: await aTenantWith(), other: await aTenantWith() }),

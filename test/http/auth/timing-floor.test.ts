@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createInvitation } from '#shared/auth/invitations.ts';
 import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -79,6 +80,42 @@ describe('answers that could tell a known address from an unknown one take at le
       );
       expect(refused.status).toBe(401);
       expect(refused.ms).toBeGreaterThanOrEqual(FLOOR_MS);
+    }
+  });
+
+  it('every refused invitation lookup answers no sooner than the floor: unknown, expired, used, withdrawn', async () => {
+    const tenant = await aTenantWith({ signupMode: 'INVITATION_ONLY' });
+    const deps = makeTestDeps();
+    const past = makeTestDeps({ clock: { now: () => new Date(Date.now() - 8 * 86_400_000) } });
+    const invitation = async (by = deps) => {
+      const email = nobody();
+      return { email, ...(await createInvitation(by, tenant, { email, invitedBy: tenant.adminUserId })) };
+    };
+    const expired = await invitation(past);
+    const used = await invitation();
+    const accepted = await post(
+      `${api.url}/auth/signup`,
+      {
+        app: tenant.app,
+        mid: tenant.mid,
+        email: used.email,
+        firstName: 'U',
+        lastName: 'S',
+        invitationToken: used.invitationToken,
+        password: 'Probe-pass-1234',
+      },
+      tenant.headers,
+    );
+    expect(accepted.status).toBe(201);
+    // Withdrawn: the invited user is gone from the invitation's reach (deleted, or no longer INVITED).
+    const withdrawn = await invitation();
+    await userRepo(deps.store).update(tenant, withdrawn.userId, { status: 'DISABLED' });
+    for (const token of ['inv_unknown', expired.invitationToken, used.invitationToken, withdrawn.invitationToken]) {
+      const res = await timed(() =>
+        post(`${api.url}/auth/invitations/lookup`, { invitationToken: token }, tenant.headers),
+      );
+      expect(res.status).toBe(404);
+      expect(res.ms).toBeGreaterThanOrEqual(FLOOR_MS);
     }
   });
 });

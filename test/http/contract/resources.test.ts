@@ -35,6 +35,9 @@ const NOT_BRIEF_RESOURCES = new Set([
   'POST /oidc/authorization-requests/{requestId}/complete',
   'POST /oidc/authorization-requests/{requestId}/cancel',
   'POST /oidc/logout-requests/{logoutId}/complete',
+  // The hosted sign-up page's look at an invitation link: not a resource of the brief, its answer held to its
+  // schema by every http answer's check against the document, and its fields by test/http/auth/invitation-lookup.test.ts.
+  'POST /auth/invitations/lookup',
 ]);
 
 /** `METHOD /path/template` of every route this file checked. */

@@ -6,7 +6,7 @@ import { totpCodeAt } from '#shared/auth/totp.ts';
 import { issueAccessToken } from '#shared/tokens/access-token.ts';
 import { storedPlants } from '#test/http/plants/helpers.ts';
 import { adminApi, anEmail, aRoleName, aStoredUser } from '#test/support/admin.ts';
-import { aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
+import { aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, bearer, post } from '#test/support/http.ts';
 import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
@@ -79,6 +79,7 @@ const identityMatrix: Record<string, Cell[]> = {
   getJwks:                 [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   getOpenidConfiguration:  [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   discovery:               [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  lookupInvitation:        [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   signup:                  [201,       201,         201,       201,   201,        201,       201,       201,     201,       201,       201],
   signupVerify:            [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   login:                   [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
@@ -222,6 +223,13 @@ const identityRecipes: Record<string, Recipe> = {
       method: 'GET',
       path: `/auth/discovery?clientId=${encodeURIComponent(tenant.publicApiKey)}&slug=${tenant.subdomain}`,
       headers: { origin: ORIGIN },
+    }),
+  },
+  lookupInvitation: {
+    request: async () => ({
+      method: 'POST',
+      path: '/auth/invitations/lookup',
+      body: { invitationToken: await anOpenInvitation() },
     }),
   },
   signup: {
@@ -547,6 +555,23 @@ function authorizePath(client: { clientId: string }): string {
 }
 
 /** A new authorization request of the matrix client, waiting for its sign-in page; its id. */
+let openInvitation: Promise<string> | undefined;
+
+/** The token of an open invitation of the tenant: a lookup leaves it open, so every column looks up the same one. */
+function anOpenInvitation(): Promise<string> {
+  openInvitation ??= (async () => {
+    const email = anEmail('invited');
+    const res = await call('POST', '/users/invitations', ownerCaller().headers, { email });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const token = /invitationToken=([A-Za-z0-9_-]+)/.exec(
+      (await mailsTo(api.stack.sesUrl, email)).at(-1)?.body.text ?? '',
+    );
+    if (!token?.[1]) throw new Error('no invitation token in the mail');
+    return token[1];
+  })();
+  return openInvitation;
+}
+
 async function aPendingRequest(): Promise<string> {
   const res = await localhostFetch(`${issuerOf(api.stack, tenant)}${BASE_PATH}${authorizePath(await matrixClient())}`);
   expect(res.status).toBe(302);

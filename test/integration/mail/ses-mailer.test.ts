@@ -66,7 +66,12 @@ describe('sesMailer against the SES v2 emulator', () => {
 
   it('INVITATION: delivers invitationToken=<token> in text and HTML', async () => {
     const to = aRecipient();
-    await mailer.send(tenant, to, { kind: 'INVITATION', invitationToken: 'inv_Xy-z_09', inviterName: 'Ana' });
+    await mailer.send(tenant, to, {
+      kind: 'INVITATION',
+      invitationToken: 'inv_Xy-z_09',
+      inviterName: 'Ana',
+      expiresAt: '2025-03-14T09:30:00.000Z',
+    });
 
     const mail = await mailTo(to);
     expect(mail.subject).toBe('Ana invited you to Acme Plants');

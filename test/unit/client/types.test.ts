@@ -32,6 +32,7 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.TokensResponse>().toEqualTypeOf<Answer<typeof auth.TokensResponse>>();
     expectTypeOf<sdk.LoginChallenge>().toEqualTypeOf<Answer<typeof auth.ChallengeResponse>>();
     expectTypeOf<sdk.ChallengeIdResponse>().toEqualTypeOf<Answer<typeof auth.ChallengeIdResponse>>();
+    expectTypeOf<sdk.Invitation>().toEqualTypeOf<Answer<typeof auth.InvitationResponse>>();
     expectTypeOf<sdk.EmailChangeVerifyResponse>().toEqualTypeOf<Answer<typeof me.EmailChangeVerifyResponse>>();
     expectTypeOf<sdk.TotpSetupResponse>().toEqualTypeOf<Answer<typeof me.TotpSetupResponse>>();
     expectTypeOf<sdk.Session>().toEqualTypeOf<Answer<typeof me.SessionResponse>>();

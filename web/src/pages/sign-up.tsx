@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { fieldSentences, formProblem, waitFor } from '../messages.ts';
+import { fieldSentences, formProblem, waitFor, when } from '../messages.ts';
+import { ApiError, type Invitation } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import {
   AuthLayout,
@@ -13,6 +14,7 @@ import {
   Problem,
   useAction,
   useAutoFocus,
+  useResource,
 } from '../ui.tsx';
 import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
 import './auth.css';
@@ -43,16 +45,19 @@ const SIGN_UP_LIMIT_SENTENCES = {
 
 const SIGN_UP_SENTENCES = {
   SIGNUP_NOT_ALLOWED:
-    'This invitation cannot be used: it may have expired, been used already, or be meant for another e-mail address. Ask for a new invitation.',
+    'This invitation cannot be used any more: it may have expired, been used already, or been withdrawn. Ask an administrator for a new invitation.',
   INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
 };
 
 /**
- * Sign-up: in OPEN tenants names, e-mail and password, then the mailed code
- * (verifying it signs in); with an invitation (the link in the invitation
- * mail carries `invitationToken`), the same form, then sign-in. Whether the
- * address already has an account is never told: the next step is the same.
+ * What an invitation link that opens nothing says, before any form: the service answers one 404 for a token that
+ * is unknown, used, expired or withdrawn (and a 400 for one that cannot be a token), so the page says the same.
  */
+const INVITATION_LINK_SENTENCE =
+  'This invitation link does not work any more: it has expired, was already used, or was withdrawn. Ask an administrator for a new invitation.';
+const isDeadLink = (error: unknown) =>
+  error instanceof ApiError && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION_FAILED');
+
 /** The way back to sign-in, keeping where the user was going. */
 function HaveAnAccount(props: { next: string | undefined }) {
   return (
@@ -64,11 +69,21 @@ function HaveAnAccount(props: { next: string | undefined }) {
   );
 }
 
+/**
+ * Sign-up: in OPEN tenants names, e-mail and password, then the mailed code
+ * (verifying it signs in). With an invitation (the link in the invitation
+ * mail carries `invitationToken`), the invitation is looked up first: a link
+ * that opens nothing says so and shows no form; a good one opens the form
+ * with the invited address locked and the names the admin typed, and
+ * accepting it signs in. Whether an address already has an account is never
+ * told: the next step is the same.
+ */
 export function SignUp() {
   const { tenant } = useSession();
   const { query } = useLocation();
   const invitationToken = query.invitationToken?.trim() || undefined;
-  if (!invitationToken && tenant.signupMode !== 'OPEN') {
+  if (invitationToken) return <InvitationSignUp token={invitationToken} />;
+  if (tenant.signupMode !== 'OPEN') {
     return (
       <AuthLayout title="Sign-up is by invitation">
         <p>
@@ -79,13 +94,54 @@ export function SignUp() {
       </AuthLayout>
     );
   }
-  return <SignUpForm invitationToken={invitationToken} />;
+  return <SignUpForm />;
 }
 
-function SignUpForm(props: { invitationToken: string | undefined }) {
+/** The invitation link: its invitation looked up when the page opens, then the form, or why there is none. */
+function InvitationSignUp(props: { token: string }) {
   const { client, tenant } = useSession();
+  const { query } = useLocation();
+  const invitation = useResource(() => client.lookupInvitation(props.token), [props.token]);
+  if (invitation.data) return <SignUpForm invitation={{ ...invitation.data, token: props.token }} />;
+  if (isDeadLink(invitation.error)) {
+    return (
+      <AuthLayout title="This invitation link cannot be used">
+        <p class="alert" role="alert">
+          {INVITATION_LINK_SENTENCE}
+        </p>
+        <p>If you already accepted it, your account is ready: sign in instead.</p>
+        <HaveAnAccount next={query.next} />
+      </AuthLayout>
+    );
+  }
+  if (invitation.error) {
+    return (
+      <AuthLayout title="Your invitation could not be checked">
+        <Problem error={invitation.error} />
+        <Button type="button" busy={invitation.loading} onClick={() => invitation.reload()}>
+          Try again
+        </Button>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title={`Accept your invitation to ${tenant.name}`}>
+      <p role="status">Checking your invitation…</p>
+    </AuthLayout>
+  );
+}
+
+function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
+  const { client, tenant, setUser } = useSession();
   const { query, route } = useLocation();
-  const [values, setValues] = useState({ firstName: '', lastName: '', email: query.email ?? '', password: '' });
+  const { invitation } = props;
+  // An invitation is made out to one address, and signup takes no other: it is shown, not asked for.
+  const [values, setValues] = useState({
+    firstName: invitation?.firstName ?? '',
+    lastName: invitation?.lastName ?? '',
+    email: invitation?.email ?? query.email ?? '',
+    password: '',
+  });
   const [challengeId, setChallengeId] = useState<string | null>(null);
   // OTP_EMAIL tenants sign in with mailed codes only: a password would never be asked for.
   const passwordShown = tenant.loginMode !== 'OTP_EMAIL';
@@ -99,8 +155,21 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
       firstName: values.firstName.trim(),
       lastName: values.lastName.trim(),
       ...(passwordShown && values.password ? { password: values.password } : {}),
-      ...(props.invitationToken ? { invitationToken: props.invitationToken } : {}),
+      ...(invitation ? { invitationToken: invitation.token } : {}),
     });
+
+  /** An invitation accepted: signed in with the password just chosen, else (codes only, or a refusal) at sign-in. */
+  const signInAfterInvitation = async (email: string) => {
+    if (passwordShown && values.password) {
+      const result = await client.login({ email, password: values.password }).catch(() => null);
+      if (result && 'user' in result) {
+        setUser(result.user);
+        route(safeNext(query.next));
+        return;
+      }
+    }
+    route(`/sign-in?registered=1&email=${encodeURIComponent(email)}${nextParam(query.next)}`);
+  };
 
   const submit = useAction(async () => {
     const local = checkForm(values, {
@@ -111,8 +180,7 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
     if (local.length > 0) throw formProblem(local);
     const answer = await request();
     if (answer === null) {
-      // An invitation accepted: the account is ready, and signing in is the next step (then where it was going).
-      route(`/sign-in?registered=1&email=${encodeURIComponent(values.email.trim())}${nextParam(query.next)}`);
+      await signInAfterInvitation(values.email.trim());
     } else {
       setChallengeId(answer.challengeId);
     }
@@ -134,18 +202,18 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
 
   const problems = fieldSentences(submit.error, LABELS);
   useFocusFirstProblem(submit.error);
-  const title = props.invitationToken
-    ? `Accept your invitation to ${tenant.name}`
-    : `Create your ${tenant.name} account`;
+  const title = invitation ? `Accept your invitation to ${tenant.name}` : `Create your ${tenant.name} account`;
   return (
     <AuthLayout title={title}>
-      {props.invitationToken && (
-        <p>You were invited to {tenant.name}. Use the e-mail address the invitation was sent to.</p>
+      {invitation && (
+        <p>
+          {invitation.inviterName
+            ? `${invitation.inviterName} invited you to join ${invitation.tenantName}.`
+            : `You were invited to join ${invitation.tenantName}.`}{' '}
+          The invitation works until {when(invitation.expiresAt)}.
+        </p>
       )}
       <form onSubmit={onSubmit(submit.run)} noValidate>
-        {props.invitationToken && (
-          <Field label="Invitation" name="invitationToken" readOnly value={props.invitationToken} class="token" />
-        )}
         <div class="name-row">
           <Field
             label={LABELS.firstName}
@@ -166,16 +234,30 @@ function SignUpForm(props: { invitationToken: string | undefined }) {
             problem={problems.lastName}
           />
         </div>
-        <Field
-          label={LABELS.email}
-          name="email"
-          type="email"
-          autocomplete="email"
-          required
-          value={values.email}
-          onInput={set('email')}
-          problem={problems.email}
-        />
+        {invitation ? (
+          <Field
+            label={LABELS.email}
+            name="email"
+            type="email"
+            // The account's user name, for a password manager to save with the new password.
+            autocomplete="username"
+            readOnly
+            value={invitation.email}
+            hint="The invitation was sent to this address, so your account uses it. For another address, ask for an invitation to that one."
+            problem={problems.email}
+          />
+        ) : (
+          <Field
+            label={LABELS.email}
+            name="email"
+            type="email"
+            autocomplete="email"
+            required
+            value={values.email}
+            onInput={set('email')}
+            problem={problems.email}
+          />
+        )}
         {passwordShown && (
           <NewPasswordField
             label={passwordRequired ? LABELS.password : `${LABELS.password} (optional)`}

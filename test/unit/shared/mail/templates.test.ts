@@ -11,11 +11,20 @@ const CODE_MESSAGES: MailMessage[] = [
   { kind: 'REAUTH_CODE', code: '042917' },
 ];
 
+/** An invitation's expiry: a Friday, in UTC. */
+const EXPIRES_AT = '2025-03-14T09:30:00.000Z';
+const invitation = (invitationToken: string, inviterName: string | null = null): MailMessage => ({
+  kind: 'INVITATION',
+  invitationToken,
+  inviterName,
+  expiresAt: EXPIRES_AT,
+});
+
 const ALL_MESSAGES: MailMessage[] = [
   ...CODE_MESSAGES,
   { kind: 'ALREADY_REGISTERED' },
-  { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123', inviterName: 'Ana Admin' },
-  { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123' },
+  invitation('tok_abc-DEF_123', 'Ana Admin'),
+  invitation('tok_abc-DEF_123'),
   { kind: 'PASSWORD_CHANGED' },
   { kind: 'PASSWORD_RESET_DONE' },
   { kind: 'EMAIL_CHANGED', newEmail: 'new@shop.test' },
@@ -57,26 +66,49 @@ describe('renderMail', () => {
     expect(preheader).not.toContain('042917');
   });
 
-  it('INVITATION: carries the literal invitationToken=<token> and the inviter', () => {
-    const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123', inviterName: 'Ana' });
-    expect(mail.text).toContain('invitationToken=tok_abc-DEF_123');
-    expect(mail.html).toContain('invitationToken=tok_abc-DEF_123');
+  it('INVITATION: names the inviter and the expiry in words, in UTC', () => {
+    const mail = renderMail(tenant, invitation('tok_abc-DEF_123', 'Ana'));
     expect(mail.subject).toBe('Ana invited you to Acme Plants');
-    expect(renderMail(tenant, { kind: 'INVITATION', invitationToken: 't' }).subject).toBe(
-      'You are invited to Acme Plants',
+    expect(mail.text).toContain('Ana has invited you to join Acme Plants.');
+    const expiry =
+      'The invitation works once, until Friday 14 March 2025, 09:30 UTC. After that, ask Ana for a new one.';
+    expect(mail.text).toContain(expiry);
+    expect(mail.html).toContain(expiry);
+    const preheader = mail.html.match(/<div style="display:none[^>]*>([^<]*)<\/div>/)?.[1];
+    expect(preheader).toBe(
+      'Your invitation to join Acme Plants is inside. It works until Friday 14 March 2025, 09:30 UTC.',
     );
+  });
+
+  it('INVITATION without an inviter (an API key, an admin without a name): the tenant invites', () => {
+    const mail = renderMail(tenant, invitation('tok_abc-DEF_123'));
+    expect(mail.subject).toBe('You are invited to Acme Plants');
+    expect(mail.text).toContain('You have been invited to join Acme Plants.');
+    expect(mail.text).toContain('After that, ask Acme Plants for a new one.');
+  });
+
+  it('INVITATION without hosted pages: the literal invitationToken=<token>, the only way to the token', () => {
+    const mail = renderMail(tenant, invitation('tok_abc-DEF_123', 'Ana'));
+    expect(mail.text).toMatch(/^ {4}invitationToken=tok_abc-DEF_123$/m);
+    expect(mail.html).toContain('>invitationToken=tok_abc-DEF_123</p>');
   });
 
   describe('links to the hosted pages, when the deployment has them', () => {
     const hosted = { hostedOrigin: 'https://acme.id.example', to: 'fern+1@shop.test' };
 
-    it('INVITATION: a link to the sign-up page with the token, and the literal invitationToken=<token> still', () => {
-      const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: 'tok_abc-DEF_123' }, hosted);
+    it('INVITATION: a link to the sign-up page carrying invitationToken=<token>, and no token block beside it', () => {
+      const mail = renderMail(tenant, invitation('tok_abc-DEF_123', 'Ana'), hosted);
       const link = 'https://acme.id.example/sign-up?invitationToken=tok_abc-DEF_123';
       expect(mail.text).toContain(`Accept the invitation: ${link}`);
-      expect(mail.text).toMatch(/^ {4}invitationToken=tok_abc-DEF_123$/m);
       expect(mail.html).toContain(`<a href="${link}"`);
-      expect(mail.html).toContain('>invitationToken=tok_abc-DEF_123</p>');
+      // The token appears in the link only: in the text part, on the link's line; in HTML, the link and its spelling out.
+      expect(mail.text.split('\n').filter((line) => line.includes('tok_abc-DEF_123'))).toEqual([
+        `Accept the invitation: ${link}`,
+      ]);
+      expect(mail.html.split('tok_abc-DEF_123')).toHaveLength(3);
+      expect(mail.text).not.toMatch(/^ {4}/m);
+      expect(mail.html).not.toContain('font-family:ui-monospace');
+      expect(mail.text).toContain('until Friday 14 March 2025, 09:30 UTC');
     });
 
     it('PASSWORD_RESET_CODE: a link to the reset page with the address filled in, beside the code', () => {
@@ -88,16 +120,22 @@ describe('renderMail', () => {
     });
 
     it('encodes the token in the URL and escapes the link in HTML', () => {
-      const mail = renderMail(tenant, { kind: 'INVITATION', invitationToken: '"><b>t&x</b>' }, hosted);
+      const mail = renderMail(tenant, invitation('"><b>t&x</b>'), hosted);
       expect(mail.text).toContain('/sign-up?invitationToken=%22%3E%3Cb%3Et%26x%3C%2Fb%3E');
       expect(mail.html).not.toContain('"><b>');
-      expect(mail.html).toContain('&quot;&gt;&lt;b&gt;t&amp;x&lt;/b&gt;');
+      expect(mail.html).toContain(
+        'href="https://acme.id.example/sign-up?invitationToken=%22%3E%3Cb%3Et%26x%3C%2Fb%3E"',
+      );
+      // Without hosted pages the token stands on its own, escaped.
+      const bare = renderMail(tenant, invitation('"><b>t&x</b>'));
+      expect(bare.html).not.toContain('"><b>');
+      expect(bare.html).toContain('invitationToken=&quot;&gt;&lt;b&gt;t&amp;x&lt;/b&gt;');
     });
 
     it('without hosted pages (or with an origin that is not one), no link: the mail says what it always said', () => {
       for (const context of [{}, { to: 'fern@shop.test' }, { hostedOrigin: 'javascript:alert(1)//x' }]) {
         for (const message of [
-          { kind: 'INVITATION', invitationToken: 'tok_1' },
+          invitation('tok_1'),
           { kind: 'PASSWORD_RESET_CODE', code: '042917' },
         ] satisfies MailMessage[]) {
           const mail = renderMail(tenant, message, context);
@@ -141,7 +179,7 @@ describe('renderMail', () => {
   it('escapes a hostile tenant name, inviter and address in HTML, and keeps line breaks out of the subject', () => {
     const hostile = aMerchant({ name: '<script>alert("x")</script>\r\nBcc: eve@evil.test' });
     for (const message of [
-      { kind: 'INVITATION', invitationToken: '<b>t</b>', inviterName: '<img src=x onerror=alert(1)>' },
+      invitation('<b>t</b>', '<img src=x onerror=alert(1)>'),
       { kind: 'EMAIL_CHANGED', newEmail: '"><script>@x.test' },
       { kind: 'EMAIL_CHANGE_REQUESTED', newEmail: '"><script>@x.test' },
       { kind: 'LOGIN_CODE', code: '042917' },
