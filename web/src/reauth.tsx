@@ -181,6 +181,7 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
               label="Code from the e-mail"
               value={code}
               onInput={(e) => setCode(e.currentTarget.value)}
+              autoSubmit={!totp}
             />
           </>
         )}

@@ -127,12 +127,15 @@ export function AccountEmailField(props: Omit<Parameters<typeof Field>[0], 'name
 
 /**
  * A field for a code that was mailed or that an authenticator app shows: required, offered the browser's
- * one-time-code fill, and the digit keyboard unless a backup code may be typed instead (`orBackupCode`).
+ * one-time-code fill, and the digit keyboard unless a backup code may be typed instead (`orBackupCode`). A pasted
+ * "123 456" or "123-456" keeps its digits. With `autoSubmit` (a form whose last field it is), the sixth digit sends
+ * the form, once per code: a code typed or pasted needs no further key.
  */
 export function CodeField(
-  props: Omit<Parameters<typeof Field>[0], 'name'> & { name?: string; orBackupCode?: boolean },
+  props: Omit<FieldProps, 'name'> & { name?: string; orBackupCode?: boolean; autoSubmit?: boolean },
 ) {
-  const { orBackupCode, ...field } = props;
+  const { orBackupCode, autoSubmit, onInput, ...field } = props;
+  const sent = useRef('');
   return (
     <Field
       name="code"
@@ -140,6 +143,17 @@ export function CodeField(
       autocomplete="one-time-code"
       required
       {...field}
+      onInput={(event) => {
+        const input = event.currentTarget;
+        if (/^[\d\s-]+$/.test(input.value) && /[\s-]/.test(input.value))
+          input.value = input.value.replace(/[\s-]/g, '');
+        onInput?.(event);
+        if (autoSubmit && !orBackupCode && /^\d{6}$/.test(input.value) && sent.current !== input.value) {
+          sent.current = input.value;
+          // After the page has taken the value in (its state renders first), as if the user had pressed Enter.
+          setTimeout(() => input.form?.requestSubmit());
+        }
+      }}
     />
   );
 }

@@ -27,10 +27,11 @@ export async function signIn(
     if ('backupCode' in second) {
       await page.getByRole('button', { name: 'Use a backup code instead' }).click();
       await page.getByLabel('Backup code').fill(second.backupCode);
+      await page.getByRole('button', { name: 'Verify' }).click();
     } else {
+      // The sixth digit sends it.
       await page.getByLabel('Authenticator code').fill(second.totpCode);
     }
-    await page.getByRole('button', { name: 'Verify' }).click();
   }
   await page.waitForURL(/\/account$/);
   await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();

@@ -186,13 +186,12 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     await page.getByLabel('Code from the e-mail').fill(await web.latestCode(email));
-    await page.getByRole('button', { name: 'Verify and sign in' }).click();
     const answer = await landedAtClient(page);
     expect(answer.get('state')).toBe(request.state);
     expect(answer.get('code')).toEqual(expect.any(String));
   });
 
-  it('a user who forgot their password resets it from the app’s sign-in, signs in with the new one and lands at the app', async () => {
+  it('a user who forgot their password resets it from the app’s sign-in, is signed in with the new one and lands at the app', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
     const client = await registerClient(tenant, { name: 'Shop app', firstParty: true });
@@ -205,9 +204,6 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await page.getByLabel('Code from the e-mail').fill(await web.latestCode(user.email));
     await page.getByLabel('New password').fill('Fresh-start-2027');
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await page.getByText('Your password was changed. Sign in with the new one.').waitFor();
-    await page.getByLabel('Password').fill('Fresh-start-2027');
-    await page.getByRole('button', { name: 'Sign in' }).click();
     const answer = await landedAtClient(page);
     expect(answer.get('state')).toBe(request.state);
     expect(answer.get('code')).toEqual(expect.any(String));

@@ -23,11 +23,12 @@ describe('sign-in with the authenticator step', () => {
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    // Which account the code is for: the address just typed.
+    await page.getByText(`Enter the 6-digit code your authenticator app shows for ${user.email}.`).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'sign-in-totp');
 
     await page.getByLabel('Authenticator code').fill('000000' === totpNow(user) ? '111111' : '000000');
-    await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe(
       'That code is not right. Enter the code your authenticator app shows now, before it changes.',
     );
@@ -35,7 +36,6 @@ describe('sign-in with the authenticator step', () => {
     await screenshot(page, 'sign-in-totp-wrong');
 
     await page.getByLabel('Authenticator code').fill(totpNow(user));
-    await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/account$/);
     await page.getByText(user.email).first().waitFor();
   });

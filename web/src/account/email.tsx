@@ -92,6 +92,7 @@ function EmailCodeStep(props: {
         label="Code from the e-mail"
         value={code}
         onInput={(e) => setCode(e.currentTarget.value)}
+        autoSubmit
       />
       <Problem error={verify.error} overrides={EMAIL_SENTENCES} />
       <div class="actions">

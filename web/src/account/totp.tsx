@@ -136,7 +136,7 @@ function SetupStep(props: {
       </div>
       <h3>2. Enter the code the app shows</h3>
       <form onSubmit={onSubmit(confirm.run)} noValidate>
-        <CodeField label="Code from the app" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+        <CodeField label="Code from the app" value={code} onInput={(e) => setCode(e.currentTarget.value)} autoSubmit />
         <Problem error={confirm.error} overrides={TOTP_SENTENCES} />
         <div class="actions">
           <Button busy={confirm.busy}>Turn on two-step verification</Button>

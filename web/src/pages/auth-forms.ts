@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
-import { waitFor } from '../messages.ts';
+import { useEffect } from 'preact/hooks';
 import { ApiError, type FieldError, formSchemas, validateForm } from '../sdk.ts';
 
 /**
@@ -93,37 +92,6 @@ export function forgetReset(): void {
   } catch {
     // Nothing to forget.
   }
-}
-
-/** The service mails one code a minute per address and purpose (docs/security.md#mail-limits-and-budgets). */
-const RESEND_AFTER_MS = 60_000;
-const RESEND_TOO_SOON = 'RESEND_TOO_SOON';
-
-/**
- * "Send a new code" waits a minute after the last code, as the service's
- * mail limit does: asked sooner, the service would answer as if it had sent
- * one but send none, and the code on its way would no longer count. The
- * page says how long to wait instead of asking.
- */
-export function useResendClock(sentNow = true) {
-  const [sentAt, setSentAt] = useState(() => (sentNow ? Date.now() : 0));
-  return {
-    /** A code was just mailed. */
-    sent: () => setSentAt(Date.now()),
-    /** Throws the wait as the form's problem when the last code is less than a minute old. */
-    check: () => {
-      const wait = Math.ceil((sentAt + RESEND_AFTER_MS - Date.now()) / 1000);
-      if (wait > 0) throw new ApiError({ status: 429, code: RESEND_TOO_SOON, retryAfter: wait });
-    },
-  };
-}
-
-/** The sentence of useResendClock's problem, to merge into a form's `overrides`. */
-export function resendSentences(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.code !== RESEND_TOO_SOON) return {};
-  return {
-    [RESEND_TOO_SOON]: `A code was sent less than a minute ago. Check your spam folder, or ask again in ${waitFor(error.retryAfter ?? 60)}.`,
-  };
 }
 
 /**

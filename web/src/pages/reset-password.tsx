@@ -19,11 +19,10 @@ import {
   forgetReset,
   recallReset,
   rememberReset,
-  resendSentences,
   saidAtFields,
   useFocusFirstProblem,
-  useResendClock,
 } from './auth-forms.ts';
+import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import { ChallengeStep } from './sign-in.tsx';
 import './auth.css';
 
@@ -49,7 +48,7 @@ export function ResetPassword() {
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const [values, setValues] = useState({ email: query.email ?? '', code: '', newPassword: '' });
   const [resent, setResent] = useState(false);
-  const clock = useResendClock(Boolean(query.sent));
+  const mailed = useCodeSent(Boolean(query.sent));
   const set = (name: keyof typeof values) => (e: { currentTarget: HTMLInputElement }) =>
     setValues({ ...values, [name]: e.currentTarget.value });
 
@@ -92,10 +91,9 @@ export function ResetPassword() {
     setResent(false);
     const local = checkForm(values, { required: ['email'], email: 'email' });
     if (local.length > 0) throw formProblem(local);
-    clock.check();
     const email = values.email.trim();
     const { challengeId } = await client.forgotPassword({ email });
-    clock.sent();
+    mailed.sent();
     rememberReset(email, challengeId);
     setValues({ ...values, code: '' });
     setResent(true);
@@ -138,15 +136,12 @@ export function ResetPassword() {
           problem={problems.newPassword}
         />
         {!saidAtFields(reset.error, LABELS) && <Problem error={reset.error} overrides={RESET_SENTENCES} />}
-        {!saidAtFields(resend.error, LABELS) && (
-          <Problem error={resend.error} overrides={resendSentences(resend.error)} />
-        )}
+        <CodeExpiry sentAt={mailed.sentAt} />
+        {!saidAtFields(resend.error, LABELS) && <Problem error={resend.error} />}
         <Button busy={reset.busy}>Set the new password</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
-          Send a new code
-        </button>
+        <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
         <a href={withQuery('/forgot-password', { email: values.email.trim(), next: query.next })}>Start again</a>
         <a href={withQuery('/sign-in', { next: query.next })}>Back to sign-in</a>
       </nav>

@@ -15,7 +15,8 @@ import {
   useAction,
   useAutoFocus,
 } from '../ui.tsx';
-import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
+import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
+import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
@@ -227,9 +228,8 @@ export function ChallengeStep(props: {
     props.onResult(await client.verifyLogin({ challengeId: props.challenge.challengeId, code: code.trim() }));
   });
   // Remounted for each challenge: its code was mailed when it appeared.
-  const clock = useResendClock();
+  const mailed = useCodeSent(byMail);
   const resend = useAction(async () => {
-    clock.check();
     await props.onResend();
   });
   const title = byMail ? 'Check your e-mail' : 'Two-step verification';
@@ -250,8 +250,8 @@ export function ChallengeStep(props: {
       ) : (
         <p>
           {backup
-            ? 'Enter one of the backup codes you saved when you set up your authenticator app. Each works once.'
-            : 'Enter the 6-digit code your authenticator app shows for this account.'}
+            ? `Enter one of the backup codes you saved when you set up your authenticator app for ${props.email}. Each works once.`
+            : `Enter the 6-digit code your authenticator app shows for ${props.email}.`}
         </p>
       )}
       <form onSubmit={onSubmit(verify.run)} noValidate>
@@ -262,16 +262,16 @@ export function ChallengeStep(props: {
           class={backup ? undefined : 'code'}
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
+          autoSubmit={!backup}
         />
+        {byMail && <CodeExpiry sentAt={mailed.sentAt} />}
         <Problem error={verify.error} overrides={{ ...SIGN_IN_SENTENCES, INVALID_CODE: wrongCode }} />
-        <Problem error={resend.error} overrides={{ ...SIGN_IN_SENTENCES, ...resendSentences(resend.error) }} />
+        <Problem error={resend.error} overrides={SIGN_IN_SENTENCES} />
         <Button busy={verify.busy}>Verify</Button>
       </form>
       <nav class="links" aria-label="Other options">
         {byMail ? (
-          <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
-            Send a new code
-          </button>
+          <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
         ) : (
           <button
             type="button"

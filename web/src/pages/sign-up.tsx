@@ -16,7 +16,8 @@ import {
   useAutoFocus,
   useResource,
 } from '../ui.tsx';
-import { checkForm, resendSentences, saidAtFields, useFocusFirstProblem, useResendClock } from './auth-forms.ts';
+import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
+import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import './auth.css';
 
 const LABELS = {
@@ -289,7 +290,7 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
   const [code, setCode] = useState('');
   const [resent, setResent] = useState(false);
   const focus = useAutoFocus<HTMLInputElement>();
-  const clock = useResendClock();
+  const mailed = useCodeSent();
   const verify = useAction(async () => {
     if (!code.trim()) throw formProblem([{ path: 'code', message: 'is required' }]);
     const result = await client.verifySignup({ challengeId: props.challengeId, code: code.trim() });
@@ -303,10 +304,9 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
     }
   });
   const resend = useAction(async () => {
-    clock.check();
     setResent(false);
     await props.onResend();
-    clock.sent();
+    mailed.sent();
     setCode('');
     setResent(true);
     focus.current?.focus();
@@ -330,15 +330,15 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
           problem={problems.code}
+          autoSubmit
         />
+        <CodeExpiry sentAt={mailed.sentAt} />
         {!saidAtFields(verify.error, { code: '' }) && <Problem error={verify.error} overrides={SIGN_UP_SENTENCES} />}
-        <Problem error={resend.error} overrides={{ ...SIGN_UP_LIMIT_SENTENCES, ...resendSentences(resend.error) }} />
+        <Problem error={resend.error} overrides={SIGN_UP_LIMIT_SENTENCES} />
         <Button busy={verify.busy}>Verify and sign in</Button>
       </form>
       <nav class="links" aria-label="Other options">
-        <button type="button" class="link" onClick={() => resend.run()} disabled={resend.busy}>
-          Send a new code
-        </button>
+        <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
         <button type="button" class="link" onClick={props.onRestart}>
           Change the e-mail address
         </button>

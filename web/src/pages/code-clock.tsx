@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** The service mails one code a minute per address and purpose (docs/security.md#mail-limits-and-budgets). */
+const RESEND_AFTER_MS = 60_000;
+/** A mailed code works for 10 minutes. */
+const CODE_LIFETIME_MS = 10 * 60_000;
+
+/** When the last code was mailed from this page (0: not known here, as on a page opened from the mail's link). */
+export function useCodeSent(sentNow = true) {
+  const [sentAt, setSentAt] = useState(() => (sentNow ? Date.now() : 0));
+  return { sentAt, sent: () => setSentAt(Date.now()) };
+}
+
+/** The time, once a second until `until`; then it stops ticking. */
+function useClockUntil(until: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const left = until - Date.now();
+    if (left <= 0) {
+      setNow(Date.now());
+      return;
+    }
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, left));
+    return () => clearTimeout(timer);
+  }, [now, until]);
+  return now;
+}
+
+const minutesAndSeconds = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/**
+ * "Send a new code", which waits out the service's minute: "Send a new code in 0:42" until then, still reachable by
+ * keyboard (and read with its wait) but inert. Asked sooner, the service would answer as if it had mailed a code
+ * and mail none, so the page does not ask.
+ */
+export function ResendButton(props: { sentAt: number; busy: boolean; onResend(): void }) {
+  const now = useClockUntil(props.sentAt + RESEND_AFTER_MS);
+  const wait = Math.ceil((props.sentAt + RESEND_AFTER_MS - now) / 1000);
+  const inert = wait > 0 || props.busy;
+  return (
+    <button
+      type="button"
+      class="link"
+      aria-disabled={inert ? 'true' : undefined}
+      onClick={() => {
+        if (!inert) props.onResend();
+      }}
+    >
+      {wait > 0 ? `Send a new code in ${minutesAndSeconds(wait)}` : 'Send a new code'}
+    </button>
+  );
+}
+
+/** Once the code's 10 minutes are over, the page says so, rather than let a user type a code that cannot work. */
+export function CodeExpiry(props: { sentAt: number }) {
+  const expiresAt = props.sentAt + CODE_LIFETIME_MS;
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    if (!props.sentAt) return;
+    const left = expiresAt - Date.now();
+    setExpired(left <= 0);
+    if (left <= 0) return;
+    const timer = setTimeout(() => setExpired(true), left);
+    return () => clearTimeout(timer);
+  }, [props.sentAt, expiresAt]);
+  return expired ? (
+    <p class="alert" role="status">
+      This code has expired. Send a new code, and use the one in the newest e-mail.
+    </p>
+  ) : null;
+}
