@@ -2,7 +2,7 @@
  * `npm run screenshots`: the README's pictures of the hosted pages, made from
  * the real pages on a throwaway local stack (in memory, ephemeral ports) in
  * Debian's Chromium: the sign-in page, the account page and the console, of a
- * branded demo tenant. Writes web/screenshots/*.png.
+ * branded demo tenant, on a desktop and a phone, light and dark. Writes web/screenshots/*.png.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { createTenant } from '#shared/tenancy/create-tenant.ts';
 import { REPO_ROOT, startLocalStack } from './stack.ts';
 
 const OUT = resolve(REPO_ROOT, 'web/screenshots');
+const DESKTOP = { width: 1100, height: 760 };
+const PHONE = { width: 375, height: 760 };
 
 const stack = await startLocalStack({ port: 0, sesPort: 0, secretsKey: randomBytes(32).toString('base64') });
 const browser = await chromium.launch({
@@ -53,12 +55,26 @@ try {
   }
 
   mkdirSync(OUT, { recursive: true });
+  // Each page as a desktop and a phone (375 px) show it, in the light and the dark scheme: `<name>.png`,
+  // `<name>-dark.png`, `<name>-phone.png`, `<name>-phone-dark.png`.
   const shoot = async (page: Page, name: string) => {
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: resolve(OUT, `${name}.png`) });
-    console.log(`wrote web/screenshots/${name}.png`);
+    for (const [suffix, viewport] of [
+      ['', DESKTOP],
+      ['-phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const file = `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}.png`;
+        await page.screenshot({ path: resolve(OUT, file) });
+        console.log(`wrote web/screenshots/${file}`);
+      }
+    }
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
   };
-  const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await page.goto(`${origin}/sign-in`);
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
