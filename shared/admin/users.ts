@@ -21,7 +21,7 @@ import type { AdminUserResponse } from '../users/admin-schemas.ts';
 import { targetUser } from '../users/lookup.ts';
 import type { User } from '../users/types.ts';
 import { toUserResponse } from '../users/view.ts';
-import { inviterNameOf, mailForAdmin } from './user-mail.ts';
+import { inviterNameOf, mailForAdmin } from './admin-mail.ts';
 
 /**
  * GET /users: the whole tenant in one answer, from a Query on the users
