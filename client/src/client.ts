@@ -30,6 +30,7 @@ import type {
   OidcClientWithSecret,
   ReauthenticateCodeRequest,
   ReauthenticateProof,
+  ResendInvitationResponse,
   ResetPasswordRequest,
   RevokeRoleRequest,
   Role,
@@ -120,6 +121,18 @@ export interface AdminUsersApi {
   delete(id: string): Promise<void>;
   setStatus(id: string, status: SettableUserStatus): Promise<User>;
   invite(body: InviteUserRequest): Promise<InviteUserResponse>;
+  /**
+   * Sends an INVITED user their invitation again (`POST /users/{id}/invitation`): a new link, good for 7 days; the
+   * earlier link stops working. 409 CONFLICT once the user is not INVITED; 503 UNAVAILABLE when the mail cannot
+   * go (mail to the address suppressed, a mail limit reached: one a minute, five an hour), with `Retry-After`.
+   */
+  resendInvitation(id: string): Promise<ResendInvitationResponse>;
+  /**
+   * Mails an ACTIVE or COMPROMISED user a password reset code (`POST /users/{id}/password-reset`), with a link
+   * that works in any browser. Nothing changes until they choose a new password. 409 CONFLICT for other
+   * statuses; 503 UNAVAILABLE as `resendInvitation`.
+   */
+  sendPasswordReset(id: string): Promise<void>;
   resetTotp(id: string): Promise<void>;
   /** Lets mail reach the user's address again after a hard bounce or a complaint (`DELETE /users/{id}/mail-suppression`). */
   clearMailSuppression(id: string): Promise<void>;
@@ -668,6 +681,10 @@ export class IdentityClient {
       },
       setStatus: (id, status) => this.#call('PATCH', `/users/${seg(id)}/status`, { body: { status } }),
       invite: (body) => this.#call('POST', '/users/invitations', { body }),
+      resendInvitation: (id) => this.#call('POST', `/users/${seg(id)}/invitation`),
+      sendPasswordReset: async (id) => {
+        await this.#call('POST', `/users/${seg(id)}/password-reset`);
+      },
       resetTotp: async (id) => {
         await this.#call('DELETE', `/users/${seg(id)}/totp`);
       },

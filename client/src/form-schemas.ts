@@ -16,11 +16,26 @@ const Name = v.pipe(
   v.maxLength(256, 'must be at most 256 characters'),
 );
 
-/** Profile: first and last name 1+ characters, phone any string (null clears it). Every field optional, as in PATCH. */
+/**
+ * A phone number: E.164 (`+442079460000`) or a national format with spaces, dashes and parentheses
+ * (`+44 (0)20 7946 0000`, `(202) 555-0143`): 5 to 15 digits, a `+` only in front, one separator at most between
+ * two digits or groups, parentheses around digits only; no letters or other signs. Trimmed.
+ */
+const phone = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(64, 'must be at most 64 characters'),
+  v.trim(),
+  v.regex(
+    /^(?=(?:[^0-9]*[0-9]){5,15}[^0-9]*$)\+?(?:[0-9]|\([0-9]{1,6}\))(?:[ -]?(?:[0-9]|\([0-9]{1,6}\)))*$/u,
+    'must be 5 to 15 digits, with spaces, dashes or parentheses if you like, and + only in front',
+  ),
+);
+
+/** Profile: first and last name 1+ characters, a phone number (null clears it). Every field optional, as in PATCH. */
 const profile = v.strictObject({
   firstName: v.optional(Name),
   lastName: v.optional(Name),
-  phone: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(64, 'must be at most 64 characters')))),
+  phone: v.optional(v.nullable(phone)),
 });
 
 /**
@@ -172,6 +187,7 @@ const email = v.pipe(
 export const formSchemas = {
   email,
   profile,
+  phone,
   changePassword,
   newPassword,
   totpCode,

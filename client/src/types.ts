@@ -124,6 +124,9 @@ export type InviteUserRequest = Schemas['InviteUserRequest'];
 
 export type InviteUserResponse = Answer<'inviteUser', 201>;
 
+/** The invitation sent again: its new link works until `expiresAt`; the earlier link no longer does. */
+export type ResendInvitationResponse = Answer<'resendInvitation', 200>;
+
 export type SettableUserStatus = Schemas['UserStatusRequest']['status'];
 
 /** The tenant's settings. `adminUserId`: the first admin, made with the tenant. */

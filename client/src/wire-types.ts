@@ -222,6 +222,10 @@ export interface Schemas {
     firstName?: string | null;
     lastName?: string | null;
   };
+  ResendInvitationResponse: {
+    userId: string;
+    expiresAt: string;
+  };
   UserStatusRequest: {
     status: 'ACTIVE' | 'DISABLED' | 'COMPROMISED';
   };
@@ -743,6 +747,22 @@ export interface Operations {
         userId: string;
         status: 'INVITED';
       };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  resendInvitation: {
+    responses: {
+      200: Schemas['ResendInvitationResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  sendPasswordReset: {
+    responses: {
+      204: undefined;
       503: Schemas['Problem'];
       '4XX': Schemas['Problem'];
       default: Schemas['Problem'];

@@ -11,6 +11,7 @@ import {
   InviteUserRequest,
   InviteUserResponse,
   MailSuppression,
+  ResendInvitationResponse,
   UserStatusRequest,
 } from '#shared/users/admin-schemas.ts';
 import { UserResponse } from '#shared/users/schemas.ts';
@@ -44,6 +45,39 @@ export const adminUserRoutes = {
     response: InviteUserResponse,
     errors: [...ADMIN_ERRORS, 'ALREADY_EXISTS', 'UNAVAILABLE'],
     table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+    ses: true,
+  },
+  resendInvitation: {
+    ...adminRoute({ tag: 'admin-users' }),
+    operationId: 'resendInvitation',
+    method: 'POST',
+    path: '/users/{id}/invitation',
+    entry: 'functions/users/resend-invitation.ts',
+    summary: 'Send an INVITED user their invitation again: a new link, good for 7 days; the earlier link stops working',
+    status: 200,
+    params: IdParams,
+    response: ResendInvitationResponse,
+    // 503: the mail is suppressed, past a mail limit (one a minute, five an hour to an address) or not sent.
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT', 'UNAVAILABLE'],
+    // The profile; the new invitation and the profile naming it in one transaction (both taken back, Delete and
+    // Update, when the mail cannot go out); the suppression read and the mail limits' counters.
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    ses: true,
+  },
+  sendPasswordReset: {
+    ...adminRoute({ tag: 'admin-users' }),
+    operationId: 'sendPasswordReset',
+    method: 'POST',
+    path: '/users/{id}/password-reset',
+    entry: 'functions/users/send-password-reset.ts',
+    summary: 'Mail an ACTIVE or COMPROMISED user a password reset code, with a link that works in any browser',
+    status: 204,
+    params: IdParams,
+    // 503: the mail is suppressed, past a mail limit (counted with the user's own reset mails) or not sent.
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT', 'UNAVAILABLE'],
+    // The profile; the challenge (deleted again when the mail cannot go out); the suppression read and the mail
+    // limits' counters.
+    table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     ses: true,
   },
   getUser: {
@@ -143,6 +177,7 @@ export const adminUserRoutes = {
 
 export const adminUserSchemas = {
   InviteUserRequest,
+  ResendInvitationResponse,
   UserStatusRequest,
   DeviceResponse,
   ActivityPage,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { NewPassword, PresentedPassword } from '../auth/password-policy.ts';
-import { Email } from '../users/schemas.ts';
+import { Email, Phone } from '../users/schemas.ts';
 
 const Name = v.pipe(
   v.string('must be a string'),
@@ -10,11 +10,11 @@ const Name = v.pipe(
 );
 const SixDigits = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\d{6}$/, 'must be 6 digits'));
 
-/** UpdateUserRequest: names 1+ characters, phone any string (null clears it); nothing else is accepted. */
+/** UpdateUserRequest: names 1+ characters, a phone number (null clears it); nothing else is accepted. */
 export const UpdateUserRequest = v.strictObject({
   firstName: v.optional(Name),
   lastName: v.optional(Name),
-  phone: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(64)))),
+  phone: v.optional(v.nullable(Phone)),
 });
 
 export const ChangePasswordRequest = v.strictObject({

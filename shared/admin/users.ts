@@ -2,8 +2,6 @@ import { type ActivityPageQuery, activityPageOf } from '../activity/page.ts';
 import { type ActivityType, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
-import { deliver, isMailSuppressed } from '../auth/mail-delivery.ts';
-import { admitMail } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
@@ -22,7 +20,8 @@ import type { Merchant } from '../tenancy/types.ts';
 import type { AdminUserResponse } from '../users/admin-schemas.ts';
 import { targetUser } from '../users/lookup.ts';
 import type { User } from '../users/types.ts';
-import { personName, toUserResponse } from '../users/view.ts';
+import { toUserResponse } from '../users/view.ts';
+import { inviterNameOf, mailForAdmin } from './admin-mail.ts';
 
 /**
  * GET /users: the whole tenant in one answer, from a Query on the users
@@ -161,13 +160,6 @@ export async function listUserActivity(deps: Deps, tenant: Merchant, id: string,
   return activityPageOf(deps, tenant, target.id, query);
 }
 
-/** The name an invitation gives its inviter: the admin's own (none when they have none); none for an API key. */
-async function inviterNameOf(deps: Deps, tenant: Merchant, principal: Principal): Promise<string | null> {
-  if (principal.kind !== 'user') return null;
-  const inviter = principal.user ?? (await userRepo(deps.store).get(tenant, principal.userId));
-  return inviter ? personName(inviter) : null;
-}
-
 /**
  * POST /users/invitations: an INVITED user and an invitation mail naming the inviter and the expiry, with a link
  * to the hosted sign-up page carrying `invitationToken=<token>` (or the token itself, without hosted pages).
@@ -187,38 +179,16 @@ export async function inviteUser(
     inviterName,
   });
   try {
-    // The mail limits (shared/auth/mail-limits.ts) hold invitations too: an admin, or a stolen admin key,
-    // could otherwise mail any address in a loop of invite and delete. Held back, the invitation answers
-    // what a failed send does (503, Retry-After, nothing left behind), not an unchanged 201: no mail would
-    // ever carry its token (there is no resend), and the admin, who sees every user anyway, learns nothing
-    // about accounts from it.
-    // An address whose mail is suppressed (a hard bounce or a complaint) is held back the same way,
-    // before the limits count anything; the admin, who sees the suppression on a user's page anyway, is told why.
-    if (await isMailSuppressed(deps, tenant, body.email, 'INVITATION')) {
-      throw fail('UNAVAILABLE', {
-        detail:
-          'the invitation mail cannot be sent: mail to this address is suppressed (it bounced or was reported as spam)',
-        headers: { 'retry-after': '60' },
-      });
-    }
-    const admitted = await admitMail(deps, tenant, body.email, 'INVITATION');
-    if (!admitted.admitted) {
-      throw fail('UNAVAILABLE', {
-        detail: 'the invitation mail cannot be sent now: a mail limit is reached',
-        headers: { 'retry-after': '60' },
-      });
-    }
+    // The mail limits hold invitations too: an admin, or a stolen admin key, could otherwise mail any address in
+    // a loop of invite and delete. Held back (or suppressed), the invitation answers what a failed send does
+    // (503, Retry-After, nothing left behind), not an unchanged 201: no mail would carry its token.
     const mail = {
       kind: 'INVITATION',
       invitationToken: invitation.invitationToken,
       inviterName,
       expiresAt: invitation.expiresAt,
     } as const;
-    await deliver(deps, tenant, body.email, mail).catch(async (error: unknown) => {
-      // Not sent: not counted either, so the admin's retry is not held back.
-      await admitted.giveBack().catch(() => undefined);
-      throw error;
-    });
+    await mailForAdmin(deps, tenant, body.email, mail, 'the invitation mail');
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

@@ -51,6 +51,8 @@ const PURPOSE_OF: Record<MailMessage['kind'], MailPurpose | null> = {
   SIGNUP_CODE: 'SIGNUP',
   ALREADY_REGISTERED: 'ALREADY_REGISTERED',
   PASSWORD_RESET_CODE: 'PASSWORD_RESET',
+  // Counted with the owner's own reset codes: one mailbox gets at most five reset mails an hour, whoever asks.
+  PASSWORD_RESET_BY_ADMIN: 'PASSWORD_RESET',
   LOGIN_CODE: 'LOGIN',
   EMAIL_CHANGE_CODE: 'EMAIL_CHANGE',
   REAUTH_CODE: 'REAUTH',

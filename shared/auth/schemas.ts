@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Email, UserResponse } from '../users/schemas.ts';
+import { Email, Phone, UserResponse } from '../users/schemas.ts';
 import { NewPassword, PresentedPassword } from './password-policy.ts';
 
 const Text = (max = 256) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
@@ -18,7 +18,7 @@ export const SignupRequest = v.strictObject({
   password: v.optional(NewPassword),
   firstName: Required(),
   lastName: Required(),
-  phone: v.optional(v.nullable(Text(64))),
+  phone: v.optional(v.nullable(Phone)),
   invitationToken: v.optional(Text(128)),
 });
 export type SignupRequest = v.InferOutput<typeof SignupRequest>;

@@ -57,18 +57,23 @@ async function acceptInvitation(
           status: 'ACTIVE',
           emailStatus: 'VALIDATED',
           emailValidationExpiresAt: null,
+          invitationHash: null,
           passwordHash,
           firstName: body.firstName,
           lastName: body.lastName,
           phone: body.phone ?? null,
         },
-        { status: 'INVITED' },
+        // Still INVITED, and this still the invitation last sent (a resend meanwhile replaces it).
+        {
+          status: 'INVITED',
+          ...(invitation.invited.invitationHash === null ? {} : { invitationHash: invitation.tokenHash }),
+        },
       ),
       activity: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...client, actorId: invitation.userId }),
     },
     { retryConflicts: true },
   );
-  // Used by a racing signup, or the user is no longer INVITED.
+  // Used by a racing signup, the user no longer INVITED, or the invitation replaced by a resend.
   if (failed.size > 0) throw fail('SIGNUP_NOT_ALLOWED', 'the invitation is not valid');
   // An invitation accepted is a sign-up already verified: the invitation mail proved the address.
   deps.signals.count('Signups');

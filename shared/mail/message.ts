@@ -5,6 +5,12 @@ export type MailMessage =
   | { kind: 'SIGNUP_CODE'; code: string }
   | { kind: 'LOGIN_CODE'; code: string }
   | { kind: 'PASSWORD_RESET_CODE'; code: string }
+  /**
+   * A reset code an admin had sent (POST /users/{id}/password-reset): the link to the reset page carries the
+   * challenge it answers (`challenge=<id>`), so it works in any browser; without hosted pages the body holds
+   * the literal `challengeId=<id>` for the tenant's own app. The id alone is useless without the code.
+   */
+  | { kind: 'PASSWORD_RESET_BY_ADMIN'; code: string; challengeId: string }
   /** Sent instead of a sign-up code when the address already has an account (no enumeration). */
   | { kind: 'ALREADY_REGISTERED' }
   /**

@@ -54,6 +54,7 @@ const MAIL_KINDS: Record<MailMessage['kind'], true> = {
   SIGNUP_CODE: true,
   LOGIN_CODE: true,
   PASSWORD_RESET_CODE: true,
+  PASSWORD_RESET_BY_ADMIN: true,
   ALREADY_REGISTERED: true,
   INVITATION: true,
   PASSWORD_CHANGED: true,

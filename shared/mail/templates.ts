@@ -122,6 +122,38 @@ function contentOf(name: string, message: MailMessage, context: MailContext): Co
         ],
       };
     }
+    case 'PASSWORD_RESET_BY_ADMIN': {
+      // Not asked for in this browser: the link carries the challenge the code answers.
+      const page = pageLink(context, '/reset-password', { email: context.to, challenge: message.challengeId });
+      return {
+        subject: `Choose a new ${name} password`,
+        preheader: `A code to choose a new ${name} password is inside. ${expiry}`,
+        blocks: [
+          {
+            paragraph: `An administrator of ${name} sent you this code to choose a new password for your account:`,
+          },
+          { code: message.code },
+          { paragraph: expiry },
+          ...(page
+            ? [
+                { paragraph: 'Enter it on this page:' },
+                { link: page, label: 'Choose a new password' },
+                {
+                  paragraph: 'Once the code has expired, the page sends you a new one: choose "Send a new code" there.',
+                },
+              ]
+            : // Without hosted pages the tenant's own app takes the reset: it needs the challenge, as that literal.
+              [
+                { paragraph: `Enter it in ${name} with this request:` },
+                { code: `challengeId=${message.challengeId}` },
+              ]),
+          {
+            paragraph:
+              'If you did not expect this, you may ignore it: your password stays as it is until you choose a new one.',
+          },
+        ],
+      };
+    }
     case 'EMAIL_CHANGE_CODE':
       return {
         subject: `Confirm your new e-mail address for ${name}`,

@@ -53,6 +53,7 @@ export function toUser(item: Record<string, unknown>): User {
     // Profiles stored before epochs are at epoch 0, and list no sessions yet (null, not {}: see sessionRepo.start).
     credentialEpoch: (item.credentialEpoch as number | undefined) ?? 0,
     liveSessions: (item.liveSessions as Record<string, string> | undefined) ?? null,
+    invitationHash: (item.invitationHash as string | null | undefined) ?? null,
   };
 }
 
@@ -65,7 +66,7 @@ const BACKUP_CODE_FIELDS = new Set(['backupCodes', 'totpPendingBackupCodes']);
 export type ProfileFields = Partial<Omit<User, 'id' | 'grants' | 'credentialEpoch' | 'liveSessions'>>;
 /** Fields a change expects to find as read. */
 export type ProfileExpectation = Partial<
-  Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status' | 'passwordHash'>
+  Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status' | 'passwordHash' | 'invitationHash'>
 >;
 
 /**

@@ -12,6 +12,8 @@ const OptionalName = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLen
 
 export const InviteUserRequest = v.strictObject({ email: Email, firstName: OptionalName, lastName: OptionalName });
 export const InviteUserResponse = v.object({ userId: v.string(), status: v.literal('INVITED') });
+/** POST /users/{id}/invitation: the invitation sent again; its new link works until `expiresAt` (ISO 8601). */
+export const ResendInvitationResponse = v.object({ userId: v.string(), expiresAt: v.string() });
 
 /**
  * Mail to the user's address is suppressed: SES reported a hard bounce (BOUNCE) or the recipient marked

@@ -25,7 +25,9 @@ export async function newUser(
   deps: Deps,
   tenant: TenantRef,
   fields: Pick<User, 'email' | 'status' | 'emailStatus'> &
-    Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'passwordHash' | 'emailValidationExpiresAt'>>,
+    Partial<
+      Pick<User, 'firstName' | 'lastName' | 'phone' | 'passwordHash' | 'emailValidationExpiresAt' | 'invitationHash'>
+    >,
 ): Promise<User> {
   const now = deps.clock.now();
   return {
@@ -35,6 +37,7 @@ export async function newUser(
     phone: null,
     passwordHash: null,
     emailValidationExpiresAt: null,
+    invitationHash: null,
     ...fields,
     totpEnabled: false,
     totpSecret: null,

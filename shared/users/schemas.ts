@@ -9,6 +9,26 @@ export const Email = v.pipe(
   v.email('must be an e-mail address'),
 );
 
+/**
+ * A phone number as a person writes it: E.164 (`+442079460000`) or a national format with spaces, dashes and
+ * parentheses (`+44 (0)20 7946 0000`, `(202) 555-0143`, `020-7946-0000`): 5 to 15 digits (E.164's most), a `+`
+ * only in front, one separator at most between two digits or groups, parentheses around digits only. Letters and
+ * other signs are refused: the number is given to OpenID clients as `phone_number`, and a person's "call me" note
+ * is no number. Trimmed; stored as written (numbers stored before this rule are shown as they are).
+ */
+const PHONE_PATTERN =
+  /^(?=(?:[^0-9]*[0-9]){5,15}[^0-9]*$)\+?(?:[0-9]|\([0-9]{1,6}\))(?:[ -]?(?:[0-9]|\([0-9]{1,6}\)))*$/u;
+const PHONE_MESSAGE = 'must be 5 to 15 digits, with spaces, dashes or parentheses if you like, and + only in front';
+export const Phone = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(64, 'must be at most 64 characters'),
+  v.trim(),
+  v.regex(PHONE_PATTERN, PHONE_MESSAGE),
+  v.description(
+    'A phone number: E.164, or a national format with spaces, dashes and parentheses; 5 to 15 digits, + only in front (trimmed)',
+  ),
+);
+
 /** Proven (by a code or an accepted invitation), a code or invitation out and awaiting an answer, or neither. */
 export const EmailStatus = v.picklist(['VALIDATED', 'VALIDATION_SENT', 'UNVALIDATED']);
 

@@ -62,6 +62,12 @@ export interface User {
    * null on a profile stored before sessions were listed here.
    */
   liveSessions: Record<string, string> | null;
+  /**
+   * While INVITED: the SHA-256 of the token of the invitation last sent, the only one that signs up (a resend
+   * names its new one). null once accepted, and on a profile stored before invitations were named (any of
+   * its invitations then works).
+   */
+  invitationHash: string | null;
 }
 
 /**

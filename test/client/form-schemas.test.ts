@@ -2,10 +2,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ChangePasswordRequest, EmailChangeVerifyRequest, UpdateUserRequest } from '#shared/account/schemas.ts';
 import { NewPassword } from '#shared/auth/password-policy.ts';
+import { SignupRequest } from '#shared/auth/schemas.ts';
 import { UpdateMerchantRequest } from '#shared/merchants/schemas.ts';
 import { PostLogoutRedirectUris, RedirectUris } from '#shared/oidc/schemas.ts';
 import { CreateRoleRequest } from '#shared/roles/schemas.ts';
-import { Email } from '#shared/users/schemas.ts';
+import { Email, Phone } from '#shared/users/schemas.ts';
 import { formSchemas, validateForm } from '../../client/src/index.ts';
 
 /**
@@ -58,13 +59,50 @@ const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSc
       { phone: 'call me maybe' },
       { phone: '+44 20 7946 0000' },
       { phone: null },
-      { phone: long(64, '1') },
+      { phone: long(15, '1') },
+      { phone: long(16, '1') },
+      { phone: `${long(60, ' ')}1234` },
       { phone: long(65, '1') },
       { phone: 5 },
       { email: 'x@shop.test' },
       { firstName: 'Fern', role: 'ADMIN' },
       null,
       'Fern',
+    ],
+  },
+  {
+    name: 'phone ↔ the phone of UpdateUserRequest and SignupRequest',
+    client: formSchemas.phone,
+    server: Phone,
+    inputs: [
+      '+442079460000',
+      '+44 20 7946 0000',
+      '+44 (0)20 7946 0000',
+      '(202) 555-0143',
+      '020-7946-0000',
+      '+1-555-123-4567',
+      '  555-0100  ',
+      '12345',
+      '1234',
+      '1234567890123456',
+      '123456789012345',
+      '',
+      '   ',
+      'call me maybe',
+      '+44 20 7946 0000 ext 2',
+      '0800 FLOWERS',
+      '555.123.4567',
+      '++44 20 7946 0000',
+      '+ 44 20 7946 0000',
+      '44 20 7946 0000+',
+      '020--7946 0000',
+      '(020 7946 0000',
+      '() 020 7946 0000',
+      '(0(20)) 7946 0000',
+      '١٢٣٤٥٦٧',
+      '020\n7946 0000',
+      42,
+      null,
     ],
   },
   {
@@ -222,10 +260,22 @@ describe('formSchemas agree with the service', () => {
 });
 
 describe('formSchemas rules', () => {
-  it('profile: first and last name need 1+ characters; phone is any string', () => {
-    expect(ok(formSchemas.profile, { firstName: 'F', lastName: 'G', phone: 'whenever' })).toBe(true);
+  it('profile: first and last name need 1+ characters; a phone is a number, not a note', () => {
+    expect(ok(formSchemas.profile, { firstName: 'F', lastName: 'G', phone: '+44 20 7946 0000' })).toBe(true);
+    expect(ok(formSchemas.profile, { phone: 'whenever' })).toBe(false);
     expect(ok(formSchemas.profile, { firstName: '' })).toBe(false);
     expect(ok(formSchemas.profile, { lastName: '' })).toBe(false);
+  });
+
+  it('the service takes one phone rule wherever a phone is given: the profile and signup', () => {
+    for (const [phone, accepted] of [
+      ['+1 (202) 555-0143', true],
+      ['0800 FLOWERS', false],
+    ] as const) {
+      expect(ok(UpdateUserRequest, { phone })).toBe(accepted);
+      const signup = { app: 'app_x', mid: 'mid_x', email: 'a@shop.test', firstName: 'A', lastName: 'B', phone };
+      expect(ok(SignupRequest, signup)).toBe(accepted);
+    }
   });
 
   it('changePassword: newPassword needs 8+ characters with a letter and a digit', () => {

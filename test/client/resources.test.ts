@@ -86,6 +86,22 @@ const rows: Array<[string, (c: IdentityClient) => Promise<unknown>, string, stri
       {},
       { email: 'i@shop.test', firstName: 'I' },
     ],
+    [
+      'admin.users.resendInvitation',
+      (c) => c.admin.users.resendInvitation('usr_1'),
+      'POST',
+      '/users/usr_1/invitation',
+      {},
+      undefined,
+    ],
+    [
+      'admin.users.sendPasswordReset',
+      (c) => c.admin.users.sendPasswordReset('usr_1'),
+      'POST',
+      '/users/usr_1/password-reset',
+      {},
+      undefined,
+    ],
     ['admin.users.resetTotp', (c) => c.admin.users.resetTotp('usr_1'), 'DELETE', '/users/usr_1/totp', {}, undefined],
     [
       'admin.users.clearMailSuppression',

@@ -1,5 +1,6 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { createInvitation } from '#shared/auth/invitations.ts';
 import type { Deps } from '#shared/deps.ts';
 import { newUserItems, userRepo } from '#shared/store/user-repo.ts';
 import { newUser } from '#shared/users/new-user.ts';
@@ -214,4 +215,17 @@ export async function putUsers(deps: Deps, tenant: { app: string; mid: string },
   };
   const parallel = 8;
   for (let i = 0; i < batches.length; i += parallel) await Promise.all(batches.slice(i, i + parallel).map(writeBatch));
+}
+
+/**
+ * An INVITED user and its invitation, written straight to the store as POST /users/invitations writes them, with
+ * no mail sent: a target whose address has had no invitation mail (the mail limits allow one a minute).
+ */
+export async function anInvitedUser(
+  tenant: { app: string; mid: string; adminUserId: string },
+  deps: Deps = makeTestDeps(),
+): Promise<{ userId: string; email: string; invitationToken: string; expiresAt: string }> {
+  const email = anEmail('invited');
+  const invited = await createInvitation(deps, tenant, { email, invitedBy: tenant.adminUserId, firstName: 'Ivy' });
+  return { ...invited, email };
 }

@@ -110,6 +110,7 @@ export async function aUser(
     lockedUntil: null,
     credentialEpoch: 0,
     liveSessions: {},
+    invitationHash: null,
   };
   if ((await userRepo(deps.store).create(tenant, user)) !== 'CREATED') throw new Error(`e-mail ${email} taken`);
   return { id, email, password, ...(totpSecret ? { totpSecret, backupCodes } : {}) };

@@ -52,6 +52,7 @@ export function aUserRecord(overrides: Partial<User> & Pick<User, 'id'>): User {
     lockedUntil: null,
     credentialEpoch: 0,
     liveSessions: {},
+    invitationHash: null,
     ...overrides,
   };
 }

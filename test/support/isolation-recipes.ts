@@ -4,7 +4,7 @@ import { identityRouteList } from '#functions/routes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
-import { adminApi, aRoleName, aStoredUser } from './admin.ts';
+import { adminApi, anInvitedUser, aRoleName, aStoredUser } from './admin.ts';
 import { type Answer, expectProblem } from './http.ts';
 import {
   A,
@@ -542,6 +542,9 @@ export const recipes: Record<string, Recipe> = {
   deleteUser: onUser('', freshUserOfA, 204),
   setUserStatus: onUser('/status', freshUserOfA, 200, { status: 'DISABLED' }),
   resetUserTotp: onUser('/totp', freshUserOfA, 204),
+  // A fresh user each: the mail limits allow one mail a minute to an address.
+  resendInvitation: onUser('/invitation', async () => (await anInvitedUser(A.tenant)).userId, 200),
+  sendPasswordReset: onUser('/password-reset', freshUserOfA, 204),
   clearMailSuppression: onUser('/mail-suppression', () => A.member.userId, 204),
   listUserDevices: onUser('/devices', () => A.member.userId, 200),
   listUserActivity: (() => {

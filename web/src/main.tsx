@@ -51,12 +51,19 @@ function Root(props: Omit<Session, 'setUser' | 'setTenant'>) {
   );
 }
 
+/**
+ * The page could not start (no tenant at this address, or the service could not be reached): the sentence, and
+ * "Try again", which loads the page afresh (a network or service failure often passes).
+ */
 function fatal(root: HTMLElement, sentence: string) {
   render(
     <main class="auth">
       <div class="card">
         <h1>This page cannot be shown</h1>
         <p role="alert">{sentence}</p>
+        <button type="button" class="button primary" onClick={() => location.reload()}>
+          Try again
+        </button>
       </div>
     </main>,
     root,

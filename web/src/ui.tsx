@@ -181,11 +181,12 @@ export function TableHead(props: { columns: string[]; actions?: boolean }) {
 /**
  * A table that scrolls sideways inside its panel when the screen is narrower than its columns (a phone): a region
  * named by `label`, focusable, so that a keyboard can scroll it too. The page itself never gets wider than the screen.
+ * `busy` while its rows are being read (they are placeholders meanwhile): the same region, so nothing moves after.
  */
-export function ScrollingTable(props: { label: string; children: ComponentChildren }) {
+export function ScrollingTable(props: { label: string; busy?: boolean; children: ComponentChildren }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard
-    <section class="table-wrap" aria-label={props.label} tabIndex={0}>
+    <section class="table-wrap" aria-label={props.label} aria-busy={props.busy ? 'true' : undefined} tabIndex={0}>
       {props.children}
     </section>
   );

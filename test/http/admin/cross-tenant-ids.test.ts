@@ -45,6 +45,8 @@ const recipes: Record<string, Recipe> = {
   deleteUser: { id: 'user' },
   setUserStatus: { id: 'user', body: () => ({ status: 'DISABLED' }) },
   resetUserTotp: { id: 'user' },
+  resendInvitation: { id: 'user' },
+  sendPasswordReset: { id: 'user' },
   clearMailSuppression: { id: 'user' },
   listUserDevices: { id: 'user' },
   listUserActivity: { id: 'user' },

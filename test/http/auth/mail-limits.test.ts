@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminApi, anInvitedUser } from '#test/support/admin.ts';
 import { aTenantWith, aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { type Answer, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -16,6 +17,7 @@ import { useLocalStack } from '#test/support/server.ts';
 const BUDGET = 3;
 const SIGNUP_BUDGET = 3;
 const api = useLocalStack({ mailDailyBudgetPerTenant: BUDGET, signupMailDailyBudgetPerTenant: SIGNUP_BUDGET });
+const { call, aSuperAdmin } = adminApi(() => api.url);
 
 let counter = 0;
 const anEmail = (name = 'flood') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
@@ -164,6 +166,27 @@ describe('the tenant daily account mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', 
     expect((await mailsTo(api.stack.sesUrl, late.email)).map((mail) => mail.subject)).toEqual([
       expect.stringMatching(/already have/i),
     ]);
+  });
+});
+
+describe('the tenant daily account mail budget, spent by an admin mailing users', () => {
+  it('bounds an admin (or a stolen admin key) sending resets and invitations to every user: past it, 503 and no mail', async () => {
+    const admin = await aSuperAdmin();
+    const users = await Promise.all(
+      Array.from({ length: BUDGET + 1 }, (_, i) => aUser(admin.tenant, { email: anEmail(`reset${i}`) })),
+    );
+    for (const user of users.slice(0, BUDGET)) {
+      expect((await call('POST', `/users/${user.id}/password-reset`, admin.headers)).status).toBe(204);
+    }
+    const [late] = users.slice(BUDGET);
+    const refused = await call('POST', `/users/${late?.id}/password-reset`, admin.headers);
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    const invited = await anInvitedUser(admin.tenant);
+    const resent = await call('POST', `/users/${invited.userId}/invitation`, admin.headers);
+    expect({ status: resent.status, code: resent.body.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });
+    expect(await mailsTo(api.stack.sesUrl, late?.email ?? '')).toEqual([]);
+    expect(await mailsTo(api.stack.sesUrl, invited.email)).toEqual([]);
   });
 });
 

@@ -202,6 +202,15 @@ describe('POST /auth/signup (never verified)', () => {
 });
 
 describe('POST /auth/signup (validation)', () => {
+  it('returns 400 VALIDATION_FAILED naming phone for a phone that is no number, and mails nothing', async () => {
+    const tenant = await aTenantWith();
+    const email = anEmail('ada');
+    const res = await signup(tenant, signupBody(tenant, { email, phone: 'call me maybe' }));
+    expectProblem(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['phone']);
+    expect(await mailsTo(api.stack.sesUrl, email)).toEqual([]);
+  });
+
   it('returns 400 VALIDATION_FAILED naming an unknown body field', async () => {
     const tenant = await aTenantWith();
     const res = await signup(tenant, signupBody(tenant, { email: anEmail(), role: 'ADMIN' }));

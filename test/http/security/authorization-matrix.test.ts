@@ -5,7 +5,7 @@ import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { issueAccessToken } from '#shared/tokens/access-token.ts';
 import { storedPlants } from '#test/http/plants/helpers.ts';
-import { adminApi, anEmail, aRoleName, aStoredUser } from '#test/support/admin.ts';
+import { adminApi, anEmail, anInvitedUser, aRoleName, aStoredUser } from '#test/support/admin.ts';
 import { aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, bearer, post } from '#test/support/http.ts';
@@ -108,6 +108,8 @@ const identityMatrix: Record<string, Cell[]> = {
   revokeApiKey:            [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listUsers:               [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   inviteUser:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        201,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  resendInvitation:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  sendPasswordReset:       [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   getUser:                 [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   deleteUser:              [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   setUserStatus:           [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
@@ -376,6 +378,19 @@ const identityRecipes: Record<string, Recipe> = {
   listUsers: { request: get('/users') },
   inviteUser: {
     request: () => ({ method: 'POST', path: '/users/invitations', body: { email: anEmail('invitee') } }),
+  },
+  // Each request mails an address of its own: the mail limits allow one a minute to an address.
+  resendInvitation: {
+    request: async () => {
+      const { userId } = await anInvitedUser(tenant);
+      return { method: 'POST', path: `/users/${userId}/invitation`, actsOn: userId };
+    },
+  },
+  sendPasswordReset: {
+    request: async () => {
+      const { id } = await aStoredUser(tenant);
+      return { method: 'POST', path: `/users/${id}/password-reset`, actsOn: id };
+    },
   },
   getUser: { request: () => ({ method: 'GET', path: `/users/${target}` }) },
   deleteUser: {

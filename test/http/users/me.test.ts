@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
 import { bearer, expectInvalid, expectProblem, identityApi, isoTimestamp } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 
 const api = useLocalStack();
+const deps = makeTestDeps();
 const { call, logIn } = identityApi(() => api.url);
 
 const getMe = (tenant: TestTenant, token: string) => call('GET', '/users/me', bearer(tenant, token));
@@ -130,6 +133,39 @@ describe('PATCH /users/me', () => {
     expect(res.body.phone).toBeNull();
     const after = await getMe(tenant, token);
     expect(after.body).toHaveProperty('phone', null);
+  });
+
+  it.each(['+442079460000', '+44 (0)20 7946 0000', '(202) 555-0143', '020-7946-0000'])(
+    'takes the phone %j, E.164 or a national format with spaces, dashes and parentheses, as written',
+    async (phone) => {
+      const { tenant, token } = await signedIn();
+      expect((await patchMe(tenant, token, { phone: ` ${phone} ` })).body.phone).toBe(phone);
+      expect((await getMe(tenant, token)).body.phone).toBe(phone);
+    },
+  );
+
+  it.each(['call me maybe', '0800 FLOWERS', '+44 20 7946 0000 ext 2', '020--7946 0000', '++44 20 7946', '1234', ''])(
+    'answers 400 VALIDATION_FAILED naming phone for %j, a sentence of what a number is, and stores nothing',
+    async (phone) => {
+      const { tenant, token } = await signedIn();
+      await patchMe(tenant, token, { phone: '555-0100' });
+      const res = await patchMe(tenant, token, { firstName: 'Ann', phone });
+      expectInvalid(res, 'phone');
+      expect(res.body.errors).toContainEqual({
+        path: 'phone',
+        message: 'must be 5 to 15 digits, with spaces, dashes or parentheses if you like, and + only in front',
+      });
+      expect((await getMe(tenant, token)).body).toMatchObject({ firstName: 'Test', phone: '555-0100' });
+    },
+  );
+
+  it('keeps showing a phone stored before phones were checked, and a change of names leaves it as it is', async () => {
+    const { tenant, user, token } = await signedIn();
+    await userRepo(deps.store).update(tenant, user.id, { phone: 'evenings only' });
+    expect((await getMe(tenant, token)).body.phone).toBe('evenings only');
+    const res = await patchMe(tenant, token, { firstName: 'Ann' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ firstName: 'Ann', phone: 'evenings only' });
   });
 
   it('answers 200 with the profile unchanged to an empty object', async () => {

@@ -353,6 +353,8 @@ describe('mailPurposeOf', () => {
     }
     expect(mailPurposeOf('ALREADY_REGISTERED')).toBe('ALREADY_REGISTERED');
     expect(mailPurposeOf('INVITATION')).toBe('INVITATION');
+    // An admin's reset counts with the owner's own: one mailbox, one counter of reset mails.
+    expect(mailPurposeOf('PASSWORD_RESET_BY_ADMIN')).toBe(mailPurposeOf('PASSWORD_RESET_CODE'));
     for (const kind of ['PASSWORD_CHANGED', 'PASSWORD_RESET_DONE', 'EMAIL_CHANGED', 'ACCOUNT_LOCKED'] as const) {
       expect(mailPurposeOf(kind)).toBeNull();
     }

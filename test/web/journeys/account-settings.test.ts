@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
+import { userRepo } from '#shared/store/user-repo.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
 import { ageSignIns, openAccount, signIn } from './account-steps.ts';
@@ -20,11 +21,25 @@ describe('the profile', () => {
     await expect(profile.getByRole('alert').textContent()).resolves.toBe(
       'Some of what you entered is not valid. Check the highlighted fields.',
     );
-    await expect(profile.getByText('Needs at least 1 character.').isVisible()).resolves.toBe(true);
+    await expect(profile.getByText('First name needs at least 1 character.').isVisible()).resolves.toBe(true);
     await expect(profile.getByLabel('First name').getAttribute('aria-invalid')).resolves.toBe('true');
     await expectAccessible(page);
 
+    // A phone is a number: letters are refused at the field, in a sentence, before anything is sent.
     await profile.getByLabel('First name').fill('Ada');
+    await profile.getByLabel('Phone').fill('0800 FLOWERS');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    const phoneProblem = profile.getByText(
+      'The phone number must be 5 to 15 digits, with spaces, dashes or parentheses if you like, and + only in front.',
+    );
+    await phoneProblem.waitFor();
+    await expect(profile.getByLabel('Phone').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(profile.getByLabel('Phone').getAttribute('aria-describedby')).resolves.toContain(
+      (await phoneProblem.getAttribute('id')) ?? 'none',
+    );
+    await expectAccessible(page);
+    await screenshot(page, 'account-profile-bad-phone');
+
     await profile.getByLabel('Last name').fill('Lovelace');
     await profile.getByLabel('Phone').fill('+44 20 7946 0000');
     await profile.getByRole('button', { name: 'Save profile' }).click();
@@ -37,6 +52,22 @@ describe('the profile', () => {
     await expect(profile.getByLabel('First name').inputValue()).resolves.toBe('Ada');
     await expect(profile.getByLabel('Last name').inputValue()).resolves.toBe('Lovelace');
     await expect(profile.getByLabel('Phone').inputValue()).resolves.toBe('+44 20 7946 0000');
+  });
+
+  it('a phone stored before phones were checked is shown as it is, and saving the names keeps it', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
+    const user = await aUser(tenant);
+    await userRepo(web.localStack().deps.store).update(tenant, user.id, { phone: 'evenings: 020 7946 0000' });
+    const page = await openAccount(web, tenant, user);
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await expect(profile.getByLabel('Phone').inputValue()).resolves.toBe('evenings: 020 7946 0000');
+    await profile.getByLabel('First name').fill('Grace');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByText('Your profile was saved.').waitFor();
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Profile' }).getByLabel('Phone').inputValue()).resolves.toBe(
+      'evenings: 020 7946 0000',
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 import { ageSignIns } from './account-steps.ts';
 
 const web = useWebStack();
@@ -115,6 +115,70 @@ describe('Sign-in clients', () => {
     await page.getByText('There are no sign-in clients.').waitFor();
     await expect(page.getByRole('heading', { name: 'Shop back office' }).count()).resolves.toBe(0);
     await screenshot(page, 'console-oidc-clients-deleted');
+  });
+
+  it('a client is changed in its place: a name at once, its addresses once the admin confirms it is them', async () => {
+    const tenant = await aTenantWith();
+    const page = await signInAsOwner(tenant, '/console/oidc-clients');
+    await page.getByLabel('Name', { exact: true }).fill('Shop app');
+    await page.getByLabel('Public').check();
+    await page.getByLabel('Redirect URIs', { exact: true }).fill('https://shop.example.com/callback');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByRole('status').filter({ hasText: 'The client “Shop app” is registered.' }).waitFor();
+    const item = (name: string) =>
+      page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+
+    // Edit opens the form in the client's place, the name focused; the type is shown, not offered.
+    await item('Shop app').getByRole('button', { name: 'Edit Shop app' }).click();
+    const form = page.getByRole('form', { name: 'Change Shop app' });
+    await form.waitFor();
+    await expect(
+      form.getByLabel('Name', { exact: true }).evaluate((element) => element === element.ownerDocument.activeElement),
+    ).resolves.toBe(true);
+    await expect(form.textContent()).resolves.toContain('Public (no secret)');
+    await expect(form.getByRole('radio', { name: 'Public' }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+    await screenshotsOnPhoneAndDark(page, 'console-oidc-clients-edit');
+
+    // A bad address is said at its field, as when registering.
+    await form
+      .getByLabel('Redirect URIs', { exact: true })
+      .fill('https://shop.example.com/callback\nhttp://shop.example.com/other');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByText('“http://shop.example.com/other” must use https', { exact: false }).waitFor();
+    await expectAccessible(page);
+
+    // The name and a lifetime alone: saved at once (no recent sign-in needed for them).
+    await ageSignIns(tenant, tenant.adminUserId);
+    await form.getByLabel('Redirect URIs', { exact: true }).fill('https://shop.example.com/callback');
+    await form.getByLabel('Name', { exact: true }).fill('Shop app (web)');
+    await form.getByLabel('Access token lifetime (seconds)').fill('600');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'The client “Shop app (web)” was saved.' }).waitFor();
+    await expect(item('Shop app (web)').textContent()).resolves.toContain('Access 10 minutes');
+    await expect(page.getByRole('dialog', { name: 'Confirm it is you' }).count()).resolves.toBe(0);
+
+    // New redirect URIs: the admin confirms it is them first, then they are saved.
+    await item('Shop app (web)').getByRole('button', { name: 'Edit Shop app (web)' }).click();
+    await page
+      .getByRole('form', { name: 'Change Shop app (web)' })
+      .getByLabel('Redirect URIs', { exact: true })
+      .fill('https://shop.example.com/callback\nhttps://shop.example.com/mobile');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await prompt.waitFor();
+    await prompt.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'The client “Shop app (web)” was saved.' }).waitFor();
+    await expect(item('Shop app (web)').textContent()).resolves.toContain('https://shop.example.com/mobile');
+    await expectAccessible(page);
+    await screenshot(page, 'console-oidc-clients-edited');
+
+    // Nothing changed: nothing sent, and said so.
+    await item('Shop app (web)').getByRole('button', { name: 'Edit Shop app (web)' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nothing was changed.' }).waitFor();
+    await expect(page.getByRole('form', { name: 'Change Shop app (web)' }).count()).resolves.toBe(0);
   });
 
   it('a sign-in older than 10 minutes confirms it is the admin, then the client is registered and its secret rotated', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aTenantWith } from '#test/support/auth.ts';
-import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 
 const web = useWebStack();
 
@@ -12,6 +12,29 @@ describe('pages that cannot be what was asked for', () => {
     await expectAccessible(page);
     await page.getByRole('link', { name: 'Go to sign-in' }).click();
     await page.waitForURL(/\/sign-in$/);
+  });
+
+  it('a page that could not start (the service unreachable) offers Try again, which starts it afresh', async () => {
+    const tenant = await aTenantWith();
+    const page = await web.open(tenant, '/sign-in');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // The service answers the tenant's discovery with a 503 once: the page cannot know whose it is.
+    await page.route('**/api/v1/auth/discovery**', (route) =>
+      route.fulfill({
+        status: 503,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'UNAVAILABLE' }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('heading', { name: 'This page cannot be shown' }).waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/\S/);
+    await expectAccessible(page);
+    await screenshot(page, 'cannot-be-shown');
+    await screenshotsOnPhoneAndDark(page, 'cannot-be-shown');
+    await page.unroute('**/api/v1/auth/discovery**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
   it('a host no tenant holds says there is no service at this address, as a sentence', async () => {

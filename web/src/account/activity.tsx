@@ -1,3 +1,4 @@
+import { agentOf } from '../agent.ts';
 import { when } from '../messages.ts';
 import type { Activity, ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -28,34 +29,6 @@ const ACTIVITY_SENTENCES: Record<ActivityType, string> = {
   REFRESH_TOKEN_GRACE: 'A session was renewed twice at once',
   REAUTHENTICATED: 'Confirmed it was you',
 };
-
-/** "Chrome on Windows" from a User-Agent, roughly; the string itself when it says nothing familiar. */
-export function agentOf(userAgent: string): string {
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : null;
-  const os = /Windows/.test(userAgent)
-    ? 'Windows'
-    : /Android/.test(userAgent)
-      ? 'Android'
-      : /iPhone|iPad/.test(userAgent)
-        ? 'iOS'
-        : /Mac OS X/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : null;
-  if (browser && os) return `${browser} on ${os}`;
-  if (browser || os) return (browser ?? os) as string;
-  const trimmed = userAgent.trim();
-  return trimmed ? (trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed) : 'an unknown device';
-}
 
 /**
  * The user's own recent activity (GET /users/me/activity), newest first, ten

@@ -5,6 +5,8 @@ import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Section } from './section.tsx';
 
+const LABELS = { firstName: 'First name', lastName: 'Last name', phone: 'The phone number' };
+
 /** First name, last name and phone (PATCH /users/me), checked first with the SDK's `formSchemas.profile`. */
 export function ProfileSection(props: { onChanged(): void }) {
   const { client, user, setUser } = useSession();
@@ -16,7 +18,9 @@ export function ProfileSection(props: { onChanged(): void }) {
   const save = useAction(async () => {
     setSaved(false);
     // A name never set may stay empty; one that was set cannot be cleared (the service requires 1+ characters).
-    const body: UpdateUserRequest = { phone: phone.trim() || null };
+    const body: UpdateUserRequest = {};
+    // The phone only when it changed: a number stored before phones were checked is kept as it is until edited.
+    if (phone.trim() !== (user?.phone ?? '').trim()) body.phone = phone.trim() || null;
     if (firstName.trim() || user?.firstName) body.firstName = firstName;
     if (lastName.trim() || user?.lastName) body.lastName = lastName;
     const checked = validateForm(formSchemas.profile, body);
@@ -25,7 +29,7 @@ export function ProfileSection(props: { onChanged(): void }) {
     setSaved(true);
     props.onChanged();
   });
-  const problems = fieldSentences(save.error);
+  const problems = fieldSentences(save.error, LABELS);
 
   return (
     <Section id="profile" title="Profile">
@@ -53,7 +57,7 @@ export function ProfileSection(props: { onChanged(): void }) {
           name="phone"
           type="tel"
           autocomplete="tel"
-          hint="Optional."
+          hint="Optional. With the country code for a number abroad, such as +44 20 7946 0000."
           value={phone}
           onInput={(e) => setPhone(e.currentTarget.value)}
           problem={problems.phone}

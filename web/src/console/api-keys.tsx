@@ -8,6 +8,7 @@ import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
 import { ShownOnce } from './shown-once.tsx';
+import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
 
 const KEY_SENTENCES = {
   FORBIDDEN: 'You may not create API keys. Only administrators who signed in themselves can.',
@@ -34,6 +35,7 @@ export function ApiKeys() {
   const { news, setNews, heading: listHeading, say } = useListNews(list);
   const [created, setCreated] = useState<GeneratedApiKey | null>(null);
   const [label, setLabel] = useState('');
+  const labelField = useRef<HTMLInputElement>(null);
   const [localProblem, setLocalProblem] = useState<string | undefined>();
   const reauth = useReauthenticated();
 
@@ -88,14 +90,30 @@ export function ApiKeys() {
           Keys
         </h2>
         <Problem error={list.error} />
-        {keys === null && !list.error && <p class="muted">Loading the keys…</p>}
-        {keys && keys.length === 0 && <p>There are no API keys.</p>}
-        {keys && keys.length > 0 && (
-          <ScrollingTable label="API keys">
+        {list.error && (
+          <button type="button" class="button secondary" onClick={list.reload}>
+            Try again
+          </button>
+        )}
+        {keys && keys.length === 0 && (
+          <EmptyState
+            action={
+              <button type="button" class="button secondary" onClick={() => labelField.current?.focus()}>
+                Create a key
+              </button>
+            }
+          >
+            There are no API keys.
+          </EmptyState>
+        )}
+        {keys === null && !list.error && <Loading>Loading the keys…</Loading>}
+        {(keys === null ? !list.error : keys.length > 0) && (
+          <ScrollingTable label="API keys" busy={keys === null}>
             <table>
               <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
+              {keys === null && <SkeletonRows columns={6} rows={2} />}
               <tbody>
-                {keys.map((key) => (
+                {keys?.map((key) => (
                   <tr key={key.keyId}>
                     <th scope="row">{key.label}</th>
                     <td>
@@ -136,6 +154,7 @@ export function ApiKeys() {
             required
             maxLength={64}
             autocomplete="off"
+            inputRef={labelField}
             hint="What uses it, so that you know which key to revoke later (e.g. “Order sync”)."
             value={label}
             onInput={(e) => setLabel(e.currentTarget.value)}

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useRef } from 'preact/hooks';
+import type { SentenceOverrides } from '../messages.ts';
 import { Button, Problem, useAction } from '../ui.tsx';
 import './confirm.css';
 
@@ -29,7 +30,7 @@ export function Confirm(props: {
   /** A red confirming button (and opening button), for what cannot be undone. */
   danger?: boolean;
   /** Sharper sentences for failure codes, as `<Problem overrides>`. */
-  overrides?: Partial<Record<string, string>>;
+  overrides?: SentenceOverrides;
   disabled?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);

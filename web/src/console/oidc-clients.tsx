@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, Ref } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { fieldSentences, formProblem, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
@@ -9,14 +9,16 @@ import {
   type OidcClientType,
   type OidcClientWithSecret,
   type OidcGrantType,
+  type UpdateOidcClientRequest,
   validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
+import { Button, Field, Notice, onSubmit, Problem, useAction, useAutoFocus, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
 import { ShownOnce } from './shown-once.tsx';
+import { EmptyState, Loading } from './table-states.tsx';
 import './oidc-clients.css';
 
 const GRANTS: { value: OidcGrantType; label: string; sentence: string }[] = [
@@ -50,6 +52,8 @@ const FIELD_LABELS: Record<string, string> = {
   grantTypes: 'Grant types',
   redirectUris: 'The redirect URIs',
   postLogoutRedirectUris: 'The sign-out redirect URIs',
+  accessTokenLifetimeSeconds: 'The access token lifetime',
+  refreshTokenLifetimeSeconds: 'The refresh token lifetime',
 };
 
 /**
@@ -80,8 +84,9 @@ function problemsByField(error: unknown, sent: { redirectUris: string[]; postLog
  * The tenant's OpenID Connect clients ("sign-in clients"): listed, registered,
  * a confidential client's secret rotated, deleted. A secret is shown once, when
  * the client is registered and when it is rotated. Registering and rotating ask
- * for a sign-in younger than 10 minutes (the "confirm it is you" prompt).
- * There is no editing form yet: delete and register again.
+ * for a sign-in younger than 10 minutes (the "confirm it is you" prompt); so does
+ * changing a client's addresses or first-party flag (Edit, in the client's place in
+ * the list: only what changed is sent).
  */
 export function OidcClients() {
   const { client } = useSession();
@@ -90,6 +95,7 @@ export function OidcClients() {
   const [shown, setShown] = useState<{ client: OidcClientWithSecret; rotated: boolean } | null>(null);
   const { news, setNews, heading: listHeading, say } = useListNews(list);
   const reauth = useReauthenticated();
+  const [editing, setEditing] = useState<string | null>(null);
 
   const rotate = async (c: OidcClient) => {
     setNews(null);
@@ -132,14 +138,72 @@ export function OidcClients() {
         <h2 id="clients-heading" tabIndex={-1} ref={listHeading}>
           Clients
         </h2>
-        <Problem error={list.error} />
-        {clients === null && !list.error && <p class="muted">Loading the clients…</p>}
-        {clients && clients.length === 0 && <p>There are no sign-in clients.</p>}
+        {list.error && (
+          <>
+            <Problem error={list.error} />
+            <button type="button" class="button secondary" onClick={list.reload}>
+              Try again
+            </button>
+          </>
+        )}
+        {clients === null && !list.error && (
+          <div aria-busy="true">
+            <Loading>Loading the clients…</Loading>
+            <ul class="oidc-clients" aria-hidden="true">
+              {[0, 1].map((item) => (
+                <li key={item} class="oidc-client">
+                  <span class="skeleton skeleton-1" />
+                  <span class="skeleton skeleton-2" />
+                  <span class="skeleton skeleton-0" />
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {clients && clients.length === 0 && (
+          <EmptyState
+            action={
+              <button
+                type="button"
+                class="button secondary"
+                onClick={() => document.getElementById('register-heading')?.focus()}
+              >
+                Register a client
+              </button>
+            }
+          >
+            There are no sign-in clients.
+          </EmptyState>
+        )}
         {clients && clients.length > 0 && (
           <ul class="oidc-clients">
-            {clients.map((c) => (
-              <ClientItem key={c.clientId} client={c} onRotate={() => rotate(c)} onDelete={() => remove(c)} />
-            ))}
+            {clients.map((c) =>
+              editing === c.clientId ? (
+                <li key={c.clientId} class="oidc-client" aria-label={`Changing ${c.name}`}>
+                  <h3>{c.name}</h3>
+                  <EditClient
+                    client={c}
+                    run={reauth.run}
+                    onCancel={() => setEditing(null)}
+                    onSaved={async (saved) => {
+                      setEditing(null);
+                      await say(saved ? `The client “${saved.name}” was saved.` : 'Nothing was changed.');
+                    }}
+                  />
+                </li>
+              ) : (
+                <ClientItem
+                  key={c.clientId}
+                  client={c}
+                  onEdit={() => {
+                    setNews(null);
+                    setEditing(c.clientId);
+                  }}
+                  onRotate={() => rotate(c)}
+                  onDelete={() => remove(c)}
+                />
+              ),
+            )}
           </ul>
         )}
       </section>
@@ -157,7 +221,7 @@ export function OidcClients() {
   );
 }
 
-function ClientItem(props: { client: OidcClient; onRotate(): unknown; onDelete(): unknown }) {
+function ClientItem(props: { client: OidcClient; onEdit(): void; onRotate(): unknown; onDelete(): unknown }) {
   const c = props.client;
   const headingId = useId();
   return (
@@ -188,6 +252,11 @@ function ClientItem(props: { client: OidcClient; onRotate(): unknown; onDelete()
         <dd>{c.firstParty ? 'Yes' : 'No'}</dd>
         <dt>ID token signing</dt>
         <dd>{c.idTokenSigningAlg}</dd>
+        <dt>Token lifetimes</dt>
+        <dd>
+          Access {duration(c.accessTokenLifetimeSeconds)}
+          {c.grantTypes.includes('refresh_token') && `, refresh ${duration(c.refreshTokenLifetimeSeconds)}`}
+        </dd>
         <dt>Created</dt>
         <dd>{when(c.createdAt)}</dd>
         {c.secretCreatedAt && (
@@ -198,6 +267,9 @@ function ClientItem(props: { client: OidcClient; onRotate(): unknown; onDelete()
         )}
       </dl>
       <div class="actions">
+        <button type="button" class="button secondary" aria-label={`Edit ${c.name}`} onClick={props.onEdit}>
+          Edit
+        </button>
         {c.type === 'confidential' && (
           <Confirm
             label="Rotate secret"
@@ -289,77 +361,135 @@ function Choice(props: { children: ComponentChildren; note: string }) {
   );
 }
 
-function Register(props: {
-  onRegistered(created: OidcClientWithSecret): Promise<void>;
-  run<T>(action: () => Promise<T>): Promise<T>;
+/** A client as its form holds it: the addresses one per line, the lifetimes as typed. */
+interface Draft {
+  name: string;
+  type: OidcClientType;
+  redirects: string;
+  logoutRedirects: string;
+  grants: OidcGrantType[];
+  firstParty: boolean;
+  alg: 'ES256' | 'RS256';
+  accessLifetime: string;
+  refreshLifetime: string;
+}
+
+const NEW_CLIENT: Draft = {
+  name: '',
+  type: 'confidential',
+  redirects: '',
+  logoutRedirects: '',
+  grants: ['authorization_code', 'refresh_token'],
+  firstParty: false,
+  alg: 'ES256',
+  accessLifetime: '900',
+  refreshLifetime: '604800',
+};
+
+function draftOf(c: OidcClient): Draft {
+  return {
+    name: c.name,
+    type: c.type,
+    redirects: c.redirectUris.join('\n'),
+    logoutRedirects: c.postLogoutRedirectUris.join('\n'),
+    grants: [...c.grantTypes],
+    firstParty: c.firstParty,
+    alg: c.idTokenSigningAlg,
+    accessLifetime: String(c.accessTokenLifetimeSeconds),
+    refreshLifetime: String(c.refreshTokenLifetimeSeconds),
+  };
+}
+
+/** The grant types a client of this type may have: client credentials only with a secret to sign in with. */
+const grantsFor = (type: OidcClientType) =>
+  GRANTS.filter((g) => type === 'confidential' || g.value !== 'client_credentials');
+
+/** "15 minutes", "7 days": a number of seconds as people say it, for the hint beside a lifetime. */
+function duration(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ];
+  const [size, unit] = units.find(([size]) => seconds % size === 0 && seconds >= size) ?? [1, 'second'];
+  const count = seconds / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** A whole number of seconds as typed, or undefined (said at the field) when it is none. */
+function secondsOf(text: string): number | undefined {
+  return /^\s*\d{1,9}\s*$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * What the form checks before sending, as sentences by field; the rest (the addresses' rules, the lifetimes'
+ * bounds) is the SDK's copy of the service's rule, or the service's answer, said at the same fields.
+ */
+function localProblems(draft: Draft, editing: boolean): Record<string, string> {
+  const missing: Record<string, string> = {};
+  if (!draft.name.trim()) missing.name = 'Give the client a name, such as the app people will see.';
+  if (lines(draft.redirects).length === 0) missing.redirectUris = 'Give at least one redirect URI, one per line.';
+  if (draft.grants.filter((g) => grantsFor(draft.type).some((o) => o.value === g)).length === 0) {
+    missing.grantTypes = 'Choose at least one grant type.';
+  }
+  if (editing && secondsOf(draft.accessLifetime) === undefined) {
+    missing.accessTokenLifetimeSeconds = 'Give the access token lifetime as a whole number of seconds.';
+  }
+  if (editing && secondsOf(draft.refreshLifetime) === undefined) {
+    missing.refreshTokenLifetimeSeconds = 'Give the refresh token lifetime as a whole number of seconds.';
+  }
+  return missing;
+}
+
+/**
+ * A client's fields, for registering one and for changing one (`editing`): there the type is shown, not chosen (it
+ * never changes), and the token lifetimes can be changed too.
+ */
+function ClientFields(props: {
+  draft: Draft;
+  onChange(change: Partial<Draft>): void;
+  problem(field: string): string | undefined;
+  editing: boolean;
+  nameRef?: Ref<HTMLInputElement>;
 }) {
-  const { client } = useSession();
-  const [name, setName] = useState('');
-  const [type, setType] = useState<OidcClientType>('confidential');
-  const [redirects, setRedirects] = useState('');
-  const [logoutRedirects, setLogoutRedirects] = useState('');
-  const [grants, setGrants] = useState<OidcGrantType[]>(['authorization_code', 'refresh_token']);
-  const [firstParty, setFirstParty] = useState(false);
-  const [alg, setAlg] = useState<'ES256' | 'RS256'>('ES256');
-  const [sent, setSent] = useState({ redirectUris: [] as string[], postLogoutRedirectUris: [] as string[] });
-  const [local, setLocal] = useState<Record<string, string>>({});
-
-  const offered = GRANTS.filter((g) => type === 'confidential' || g.value !== 'client_credentials');
-  const chosen = grants.filter((g) => offered.some((o) => o.value === g));
-
-  const register = useAction(async () => {
-    const body = {
-      name: name.trim(),
-      type,
-      redirectUris: lines(redirects),
-      postLogoutRedirectUris: lines(logoutRedirects),
-      grantTypes: chosen,
-      firstParty,
-      idTokenSigningAlg: alg,
-    };
-    const missing: Record<string, string> = {};
-    if (!body.name) missing.name = 'Give the client a name, such as the app people will see.';
-    if (body.redirectUris.length === 0) missing.redirectUris = 'Give at least one redirect URI, one per line.';
-    if (body.grantTypes.length === 0) missing.grantTypes = 'Choose at least one grant type.';
-    setLocal(missing);
-    if (Object.keys(missing).length > 0) return;
-    const addresses = { redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris };
-    setSent(addresses);
-    // The addresses are checked here first, by the SDK's copy of the service's rule, and said the same way.
-    const checked = validateForm(formSchemas.oidcClientRedirects, addresses);
-    if (!checked.success) throw formProblem(checked.errors);
-    // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
-    const created = await props.run(() => client.admin.oidcClients.create(body));
-    setName('');
-    setRedirects('');
-    setLogoutRedirects('');
-    setFirstParty(false);
-    await props.onRegistered(created);
-  });
-  const remote = problemsByField(register.error, sent);
-  const problem = (field: string) => local[field] ?? remote[field];
+  const { draft, onChange, problem } = props;
+  const offered = grantsFor(draft.type);
+  const chosen = draft.grants.filter((g) => offered.some((o) => o.value === g));
   const grantsProblemId = useId();
   const grantsProblem = problem('grantTypes');
-
+  const access = secondsOf(draft.accessLifetime);
+  const refresh = secondsOf(draft.refreshLifetime);
   return (
-    <section class="panel" aria-labelledby="register-heading">
-      <h2 id="register-heading">Register a client</h2>
-      <form onSubmit={onSubmit(register.run)} noValidate>
-        <Field
-          label="Name"
-          name="name"
-          required
-          maxLength={128}
-          autocomplete="off"
-          hint="The app’s name, as you and the people signing in know it."
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-          problem={problem('name')}
-        />
+    <>
+      <Field
+        label="Name"
+        name="name"
+        required
+        maxLength={128}
+        autocomplete="off"
+        inputRef={props.nameRef}
+        hint="The app’s name, as you and the people signing in know it."
+        value={draft.name}
+        onInput={(e) => onChange({ name: e.currentTarget.value })}
+        problem={problem('name')}
+      />
+      {props.editing ? (
+        <p>
+          <span class="option-title">Type:</span>{' '}
+          {draft.type === 'confidential' ? 'Confidential (has a secret)' : 'Public (no secret)'}{' '}
+          <span class="muted">A client’s type never changes: register a new client for another.</span>
+        </p>
+      ) : (
         <fieldset class="choice options">
           <legend>Type</legend>
           <label>
-            <input type="radio" name="type" checked={type === 'public'} onChange={() => setType('public')} />
+            <input
+              type="radio"
+              name="type"
+              checked={draft.type === 'public'}
+              onChange={() => onChange({ type: 'public' })}
+            />
             <Choice note="An app on people’s devices (single-page or mobile): it cannot keep a secret, so it has none.">
               Public
             </Choice>
@@ -368,81 +498,239 @@ function Register(props: {
             <input
               type="radio"
               name="type"
-              checked={type === 'confidential'}
-              onChange={() => setType('confidential')}
+              checked={draft.type === 'confidential'}
+              onChange={() => onChange({ type: 'confidential' })}
             />
             <Choice note="An app on your server, which keeps a secret: it gets one, shown once.">Confidential</Choice>
           </label>
         </fieldset>
-        <LinesField
-          label="Redirect URIs"
-          required
-          hint="Where people come back after signing in, exactly, one per line: https, http only for localhost, no # part."
-          value={redirects}
-          onInput={setRedirects}
-          problem={problem('redirectUris')}
-        />
-        <LinesField
-          label="Sign-out redirect URIs (optional)"
-          hint="Where people may be sent after signing out, one per line."
-          value={logoutRedirects}
-          onInput={setLogoutRedirects}
-          problem={problem('postLogoutRedirectUris')}
-        />
-        <fieldset
-          class="choice options"
-          aria-describedby={grantsProblem ? grantsProblemId : undefined}
-          aria-invalid={grantsProblem ? 'true' : undefined}
-        >
-          <legend>Grant types</legend>
-          {offered.map((g) => (
-            <label key={g.value}>
-              <input
-                type="checkbox"
-                name="grantTypes"
-                value={g.value}
-                checked={chosen.includes(g.value)}
-                onChange={(e) =>
-                  setGrants(
-                    e.currentTarget.checked ? [...chosen, g.value] : chosen.filter((value) => value !== g.value),
-                  )
-                }
-              />
-              <Choice note={g.sentence}>{g.label}</Choice>
-            </label>
-          ))}
-          {grantsProblem && (
-            <p class="problem" id={grantsProblemId}>
-              {grantsProblem}
-            </p>
-          )}
-        </fieldset>
-        <div class="field options">
-          <label>
+      )}
+      <LinesField
+        label="Redirect URIs"
+        required
+        hint="Where people come back after signing in, exactly, one per line: https, http only for localhost, no # part."
+        value={draft.redirects}
+        onInput={(redirects) => onChange({ redirects })}
+        problem={problem('redirectUris')}
+      />
+      <LinesField
+        label="Sign-out redirect URIs (optional)"
+        hint="Where people may be sent after signing out, one per line."
+        value={draft.logoutRedirects}
+        onInput={(logoutRedirects) => onChange({ logoutRedirects })}
+        problem={problem('postLogoutRedirectUris')}
+      />
+      <fieldset
+        class="choice options"
+        aria-describedby={grantsProblem ? grantsProblemId : undefined}
+        aria-invalid={grantsProblem ? 'true' : undefined}
+      >
+        <legend>Grant types</legend>
+        {offered.map((g) => (
+          <label key={g.value}>
             <input
               type="checkbox"
-              name="firstParty"
-              checked={firstParty}
-              onChange={(e) => setFirstParty(e.currentTarget.checked)}
+              name="grantTypes"
+              value={g.value}
+              checked={chosen.includes(g.value)}
+              onChange={(e) =>
+                onChange({
+                  grants: e.currentTarget.checked ? [...chosen, g.value] : chosen.filter((value) => value !== g.value),
+                })
+              }
             />
-            <Choice note="Your own app: people signing in to it are not asked to approve it.">First-party</Choice>
+            <Choice note={g.sentence}>{g.label}</Choice>
           </label>
+        ))}
+        {grantsProblem && (
+          <p class="problem" id={grantsProblemId}>
+            {grantsProblem}
+          </p>
+        )}
+      </fieldset>
+      <div class="field options">
+        <label>
+          <input
+            type="checkbox"
+            name="firstParty"
+            checked={draft.firstParty}
+            onChange={(e) => onChange({ firstParty: e.currentTarget.checked })}
+          />
+          <Choice note="Your own app: people signing in to it are not asked to approve it.">First-party</Choice>
+        </label>
+      </div>
+      <fieldset class="choice options">
+        <legend>ID token signing</legend>
+        <label>
+          <input type="radio" name="alg" checked={draft.alg === 'ES256'} onChange={() => onChange({ alg: 'ES256' })} />
+          <Choice note="The default: small, fast keys.">ES256</Choice>
+        </label>
+        <label>
+          <input type="radio" name="alg" checked={draft.alg === 'RS256'} onChange={() => onChange({ alg: 'RS256' })} />
+          <Choice note="For API Gateway JWT authorizers, which accept RSA signatures only.">RS256</Choice>
+        </label>
+      </fieldset>
+      {props.editing && (
+        <div class="row top">
+          <Field
+            label="Access token lifetime (seconds)"
+            name="accessTokenLifetimeSeconds"
+            inputMode="numeric"
+            autocomplete="off"
+            value={draft.accessLifetime}
+            onInput={(e) => onChange({ accessLifetime: e.currentTarget.value })}
+            hint={`60 to 3600.${access ? ` Now ${duration(access)}.` : ''}`}
+            problem={problem('accessTokenLifetimeSeconds')}
+          />
+          <Field
+            label="Refresh token lifetime (seconds)"
+            name="refreshTokenLifetimeSeconds"
+            inputMode="numeric"
+            autocomplete="off"
+            value={draft.refreshLifetime}
+            onInput={(e) => onChange({ refreshLifetime: e.currentTarget.value })}
+            hint={`3600 to 2592000 (30 days).${refresh ? ` Now ${duration(refresh)}.` : ''}`}
+            problem={problem('refreshTokenLifetimeSeconds')}
+          />
         </div>
-        <fieldset class="choice options">
-          <legend>ID token signing</legend>
-          <label>
-            <input type="radio" name="alg" checked={alg === 'ES256'} onChange={() => setAlg('ES256')} />
-            <Choice note="The default: small, fast keys.">ES256</Choice>
-          </label>
-          <label>
-            <input type="radio" name="alg" checked={alg === 'RS256'} onChange={() => setAlg('RS256')} />
-            <Choice note="For API Gateway JWT authorizers, which accept RSA signatures only.">RS256</Choice>
-          </label>
-        </fieldset>
+      )}
+    </>
+  );
+}
+
+function Register(props: {
+  onRegistered(created: OidcClientWithSecret): Promise<void>;
+  run<T>(action: () => Promise<T>): Promise<T>;
+}) {
+  const { client } = useSession();
+  const [draft, setDraft] = useState<Draft>(NEW_CLIENT);
+  const [sent, setSent] = useState({ redirectUris: [] as string[], postLogoutRedirectUris: [] as string[] });
+  const [local, setLocal] = useState<Record<string, string>>({});
+
+  const register = useAction(async () => {
+    const missing = localProblems(draft, false);
+    setLocal(missing);
+    if (Object.keys(missing).length > 0) return;
+    const body = {
+      name: draft.name.trim(),
+      type: draft.type,
+      redirectUris: lines(draft.redirects),
+      postLogoutRedirectUris: lines(draft.logoutRedirects),
+      grantTypes: draft.grants.filter((g) => grantsFor(draft.type).some((o) => o.value === g)),
+      firstParty: draft.firstParty,
+      idTokenSigningAlg: draft.alg,
+    };
+    const addresses = { redirectUris: body.redirectUris, postLogoutRedirectUris: body.postLogoutRedirectUris };
+    setSent(addresses);
+    // The addresses are checked here first, by the SDK's copy of the service's rule, and said the same way.
+    const checked = validateForm(formSchemas.oidcClientRedirects, addresses);
+    if (!checked.success) throw formProblem(checked.errors);
+    // Signed in more than 10 minutes ago: the prompt asks the user to confirm it is them, then the same call again.
+    const created = await props.run(() => client.admin.oidcClients.create(body));
+    setDraft({ ...draft, name: '', redirects: '', logoutRedirects: '', firstParty: false });
+    await props.onRegistered(created);
+  });
+  const remote = problemsByField(register.error, sent);
+  const problem = (field: string) => local[field] ?? remote[field];
+
+  return (
+    <section class="panel" aria-labelledby="register-heading">
+      <h2 id="register-heading" tabIndex={-1}>
+        Register a client
+      </h2>
+      <form onSubmit={onSubmit(register.run)} noValidate>
+        <ClientFields
+          draft={draft}
+          onChange={(change) => setDraft({ ...draft, ...change })}
+          problem={problem}
+          editing={false}
+        />
         <Problem error={register.error} overrides={CLIENT_SENTENCES} />
         <Button busy={register.busy}>Register client</Button>
       </form>
     </section>
+  );
+}
+
+const sameSet = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/**
+ * What changed between a client and its draft, as PATCH takes it: only the fields changed, so that a change of
+ * name alone asks for no recent sign-in (the addresses and the first-party flag do: the service says so, and the
+ * page then asks the admin to confirm it is them).
+ */
+function changesOf(c: OidcClient, draft: Draft): UpdateOidcClientRequest {
+  const body: UpdateOidcClientRequest = {};
+  const redirectUris = lines(draft.redirects);
+  const postLogoutRedirectUris = lines(draft.logoutRedirects);
+  const grantTypes = draft.grants.filter((g) => grantsFor(c.type).some((o) => o.value === g));
+  if (draft.name.trim() !== c.name) body.name = draft.name.trim();
+  // The order of the redirect URIs is kept as typed; a list only reordered is no change.
+  if (!sameSet(redirectUris, c.redirectUris)) body.redirectUris = redirectUris;
+  if (!sameSet(postLogoutRedirectUris, c.postLogoutRedirectUris)) body.postLogoutRedirectUris = postLogoutRedirectUris;
+  if (!sameSet(grantTypes, c.grantTypes)) body.grantTypes = grantTypes;
+  if (draft.firstParty !== c.firstParty) body.firstParty = draft.firstParty;
+  if (draft.alg !== c.idTokenSigningAlg) body.idTokenSigningAlg = draft.alg;
+  const access = secondsOf(draft.accessLifetime);
+  const refresh = secondsOf(draft.refreshLifetime);
+  if (access !== undefined && access !== c.accessTokenLifetimeSeconds) body.accessTokenLifetimeSeconds = access;
+  if (refresh !== undefined && refresh !== c.refreshTokenLifetimeSeconds) body.refreshTokenLifetimeSeconds = refresh;
+  return body;
+}
+
+/** A registered client's fields to change, in its place in the list; Save sends what changed (PATCH). */
+function EditClient(props: {
+  client: OidcClient;
+  onSaved(saved: OidcClient | null): Promise<void>;
+  onCancel(): void;
+  run<T>(action: () => Promise<T>): Promise<T>;
+}) {
+  const { client } = useSession();
+  const c = props.client;
+  const [draft, setDraft] = useState<Draft>(() => draftOf(c));
+  const [sent, setSent] = useState({ redirectUris: [] as string[], postLogoutRedirectUris: [] as string[] });
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const nameField = useAutoFocus<HTMLInputElement>();
+
+  const save = useAction(async () => {
+    const missing = localProblems(draft, true);
+    setLocal(missing);
+    if (Object.keys(missing).length > 0) return;
+    const body = changesOf(c, draft);
+    if (Object.keys(body).length === 0) return props.onSaved(null);
+    const addresses = {
+      redirectUris: body.redirectUris ?? c.redirectUris,
+      postLogoutRedirectUris: body.postLogoutRedirectUris ?? c.postLogoutRedirectUris,
+    };
+    setSent(addresses);
+    const checked = validateForm(formSchemas.oidcClientRedirects, addresses);
+    if (!checked.success) throw formProblem(checked.errors);
+    await props.onSaved(await props.run(() => client.admin.oidcClients.update(c.clientId, body)));
+  });
+  const remote = problemsByField(save.error, sent);
+  const problem = (field: string) => local[field] ?? remote[field];
+  const headingId = useId();
+
+  return (
+    <form class="edit-client" onSubmit={onSubmit(save.run)} noValidate aria-labelledby={headingId}>
+      <h4 id={headingId} class="visually-hidden">
+        Change {c.name}
+      </h4>
+      <ClientFields
+        draft={draft}
+        onChange={(change) => setDraft({ ...draft, ...change })}
+        problem={problem}
+        editing
+        nameRef={nameField}
+      />
+      <Problem error={save.error} overrides={CLIENT_SENTENCES} />
+      <div class="actions">
+        <Button busy={save.busy}>Save changes</Button>
+        <button type="button" class="button secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

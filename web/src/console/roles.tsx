@@ -6,6 +6,7 @@ import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, us
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { deleteOnce, useListNews } from './list-news.ts';
+import { Loading, SkeletonRows } from './table-states.tsx';
 
 /** A bound of a number schema's pipe (its minValue or maxValue), so the form says the range the SDK checks. */
 function boundOf(schema: { pipe: readonly { type: string }[] }, type: 'min_value' | 'max_value'): number {
@@ -86,14 +87,20 @@ export function Roles() {
           Roles by priority
         </h2>
         <Problem error={list.error} />
-        {roles === null && !list.error && <p class="muted">Loading the roles…</p>}
-        {roles && (
-          <ScrollingTable label="Roles">
+        {list.error && (
+          <button type="button" class="button secondary" onClick={list.reload}>
+            Try again
+          </button>
+        )}
+        {roles === null && !list.error && <Loading>Loading the roles…</Loading>}
+        {(roles || !list.error) && (
+          <ScrollingTable label="Roles" busy={roles === null}>
             <table>
               <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
               <TableHead columns={['Priority', 'Role', 'Kind']} actions />
+              {roles === null && <SkeletonRows columns={4} rows={4} />}
               <tbody>
-                {roles.map((role) => (
+                {roles?.map((role) => (
                   <tr key={role.id}>
                     <td>{role.priority}</td>
                     <th scope="row">

@@ -4,16 +4,20 @@ import { fieldProblems, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
   type AdminUser,
+  ApiError,
+  formSchemas,
   type MailSuppression,
   mayActOn,
   mayGrant,
   type SettableUserStatus,
   type User,
+  validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
+import { Loading } from './table-states.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
 import { displayName, isExpired, StatusBadge, When } from './users-shared.tsx';
 
@@ -33,16 +37,43 @@ export function UserPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   const { client, user: caller } = useSession();
-  const { data: user, error, setData: setUser } = useResource(() => client.admin.users.get(id), [client, id]);
+  const {
+    data: user,
+    error,
+    setData: setUser,
+    reload,
+    loading,
+  } = useResource(() => client.admin.users.get(id), [client, id]);
   const [version, setVersion] = useState(0);
 
   if (error || !user) {
+    const gone = error instanceof ApiError && error.code === 'NOT_FOUND';
     return (
       <ConsolePage title="User">
-        {error ? <Problem error={error} overrides={ADMIN_SENTENCES} /> : <p role="status">Loading the user…</p>}
         <p>
           <a href="/console/users">Back to the users</a>
         </p>
+        {error ? (
+          <div class="panel">
+            <Problem error={error} overrides={ADMIN_SENTENCES} />
+            {/* A user who is gone stays gone; anything else (the network, the service) may pass. */}
+            {!gone && (
+              <Button type="button" kind="secondary" busy={loading} onClick={reload}>
+                Try again
+              </Button>
+            )}
+          </div>
+        ) : (
+          <section class="panel" aria-labelledby="profile-heading" aria-busy="true">
+            <h2 id="profile-heading">Profile</h2>
+            <Loading>Loading the user…</Loading>
+            <div aria-hidden="true">
+              {[0, 1, 2, 1, 0].map((width, line) => (
+                <span key={line} class={`skeleton skeleton-${width}`} />
+              ))}
+            </div>
+          </section>
+        )}
       </ConsolePage>
     );
   }
@@ -67,6 +98,8 @@ export function UserPage() {
         </p>
       )}
       <Profile user={user} />
+      {mayAct && user.status === 'INVITED' && <InvitationSection user={user} onChange={changed} />}
+      {mayAct && MAY_RESET.has(user.status) && <PasswordResetSection user={user} />}
       <MailSection user={user} mayAct={mayAct} onChange={changed} />
       <StatusSection user={user} mayAct={mayAct} onChange={changed} />
       <RolesSection user={user} mayAct={mayAct} onChange={changed} />
@@ -99,7 +132,9 @@ function Profile(props: { user: User }) {
         <dt>Last name</dt>
         <dd>{user.lastName ?? <span class="muted">None given</span>}</dd>
         <dt>Phone</dt>
-        <dd>{user.phone ?? <span class="muted">None given</span>}</dd>
+        <dd>
+          <Phone phone={user.phone} />
+        </dd>
         <dt>Registered</dt>
         <dd>
           <When at={user.registeredAt} />
@@ -113,6 +148,116 @@ function Profile(props: { user: User }) {
           <code>{user.id}</code>
         </dd>
       </dl>
+    </section>
+  );
+}
+
+/**
+ * The phone as stored. A number by today's rule (the SDK's `formSchemas.phone`) is a link that dials it; one stored
+ * before numbers were checked is shown as written, and said to be no number.
+ */
+function Phone(props: { phone: string | null }) {
+  if (props.phone === null) return <span class="muted">None given</span>;
+  if (!validateForm(formSchemas.phone, props.phone).success) {
+    return (
+      <>
+        {props.phone} <span class="muted small">(not a phone number: stored before numbers were checked)</span>
+      </>
+    );
+  }
+  return <a href={`tel:${props.phone.replace(/[^+0-9]/g, '')}`}>{props.phone}</a>;
+}
+
+/**
+ * What the service's refusals mean for the mail an admin sends a user (an invitation again, a password reset): a
+ * sentence of its own, rather than "the service is busy", whatever the wait the service names (a minute, as a rule).
+ */
+const MAIL_SENTENCES = {
+  UNAVAILABLE: () =>
+    'The e-mail could not be sent, so nothing changed. One address gets such an e-mail at most once a minute (five an hour), and none while its mail is suppressed. Try again in a minute.',
+};
+
+/**
+ * An invited user's invitation: when it went out, whether its link still works, and "Resend invitation", which
+ * mails a new link (the earlier one stops working). Offered to whoever may act on the user.
+ */
+function InvitationSection(props: { user: User; onChange(user: AdminUser): void }) {
+  const { client } = useSession();
+  const { user } = props;
+  const [done, setDone] = useState<string | null>(null);
+  const heading = useSectionHeading();
+  return (
+    <section class="panel" aria-labelledby="invitation-heading">
+      <h2 id="invitation-heading" tabIndex={-1} ref={heading.ref}>
+        Invitation
+      </h2>
+      {done && <Notice>{done}</Notice>}
+      <p>
+        {user.emailStatus === 'VALIDATION_SENT'
+          ? 'The invitation is waiting for an answer.'
+          : 'The link of the invitation has expired: send a new one.'}{' '}
+        <span class="muted">
+          First invited <When at={user.registeredAt} />.
+        </span>
+      </p>
+      <Confirm
+        label="Resend invitation"
+        question={`Send ${user.email} a new invitation? It has a new link, good for 7 days; the link of the earlier one stops working.`}
+        confirmLabel="Send"
+        overrides={{
+          ...ADMIN_SENTENCES,
+          ...MAIL_SENTENCES,
+          CONFLICT: 'This user is no longer invited: they have accepted, or the invitation was withdrawn.',
+        }}
+        onConfirm={async () => {
+          const { expiresAt } = await client.admin.users.resendInvitation(user.id);
+          props.onChange(await client.admin.users.get(user.id));
+          setDone(`A new invitation was sent to ${user.email}. Its link works until ${when(expiresAt)}.`);
+          heading.focus();
+        }}
+      />
+    </section>
+  );
+}
+
+/** Users a password reset can be sent to: as the service allows (a compromised user resets to sign in again). */
+const MAY_RESET = new Set<User['status']>(['ACTIVE', 'TIMED_OUT', 'COMPROMISED']);
+
+/**
+ * "Send password reset": the user gets an e-mail with a code and a link to choose a new password; nothing changes
+ * until they do (the admin never sees the code). Offered to whoever may act on the user.
+ */
+function PasswordResetSection(props: { user: User }) {
+  const { client } = useSession();
+  const { user } = props;
+  const [done, setDone] = useState<string | null>(null);
+  const heading = useSectionHeading();
+  return (
+    <section class="panel" aria-labelledby="password-heading">
+      <h2 id="password-heading" tabIndex={-1} ref={heading.ref}>
+        Password
+      </h2>
+      {done && <Notice>{done}</Notice>}
+      <p>
+        {user.status === 'COMPROMISED'
+          ? 'Their password was voided: they sign in again once they choose a new one.'
+          : 'Forgotten passwords are reset by the user. You can send them the e-mail that starts it.'}
+      </p>
+      <Confirm
+        label="Send password reset"
+        question={`Send ${user.email} an e-mail to choose a new password? It holds a code that works for 10 minutes; their password stays as it is until they choose a new one.`}
+        confirmLabel="Send"
+        overrides={{
+          ...ADMIN_SENTENCES,
+          ...MAIL_SENTENCES,
+          CONFLICT: 'This user cannot reset a password now: only active users can.',
+        }}
+        onConfirm={async () => {
+          await client.admin.users.sendPasswordReset(user.id);
+          setDone(`A password reset e-mail was sent to ${user.email}.`);
+          heading.focus();
+        }}
+      />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { ApiError, type LoginChallenge, type LoginResult } from '../sdk.ts';
@@ -49,6 +49,11 @@ export function ResetPassword() {
   const [values, setValues] = useState({ email: query.email ?? '', code: '', newPassword: '' });
   const [resent, setResent] = useState(false);
   const mailed = useCodeSent(Boolean(query.sent));
+  // A reset an administrator had mailed links here with the challenge its code answers: this browser takes it as
+  // its own request (a new code asked here replaces it).
+  useEffect(() => {
+    if (query.email && query.challenge) rememberReset(query.email, query.challenge);
+  }, [query.email, query.challenge]);
   const set = (name: keyof typeof values) => (e: { currentTarget: HTMLInputElement }) =>
     setValues({ ...values, [name]: e.currentTarget.value });
 

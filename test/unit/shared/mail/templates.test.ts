@@ -9,6 +9,7 @@ const CODE_MESSAGES: MailMessage[] = [
   { kind: 'PASSWORD_RESET_CODE', code: '042917' },
   { kind: 'EMAIL_CHANGE_CODE', code: '042917' },
   { kind: 'REAUTH_CODE', code: '042917' },
+  { kind: 'PASSWORD_RESET_BY_ADMIN', code: '042917', challengeId: 'chl_abc' },
 ];
 
 /** An invitation's expiry: a Friday, in UTC. */
@@ -119,6 +120,24 @@ describe('renderMail', () => {
       expect(mail.html).toContain(`<a href="${link}"`);
     });
 
+    it('PASSWORD_RESET_BY_ADMIN: says an administrator sent it, and its link carries the address and the challenge', () => {
+      const mail = renderMail(
+        tenant,
+        { kind: 'PASSWORD_RESET_BY_ADMIN', code: '042917', challengeId: 'chl_abc' },
+        hosted,
+      );
+      const link = 'https://acme.id.example/reset-password?email=fern%2B1%40shop.test&challenge=chl_abc';
+      expect(mail.subject).toBe('Choose a new Acme Plants password');
+      expect(mail.text).toContain('An administrator of Acme Plants sent you this code');
+      expect(mail.text).toContain(`Choose a new password: ${link}`);
+      expect(mail.text).toMatch(/^ {4}042917$/m);
+      expect(mail.html).toContain(`<a href="${link.replace('&', '&amp;')}"`);
+      // Without hosted pages the tenant's own app is given the challenge, as a literal.
+      const bare = renderMail(tenant, { kind: 'PASSWORD_RESET_BY_ADMIN', code: '042917', challengeId: 'chl_abc' });
+      expect(bare.text).toMatch(/^ {4}challengeId=chl_abc$/m);
+      expect(bare.html).not.toContain('<a href');
+    });
+
     it('encodes the token in the URL and escapes the link in HTML', () => {
       const mail = renderMail(tenant, invitation('"><b>t&x</b>'), hosted);
       expect(mail.text).toContain('/sign-up?invitationToken=%22%3E%3Cb%3Et%26x%3C%2Fb%3E');
@@ -147,7 +166,8 @@ describe('renderMail', () => {
     });
 
     it('other mails carry no link', () => {
-      for (const message of ALL_MESSAGES.filter((m) => m.kind !== 'INVITATION' && m.kind !== 'PASSWORD_RESET_CODE')) {
+      const linked = ['INVITATION', 'PASSWORD_RESET_CODE', 'PASSWORD_RESET_BY_ADMIN'];
+      for (const message of ALL_MESSAGES.filter((m) => !linked.includes(m.kind))) {
         expect(renderMail(tenant, message, hosted).html, message.kind).not.toContain('<a href');
       }
     });

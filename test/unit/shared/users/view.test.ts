@@ -37,6 +37,7 @@ function aUser(overrides: Partial<User> = {}): User {
     lockedUntil: null,
     credentialEpoch: 0,
     liveSessions: {},
+    invitationHash: null,
     ...overrides,
   };
 }
