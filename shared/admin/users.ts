@@ -177,6 +177,7 @@ export async function inviteUser(
   tenant: Merchant,
   principal: Principal,
   body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
+  client: ClientInfo,
 ) {
   const inviterName = await inviterNameOf(deps, tenant, principal);
   const invitation = await createInvitation(deps, tenant, {
@@ -214,7 +215,9 @@ export async function inviteUser(
       inviterName,
       expiresAt: invitation.expiresAt,
     } as const;
-    await deliver(deps, tenant, body.email, mail).catch(async (error: unknown) => {
+    // The invited person has sent no request yet: the mail is written in the inviting admin's language (their
+    // request's) until tenants have a default language of their own (tenantDefaultLanguage), which takes its place.
+    await deliver(deps, tenant, body.email, mail, client.language).catch(async (error: unknown) => {
       // Not sent: not counted either, so the admin's retry is not held back.
       await admitted.giveBack().catch(() => undefined);
       throw error;

@@ -1,6 +1,20 @@
+import type { Merchant } from '../tenancy/types.ts';
+
 /** The languages the service writes in (its mails): English, its own, and German. */
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/** The service's own language: every text exists in it first. */
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+/**
+ * The language a tenant's mail is written in when the request names none of ours. English for every tenant: a
+ * tenant's own default language (a merchant setting, to come) plugs in here, and every request follows it. It is
+ * then also to replace the inviting admin's language in invitations (inviteUser, shared/admin/users.ts).
+ */
+export function tenantDefaultLanguage(_tenant: Pick<Merchant, 'id'> | undefined): Language {
+  return DEFAULT_LANGUAGE;
+}
 
 /** Where a request says which language its user reads, in the order they are asked. */
 export interface LanguageSources {
@@ -8,7 +22,7 @@ export interface LanguageSources {
   uiLocales?: string | undefined;
   /** The `Accept-Language` header (RFC 9110 §12.5.4): ranges with optional q-values, `*` for any. */
   acceptLanguage?: string | undefined;
-  /** When neither names one of ours. */
+  /** When neither names one of ours: the tenant's default (tenantDefaultLanguage). */
   fallback: Language;
 }
 

@@ -1,4 +1,4 @@
-import type { Language } from '../i18n/languages.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { type Brand, type Branding, brandingOf, cleanDisplayText, escapeHtml } from './branding.ts';
 import { fillText, MAIL_CATALOGUES, type MailTextKey } from './catalogue.ts';
 import type { MailMessage } from './message.ts';
@@ -322,7 +322,7 @@ ${blocks}
  * is escaped in HTML.
  */
 export function renderMail(tenant: Brand, message: MailMessage, context: MailContext = {}): RenderedMail {
-  const language = context.language ?? 'en';
+  const language = context.language ?? DEFAULT_LANGUAGE;
   const brand = brandingOf(tenant, MAIL_CATALOGUES[language].texts.unnamedTenant);
   const words = wordsOf(language, brand.name);
   const content = contentOf(words, message, context);
