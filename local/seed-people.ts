@@ -1,3 +1,5 @@
+import type { ClientInfo } from '#shared/http/request-state.ts';
+
 /**
  * The people `npm run users -- seed` makes: the n-th person is always the same (names, address, device), so two
  * runs on two machines make the same tenant, and a failing run can be repeated. Names from many languages, accents
@@ -154,7 +156,7 @@ export interface Person {
   lastName: string;
   email: string;
   /** The browser they sign in with, and the address they come from (documentation ranges, RFC 5737). */
-  client: { ip: string; userAgent: string };
+  client: ClientInfo;
 }
 
 /**
@@ -184,6 +186,6 @@ export function personAt(index: number, options: { domain?: string; attempt?: nu
     firstName,
     lastName,
     email: `${local}@${domain}`,
-    client: { ip: `${net}.${1 + (mix(index, 7) % 254)}`, userAgent: pick(USER_AGENTS, index, 8) },
+    client: { ip: `${net}.${1 + (mix(index, 7) % 254)}`, userAgent: pick(USER_AGENTS, index, 8), language: 'en' },
   };
 }

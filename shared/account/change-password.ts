@@ -68,7 +68,7 @@ export async function changePassword(
   if (failed.size > 0) throw fail('SESSION_REVOKED');
   await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });
   // The notice is a courtesy: the change stands even if it cannot be sent.
-  await sendNotice(deps, tenant, user.email, { kind: 'PASSWORD_CHANGED' }).catch((error: unknown) => {
+  await sendNotice(deps, tenant, user.email, { kind: 'PASSWORD_CHANGED' }, client.language).catch((error: unknown) => {
     deps.log.error('password change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
 }

@@ -47,8 +47,11 @@ export async function requestEmailChange(
   });
   // The owner hears of it when it is asked for, not only once it is done (by then recovery has moved): sent
   // first and through sendOrUndo, so a change the owner could not be told about never gets a usable code.
-  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'EMAIL_CHANGE_REQUESTED', newEmail });
-  await sendOrUndo(deps, tenant, opened.challenge.id, newEmail, { kind: 'EMAIL_CHANGE_CODE', code: opened.code });
+  // Both in the language of the signed-in user's request: the new address has no reader of its own yet.
+  const notice = { kind: 'EMAIL_CHANGE_REQUESTED', newEmail } as const;
+  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, notice, client.language);
+  const code = { kind: 'EMAIL_CHANGE_CODE', code: opened.code } as const;
+  await sendOrUndo(deps, tenant, opened.challenge.id, newEmail, code, client.language);
   return { challengeId: opened.challenge.id };
 }
 
@@ -122,7 +125,8 @@ async function commitEmailChange(
   if (failed.has('code')) throw fail('INVALID_CODE');
   if (failed.size > 0) throw fail('CONFLICT', 'the address belongs to another account, or yours changed meanwhile');
   // The old address hears of it: if this was not its owner, they know at once.
-  await sendNotice(deps, tenant, oldEmail, { kind: 'EMAIL_CHANGED', newEmail }).catch((error: unknown) => {
+  const notice = { kind: 'EMAIL_CHANGED', newEmail } as const;
+  await sendNotice(deps, tenant, oldEmail, notice, client.language).catch((error: unknown) => {
     deps.log.error('e-mail change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
   return { challengeId: challenge.id, type: 'EMAIL' as const, status: 'COMPLETED' as const };

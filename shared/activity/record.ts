@@ -9,7 +9,7 @@ import type { ActivityType } from './types.ts';
 export type { ActivityType };
 
 /** Where the change came from (the caller's client), and who made it. */
-export interface ActivityContext extends ClientInfo {
+export interface ActivityContext extends Pick<ClientInfo, 'ip' | 'userAgent'> {
   /** The acting user id, `apikey:<keyId>`, or the user themselves. */
   actorId: string;
 }

@@ -3,6 +3,7 @@ import { admitMail, mailPurposeOf } from '../auth/mail-limits.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import type { Language } from '../i18n/languages.ts';
 import type { MailMessage } from '../mail/message.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -17,7 +18,14 @@ import { personName } from '../users/view.ts';
  * limits are what stop an admin, or a stolen admin key, from mailing one address in a loop, or every address.
  * Throws only when nothing went out; the caller then takes back what it made for the mail.
  */
-export async function mailForAdmin(deps: Deps, tenant: Merchant, to: string, message: MailMessage, what: string) {
+export async function mailForAdmin(
+  deps: Deps,
+  tenant: Merchant,
+  to: string,
+  message: MailMessage,
+  what: string,
+  language: Language,
+) {
   if (await isMailSuppressed(deps, tenant, to, message.kind)) {
     throw fail('UNAVAILABLE', {
       detail: `${what} cannot be sent: mail to this address is suppressed (it bounced or was reported as spam)`,
@@ -32,7 +40,7 @@ export async function mailForAdmin(deps: Deps, tenant: Merchant, to: string, mes
       headers: { 'retry-after': '60' },
     });
   }
-  await deliver(deps, tenant, to, message).catch(async (error: unknown) => {
+  await deliver(deps, tenant, to, message, language).catch(async (error: unknown) => {
     // Not sent: not counted either, so the admin's retry is not held back.
     if (admitted?.admitted) await admitted.giveBack().catch(() => undefined);
     throw error;

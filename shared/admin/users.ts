@@ -169,6 +169,7 @@ export async function inviteUser(
   tenant: Merchant,
   principal: Principal,
   body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
+  client: ClientInfo,
 ) {
   const inviterName = await inviterNameOf(deps, tenant, principal);
   const invitation = await createInvitation(deps, tenant, {
@@ -188,7 +189,9 @@ export async function inviteUser(
       inviterName,
       expiresAt: invitation.expiresAt,
     } as const;
-    await mailForAdmin(deps, tenant, body.email, mail, 'the invitation mail');
+    // The invited person has sent no request yet: the mail is written in the inviting admin's language (their
+    // request's) until tenants have a default language of their own (tenantDefaultLanguage), which takes its place.
+    await mailForAdmin(deps, tenant, body.email, mail, 'the invitation mail', client.language);
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

@@ -22,10 +22,14 @@ export async function forgotPassword(deps: Deps, tenant: Merchant, email: string
     const owner = user && MAY_RESET.has(user.status) ? user : null;
     const opened = await openCodeChallenge(deps, tenant, { type: 'PASSWORD_RESET', userId: owner?.id ?? null, email });
     if (owner) {
-      await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, owner.email, {
-        kind: 'PASSWORD_RESET_CODE',
-        code: opened.code,
-      });
+      await sendQuietlyOrUndo(
+        deps,
+        tenant,
+        opened.challenge.id,
+        owner.email,
+        { kind: 'PASSWORD_RESET_CODE', code: opened.code },
+        client.language,
+      );
     }
     return { challengeId: opened.challenge.id };
   });

@@ -132,10 +132,14 @@ async function requestLoginCode(deps: Deps, tenant: Merchant, email: string, cli
     email,
   });
   if (user) {
-    await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, user.email, {
-      kind: 'LOGIN_CODE',
-      code: opened.code,
-    });
+    await sendQuietlyOrUndo(
+      deps,
+      tenant,
+      opened.challenge.id,
+      user.email,
+      { kind: 'LOGIN_CODE', code: opened.code },
+      client.language,
+    );
   }
   return challengeResponse(opened.challenge);
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { Language } from '../i18n/languages.ts';
 import type { MailMessage } from '../mail/message.ts';
 import { mailSuppressionRepo } from '../store/mail-suppression-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -29,13 +30,19 @@ export async function isMailSuppressed(
 }
 
 /**
- * Sends one mail through the deps' mailer; a mail it could not send (SES
+ * Sends one mail through the deps' mailer, written in `language`; a mail it could not send (SES
  * refused it or failed) is counted as `MailsFailed` by its kind before the
  * error goes on. Every send of the service goes through here.
  */
-export async function deliver(deps: Deps, tenant: Merchant, to: string, message: MailMessage): Promise<void> {
+export async function deliver(
+  deps: Deps,
+  tenant: Merchant,
+  to: string,
+  message: MailMessage,
+  language: Language,
+): Promise<void> {
   try {
-    await deps.mailer.send(tenant, to, message);
+    await deps.mailer.send(tenant, to, message, language);
   } catch (error) {
     deps.signals.mailFailed(message.kind);
     throw error;
@@ -48,7 +55,13 @@ export async function deliver(deps: Deps, tenant: Merchant, to: string, message:
  * does when a notice cannot be sent); the send's error, or the store's,
  * otherwise thrown for the caller to log.
  */
-export async function sendNotice(deps: Deps, tenant: Merchant, to: string, message: MailMessage): Promise<void> {
+export async function sendNotice(
+  deps: Deps,
+  tenant: Merchant,
+  to: string,
+  message: MailMessage,
+  language: Language,
+): Promise<void> {
   if (await isMailSuppressed(deps, tenant, to, message.kind)) return;
-  await deliver(deps, tenant, to, message);
+  await deliver(deps, tenant, to, message, language);
 }

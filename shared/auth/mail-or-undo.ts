@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { Language } from '../i18n/languages.ts';
 import type { MailMessage } from '../mail/message.ts';
 import { challengeRepo } from '../store/challenge-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -39,9 +40,10 @@ export async function sendOrUndo(
   challengeId: string,
   to: string,
   message: MailMessage,
+  language: Language,
   undo?: Undo,
 ): Promise<void> {
-  const sent = await admitThenSend(deps, tenant, challengeId, to, message, undo);
+  const sent = await admitThenSend(deps, tenant, challengeId, to, message, language, undo);
   if (sent !== true) throw sent.error;
 }
 
@@ -62,9 +64,10 @@ export async function sendQuietlyOrUndo(
   challengeId: string,
   to: string,
   message: MailMessage,
+  language: Language,
   undo?: Undo,
 ): Promise<void> {
-  const sent = await admitThenSend(deps, tenant, challengeId, to, message, undo);
+  const sent = await admitThenSend(deps, tenant, challengeId, to, message, language, undo);
   if (sent !== true) {
     deps.log.error('mail not sent; answered as sent', {
       mailKind: message.kind,
@@ -86,6 +89,7 @@ async function admitThenSend(
   challengeId: string,
   to: string,
   message: MailMessage,
+  language: Language,
   undo: Undo | undefined,
 ): Promise<true | { error: unknown }> {
   const takeBack = async () => {
@@ -117,7 +121,7 @@ async function admitThenSend(
     admitted = admission;
   }
   try {
-    await deliver(deps, tenant, to, message);
+    await deliver(deps, tenant, to, message, language);
     return true;
   } catch (error) {
     try {

@@ -149,6 +149,7 @@ async function sendReauthCode(
     email: user.email,
     sessionId: principal.sessionId,
   });
-  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, { kind: 'REAUTH_CODE', code: opened.code });
+  const mail = { kind: 'REAUTH_CODE', code: opened.code } as const;
+  await sendOrUndo(deps, tenant, opened.challenge.id, user.email, mail, client.language);
   return { challengeId: opened.challenge.id };
 }

@@ -77,7 +77,8 @@ async function commitReset(
   // Its status changed meanwhile, or the code used by a racing reset.
   if (failed.size > 0) throw fail('INVALID_CODE');
   // The notice is a courtesy: the reset stands even if it cannot be sent.
-  await sendNotice(deps, tenant, answered.email, { kind: 'PASSWORD_RESET_DONE' }).catch((error: unknown) => {
+  const notice = { kind: 'PASSWORD_RESET_DONE' } as const;
+  await sendNotice(deps, tenant, answered.email, notice, client.language).catch((error: unknown) => {
     deps.log.error('reset notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });
   });
 }

@@ -67,7 +67,7 @@ export async function startSession(
   deps: Deps,
   tenant: Merchant,
   user: User,
-  client: ClientInfo,
+  client: Pick<ClientInfo, 'ip' | 'userAgent'>,
   commit: SessionCommit = {},
 ) {
   return beginSession(deps, tenant, user, client, commit, null, (session, refreshToken) =>
@@ -84,7 +84,7 @@ export async function beginSession<T>(
   deps: Deps,
   tenant: Merchant,
   user: User,
-  client: ClientInfo,
+  client: Pick<ClientInfo, 'ip' | 'userAgent'>,
   commit: SessionCommit,
   shape: ClientSessionShape | null,
   sign: (session: Session, refreshToken: string) => Promise<T>,

@@ -2,6 +2,7 @@ import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import type { Language } from '../i18n/languages.ts';
 import { challengeRepo } from '../store/challenge-repo.ts';
 import { invitationRepo } from '../store/invitation-repo.ts';
 import { transact } from '../store/transact.ts';
@@ -109,7 +110,7 @@ async function signupFor(deps: Deps, tenant: Merchant, body: SignupRequest, clie
   await enforceSignupLimit(deps, tenant, client.ip);
   const budget = await takeSignupBudget(deps, tenant);
   try {
-    return await openSignup(deps, tenant, body, budget);
+    return await openSignup(deps, tenant, body, budget, client.language);
   } catch (error) {
     await budget.giveBack();
     throw error;
@@ -117,7 +118,13 @@ async function signupFor(deps: Deps, tenant: Merchant, body: SignupRequest, clie
 }
 
 /** An open signup, its mail's unit of the signup budget taken: a code to a new address, or a notice to its owner. */
-async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, budget: SignupMailUnit) {
+async function openSignup(
+  deps: Deps,
+  tenant: Merchant,
+  body: SignupRequest,
+  budget: SignupMailUnit,
+  language: Language,
+) {
   // Hashed whatever happens next, so every answer costs the same time.
   const passwordHash = body.password === undefined ? null : await hashPassword(deps.config.argon2, body.password);
   const pending = { passwordHash, firstName: body.firstName, lastName: body.lastName, phone: body.phone ?? null };
@@ -149,7 +156,8 @@ async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, bud
       await userRepo(deps.store).deleteUnverified(tenant, user);
       takenBack = true;
     };
-    await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, { kind: 'SIGNUP_CODE', code: opened.code }, undo);
+    const mail = { kind: 'SIGNUP_CODE', code: opened.code } as const;
+    await sendQuietlyOrUndo(deps, tenant, opened.challenge.id, email, mail, language, undo);
     // Only an account that stays is a sign-up (the answer is the same either way).
     if (!takenBack) deps.signals.count('Signups');
     return { challengeId: opened.challenge.id };
@@ -169,14 +177,16 @@ async function openSignup(deps: Deps, tenant: Merchant, body: SignupRequest, bud
         await budget.giveBack();
         await userRepo(deps.store).update(tenant, owner.id, { emailStatus, emailValidationExpiresAt }, 'INACTIVE');
       };
-      await sendQuietlyOrUndo(deps, tenant, again.challenge.id, email, { kind: 'SIGNUP_CODE', code: again.code }, undo);
+      const mail = { kind: 'SIGNUP_CODE', code: again.code } as const;
+      await sendQuietlyOrUndo(deps, tenant, again.challenge.id, email, mail, language, undo);
       return { challengeId: again.challenge.id };
     }
     // Verified since it was read: it is now an account like any other.
   }
-  // Already registered: a decoy challenge and a notice to the owner.
+  // Already registered: a decoy challenge and a notice to the owner, in the sign-up request's language as every
+  // mail a request causes (most often the owner's own, who forgot the account; no language is kept per user).
   const decoy = await openCodeChallenge(deps, tenant, { type: 'SIGNUP', userId: null, email: body.email });
-  await sendQuietlyOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' }, () =>
+  await sendQuietlyOrUndo(deps, tenant, decoy.challenge.id, body.email, { kind: 'ALREADY_REGISTERED' }, language, () =>
     budget.giveBack(),
   );
   return { challengeId: decoy.challenge.id };

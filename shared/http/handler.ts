@@ -5,6 +5,7 @@ import type { Authenticators, Principal, UserPrincipal } from '../auth/principal
 import { vaultLimitedTo } from '../crypto/key-vault.ts';
 import { type Deps, depsWithStore, processDeps, processRequestLog } from '../deps.ts';
 import { type AppError, type ErrorCode, fail, isAppError } from '../errors.ts';
+import { chooseLanguage, tenantDefaultLanguage } from '../i18n/languages.ts';
 import { describeError, jsonLogger, withFields } from '../log.ts';
 import type { Mailer } from '../mail/message.ts';
 import { type Counter, IDENTITY_METRICS_NAMESPACE, outcomeOf, takeDirectReadFallbacks } from '../metrics.ts';
@@ -66,7 +67,7 @@ export interface HandlerInput<R extends RouteDef> {
       : R['auth'] extends 'bearer'
         ? UserPrincipal
         : Principal;
-  /** The caller's IP and User-Agent, as API Gateway saw them. */
+  /** The caller's IP and User-Agent, as API Gateway saw them, and the language it reads. */
   client: ClientInfo;
   request: {
     requestId: string;
@@ -345,7 +346,15 @@ export function httpHandler(
         params: state.params,
         tenant: token ? { app: token.app, mid: token.mid } : state.tenant,
         auth: token ?? state.principal,
-        client: { ip: state.ip, userAgent: http?.userAgent ?? '' },
+        client: {
+          ip: state.ip,
+          userAgent: http?.userAgent ?? '',
+          // Read once per request, on every route alike: a mail's path costs no more than another's.
+          language: chooseLanguage({
+            acceptLanguage: header(event, 'accept-language'),
+            fallback: tenantDefaultLanguage(state.tenant),
+          }),
+        },
         request: {
           requestId: state.requestId,
           origin: state.origin,

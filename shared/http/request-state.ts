@@ -2,6 +2,7 @@ import type { Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Authenticators, PrefetchedBearer, Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
+import type { Language } from '../i18n/languages.ts';
 import type { Logger, RequestLog } from '../log.ts';
 import type { StoreClient } from '../store/client.ts';
 import type { TenantRef } from '../store/keys.ts';
@@ -24,11 +25,14 @@ export interface ServiceDeps {
 
 /**
  * Who is on the other end of the connection, as API Gateway (or our edge) saw it: recorded
- * with sessions and activity, and the key of the per-IP rate limit.
+ * with sessions and activity, and the key of the per-IP rate limit; and the language it reads,
+ * which every mail the request causes is written in.
  */
 export interface ClientInfo {
   ip: string;
   userAgent: string;
+  /** From the request's `Accept-Language`, else the tenant's default (chooseLanguage, tenantDefaultLanguage). */
+  language: Language;
 }
 
 /** What the middleware stages learn about a request, in order, for the next stage and the handler. */

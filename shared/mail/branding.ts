@@ -73,10 +73,11 @@ function logoOf(value: string | null): string | null {
   }
 }
 
-export function brandingOf(tenant: Brand): Branding {
+/** The tenant's branding; `unnamed` stands for its name when it has none that can be shown. */
+export function brandingOf(tenant: Brand, unnamed: string): Branding {
   const primaryColor = colourOr(tenant.primaryColor, NEUTRAL_PRIMARY);
   return {
-    name: cleanDisplayText(tenant.name) || 'Your account',
+    name: cleanDisplayText(tenant.name) || unnamed,
     primaryColor,
     secondaryColor: colourOr(tenant.secondaryColor, NEUTRAL_SECONDARY),
     onPrimaryColor: readableOn(primaryColor),

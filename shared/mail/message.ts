@@ -1,3 +1,4 @@
+import type { Language } from '../i18n/languages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 
 /** Every mail the service sends. Codes are the 6-digit e-mail codes; they expire in 10 minutes. */
@@ -32,8 +33,8 @@ export type MailMessage =
 
 export interface Mailer {
   /**
-   * Sends `message` to `to`, branded for `tenant`. Throws 503 UNAVAILABLE
+   * Sends `message` to `to`, branded for `tenant`, written in `language`. Throws 503 UNAVAILABLE
    * (`Retry-After: 5`) when the mail service fails.
    */
-  send(tenant: Merchant, to: string, message: MailMessage): Promise<void>;
+  send(tenant: Merchant, to: string, message: MailMessage, language: Language): Promise<void>;
 }

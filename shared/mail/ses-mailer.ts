@@ -112,7 +112,7 @@ export function sesMailer(
   let ses = 'send' in client ? client : undefined;
   const deployment = options.senderName || from.slice(from.lastIndexOf('@') + 1);
   return {
-    async send(tenant, to, message) {
+    async send(tenant, to, message, language) {
       if (!SINGLE_ADDRESS.test(to)) {
         // A programming error (the schemas check addresses), so a plain 500; the address stays out of the message.
         throw new Error(`mail ${message.kind}: the recipient is not one plain address`);
@@ -120,6 +120,7 @@ export function sesMailer(
       const mail = renderMail(tenant, message, {
         hostedOrigin: hostedOrigin({ hostedPagesOrigin: options.hostedPagesOrigin }, tenant.subdomain),
         to,
+        language,
       });
       try {
         sesModule ??= import('@aws-sdk/client-sesv2');

@@ -1,4 +1,6 @@
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { type Brand, type Branding, brandingOf, cleanDisplayText, escapeHtml } from './branding.ts';
+import { fillText, MAIL_CATALOGUES, type MailTextKey } from './catalogue.ts';
 import type { MailMessage } from './message.ts';
 
 /** E-mail codes live this long (CHALLENGE_TTL_MS, shared/lifetimes.ts); every code mail says so. */
@@ -13,7 +15,7 @@ export interface RenderedMail {
 /** One piece of a mail body, rendered both as text and as HTML. */
 type Block = { paragraph: string } | { code: string } | { link: string; label: string };
 
-/** What a mail may know beyond the tenant and the message: where its links lead. */
+/** What a mail may know beyond the tenant and the message: where its links lead, and its reader's language. */
 export interface MailContext {
   /**
    * The tenant's hosted pages (`hostedOrigin(config, subdomain)`), when the
@@ -23,6 +25,8 @@ export interface MailContext {
   hostedOrigin?: string | undefined;
   /** The recipient, filled into the reset page's link. */
   to?: string | undefined;
+  /** The language to write in (shared/i18n/languages.ts); English when none is named. */
+  language?: Language | undefined;
 }
 
 interface Content {
@@ -37,34 +41,39 @@ interface Content {
   blocks: Block[];
 }
 
-function minutes(count: number): string {
-  return count === 1 ? '1 minute' : `${count} minutes`;
+/** Renders the catalogue's texts of one language. */
+interface Words {
+  /** The tenant's name, as the mail shows it. */
+  name: string;
+  /** A text of the catalogue, its placeholders filled (`name`, the tenant's, always). */
+  t(key: MailTextKey, values?: Record<string, string | number>): string;
+  minutes(count: number): string;
+  /**
+   * An instant in words, in UTC (the recipient's zone is unknown), spelled out so that no reader takes day for
+   * month: "Friday 14 March 2025, 09:30 UTC", "Freitag, 14. März 2025, 09:30 UTC".
+   */
+  dateInWords(iso: string): string;
 }
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/**
- * An instant in words, in UTC (the recipient's zone is unknown), spelled out so that no reader takes day for
- * month: "Friday 14 March 2025, 09:30 UTC".
- */
-function dateInWords(iso: string): string {
-  const at = new Date(iso);
-  const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
-  return `${WEEKDAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${time} UTC`;
+function wordsOf(language: Language, tenantName: string): Words {
+  const catalogue = MAIL_CATALOGUES[language];
+  const t = (key: MailTextKey, values: Record<string, string | number> = {}) =>
+    fillText(catalogue.texts[key], { name: tenantName, ...values });
+  return {
+    name: tenantName,
+    t,
+    minutes: (count) => (count === 1 ? t('minutes.one') : t('minutes.other', { count })),
+    dateInWords(iso) {
+      const at = new Date(iso);
+      return t('dateTime', {
+        weekday: catalogue.weekdays[at.getUTCDay()] as string,
+        day: at.getUTCDate(),
+        month: catalogue.months[at.getUTCMonth()] as string,
+        year: at.getUTCFullYear(),
+        time: `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`,
+      });
+    },
+  };
 }
 
 /** A link to one of the tenant's hosted pages, or none when the deployment has none. */
@@ -74,252 +83,220 @@ function pageLink(context: MailContext, path: string, query: Record<string, stri
   return `${context.hostedOrigin}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;
 }
 
-function contentOf(name: string, message: MailMessage, context: MailContext): Content {
-  const expiry = `It expires in ${minutes(CODE_LIFETIME_MINUTES)} and works once.`;
+/** A code mail: a line, the code, its expiry, then what to do if the recipient did not ask for it. */
+function codeMail(
+  words: Words,
+  texts: { subject: MailTextKey; preheader: MailTextKey; intro: MailTextKey; notYou: MailTextKey },
+  code: string,
+  afterExpiry: Block[] = [],
+): Content {
+  const { t } = words;
+  const expiry = t('codeExpiry', { minutes: words.minutes(CODE_LIFETIME_MINUTES) });
+  return {
+    subject: t(texts.subject),
+    preheader: t(texts.preheader, { expiry }),
+    blocks: [
+      { paragraph: t(texts.intro) },
+      { code },
+      { paragraph: expiry },
+      ...afterExpiry,
+      { paragraph: t(texts.notYou) },
+    ],
+  };
+}
+
+function contentOf(words: Words, message: MailMessage, context: MailContext): Content {
+  const { t } = words;
   switch (message.kind) {
     case 'SIGNUP_CODE':
-      return {
-        subject: `Confirm your e-mail address for ${name}`,
-        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
-        blocks: [
-          { paragraph: `Use this code to finish creating your ${name} account:` },
-          { code: message.code },
-          { paragraph: expiry },
-          { paragraph: 'If you did not sign up, ignore this e-mail: no account is created without the code.' },
-        ],
-      };
+      return codeMail(
+        words,
+        {
+          subject: 'signupCode.subject',
+          preheader: 'signupCode.preheader',
+          intro: 'signupCode.intro',
+          notYou: 'signupCode.notYou',
+        },
+        message.code,
+      );
     case 'LOGIN_CODE':
-      return {
-        subject: `Your ${name} sign-in code`,
-        preheader: `Your ${name} sign-in code is inside. ${expiry}`,
-        blocks: [
-          { paragraph: `Use this code to sign in to ${name}:` },
-          { code: message.code },
-          { paragraph: expiry },
-          {
-            paragraph:
-              'If you did not try to sign in, ignore this e-mail: nobody can sign in without the code. Never share it; we will never ask you for it.',
-          },
-        ],
-      };
+      return codeMail(
+        words,
+        {
+          subject: 'loginCode.subject',
+          preheader: 'loginCode.preheader',
+          intro: 'loginCode.intro',
+          notYou: 'loginCode.notYou',
+        },
+        message.code,
+      );
     case 'PASSWORD_RESET_CODE': {
       // The page asks for the address, the code and the new password; the address is filled in.
       const page = pageLink(context, '/reset-password', { email: context.to });
-      return {
-        subject: `Reset your ${name} password`,
-        preheader: `Your ${name} password reset code is inside. ${expiry}`,
-        blocks: [
-          { paragraph: `Use this code to choose a new password for your ${name} account:` },
-          { code: message.code },
-          { paragraph: expiry },
-          ...(page
-            ? [
-                { paragraph: 'Enter it on this page, in the browser where you asked for it:' },
-                { link: page, label: 'Choose a new password' },
-              ]
-            : []),
-          { paragraph: 'If you did not ask to reset your password, ignore this e-mail: your password stays as it is.' },
-        ],
-      };
+      return codeMail(
+        words,
+        {
+          subject: 'resetCode.subject',
+          preheader: 'resetCode.preheader',
+          intro: 'resetCode.intro',
+          notYou: 'resetCode.notYou',
+        },
+        message.code,
+        page ? [{ paragraph: t('resetCode.pageLead') }, { link: page, label: t('resetCode.pageLink') }] : [],
+      );
     }
     case 'PASSWORD_RESET_BY_ADMIN': {
       // Not asked for in this browser: the link carries the challenge the code answers.
       const page = pageLink(context, '/reset-password', { email: context.to, challenge: message.challengeId });
-      return {
-        subject: `Choose a new ${name} password`,
-        preheader: `A code to choose a new ${name} password is inside. ${expiry}`,
-        blocks: [
-          {
-            paragraph: `An administrator of ${name} sent you this code to choose a new password for your account:`,
-          },
-          { code: message.code },
-          { paragraph: expiry },
-          ...(page
-            ? [
-                { paragraph: 'Enter it on this page:' },
-                { link: page, label: 'Choose a new password' },
-                {
-                  paragraph: 'Once the code has expired, the page sends you a new one: choose "Send a new code" there.',
-                },
-              ]
-            : // Without hosted pages the tenant's own app takes the reset: it needs the challenge, as that literal.
-              [
-                { paragraph: `Enter it in ${name} with this request:` },
-                { code: `challengeId=${message.challengeId}` },
-              ]),
-          {
-            paragraph:
-              'If you did not expect this, you may ignore it: your password stays as it is until you choose a new one.',
-          },
-        ],
-      };
+      return codeMail(
+        words,
+        {
+          subject: 'adminReset.subject',
+          preheader: 'adminReset.preheader',
+          intro: 'adminReset.intro',
+          notYou: 'adminReset.notYou',
+        },
+        message.code,
+        page
+          ? [
+              { paragraph: t('adminReset.pageLead') },
+              { link: page, label: t('resetCode.pageLink') },
+              { paragraph: t('adminReset.expired') },
+            ]
+          : // Without hosted pages the tenant's own app takes the reset: it needs the challenge, as that literal.
+            [{ paragraph: t('adminReset.appLead') }, { code: `challengeId=${message.challengeId}` }],
+      );
     }
     case 'EMAIL_CHANGE_CODE':
-      return {
-        subject: `Confirm your new e-mail address for ${name}`,
-        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
-        blocks: [
-          { paragraph: `Use this code to make this address the e-mail address of your ${name} account:` },
-          { code: message.code },
-          { paragraph: expiry },
-          { paragraph: 'If you did not ask for this, ignore this e-mail: nothing changes without the code.' },
-        ],
-      };
+      return codeMail(
+        words,
+        {
+          subject: 'emailChangeCode.subject',
+          preheader: 'emailChangeCode.preheader',
+          intro: 'emailChangeCode.intro',
+          notYou: 'emailChangeCode.notYou',
+        },
+        message.code,
+      );
+    case 'REAUTH_CODE':
+      return codeMail(
+        words,
+        {
+          subject: 'reauthCode.subject',
+          preheader: 'reauthCode.preheader',
+          intro: 'reauthCode.intro',
+          notYou: 'reauthCode.notYou',
+        },
+        message.code,
+      );
     case 'ALREADY_REGISTERED':
       return {
-        subject: `You already have a ${name} account`,
-        preheader: `Someone tried to sign up to ${name} with this e-mail address.`,
+        subject: t('alreadyRegistered.subject'),
+        preheader: t('alreadyRegistered.preheader'),
         blocks: [
-          {
-            paragraph: `Someone tried to create a ${name} account with this e-mail address, but you already have one.`,
-          },
-          {
-            paragraph:
-              'If that was you, sign in instead. If you forgot your password, use "Forgot password" on the sign-in page to reset it.',
-          },
-          { paragraph: 'If it was not you, ignore this e-mail: nothing has changed in your account.' },
+          { paragraph: t('alreadyRegistered.tried') },
+          { paragraph: t('alreadyRegistered.ifYou') },
+          { paragraph: t('alreadyRegistered.notYou') },
         ],
       };
     case 'INVITATION': {
       const inviter = message.inviterName ? cleanDisplayText(message.inviterName, 64) : '';
       const page = pageLink(context, '/sign-up', { invitationToken: message.invitationToken });
-      const until = dateInWords(message.expiresAt);
+      const until = words.dateInWords(message.expiresAt);
       return {
-        subject: inviter ? `${inviter} invited you to ${name}` : `You are invited to ${name}`,
-        preheader: `Your invitation to join ${name} is inside. It works until ${until}.`,
+        subject: inviter ? t('invitation.subjectFrom', { inviter }) : t('invitation.subject'),
+        preheader: t('invitation.preheader', { until }),
         blocks: [
-          {
-            paragraph: inviter
-              ? `${inviter} has invited you to join ${name}.`
-              : `You have been invited to join ${name}.`,
-          },
+          { paragraph: inviter ? t('invitation.invitedBy', { inviter }) : t('invitation.invited') },
           // The link carries the token (`invitationToken=<token>`, which clients look for): nothing else to copy.
           ...(page
-            ? [
-                { paragraph: 'To accept, open this link and create your account:' },
-                { link: page, label: 'Accept the invitation' },
-              ]
+            ? [{ paragraph: t('invitation.pageLead') }, { link: page, label: t('invitation.pageLink') }]
             : // Without hosted pages the tenant's own app takes the token: the mail carries it, as that literal.
-              [
-                { paragraph: `To accept, sign up to ${name} with this invitation:` },
-                { code: `invitationToken=${message.invitationToken}` },
-              ]),
-          {
-            paragraph: `The invitation works once, until ${until}. After that, ask ${inviter || name} for a new one.`,
-          },
-          {
-            paragraph: 'If you did not expect this invitation, ignore this e-mail: no account is created without you.',
-          },
+              [{ paragraph: t('invitation.tokenLead') }, { code: `invitationToken=${message.invitationToken}` }]),
+          { paragraph: t('invitation.validity', { until, contact: inviter || words.name }) },
+          { paragraph: t('invitation.notYou') },
         ],
       };
     }
     case 'PASSWORD_CHANGED':
       return {
-        subject: `Your ${name} password was changed`,
-        preheader: `The password of your ${name} account was just changed.`,
+        subject: t('passwordChanged.subject'),
+        preheader: t('passwordChanged.preheader'),
         blocks: [
-          {
-            paragraph: `The password of your ${name} account was just changed, and your other sessions were signed out.`,
-          },
-          { paragraph: 'If you did this, there is nothing more to do.' },
-          {
-            paragraph:
-              'If you did not, someone else knows your password: reset it now with "Forgot password" on the sign-in page.',
-          },
+          { paragraph: t('passwordChanged.changed') },
+          { paragraph: t('passwordChanged.ifYou') },
+          { paragraph: t('passwordChanged.notYou') },
         ],
       };
     case 'PASSWORD_RESET_DONE':
       return {
-        subject: `Your ${name} password was reset`,
-        preheader: `The password of your ${name} account was reset.`,
+        subject: t('passwordResetDone.subject'),
+        preheader: t('passwordResetDone.preheader'),
         blocks: [
-          {
-            paragraph: `The password of your ${name} account was reset with a code sent to this address, and every session was signed out.`,
-          },
-          { paragraph: 'If you did this, there is nothing more to do.' },
-          {
-            paragraph:
-              'If you did not, someone can read your e-mail: secure your mailbox first, then reset your password again.',
-          },
+          { paragraph: t('passwordResetDone.reset') },
+          { paragraph: t('passwordResetDone.ifYou') },
+          { paragraph: t('passwordResetDone.notYou') },
         ],
       };
     case 'EMAIL_CHANGED': {
       const newEmail = cleanDisplayText(message.newEmail, 320);
       return {
-        subject: `Your ${name} e-mail address was changed`,
-        preheader: `The e-mail address of your ${name} account was changed.`,
+        subject: t('emailChanged.subject'),
+        preheader: t('emailChanged.preheader'),
         blocks: [
-          { paragraph: `The e-mail address of your ${name} account was changed to ${newEmail}.` },
-          { paragraph: 'Sign-in codes and account notices now go to that address, no longer to this one.' },
-          { paragraph: `If you did not do this, contact ${name} at once.` },
+          { paragraph: t('emailChanged.changed', { newEmail }) },
+          { paragraph: t('emailChanged.mailGoesThere') },
+          { paragraph: t('emailChanged.notYou') },
         ],
       };
     }
     case 'EMAIL_CHANGE_REQUESTED': {
       const newEmail = cleanDisplayText(message.newEmail, 320);
       return {
-        subject: `A change of your ${name} e-mail address was requested`,
-        preheader: `Someone asked to move your ${name} account to another e-mail address.`,
+        subject: t('emailChangeRequested.subject'),
+        preheader: t('emailChangeRequested.preheader'),
         blocks: [
-          { paragraph: `Someone signed in to your ${name} account asked to change its e-mail address to ${newEmail}.` },
-          { paragraph: 'Nothing has changed yet: the change needs a code sent to that address.' },
-          {
-            paragraph: `If this was not you, sign out every session and change your password now, then contact ${name}.`,
-          },
+          { paragraph: t('emailChangeRequested.asked', { newEmail }) },
+          { paragraph: t('emailChangeRequested.notYet') },
+          { paragraph: t('emailChangeRequested.notYou') },
         ],
       };
     }
-    case 'REAUTH_CODE':
-      return {
-        subject: `Confirm it is you at ${name}`,
-        preheader: `Your ${name} confirmation code is inside. ${expiry}`,
-        blocks: [
-          {
-            paragraph: `Use this code to confirm it is you before changing the security settings of your ${name} account:`,
-          },
-          { code: message.code },
-          { paragraph: expiry },
-          {
-            paragraph:
-              'If you did not ask for this, someone may be using your signed-in session: sign out every session and change your password. Never share this code.',
-          },
-        ],
-      };
     case 'ACCOUNT_LOCKED': {
-      const lockedFor = minutes(Math.max(1, Math.ceil(message.minutes)));
+      const lockedFor = words.minutes(Math.max(1, Math.ceil(message.minutes)));
       return {
-        subject: `Sign-in to ${name} is blocked for ${lockedFor}`,
-        preheader: `Too many failed attempts to sign in to your ${name} account.`,
+        subject: t('accountLocked.subject', { lockedFor }),
+        preheader: t('accountLocked.preheader'),
         blocks: [
-          {
-            paragraph: `There were too many failed attempts to sign in to your ${name} account, so signing in is blocked for ${lockedFor}.`,
-          },
-          { paragraph: 'If that was you, wait and try again, or reset your password with "Forgot password".' },
-          {
-            paragraph:
-              'If it was not you, someone may be guessing your password: once you can sign in, make sure it is long and used nowhere else.',
-          },
+          { paragraph: t('accountLocked.locked', { lockedFor }) },
+          { paragraph: t('accountLocked.ifYou') },
+          { paragraph: t('accountLocked.notYou') },
         ],
       };
     }
   }
 }
 
-function renderText(brand: Branding, content: Content): string {
+function renderText(brand: Branding, content: Content, words: Words): string {
   const body = content.blocks.map((block) =>
     'code' in block ? `    ${block.code}` : 'link' in block ? `${block.label}: ${block.link}` : block.paragraph,
   );
-  return [brand.name, '', 'Hello,', '', ...body.flatMap((line) => [line, '']), '--', footerOf(brand), ''].join('\n');
-}
-
-function footerOf(brand: Branding): string {
-  return `Sent by ${brand.name} about your account. Replies to this address are not read.`;
+  return [
+    brand.name,
+    '',
+    words.t('greeting'),
+    '',
+    ...body.flatMap((line) => [line, '']),
+    '--',
+    words.t('footer'),
+    '',
+  ].join('\n');
 }
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace";
 
-function renderHtml(brand: Branding, content: Content): string {
+function renderHtml(brand: Branding, content: Content, words: Words, language: Language): string {
   const name = escapeHtml(brand.name);
   // Colours are validated `#rrggbb` (brandingOf); the logo URL is http(s) only and escaped as an attribute.
   const header = brand.logoUrl
@@ -339,7 +316,7 @@ function renderHtml(brand: Branding, content: Content): string {
     })
     .join('\n');
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -351,10 +328,10 @@ function renderHtml(brand: Branding, content: Content): string {
 <div style="max-width:560px;margin:0 auto;padding:24px 16px">
 <div style="background:${brand.primaryColor};color:${brand.onPrimaryColor};padding:16px 24px;border-radius:8px 8px 0 0">${header}</div>
 <div style="background:#ffffff;padding:24px;border-radius:0 0 8px 8px">
-<p style="margin:0 0 16px;font-size:16px;line-height:24px">Hello,</p>
+<p style="margin:0 0 16px;font-size:16px;line-height:24px">${escapeHtml(words.t('greeting'))}</p>
 ${blocks}
 </div>
-<p style="margin:16px 0 0;font-size:12px;line-height:18px;color:#71717a">${escapeHtml(footerOf(brand))}</p>
+<p style="margin:16px 0 0;font-size:12px;line-height:18px;color:#71717a">${escapeHtml(words.t('footer'))}</p>
 </div>
 </body>
 </html>
@@ -362,11 +339,18 @@ ${blocks}
 }
 
 /**
- * The subject, text part and HTML part of `message`, branded for `tenant`, with links to the tenant's hosted pages
- * when `context` names them. Every interpolated value is escaped in HTML.
+ * The subject, text part and HTML part of `message` in the context's language (English unless it names another),
+ * branded for `tenant`, with links to the tenant's hosted pages when `context` names them. Every interpolated value
+ * is escaped in HTML.
  */
 export function renderMail(tenant: Brand, message: MailMessage, context: MailContext = {}): RenderedMail {
-  const brand = brandingOf(tenant);
-  const content = contentOf(brand.name, message, context);
-  return { subject: content.subject, text: renderText(brand, content), html: renderHtml(brand, content) };
+  const language = context.language ?? DEFAULT_LANGUAGE;
+  const brand = brandingOf(tenant, MAIL_CATALOGUES[language].texts.unnamedTenant);
+  const words = wordsOf(language, brand.name);
+  const content = contentOf(words, message, context);
+  return {
+    subject: content.subject,
+    text: renderText(brand, content, words),
+    html: renderHtml(brand, content, words, language),
+  };
 }

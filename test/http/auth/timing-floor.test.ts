@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInvitation } from '#shared/auth/invitations.ts';
 import { userRepo } from '#shared/store/user-repo.ts';
-import { aTenantWith, aUser } from '#test/support/auth.ts';
+import { aTenantWith, aUser, mailsTo } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { bearer, identityApi, post } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
@@ -49,6 +49,27 @@ describe('answers that could tell a known address from an unknown one take at le
       expect(signup.status, email).toBe(201);
       expect(signup.ms).toBeGreaterThanOrEqual(FLOOR_MS);
     }
+  });
+
+  it('in German too (Accept-Language: de-DE): a sign-up and the code requests answer no sooner than the floor', async () => {
+    const tenant = await aTenantWith({ loginMode: 'OTP_EMAIL', signupMode: 'OPEN' });
+    const user = await aUser(tenant);
+    const headers = { ...tenant.headers, 'accept-language': 'de-DE,de;q=0.9' };
+    for (const email of [user.email, nobody()]) {
+      const body = { app: tenant.app, mid: tenant.mid, email, firstName: 'P', lastName: 'R' };
+      for (const [path, status, sent] of [
+        ['/auth/login', 200, { email }],
+        ['/auth/forgot-password', 202, { email }],
+        ['/auth/signup', 201, body],
+      ] as const) {
+        const answer = await timed(() => post(`${api.url}${path}`, sent, headers));
+        expect(answer.status, `${path} ${email}`).toBe(status);
+        expect(answer.ms, `${path} ${email}`).toBeGreaterThanOrEqual(FLOOR_MS);
+      }
+    }
+    // The known address got its three mails (sign-in code, reset code, "already registered"), all in German.
+    const mails = await mailsTo(api.stack.sesUrl, user.email);
+    expect(mails.map((mail) => /<html lang="(\w+)">/.exec(mail.body.html)?.[1])).toEqual(['de', 'de', 'de']);
   });
 
   it('every refused password login answers no sooner than the floor: unknown, wrong password, the lock engaging, locked', async () => {

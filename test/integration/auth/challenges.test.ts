@@ -105,7 +105,9 @@ describe('an e-mail-code login whose mail cannot be sent', () => {
     });
     const tenant = await tenantOf(deps, { loginMode: 'OTP_EMAIL' });
     const user = await aUser(tenant, {}, deps);
-    expect(await login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x' })).toEqual({
+    expect(
+      await login(deps, tenant, { email: user.email }, { ip: '203.0.113.1', userAgent: 'x', language: 'en' as const }),
+    ).toEqual({
       challengeRequired: true,
       challengeType: 'OTP_EMAIL',
       challengeId: opened[0],

@@ -38,7 +38,7 @@ import { depsWatchingStore } from '#test/support/store-spy.ts';
  */
 
 let ip = 0;
-const aClient = () => ({ ip: `198.51.100.${(++ip % 250) + 1}`, userAgent: 'vitest' });
+const aClient = () => ({ ip: `198.51.100.${(++ip % 250) + 1}`, userAgent: 'vitest', language: 'en' as const });
 const noMail = { send: async () => {} };
 const deps = makeTestDeps({ mailer: noMail });
 

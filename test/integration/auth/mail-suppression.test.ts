@@ -19,7 +19,7 @@ import { merchantOf } from '#test/support/faults.ts';
  * notice is not sent and the change it tells of goes on. The black-box side: test/http/admin/mail-suppression.test.ts.
  */
 
-const client = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const };
 
 /** Deps whose mailer keeps every mail, and whose signals keep every counter. */
 function recordingDeps() {

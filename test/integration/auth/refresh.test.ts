@@ -13,7 +13,7 @@ import { hashRefreshSecret, parseRefreshToken } from '#shared/tokens/refresh-tok
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const client = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest', language: 'en' as const };
 
 /** Deps whose clock the test moves. */
 function depsAt(start: Date) {

@@ -22,7 +22,7 @@ describe('login with a hash made at older parameters', () => {
       { ...deps, config: { ...deps.config, argon2: PRODUCTION_ARGON2 } },
       tenant,
       { email: user.email, password: user.password },
-      { ip: '::1', userAgent: 'x' },
+      { ip: '::1', userAgent: 'x', language: 'en' as const },
     );
     expect(result).toHaveProperty('accessToken');
     const stored = (await userRepo(deps.store).get(tenant, user.id))?.passwordHash ?? '';

@@ -18,7 +18,7 @@ import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { depsWatchingStore, putItemsOf } from '#test/support/store-spy.ts';
 
-const client = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest', language: 'en' as const };
 let counter = 0;
 const anEmail = (name = 'moss') => `${name}-${process.pid}-${Date.now().toString(36)}-${++counter}@shop.test`;
 const PASSWORD = 'Monstera-42-leaf';

@@ -60,6 +60,7 @@ const verify: Operation<{ ip: string; token: string; challengeId: string; code: 
     const { challengeId } = await requestEmailChange(deps, tenant, principal, anEmail('moved'), {
       ip,
       userAgent: 'vitest',
+      language: 'en',
     });
     return { ip, token: caller.token, challengeId, code: latestCode() };
   },

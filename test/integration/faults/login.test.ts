@@ -73,7 +73,7 @@ const totpVerify: Operation<{ ip: string; challengeId: string; secret: string }>
       makeTestDeps(),
       tenant,
       { email: user.email, password: user.password },
-      { ip, userAgent: 'vitest' },
+      { ip, userAgent: 'vitest', language: 'en' as const },
     );
     if (!('challengeId' in opened)) throw new Error('no TOTP challenge');
     return { ip, challengeId: opened.challengeId, secret: user.totpSecret as string };
@@ -109,7 +109,7 @@ const codeVerify: Operation<{ ip: string; challengeId: string; code: string }> =
       deps,
       codeTenant,
       { email: user.email, loginMode: 'OTP_EMAIL' },
-      { ip, userAgent: 'vitest' },
+      { ip, userAgent: 'vitest', language: 'en' as const },
     );
     if (!('challengeId' in opened)) throw new Error('no e-mail challenge');
     return { ip, challengeId: opened.challengeId, code: latestCode() };

@@ -40,7 +40,11 @@ const reset: Operation<Fixture> = {
     // A session started before the reset (the one a reset is meant to end).
     await aSessionOf(tenant, user.id);
     const { deps, latestCode } = depsKeepingCodes();
-    const { challengeId } = await forgotPassword(deps, tenant, user.email, { ip, userAgent: 'vitest' });
+    const { challengeId } = await forgotPassword(deps, tenant, user.email, {
+      ip,
+      userAgent: 'vitest',
+      language: 'en' as const,
+    });
     return { ip, userId: user.id, challengeId, code: latestCode() };
   },
   tenant: () => tenant,

@@ -55,7 +55,13 @@ const withCode: Operation<{ ip: string; token: string; challengeId: string; code
       roles: [],
       authority: 99,
     };
-    const asked = await reauthenticate(deps, codeTenant, principal, { loginMode: 'OTP_EMAIL' }, { ip, userAgent: 'x' });
+    const asked = await reauthenticate(
+      deps,
+      codeTenant,
+      principal,
+      { loginMode: 'OTP_EMAIL' },
+      { ip, userAgent: 'x', language: 'en' as const },
+    );
     if (!asked) throw new Error('no challenge');
     return { ip, token: accessToken, challengeId: asked.challengeId, code: latestCode() };
   },

@@ -71,7 +71,11 @@ const verifySignup: Operation<{ ip: string; challengeId: string; code: string }>
   handler: signupVerifyHandler,
   setup: async (ip) => {
     const { deps, latestCode } = depsKeepingCodes();
-    const opened = await signup(deps, tenant, signupBody(anEmail('verify')), { ip, userAgent: 'vitest' });
+    const opened = await signup(deps, tenant, signupBody(anEmail('verify')), {
+      ip,
+      userAgent: 'vitest',
+      language: 'en' as const,
+    });
     if (!opened) throw new Error('no challenge');
     return { ip, challengeId: opened.challengeId, code: latestCode() };
   },

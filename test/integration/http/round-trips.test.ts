@@ -70,7 +70,7 @@ async function signIn(of: Merchant) {
     deps,
     of,
     { email: user.email, password: user.password },
-    { ip: '203.0.113.9', userAgent: 'vitest' },
+    { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const },
   )) as { accessToken: string };
   return answer.accessToken;
 }
@@ -309,7 +309,7 @@ describe('POST /auth/refresh', () => {
       deps,
       tenant,
       { email: user.email, password: user.password },
-      { ip: '203.0.113.9', userAgent: 'vitest' },
+      { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const },
     )) as { refreshToken: string };
     const cold = await post(refreshHandler, '/api/v1/auth/refresh', { refreshToken: signedIn.refreshToken });
     expect(cold.status, JSON.stringify(cold.body)).toBe(200);

@@ -51,7 +51,7 @@ const CODE_KINDS = ['SIGNUP_CODE', 'LOGIN_CODE', 'PASSWORD_RESET_CODE', 'EMAIL_C
 describe('sesMailer against the SES v2 emulator', () => {
   it.each(CODE_KINDS)('%s: delivers the code in text and HTML, not in the subject', async (kind) => {
     const to = aRecipient();
-    await mailer.send(tenant, to, { kind, code: '042917' });
+    await mailer.send(tenant, to, { kind, code: '042917' }, 'en');
 
     const mail = await mailTo(to);
     expect(mail.destination.to).toEqual([to]);
@@ -66,12 +66,17 @@ describe('sesMailer against the SES v2 emulator', () => {
 
   it('INVITATION: delivers invitationToken=<token> in text and HTML', async () => {
     const to = aRecipient();
-    await mailer.send(tenant, to, {
-      kind: 'INVITATION',
-      invitationToken: 'inv_Xy-z_09',
-      inviterName: 'Ana',
-      expiresAt: '2025-03-14T09:30:00.000Z',
-    });
+    await mailer.send(
+      tenant,
+      to,
+      {
+        kind: 'INVITATION',
+        invitationToken: 'inv_Xy-z_09',
+        inviterName: 'Ana',
+        expiresAt: '2025-03-14T09:30:00.000Z',
+      },
+      'en',
+    );
 
     const mail = await mailTo(to);
     expect(mail.subject).toBe('Ana invited you to Acme Plants');
@@ -87,7 +92,7 @@ describe('sesMailer against the SES v2 emulator', () => {
     { kind: 'ACCOUNT_LOCKED', minutes: 15 },
   ] satisfies MailMessage[])('$kind: delivers a branded notice with both parts', async (message) => {
     const to = aRecipient();
-    await mailer.send(tenant, to, message);
+    await mailer.send(tenant, to, message, 'en');
 
     const mail = await mailTo(to);
     expect(mail.subject).toContain('Acme Plants');
@@ -100,7 +105,7 @@ describe('sesMailer against the SES v2 emulator', () => {
   it('escapes a hostile tenant name in HTML and drops a non-http logo', async () => {
     const hostile = aMerchant({ name: 'Evil "Shop" <script>alert(1)</script>', logoUrl: 'javascript:alert(1)' });
     const to = aRecipient();
-    await mailer.send(hostile, to, { kind: 'LOGIN_CODE', code: '042917' });
+    await mailer.send(hostile, to, { kind: 'LOGIN_CODE', code: '042917' }, 'en');
 
     const mail = await mailTo(to);
     expect(mail.from).toBe('"Evil \\"Shop\\" <script>alert(1)</script> via id.example" <no-reply@id.example>');
@@ -114,12 +119,26 @@ describe('sesMailer against the SES v2 emulator', () => {
 
   it('sends a non-ASCII tenant name as RFC 2047 encoded-words', async () => {
     const to = aRecipient();
-    await mailer.send(aMerchant({ name: 'Café Grün 🌿' }), to, { kind: 'PASSWORD_CHANGED' });
+    await mailer.send(aMerchant({ name: 'Café Grün 🌿' }), to, { kind: 'PASSWORD_CHANGED' }, 'en');
 
     const mail = await mailTo(to);
     expect(mail.from).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= <no-reply@id\.example>$/);
     expect(mail.subject).toBe('Your Café Grün 🌿 password was changed');
     expect(mail.body.html).toContain('Café Grün 🌿');
+  });
+
+  it('in German: the subject and both parts arrive as UTF-8, umlauts intact', async () => {
+    const to = aRecipient();
+    await mailer.send(tenant, to, { kind: 'PASSWORD_RESET_CODE', code: '042917' }, 'de');
+
+    const mail = await mailTo(to);
+    expect(mail.subject).toBe('Passwort für Acme Plants zurücksetzen');
+    expect(mail.body.text).toContain(
+      'Mit diesem Code legen Sie ein neues Passwort für Ihr Konto bei Acme Plants fest:',
+    );
+    expect(mail.body.text).toMatch(/^ {4}042917$/m);
+    expect(mail.body.html).toContain('<html lang="de">');
+    expect(mail.body.html).toContain('Er ist 10 Minuten lang gültig');
   });
 
   it('answers 503 UNAVAILABLE when SES cannot be reached', async () => {
@@ -133,7 +152,9 @@ describe('sesMailer against the SES v2 emulator', () => {
       }),
       'no-reply@id.example',
     );
-    const error = await unreachable.send(tenant, aRecipient(), { kind: 'LOGIN_CODE', code: '042917' }).catch((e) => e);
+    const error = await unreachable
+      .send(tenant, aRecipient(), { kind: 'LOGIN_CODE', code: '042917' }, 'en')
+      .catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'UNAVAILABLE', status: 503, headers: { 'retry-after': '5' } });
     expect(String(error.message)).not.toContain('042917');

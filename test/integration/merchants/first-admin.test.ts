@@ -117,7 +117,11 @@ describe('adminUserId', () => {
       // Signed in just now: deleting a user needs a recent sign-in.
       authenticatedAt: new Date().toISOString(),
     };
-    await deleteUser(deps, merchant, actor, created.adminUserId, { ip: '203.0.113.1', userAgent: 'vitest' });
+    await deleteUser(deps, merchant, actor, created.adminUserId, {
+      ip: '203.0.113.1',
+      userAgent: 'vitest',
+      language: 'en' as const,
+    });
     const legacy = await asStoredBefore(deps, created);
     expect((await getMyMerchant(deps, legacy)).adminUserId).toBe(second.id);
   });

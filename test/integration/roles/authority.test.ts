@@ -19,7 +19,7 @@ import { aRoleName, aStoredUser, aUserRecord, putUsers } from '#test/support/adm
 import { aTenantWith } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const client = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const };
 const HOUR = 3_600_000;
 
 /** Deps whose clock the test moves. */

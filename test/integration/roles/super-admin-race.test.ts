@@ -25,7 +25,7 @@ import { makeTestDeps } from '#test/support/deps.ts';
  */
 
 const deps = makeTestDeps();
-const client = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest', language: 'en' as const };
 
 /** What the bearer check makes of a user as stored now. */
 async function principalOf(t: Merchant, userId: string): Promise<Principal> {

@@ -12,7 +12,7 @@ import type { Merchant } from '#shared/tenancy/types.ts';
 import { aTenantWith, aUser, forgetMailsTo } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
-const client = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const };
 
 /** Deps whose mailer keeps every mail it is given. */
 function recordingDeps() {

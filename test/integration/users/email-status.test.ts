@@ -40,7 +40,7 @@ function clockedDeps() {
   return { deps, at: (ms: number) => (now = START + ms), lastCode: () => codes.at(-1) ?? '' };
 }
 
-const client = { ip: '203.0.113.9', userAgent: 'vitest' };
+const client = { ip: '203.0.113.9', userAgent: 'vitest', language: 'en' as const };
 let tenant: Merchant;
 beforeAll(async () => {
   tenant = await merchantOf(await aTenantWith());

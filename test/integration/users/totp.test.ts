@@ -12,7 +12,7 @@ import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 
 const STEP_MS = 30_000;
-const client = { ip: '203.0.113.7', userAgent: 'vitest' };
+const client = { ip: '203.0.113.7', userAgent: 'vitest', language: 'en' as const };
 
 /**
  * Deps whose clock the test moves by whole TOTP steps. It starts in the

@@ -94,6 +94,22 @@ describe('httpHandler', () => {
     expect(res.json).toEqual({ name: 'Fern', age: 3 });
   });
 
+  it("hands the implementation the client's language, from Accept-Language, English without one of ours", async () => {
+    const languageOf = async (headers: Record<string, string>) => {
+      const res = await call(
+        route(),
+        (input: { client: { language: string } }) => ({ language: input.client.language }),
+        anEvent({ method: 'POST', headers: { ...tenantHeaders, ...json, ...headers }, body: '{"name":"Fern"}' }),
+      );
+      return res.json.language;
+    };
+    expect(await languageOf({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })).toBe('de');
+    expect(await languageOf({ 'Accept-Language': 'de-AT' })).toBe('de');
+    expect(await languageOf({ 'accept-language': 'en-GB,en;q=0.9' })).toBe('en');
+    expect(await languageOf({ 'accept-language': 'fr-FR' })).toBe('en');
+    expect(await languageOf({})).toBe('en');
+  });
+
   it('answers 204 with no body for a no-content route', async () => {
     const res = await call(
       route({ status: 204, body: undefined }),

@@ -4,9 +4,9 @@ import { aMerchant } from '#test/support/builders.ts';
 
 describe('brandingOf', () => {
   it('picks a readable header text colour for light and dark primary colours', () => {
-    expect(brandingOf(aMerchant({ primaryColor: '#ffff00' })).onPrimaryColor).toBe('#18181b');
-    expect(brandingOf(aMerchant({ primaryColor: '#003366' })).onPrimaryColor).toBe('#ffffff');
-    expect(brandingOf(aMerchant({ primaryColor: null })).onPrimaryColor).toBe('#ffffff');
+    expect(brandingOf(aMerchant({ primaryColor: '#ffff00' }), 'Your account').onPrimaryColor).toBe('#18181b');
+    expect(brandingOf(aMerchant({ primaryColor: '#003366' }), 'Your account').onPrimaryColor).toBe('#ffffff');
+    expect(brandingOf(aMerchant({ primaryColor: null }), 'Your account').onPrimaryColor).toBe('#ffffff');
   });
 });
 

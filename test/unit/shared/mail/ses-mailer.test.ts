@@ -37,10 +37,12 @@ describe('sesMailer.send', () => {
   it('sends one SendEmail with the branded sender, the recipient and UTF-8 text and HTML parts', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     const tenant = aMerchant({ name: 'Acme Plants' });
-    await sesMailer(client, 'no-reply@id.example').send(tenant, 'ana@shop.test', {
-      kind: 'LOGIN_CODE',
-      code: '042917',
-    });
+    await sesMailer(client, 'no-reply@id.example').send(
+      tenant,
+      'ana@shop.test',
+      { kind: 'LOGIN_CODE', code: '042917' },
+      'en',
+    );
 
     const calls = ses.commandCalls(SendEmailCommand);
     expect(calls).toHaveLength(1);
@@ -59,10 +61,12 @@ describe('sesMailer.send', () => {
   it("names the deployment after the tenant in the From, as configured: a tenant called like a bank stays 'via' us", async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
     const tenant = aMerchant({ name: 'Your Bank Security Team' });
-    await sesMailer(client, 'no-reply@id.example', { senderName: 'Plant ID' }).send(tenant, 'ana@shop.test', {
-      kind: 'LOGIN_CODE',
-      code: '042917',
-    });
+    await sesMailer(client, 'no-reply@id.example', { senderName: 'Plant ID' }).send(
+      tenant,
+      'ana@shop.test',
+      { kind: 'LOGIN_CODE', code: '042917' },
+      'en',
+    );
     const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
     expect(input?.FromEmailAddress).toBe('"Your Bank Security Team via Plant ID" <no-reply@id.example>');
   });
@@ -79,10 +83,12 @@ describe('sesMailer.send', () => {
     const tenant = aMerchant();
 
     const error = await caught(
-      sesMailer(client, 'no-reply@id.example', { log }).send(tenant, 'ana@shop.test', {
-        kind: 'SIGNUP_CODE',
-        code: '042917',
-      }),
+      sesMailer(client, 'no-reply@id.example', { log }).send(
+        tenant,
+        'ana@shop.test',
+        { kind: 'SIGNUP_CODE', code: '042917' },
+        'en',
+      ),
     );
 
     expect(error).toBeInstanceOf(AppError);
@@ -116,7 +122,7 @@ describe('sesMailer.send', () => {
   it('answers 503 UNAVAILABLE for a network failure too', async () => {
     ses.on(SendEmailCommand).rejects(new Error('connect ECONNREFUSED 127.0.0.1:8005'));
     const error = await caught(
-      sesMailer(client, 'no-reply@id.example').send(aMerchant(), 'ana@shop.test', { kind: 'PASSWORD_CHANGED' }),
+      sesMailer(client, 'no-reply@id.example').send(aMerchant(), 'ana@shop.test', { kind: 'PASSWORD_CHANGED' }, 'en'),
     );
     expect(error).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
   });
@@ -125,7 +131,7 @@ describe('sesMailer.send', () => {
     'refuses a recipient that is not one plain address (%j) without calling SES',
     async (to) => {
       const error = await caught(
-        sesMailer(client, 'no-reply@id.example').send(aMerchant(), to, { kind: 'LOGIN_CODE', code: '1' }),
+        sesMailer(client, 'no-reply@id.example').send(aMerchant(), to, { kind: 'LOGIN_CODE', code: '1' }, 'en'),
       );
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(AppError);
@@ -143,6 +149,7 @@ describe('sesMailer.send with a configuration set', () => {
       tenant,
       'ana@shop.test',
       { kind: 'PASSWORD_RESET_CODE', code: '042917' },
+      'en',
     );
 
     const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
@@ -178,7 +185,12 @@ describe('sesMailer.send with a configuration set', () => {
 
   it('sends neither a configuration set nor tags without one (locally)', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-3' });
-    await sesMailer(client, 'no-reply@id.example').send(aMerchant(), 'ana@shop.test', { kind: 'PASSWORD_CHANGED' });
+    await sesMailer(client, 'no-reply@id.example').send(
+      aMerchant(),
+      'ana@shop.test',
+      { kind: 'PASSWORD_CHANGED' },
+      'en',
+    );
     const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
     expect(input).not.toHaveProperty('ConfigurationSetName');
     expect(input).not.toHaveProperty('EmailTags');
@@ -188,7 +200,7 @@ describe('sesMailer.send with a configuration set', () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-4' });
     const deps = makeDeps({ TABLE_NAME: 'identity', SES_CONFIGURATION_SET: 'identity-feedback', LOG_LEVEL: 'error' });
     expect(deps.config.sesConfigurationSet).toBe('identity-feedback');
-    await sesMailerFor(deps).send(aMerchant(), 'ana@shop.test', { kind: 'LOGIN_CODE', code: '042917' });
+    await sesMailerFor(deps).send(aMerchant(), 'ana@shop.test', { kind: 'LOGIN_CODE', code: '042917' }, 'en');
     expect(ses.commandCalls(SendEmailCommand)[0]?.args[0].input.ConfigurationSetName).toBe('identity-feedback');
     expect(() => makeDeps({ TABLE_NAME: 'identity', SES_CONFIGURATION_SET: 'not a name' })).toThrow(
       /SES_CONFIGURATION_SET/,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '#shared/i18n/languages.ts';
 import type { MailMessage } from '#shared/mail/message.ts';
 import { CODE_LIFETIME_MINUTES, renderMail } from '#shared/mail/templates.ts';
 import { aMerchant } from '#test/support/builders.ts';
@@ -35,16 +36,23 @@ const ALL_MESSAGES: MailMessage[] = [
 
 const tenant = aMerchant({ name: 'Acme Plants' });
 
+const EVERY_LANGUAGE = ALL_MESSAGES.flatMap((message) =>
+  LANGUAGES.map((language) => [message.kind, language, message] as const),
+);
+const preheaderOf = (html: string) => html.match(/<div style="display:none[^>]*>([^<]*)<\/div>/)?.[1];
+
 describe('renderMail', () => {
-  it.each(ALL_MESSAGES.map((m) => [m.kind, m] as const))(
-    '%s: names the tenant in the subject, and has a text and an HTML part',
-    (_, message) => {
-      const mail = renderMail(tenant, message);
+  it.each(EVERY_LANGUAGE)(
+    '%s in %s: names the tenant in the subject, has a text and an HTML part, and every placeholder filled',
+    (_, language, message) => {
+      const mail = renderMail(tenant, message, { language });
       expect(mail.subject).toContain('Acme Plants');
       expect(mail.text).toContain('Acme Plants');
       expect(mail.html).toContain('Acme Plants');
       expect(mail.html).toMatch(/^<!doctype html>/);
+      expect(mail.html).toContain(`<html lang="${language}">`);
       expect(mail.text).not.toContain('<');
+      for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/\{[A-Za-z]+\}/);
     },
   );
 
@@ -59,6 +67,88 @@ describe('renderMail', () => {
       expect(mail.html).toContain(`expires in ${CODE_LIFETIME_MINUTES} minutes`);
     },
   );
+
+  it.each(CODE_MESSAGES.map((m) => [m.kind, m] as const))(
+    '%s in German: the code in both parts, never in the subject or the preview line, and its 10 minutes said',
+    (_, message) => {
+      const mail = renderMail(tenant, message, { language: 'de' });
+      expect(mail.text).toMatch(/^ {4}042917$/m);
+      expect(mail.html).toContain('042917');
+      expect(mail.subject).not.toContain('042917');
+      expect(preheaderOf(mail.html)).not.toContain('042917');
+      const expiry = `Er ist ${CODE_LIFETIME_MINUTES} Minuten lang gültig und kann nur einmal verwendet werden.`;
+      expect(mail.text).toContain(expiry);
+      expect(preheaderOf(mail.html)).toContain(expiry);
+    },
+  );
+
+  it.each(ALL_MESSAGES.map((m) => [m.kind, m] as const))(
+    '%s in German: no English sentence is left, and the greeting and footer are German',
+    (_, message) => {
+      const english = renderMail(tenant, message);
+      const german = renderMail(tenant, message, { language: 'de' });
+      expect(german.subject).not.toBe(english.subject);
+      expect(german.text).toMatch(/^Guten Tag,$/m);
+      expect(german.text).toContain('Diese E-Mail kommt von Acme Plants und betrifft Ihr Konto.');
+      expect(german.html).toContain('Guten Tag,');
+      const englishLines = new Set(english.text.split('\n').filter((line) => /[a-z]{3}/.test(line)));
+      for (const line of german.text.split('\n')) {
+        // The tenant's name and a request's literal (`invitationToken=…`, `challengeId=…`) read the same in any language.
+        if (line !== 'Acme Plants' && !/(invitationToken|challengeId)=/.test(line))
+          expect(englishLines).not.toContain(line);
+      }
+    },
+  );
+
+  it('INVITATION in German: the inviter, and the expiry in words, in UTC', () => {
+    const mail = renderMail(tenant, invitation('tok_abc-DEF_123', 'Ana'), { language: 'de' });
+    expect(mail.subject).toBe('Ana hat Sie zu Acme Plants eingeladen');
+    const expiry =
+      'Die Einladung kann einmal verwendet werden und gilt bis Freitag, 14. März 2025, 09:30 UTC. Danach bitten Sie Ana um eine neue.';
+    expect(mail.text).toContain(expiry);
+    expect(mail.html).toContain(expiry);
+    expect(preheaderOf(mail.html)).toBe(
+      'Ihre Einladung zu Acme Plants steht in dieser E-Mail. Sie gilt bis Freitag, 14. März 2025, 09:30 UTC.',
+    );
+    const bare = renderMail(tenant, invitation('tok_abc-DEF_123'), { language: 'de' });
+    expect(bare.subject).toBe('Ihre Einladung zu Acme Plants');
+    expect(bare.text).toContain('Danach bitten Sie Acme Plants um eine neue.');
+    expect(bare.text).toMatch(/^ {4}invitationToken=tok_abc-DEF_123$/m);
+  });
+
+  it('in German, links keep their address and take German labels', () => {
+    const hosted = { hostedOrigin: 'https://acme.id.example', to: 'fern@shop.test', language: 'de' } as const;
+    const reset = renderMail(tenant, { kind: 'PASSWORD_RESET_CODE', code: '042917' }, hosted);
+    expect(reset.text).toContain(
+      'Neues Passwort festlegen: https://acme.id.example/reset-password?email=fern%40shop.test',
+    );
+    const invited = renderMail(tenant, invitation('tok_1'), hosted);
+    expect(invited.text).toContain('Einladung annehmen: https://acme.id.example/sign-up?invitationToken=tok_1');
+  });
+
+  it('ACCOUNT_LOCKED in German: Minute, Minuten', () => {
+    expect(renderMail(tenant, { kind: 'ACCOUNT_LOCKED', minutes: 15 }, { language: 'de' }).subject).toBe(
+      'Anmeldung bei Acme Plants für 15 Minuten gesperrt',
+    );
+    expect(renderMail(tenant, { kind: 'ACCOUNT_LOCKED', minutes: 1 }, { language: 'de' }).text).toContain(
+      'für 1 Minute gesperrt.',
+    );
+  });
+
+  it("a tenant without a name that can be shown is named in the mail's language", () => {
+    const unnamed = aMerchant({ name: '\u202e\r\n' });
+    expect(renderMail(unnamed, { kind: 'PASSWORD_CHANGED' }).text).toMatch(/^Your account$/m);
+    expect(renderMail(unnamed, { kind: 'PASSWORD_CHANGED' }, { language: 'de' }).text).toMatch(/^Ihr Konto$/m);
+  });
+
+  it('a tenant name holding braces is shown as it is, never read as a placeholder', () => {
+    const braces = aMerchant({ name: 'Shop {code} {name}' });
+    for (const language of LANGUAGES) {
+      const mail = renderMail(braces, { kind: 'LOGIN_CODE', code: '042917' }, { language });
+      expect(mail.subject).toContain('Shop {code} {name}');
+      expect(mail.subject).not.toContain('042917');
+    }
+  });
 
   it('keeps the code out of the HTML preview line (preheader)', () => {
     const { html } = renderMail(tenant, { kind: 'LOGIN_CODE', code: '042917' });
