@@ -38,6 +38,9 @@ const NOT_BRIEF_RESOURCES = new Set([
   // The hosted sign-up page's look at an invitation link: not a resource of the brief, its answer held to its
   // schema by every http answer's check against the document, and its fields by test/http/auth/invitation-lookup.test.ts.
   'POST /auth/invitations/lookup',
+  // An invitation sent again: its answer (the user and the new expiry) is not a resource of the brief either; held
+  // to its schema by every http answer's check against the document, its fields by test/http/admin/user-mail.test.ts.
+  'POST /users/{id}/invitation',
 ]);
 
 /** `METHOD /path/template` of every route this file checked. */
