@@ -4,7 +4,7 @@ import { App } from './app.tsx';
 import { problemSentence } from './messages.ts';
 import { IdentityClient, type TenantConfig } from './sdk.ts';
 import { restoreSession, type Session, SessionProvider } from './session.tsx';
-import { applyBrand, brandOf, subdomainOfHost } from './tenant.ts';
+import { applyBrand, applyFavicon, brandOf, subdomainOfHost } from './tenant.ts';
 import './styles.css';
 
 /**
@@ -24,6 +24,7 @@ async function boot(root: HTMLElement) {
     return fatal(root, problemSentence(error));
   }
   applyBrand(document.documentElement, brandOf(tenant));
+  applyFavicon(document, brandOf(tenant));
   const user = await restoreSession(client).catch(() => null);
   render(<Root client={client} tenant={tenant} user={user} />, root);
 }
@@ -38,6 +39,7 @@ function Root(props: Omit<Session, 'setUser' | 'setTenant'>) {
   const [tenant, setTenantState] = useState(props.tenant);
   const setTenant = useCallback((next: TenantConfig) => {
     applyBrand(document.documentElement, brandOf(next));
+    applyFavicon(document, brandOf(next));
     setTenantState(next);
   }, []);
   const session = useMemo<Session>(

@@ -1,13 +1,14 @@
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
+import type { Brand } from '../brand.ts';
 import type { LoginMode, SignupMode } from '../sdk.ts';
-import { applyBrand, type Brand } from '../tenant.ts';
+import { applyBrand } from '../tenant.ts';
 import { BrandMark } from '../ui.tsx';
 
 /**
  * The sign-in page as it will look with the settings being edited: a static
  * replica of its card (brand mark, title, fields, button, links) in a frame
  * whose brand custom properties are set with `applyBrand`, as main.tsx does
- * for the whole page. Nothing in it can be focused or submitted; it is hidden
+ * for the whole page, in the light scheme (`.scheme-light`). Nothing in it can be focused or submitted; it is hidden
  * from assistive technology, which reads the caption's description instead.
  */
 export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signupMode: SignupMode }) {
@@ -16,7 +17,14 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
   const captionId = useId();
   useLayoutEffect(() => {
     if (frame.current) applyBrand(frame.current, brand);
-  }, [brand.name, brand.logoUrl, brand.primaryColor, brand.secondaryColor]);
+  }, [
+    brand.name,
+    brand.logoUrl,
+    brand.primaryColor,
+    brand.secondaryColor,
+    brand.darkPrimaryColor,
+    brand.darkSecondaryColor,
+  ]);
   const password = loginMode !== 'OTP_EMAIL';
   const choice = loginMode === 'PASSWORD_OR_OTP_EMAIL';
   return (
@@ -28,7 +36,7 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
           {brand.secondaryColor ?? 'the default background'}.
         </span>
       </figcaption>
-      <div class="preview-page" ref={frame} aria-hidden="true" data-testid="sign-in-preview">
+      <div class="preview-page scheme-light" ref={frame} aria-hidden="true" data-testid="sign-in-preview">
         <div class="card preview-card">
           <BrandMark name={brand.name} logoUrl={brand.logoUrl} />
           <p class="preview-title">Sign in to {brand.name}</p>

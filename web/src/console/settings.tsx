@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks';
+import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../brand.ts';
 import { fieldProblems } from '../messages.ts';
 import {
   formSchemas,
@@ -9,7 +10,6 @@ import {
   validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
 import { SignInPreview } from './preview.tsx';
@@ -90,13 +90,15 @@ export function originProblem(value: string): string | undefined {
   return 'Enter an origin such as https://shop.example: the scheme and host (and port, if any), with no path or slash at the end.';
 }
 
-/** The brand the form shows now: what is valid of it, the defaults for the rest. */
-function brandOfForm(form: Form, fallbackName: string): Brand {
+/** The brand the form shows now: what is valid of it, the defaults for the rest (the dark pair as saved). */
+function brandOfForm(form: Form, merchant: Merchant): Brand {
   return {
-    name: form.name.trim() || fallbackName,
+    name: form.name.trim() || merchant.name,
     logoUrl: isHttpsUrl(form.logoUrl.trim()) ? form.logoUrl.trim() : null,
     primaryColor: isColour(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
     secondaryColor: isColour(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
+    darkPrimaryColor: merchant.darkPrimaryColor,
+    darkSecondaryColor: merchant.darkSecondaryColor,
   };
 }
 
@@ -125,6 +127,10 @@ export function Settings() {
               logoUrl: saved.logoUrl,
               primaryColor: saved.primaryColor,
               secondaryColor: saved.secondaryColor,
+              darkPrimaryColor: saved.darkPrimaryColor,
+              darkSecondaryColor: saved.darkSecondaryColor,
+              privacyPolicyUrl: saved.privacyPolicyUrl,
+              termsUrl: saved.termsUrl,
               loginMode: saved.loginMode,
               signupMode: saved.signupMode,
               totpAllowed: saved.totpAllowed,
@@ -182,7 +188,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   });
   const remote = fieldProblems(save.error);
   const problemOf = (path: string) => local[path] ?? remote[path];
-  const brand = brandOfForm(form, merchant.name);
+  const brand = brandOfForm(form, merchant);
   const originsProblem = Object.entries(remote).find(([path]) => path.startsWith('allowedOrigins'))?.[1];
 
   return (
