@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'preact/hooks';
-import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../brand.ts';
+import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, isHttpsUrl } from '../brand.ts';
 import { fieldProblems } from '../messages.ts';
 import {
   formSchemas,
@@ -48,6 +48,10 @@ interface Form {
   logoUrl: string;
   primaryColor: string;
   secondaryColor: string;
+  darkPrimaryColor: string;
+  darkSecondaryColor: string;
+  privacyPolicyUrl: string;
+  termsUrl: string;
   loginMode: LoginMode;
   signupMode: SignupMode;
   totpAllowed: boolean;
@@ -61,22 +65,16 @@ function formOf(merchant: Merchant): Form {
     logoUrl: merchant.logoUrl ?? '',
     primaryColor: merchant.primaryColor ?? '',
     secondaryColor: merchant.secondaryColor ?? '',
+    darkPrimaryColor: merchant.darkPrimaryColor ?? '',
+    darkSecondaryColor: merchant.darkSecondaryColor ?? '',
+    privacyPolicyUrl: merchant.privacyPolicyUrl ?? '',
+    termsUrl: merchant.termsUrl ?? '',
     loginMode: merchant.loginMode,
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
     allowedOrigins: [...merchant.allowedOrigins],
   };
-}
-
-/** Logos are shown only from https (the pages' Content-Security-Policy allows no other remote image). */
-function isHttpsUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** An origin as the service takes it: scheme, host and port, nothing more (`https://shop.example`). */
@@ -90,22 +88,23 @@ export function originProblem(value: string): string | undefined {
   return 'Enter an origin such as https://shop.example: the scheme and host (and port, if any), with no path or slash at the end.';
 }
 
-/** The brand the form shows now: what is valid of it, the defaults for the rest (the dark pair as saved). */
-function brandOfForm(form: Form, merchant: Merchant): Brand {
+/** The brand the form shows now: what is valid of it, the defaults for the rest. */
+function brandOfForm(form: Form, fallbackName: string): Brand {
   return {
-    name: form.name.trim() || merchant.name,
+    name: form.name.trim() || fallbackName,
     logoUrl: isHttpsUrl(form.logoUrl.trim()) ? form.logoUrl.trim() : null,
     primaryColor: isColour(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
     secondaryColor: isColour(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
-    darkPrimaryColor: merchant.darkPrimaryColor,
-    darkSecondaryColor: merchant.darkSecondaryColor,
+    darkPrimaryColor: isColour(form.darkPrimaryColor) ? form.darkPrimaryColor.toLowerCase() : null,
+    darkSecondaryColor: isColour(form.darkSecondaryColor) ? form.darkSecondaryColor.toLowerCase() : null,
   };
 }
 
 /**
- * The merchant's settings: name, logo and colours (with a live preview of
- * the sign-in page), how people sign in and sign up, authenticator apps, and
- * the origins allowed to call the service from a browser.
+ * The merchant's settings: name, logo and colours, light and dark (with a live
+ * preview of the sign-in page), the policy links of the pages' footer, how
+ * people sign in and sign up, authenticator apps, and the origins allowed to
+ * call the service from a browser.
  */
 export function Settings() {
   const { client, tenant, setTenant } = useSession();
@@ -143,6 +142,36 @@ export function Settings() {
   );
 }
 
+const COLOUR_PROBLEM = 'Enter a colour as # and six hex digits, like #1f6f5c.';
+
+/** The form's own checks, as the service's field messages would name them: by field, in the form's words. */
+function problemsOf(form: Form): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!form.name.trim()) problems.name = 'Enter the name people will see.';
+  const logoUrl = form.logoUrl.trim();
+  if (logoUrl && !isHttpsUrl(logoUrl)) {
+    problems.logoUrl = 'Enter an https address of an image, such as https://shop.example/logo.png.';
+  }
+  const colours = validateForm(formSchemas.merchantColours, {
+    primaryColor: form.primaryColor.trim() || null,
+    secondaryColor: form.secondaryColor.trim() || null,
+    darkPrimaryColor: form.darkPrimaryColor.trim() || null,
+    darkSecondaryColor: form.darkSecondaryColor.trim() || null,
+  });
+  if (!colours.success) for (const error of colours.errors) problems[error.path] = COLOUR_PROBLEM;
+  const privacyPolicyUrl = form.privacyPolicyUrl.trim();
+  if (privacyPolicyUrl && !isHttpsUrl(privacyPolicyUrl)) {
+    problems.privacyPolicyUrl = 'Enter the https address of your privacy policy, such as https://shop.example/privacy.';
+  }
+  const termsUrl = form.termsUrl.trim();
+  if (termsUrl && !isHttpsUrl(termsUrl)) {
+    problems.termsUrl = 'Enter the https address of your terms, such as https://shop.example/terms.';
+  }
+  return problems;
+}
+
+const colourOrNull = (value: string) => value.trim().toLowerCase() || null;
+
 /** The form starts from the merchant as read, and again from what each save answered. */
 function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): void }) {
   const { client } = useSession();
@@ -154,27 +183,18 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
 
   const save = useAction(async () => {
     setSaved(false);
-    const problems: Record<string, string> = {};
-    if (!form.name.trim()) problems.name = 'Enter the name people will see.';
-    const logoUrl = form.logoUrl.trim();
-    if (logoUrl && !isHttpsUrl(logoUrl)) {
-      problems.logoUrl = 'Enter an https address of an image, such as https://shop.example/logo.png.';
-    }
-    const colours = validateForm(formSchemas.merchantColours, {
-      primaryColor: form.primaryColor.trim() || null,
-      secondaryColor: form.secondaryColor.trim() || null,
-    });
-    if (!colours.success) {
-      for (const error of colours.errors)
-        problems[error.path] = 'Enter a colour as # and six hex digits, like #1f6f5c.';
-    }
+    const problems = problemsOf(form);
     setLocal(problems);
-    if (Object.keys(problems).length > 0 || !colours.success) return;
+    if (Object.keys(problems).length > 0) return;
     const body: UpdateMerchantRequest = {
       name: form.name.trim(),
-      logoUrl: logoUrl || null,
-      primaryColor: colours.output.primaryColor?.toLowerCase() ?? null,
-      secondaryColor: colours.output.secondaryColor?.toLowerCase() ?? null,
+      logoUrl: form.logoUrl.trim() || null,
+      primaryColor: colourOrNull(form.primaryColor),
+      secondaryColor: colourOrNull(form.secondaryColor),
+      darkPrimaryColor: colourOrNull(form.darkPrimaryColor),
+      darkSecondaryColor: colourOrNull(form.darkSecondaryColor),
+      privacyPolicyUrl: form.privacyPolicyUrl.trim() || null,
+      termsUrl: form.termsUrl.trim() || null,
       loginMode: form.loginMode,
       signupMode: form.signupMode,
       totpAllowed: form.totpAllowed,
@@ -188,7 +208,9 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   });
   const remote = fieldProblems(save.error);
   const problemOf = (path: string) => local[path] ?? remote[path];
-  const brand = brandOfForm(form, merchant);
+  const brand = brandOfForm(form, merchant.name);
+  // What an empty dark colour stands for: the pair the pages derive from the light colours being edited.
+  const derived = darkPair({ ...brand, darkPrimaryColor: null, darkSecondaryColor: null });
   const originsProblem = Object.entries(remote).find(([path]) => path.startsWith('allowedOrigins'))?.[1];
 
   return (
@@ -241,6 +263,58 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
             value={form.secondaryColor}
             onChange={(secondaryColor) => set({ secondaryColor })}
             problem={problemOf('secondaryColor')}
+          />
+        </fieldset>
+
+        <fieldset class="panel" aria-describedby="dark-intro">
+          <legend>Dark mode</legend>
+          <p id="dark-intro" class="muted">
+            For people whose device is set to dark. Left empty, each colour is worked out from the ones above: the
+            primary colour, lightened if it would be too dark to stand out, and a near-black background of its hue.
+          </p>
+          <ColourField
+            label="Primary colour in dark mode"
+            name="darkPrimaryColor"
+            hint={`Buttons and the top bar. Empty: ${derived.primary}.`}
+            fallback={derived.primary}
+            value={form.darkPrimaryColor}
+            onChange={(darkPrimaryColor) => set({ darkPrimaryColor })}
+            problem={problemOf('darkPrimaryColor')}
+          />
+          <ColourField
+            label="Secondary colour in dark mode"
+            name="darkSecondaryColor"
+            hint={`The page background; a dark colour keeps the text readable. Empty: ${derived.secondary}.`}
+            fallback={derived.secondary}
+            value={form.darkSecondaryColor}
+            onChange={(darkSecondaryColor) => set({ darkSecondaryColor })}
+            problem={problemOf('darkSecondaryColor')}
+          />
+        </fieldset>
+
+        <fieldset class="panel">
+          <legend>Policies</legend>
+          <Field
+            label="Privacy policy URL (optional)"
+            name="privacyPolicyUrl"
+            type="url"
+            inputMode="url"
+            autocomplete="off"
+            hint="An https address. Linked at the foot of every sign-in, account and console page."
+            value={form.privacyPolicyUrl}
+            onInput={(e) => set({ privacyPolicyUrl: e.currentTarget.value })}
+            problem={problemOf('privacyPolicyUrl')}
+          />
+          <Field
+            label="Terms of service URL (optional)"
+            name="termsUrl"
+            type="url"
+            inputMode="url"
+            autocomplete="off"
+            hint="An https address, linked beside the privacy policy."
+            value={form.termsUrl}
+            onInput={(e) => set({ termsUrl: e.currentTarget.value })}
+            problem={problemOf('termsUrl')}
           />
         </fieldset>
 
@@ -311,7 +385,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   );
 }
 
-/** A colour as a picker and as `#rrggbb` text, kept together; empty text means the default. */
+/** A colour as a picker and as `#rrggbb` text, kept together; empty text means `fallback`, shown as its placeholder. */
 function ColourField(props: {
   label: string;
   name: string;
