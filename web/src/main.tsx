@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { App } from './app.tsx';
+import { installLeaveGuard } from './leave-guard.ts';
 import { problemSentence } from './messages.ts';
 import { IdentityClient, type TenantConfig } from './sdk.ts';
 import { restoreSession, type Session, SessionProvider } from './session.tsx';
@@ -14,6 +15,8 @@ import './styles.css';
  * single-flight refresh and the expiry signal are its rules.
  */
 async function boot(root: HTMLElement) {
+  // Before the router mounts: a page with unsaved work is asked about leaving before the router moves.
+  installLeaveGuard();
   const slug = subdomainOfHost(location.hostname);
   const client = new IdentityClient({ baseUrl: `${location.origin}/api/v1` });
   if (!slug) return fatal(root, 'There is no service at this address.');

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, isHttpsUrl } from '../brand.ts';
 import { fieldProblems } from '../messages.ts';
 import {
@@ -12,6 +12,7 @@ import {
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
+import { LeaveGuard } from './leave-guard.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
 
@@ -142,6 +143,9 @@ export function Settings() {
   );
 }
 
+/** Whether the form holds anything the last save did not (what was read, or what the save answered). */
+const sameForm = (a: Form, b: Form) => JSON.stringify(a) === JSON.stringify(b);
+
 const COLOUR_PROBLEM = 'Enter a colour as # and six hex digits, like #1f6f5c.';
 
 /** The form's own checks, as the service's field messages would name them: by field, in the form's words. */
@@ -172,7 +176,11 @@ function problemsOf(form: Form): Record<string, string> {
 
 const colourOrNull = (value: string) => value.trim().toLowerCase() || null;
 
-/** The form starts from the merchant as read, and again from what each save answered. */
+/**
+ * The form starts from the merchant as read, and again from what each save answered. While it differs from that,
+ * the save bar says so, and leaving the page asks first (LeaveGuard). A save refused, by the form's own checks or
+ * by the service, moves focus to the first field with a problem.
+ */
 function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): void }) {
   const { client } = useSession();
   const { merchant } = props;
@@ -180,6 +188,8 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   const set = (change: Partial<Form>) => setForm({ ...form, ...change });
   const [local, setLocal] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const dirty = !sameForm(form, formOf(merchant));
 
   const save = useAction(async () => {
     setSaved(false);
@@ -213,8 +223,19 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   const derived = darkPair({ ...brand, darkPrimaryColor: null, darkSecondaryColor: null });
   const originsProblem = Object.entries(remote).find(([path]) => path.startsWith('allowedOrigins'))?.[1];
 
+  // After a refused save (the form's own checks, each attempt a new `local`; or the service's answer), the first
+  // field with a problem, in the order shown, is brought into view clear of the sticky save bar and focused, so
+  // that a keyboard or screen reader user starts where the fix is.
+  useEffect(() => {
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!first) return;
+    first.scrollIntoView({ block: 'center' });
+    first.focus({ preventScroll: true });
+  }, [local, save.error]);
+
   return (
     <form
+      ref={formRef}
       onSubmit={onSubmit(save.run)}
       onInput={() => setSaved(false)}
       noValidate
@@ -369,8 +390,14 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
           problem={originsProblem}
         />
 
+        {/* Sticky at the foot of the screen while the form scrolls: the save, and whether there is anything to save. */}
         <div class="save-bar">
           <Button busy={save.busy}>Save settings</Button>
+          {dirty && !save.busy && (
+            <span class="unsaved">
+              <span aria-hidden="true">●</span> Unsaved changes
+            </span>
+          )}
           {saved && <Notice>Your settings are saved. The sign-in pages show them from now on.</Notice>}
           {!saved && Object.keys(local).length > 0 && (
             <p class="alert" role="alert">
@@ -381,6 +408,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </div>
       </div>
       <SignInPreview brand={brand} loginMode={form.loginMode} signupMode={form.signupMode} />
+      <LeaveGuard dirty={dirty} question="Your changes to the settings are not saved. Leave this page and lose them?" />
     </form>
   );
 }
