@@ -74,10 +74,12 @@ const totpCode = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\d{6}$
 
 const HexColour = v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'));
 
-/** The merchant's brand colours: `#rrggbb`, or null to clear. */
+/** The merchant's brand colours, light and dark: `#rrggbb`, or null to clear (the dark pair then follows the light). */
 const merchantColours = v.strictObject({
   primaryColor: v.optional(v.nullable(HexColour)),
   secondaryColor: v.optional(v.nullable(HexColour)),
+  darkPrimaryColor: v.optional(v.nullable(HexColour)),
+  darkSecondaryColor: v.optional(v.nullable(HexColour)),
 });
 
 /**

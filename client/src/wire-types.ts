@@ -46,6 +46,10 @@ export interface Schemas {
     logoUrl: string | null;
     primaryColor: string | null;
     secondaryColor: string | null;
+    darkPrimaryColor: string | null;
+    darkSecondaryColor: string | null;
+    privacyPolicyUrl: string | null;
+    termsUrl: string | null;
     loginMode: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
@@ -179,6 +183,10 @@ export interface Schemas {
     logoUrl: string | null;
     primaryColor: string | null;
     secondaryColor: string | null;
+    darkPrimaryColor: string | null;
+    darkSecondaryColor: string | null;
+    privacyPolicyUrl: string | null;
+    termsUrl: string | null;
     loginMode: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
@@ -193,6 +201,10 @@ export interface Schemas {
     logoUrl?: string | null;
     primaryColor?: string | null;
     secondaryColor?: string | null;
+    darkPrimaryColor?: string | null;
+    darkSecondaryColor?: string | null;
+    privacyPolicyUrl?: string | null;
+    termsUrl?: string | null;
     loginMode?: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode?: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed?: boolean | null;

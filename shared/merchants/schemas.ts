@@ -30,6 +30,23 @@ const LogoUrl = v.pipe(
   v.check(isHttpUrl, 'must be an http or https URL'),
 );
 
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A policy page the hosted pages link to: an absolute https URL, like a logo's but never plain http. */
+const PolicyUrl = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.check(isHttpsUrl, 'must be an https URL'),
+);
+
 /** At most 20, as the tenant CLI allows; duplicates are dropped by the service (a set, stored in the order given). */
 export const AllowedOrigins = v.pipe(
   v.array(Origin, 'must be an array of origins'),
@@ -37,8 +54,8 @@ export const AllowedOrigins = v.pipe(
 );
 
 /**
- * UpdateMerchantRequest: every field optional; `null` clears the logo and the
- * colours, and restores the TOTP switches to their default (allowed). Anything else (id, app, mid, publicApiKey, subdomain, timestamps) is
+ * UpdateMerchantRequest: every field optional; `null` clears the logo, the
+ * colours and the policy links (the dark pair's null is derived from the light pair), and restores the TOTP switches to their default (allowed). Anything else (id, app, mid, publicApiKey, subdomain, timestamps) is
  * refused: they name the tenant and are the operator's, not an admin's, to change.
  */
 export const UpdateMerchantRequest = v.strictObject({
@@ -53,6 +70,10 @@ export const UpdateMerchantRequest = v.strictObject({
   logoUrl: v.optional(v.nullable(LogoUrl)),
   primaryColor: v.optional(v.nullable(HexColour)),
   secondaryColor: v.optional(v.nullable(HexColour)),
+  darkPrimaryColor: v.optional(v.nullable(HexColour)),
+  darkSecondaryColor: v.optional(v.nullable(HexColour)),
+  privacyPolicyUrl: v.optional(v.nullable(PolicyUrl)),
+  termsUrl: v.optional(v.nullable(PolicyUrl)),
   loginMode: v.optional(LoginMode),
   signupMode: v.optional(SignupMode),
   /** `null` restores the default, allowed (the brief's rule is "not false"): answered as `true`. */

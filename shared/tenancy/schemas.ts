@@ -38,6 +38,12 @@ export const DiscoveryResponse = v.object({
   logoUrl: v.nullable(v.string()),
   primaryColor: v.nullable(HexColour),
   secondaryColor: v.nullable(HexColour),
+  /** A dark colour scheme's pair; null: the pages derive it from the light pair. */
+  darkPrimaryColor: v.nullable(HexColour),
+  darkSecondaryColor: v.nullable(HexColour),
+  /** Linked from the footer of every hosted page when set. */
+  privacyPolicyUrl: v.nullable(v.string()),
+  termsUrl: v.nullable(v.string()),
   loginMode: LoginMode,
   signupMode: SignupMode,
   totpAllowed: v.boolean(),

@@ -12,6 +12,12 @@ export interface Merchant {
   logoUrl: string | null;
   primaryColor: string | null;
   secondaryColor: string | null;
+  /** The colours in a dark colour scheme; null: derived from the light pair by the hosted pages (web/src/tenant.ts). */
+  darkPrimaryColor: string | null;
+  darkSecondaryColor: string | null;
+  /** https links the hosted pages show in their footer, when set. */
+  privacyPolicyUrl: string | null;
+  termsUrl: string | null;
   loginMode: LoginMode;
   signupMode: SignupMode;
   totpAllowed: boolean;

@@ -172,6 +172,10 @@ const tables: Array<{ name: string; client: v.GenericSchema; server: v.GenericSc
       { secondaryColor: 'red' },
       { secondaryColor: ' #a1b2c3' },
       { primaryColor: 123456 },
+      { darkPrimaryColor: '#8fd3b6', darkSecondaryColor: '#0F1A14' },
+      { darkPrimaryColor: null, darkSecondaryColor: null },
+      { darkPrimaryColor: '#8fd3b' },
+      { darkSecondaryColor: 'black' },
     ],
   },
   {

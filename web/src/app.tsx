@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
+import { SiteFooter } from './footer.tsx';
 import { Authorize } from './pages/authorize.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
@@ -71,6 +72,7 @@ export function App() {
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>
+      <SiteFooter />
     </LocationProvider>
   );
 }

@@ -1,10 +1,11 @@
 import { render } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { App } from './app.tsx';
+import { installLeaveGuard } from './leave-guard.ts';
 import { problemSentence } from './messages.ts';
 import { IdentityClient, type TenantConfig } from './sdk.ts';
 import { restoreSession, type Session, SessionProvider } from './session.tsx';
-import { applyBrand, brandOf, subdomainOfHost } from './tenant.ts';
+import { applyBrand, applyFavicon, brandOf, subdomainOfHost } from './tenant.ts';
 import './styles.css';
 
 /**
@@ -14,6 +15,8 @@ import './styles.css';
  * single-flight refresh and the expiry signal are its rules.
  */
 async function boot(root: HTMLElement) {
+  // Before the router mounts: a page with unsaved work is asked about leaving before the router moves.
+  installLeaveGuard();
   const slug = subdomainOfHost(location.hostname);
   const client = new IdentityClient({ baseUrl: `${location.origin}/api/v1` });
   if (!slug) return fatal(root, 'There is no service at this address.');
@@ -24,6 +27,7 @@ async function boot(root: HTMLElement) {
     return fatal(root, problemSentence(error));
   }
   applyBrand(document.documentElement, brandOf(tenant));
+  applyFavicon(document, brandOf(tenant));
   const user = await restoreSession(client).catch(() => null);
   render(<Root client={client} tenant={tenant} user={user} />, root);
 }
@@ -38,6 +42,7 @@ function Root(props: Omit<Session, 'setUser' | 'setTenant'>) {
   const [tenant, setTenantState] = useState(props.tenant);
   const setTenant = useCallback((next: TenantConfig) => {
     applyBrand(document.documentElement, brandOf(next));
+    applyFavicon(document, brandOf(next));
     setTenantState(next);
   }, []);
   const session = useMemo<Session>(

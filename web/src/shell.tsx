@@ -70,7 +70,8 @@ export function AppLayout(props: {
               Console
             </a>
           )}
-          <button type="button" class="link" onClick={signOut}>
+          {/* It leaves the page: a form with unsaved changes asks first (console/leave-guard.tsx). */}
+          <button type="button" class="link" onClick={signOut} data-leaves-page>
             Sign out
           </button>
         </nav>

@@ -1,3 +1,4 @@
+import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, faviconOf, textOn } from './brand.ts';
 import type { TenantConfig } from './sdk.ts';
 
 /**
@@ -10,37 +11,39 @@ export function subdomainOfHost(hostname: string): string | undefined {
   return labels.length >= 2 && /^[a-z0-9-]{1,63}$/.test(labels[0] ?? '') ? labels[0] : undefined;
 }
 
-/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
-export function textOn(hex: string): '#000000' | '#ffffff' {
-  const channel = (i: number) => {
-    const c = Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
-  return luminance > 0.179 ? '#000000' : '#ffffff';
-}
-
-export const DEFAULT_PRIMARY = '#1f6f5c';
-export const DEFAULT_SECONDARY = '#f3f6f4';
-
-export interface Brand {
-  name: string;
-  logoUrl: string | null;
-  primaryColor: string | null;
-  secondaryColor: string | null;
-}
-
 /**
- * The tenant's colours as CSS custom properties on `element` (set through the
- * CSSOM, which the Content-Security-Policy allows, unlike inline style text).
+ * The tenant's colours, light and dark, as CSS custom properties on `element` (set through the CSSOM, which the
+ * Content-Security-Policy allows, unlike inline style text): `--brand-light-primary`, `--brand-dark-primary` and
+ * so on, each with its `-on-` text colour. styles.css picks the pair of the colour scheme in use as
+ * `--brand-primary`, `--brand-secondary` (and their `--brand-on-…`).
  */
 export function applyBrand(element: HTMLElement, brand: Brand): void {
-  const primary = brand.primaryColor ?? DEFAULT_PRIMARY;
-  const secondary = brand.secondaryColor ?? DEFAULT_SECONDARY;
-  element.style.setProperty('--brand-primary', primary);
-  element.style.setProperty('--brand-on-primary', textOn(primary));
-  element.style.setProperty('--brand-secondary', secondary);
-  element.style.setProperty('--brand-on-secondary', textOn(secondary));
+  const dark = darkPair(brand);
+  const schemes = {
+    light: { primary: brand.primaryColor ?? DEFAULT_PRIMARY, secondary: brand.secondaryColor ?? DEFAULT_SECONDARY },
+    dark,
+  };
+  for (const [scheme, pair] of Object.entries(schemes)) {
+    element.style.setProperty(`--brand-${scheme}-primary`, pair.primary);
+    element.style.setProperty(`--brand-${scheme}-on-primary`, textOn(pair.primary));
+    element.style.setProperty(`--brand-${scheme}-secondary`, pair.secondary);
+    element.style.setProperty(`--brand-${scheme}-on-secondary`, textOn(pair.secondary));
+  }
+}
+
+/** Points the page's icon at the tenant's favicon (`faviconOf`); the built page's own icon stands until then. */
+export function applyFavicon(document: Document, brand: Brand): void {
+  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.append(link);
+  }
+  const href = faviconOf(brand);
+  link.href = href;
+  // A logo may be any image type: the browser tells it by its content.
+  if (href.startsWith('data:image/svg+xml')) link.type = 'image/svg+xml';
+  else link.removeAttribute('type');
 }
 
 export function brandOf(tenant: TenantConfig): Brand {
@@ -49,5 +52,7 @@ export function brandOf(tenant: TenantConfig): Brand {
     logoUrl: tenant.logoUrl,
     primaryColor: tenant.primaryColor,
     secondaryColor: tenant.secondaryColor,
+    darkPrimaryColor: tenant.darkPrimaryColor,
+    darkSecondaryColor: tenant.darkSecondaryColor,
   };
 }

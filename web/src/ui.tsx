@@ -1,6 +1,7 @@
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import * as v from 'valibot';
+import { documentTitle, initialOf } from './brand.ts';
 import { problemSentence, type SentenceOverrides } from './messages.ts';
 import { formSchemas } from './sdk.ts';
 import { useSession } from './session.tsx';
@@ -333,14 +334,19 @@ export function onSubmit(handler: () => void) {
   };
 }
 
-/** The tenant's name and logo, as every page shows them. */
+/**
+ * The tenant's name and logo, as every page shows them. The logo sits on a light tile of its own (styles.css), so
+ * that a logo drawn in the brand colour stays visible on the brand-coloured top bar and on a dark page.
+ */
 export function BrandMark(props: { name: string; logoUrl: string | null }) {
   return (
     <span class="brand-mark">
       {props.logoUrl ? (
-        <img src={props.logoUrl} alt="" class="logo" />
+        <span class="logo-tile">
+          <img src={props.logoUrl} alt="" class="logo" />
+        </span>
       ) : (
-        <span class="logo-letter">{props.name.slice(0, 1)}</span>
+        <span class="logo-letter">{initialOf(props.name)}</span>
       )}
       <span class="brand-name">{props.name}</span>
     </span>
@@ -362,11 +368,11 @@ export function AuthLayout(props: { title: string; children: ComponentChildren }
   );
 }
 
-/** Sets the document title ("Sign in · Acme") and moves focus to the page's heading on navigation. */
+/** Sets the document title: the page's, then the tenant's name once ("Sign in · Acme"; `documentTitle`). */
 export function useTitle(title: string) {
   const { tenant } = useSession();
   useEffect(() => {
-    document.title = `${title} · ${tenant.name}`;
+    document.title = documentTitle(title, tenant.name);
   }, [title, tenant.name]);
 }
 

@@ -17,6 +17,10 @@ const MERCHANT_FIELDS = [
   'logoUrl',
   'primaryColor',
   'secondaryColor',
+  'darkPrimaryColor',
+  'darkSecondaryColor',
+  'privacyPolicyUrl',
+  'termsUrl',
   'loginMode',
   'signupMode',
   'totpAllowed',
@@ -48,6 +52,10 @@ describe('GET /merchants/me', () => {
       logoUrl: null,
       primaryColor: null,
       secondaryColor: null,
+      darkPrimaryColor: null,
+      darkSecondaryColor: null,
+      privacyPolicyUrl: null,
+      termsUrl: null,
       loginMode: 'PASSWORD',
       signupMode: 'OPEN',
       totpAllowed: true,
@@ -89,6 +97,10 @@ describe('PATCH /merchants/{id}', () => {
     ['logoUrl', 'http://localhost:5173/logo.svg'],
     ['primaryColor', '#1a2B3c'],
     ['secondaryColor', '#ffffff'],
+    ['darkPrimaryColor', '#8FD3b6'],
+    ['darkSecondaryColor', '#101816'],
+    ['privacyPolicyUrl', 'https://shop.example/privacy'],
+    ['termsUrl', 'https://shop.example/legal/terms?lang=en#use'],
     ['loginMode', 'PASSWORD_OR_OTP_EMAIL'],
     ['signupMode', 'INVITATION_ONLY'],
     ['totpAllowed', false],
@@ -141,6 +153,52 @@ describe('PATCH /merchants/{id}', () => {
     });
   });
 
+  it('sets the dark pair and the policy links together, trims the links, and clears them with null', async () => {
+    const { tenant, headers } = await anAdmin();
+    const set = await patch(tenant.id, headers, {
+      darkPrimaryColor: '#8fd3b6',
+      darkSecondaryColor: '#101816',
+      privacyPolicyUrl: '  https://shop.example/privacy ',
+      termsUrl: 'https://shop.example/terms',
+    });
+    expect(set.status).toBe(200);
+    const chosen = {
+      darkPrimaryColor: '#8fd3b6',
+      darkSecondaryColor: '#101816',
+      privacyPolicyUrl: 'https://shop.example/privacy',
+      termsUrl: 'https://shop.example/terms',
+    };
+    expect(set.body).toMatchObject(chosen);
+    expect((await discover(tenant, 'https://shop.example')).body).toMatchObject(chosen);
+    // The light pair is another setting: clearing it leaves the dark pair as chosen.
+    expect((await patch(tenant.id, headers, { primaryColor: null })).body).toMatchObject(chosen);
+    const cleared = await patch(tenant.id, headers, {
+      darkPrimaryColor: null,
+      darkSecondaryColor: null,
+      privacyPolicyUrl: null,
+      termsUrl: null,
+    });
+    const none = { darkPrimaryColor: null, darkSecondaryColor: null, privacyPolicyUrl: null, termsUrl: null };
+    expect(cleared.body).toMatchObject(none);
+    expect((await getMine(headers)).body).toMatchObject(none);
+    expect((await discover(tenant, 'https://shop.example')).body).toMatchObject(none);
+  });
+
+  it("keeps one tenant's dark pair and policy links its own: another admin's change is 404 and reaches no one else", async () => {
+    const a = await anAdmin();
+    const b = await anAdmin();
+    const before = (await getMine(b.headers)).body;
+    const links = { darkPrimaryColor: '#ffcc00', privacyPolicyUrl: 'https://evil.example/privacy' };
+    expectProblem(await patch(b.tenant.id, a.headers, links), 404, 'NOT_FOUND');
+    expect((await getMine(b.headers)).body).toEqual(before);
+    expect((await patch(a.tenant.id, a.headers, links)).status).toBe(200);
+    expect((await discover(b.tenant, 'https://shop.example')).body).toMatchObject({
+      darkPrimaryColor: null,
+      privacyPolicyUrl: null,
+    });
+    expect((await discover(a.tenant, 'https://shop.example')).body).toMatchObject(links);
+  });
+
   it('answers 200 with the merchant unchanged (updatedAt too) to an empty object', async () => {
     const { tenant, headers } = await anAdmin();
     const before = (await getMine(headers)).body;
@@ -166,6 +224,18 @@ describe('PATCH /merchants/{id}', () => {
     ['logoUrl', 'ftp://files.example/logo.png'],
     ['logoUrl', 'not a url'],
     ['logoUrl', `https://cdn.example/${'a'.repeat(2048)}`],
+    ['darkPrimaryColor', '#fff'],
+    ['darkPrimaryColor', 'white'],
+    ['darkSecondaryColor', '#12345g'],
+    ['darkSecondaryColor', 0],
+    ['privacyPolicyUrl', 'http://shop.example/privacy'],
+    ['privacyPolicyUrl', 'javascript:alert(1)'],
+    ['privacyPolicyUrl', 'shop.example/privacy'],
+    ['privacyPolicyUrl', `https://shop.example/${'p'.repeat(2048)}`],
+    ['termsUrl', 'http://localhost:5173/terms'],
+    ['termsUrl', 'data:text/html,terms'],
+    ['termsUrl', `https://shop.example/${'t'.repeat(2048)}`],
+    ['termsUrl', 42],
     ['loginMode', 'SMS'],
     ['loginMode', null],
     ['signupMode', 'CLOSED'],

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '#shared/deps.ts';
 import { getMyMerchant, updateMerchant } from '#shared/merchants/service.ts';
@@ -114,6 +114,36 @@ describe('updateMerchant (DynamoDB Local)', () => {
     const latest = (await merchantRepo(deps.store).get(tenant)) as Merchant;
     expect(await updateMerchant(deps, latest, latest.id, {})).toEqual(await getMyMerchant(deps, latest));
     expect(await merchantRepo(deps.store).get(tenant)).toEqual(latest);
+  });
+
+  it('reads a merchant stored before the dark pair and policy links as without them, and sets them on it', async () => {
+    const deps = makeTestDeps();
+    const tenant = await aTenant(deps, [origin('older')]);
+    // As a tenant stored by an earlier version holds it: none of the four attributes.
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.tableName,
+        Key: keys.merchant(tenant),
+        UpdateExpression: 'REMOVE darkPrimaryColor, darkSecondaryColor, privacyPolicyUrl, termsUrl',
+      }),
+    );
+    const older = (await merchantRepo(deps.store).get(tenant)) as Merchant;
+    expect(older).toMatchObject({
+      darkPrimaryColor: null,
+      darkSecondaryColor: null,
+      privacyPolicyUrl: null,
+      termsUrl: null,
+    });
+    const res = await updateMerchant(deps, older, older.id, {
+      darkPrimaryColor: '#abcdef',
+      termsUrl: 'https://t.example/',
+    });
+    expect(res).toMatchObject({ darkPrimaryColor: '#abcdef', darkSecondaryColor: null, privacyPolicyUrl: null });
+    // Discovery by client key reads through the users index: it carries them too.
+    expect(await merchantRepo(deps.store).findByClientKey(tenant.publicApiKey)).toMatchObject({
+      darkPrimaryColor: '#abcdef',
+      termsUrl: 'https://t.example/',
+    });
   });
 
   it('answers NOT_FOUND for another id, and for a merchant that is gone', async () => {

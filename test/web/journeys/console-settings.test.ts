@@ -49,7 +49,7 @@ describe('merchant settings', () => {
     await screenshot(page, 'console-settings-preview');
 
     // The colour picker and the text field are one value.
-    await expect(page.getByLabel('Pick the primary colour').inputValue()).resolves.toBe('#7a1fa2');
+    await expect(page.getByLabel('Pick the primary colour', { exact: true }).inputValue()).resolves.toBe('#7a1fa2');
 
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Your settings are saved' }).waitFor();

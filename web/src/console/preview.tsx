@@ -1,6 +1,7 @@
-import { useId, useLayoutEffect, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { type Brand, darkPair } from '../brand.ts';
 import type { LoginMode, SignupMode } from '../sdk.ts';
-import { applyBrand, type Brand } from '../tenant.ts';
+import { applyBrand } from '../tenant.ts';
 import { BrandMark } from '../ui.tsx';
 
 /**
@@ -9,14 +10,32 @@ import { BrandMark } from '../ui.tsx';
  * whose brand custom properties are set with `applyBrand`, as main.tsx does
  * for the whole page. Nothing in it can be focused or submitted; it is hidden
  * from assistive technology, which reads the caption's description instead.
+ *
+ * It shows the light colours or the dark ones, as the two radio buttons above it choose (at first, the scheme the
+ * admin's own device asks for): the frame takes the palette of its scheme (`.scheme-light`, `.scheme-dark` in
+ * styles.css) whatever the page around it wears.
  */
 export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signupMode: SignupMode }) {
   const { brand, loginMode, signupMode } = props;
   const frame = useRef<HTMLDivElement>(null);
   const captionId = useId();
+  const [scheme, setScheme] = useState<'light' | 'dark'>(() =>
+    matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+  );
   useLayoutEffect(() => {
     if (frame.current) applyBrand(frame.current, brand);
-  }, [brand.name, brand.logoUrl, brand.primaryColor, brand.secondaryColor]);
+  }, [
+    brand.name,
+    brand.logoUrl,
+    brand.primaryColor,
+    brand.secondaryColor,
+    brand.darkPrimaryColor,
+    brand.darkSecondaryColor,
+  ]);
+  const colours =
+    scheme === 'light'
+      ? `${brand.primaryColor ?? 'the default colour'} on ${brand.secondaryColor ?? 'the default background'}`
+      : `${darkPair(brand).primary} on ${darkPair(brand).secondary}`;
   const password = loginMode !== 'OTP_EMAIL';
   const choice = loginMode === 'PASSWORD_OR_OTP_EMAIL';
   return (
@@ -24,11 +43,32 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
       <figcaption id={captionId}>
         Preview of your sign-in page
         <span class="visually-hidden">
-          : “Sign in to {brand.name}”, in {brand.primaryColor ?? 'the default colour'} on{' '}
-          {brand.secondaryColor ?? 'the default background'}.
+          {' '}
+          in {scheme} mode: “Sign in to {brand.name}”, in {colours}.
         </span>
       </figcaption>
-      <div class="preview-page" ref={frame} aria-hidden="true" data-testid="sign-in-preview">
+      <fieldset class="preview-scheme">
+        <legend class="visually-hidden">Preview in</legend>
+        {(['light', 'dark'] as const).map((value) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="previewScheme"
+              value={value}
+              checked={scheme === value}
+              onChange={() => setScheme(value)}
+            />
+            {value === 'light' ? 'Light' : 'Dark'}
+          </label>
+        ))}
+      </fieldset>
+      <div
+        class={`preview-page scheme-${scheme}`}
+        ref={frame}
+        aria-hidden="true"
+        data-testid="sign-in-preview"
+        data-scheme={scheme}
+      >
         <div class="card preview-card">
           <BrandMark name={brand.name} logoUrl={brand.logoUrl} />
           <p class="preview-title">Sign in to {brand.name}</p>

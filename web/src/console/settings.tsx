@@ -1,4 +1,5 @@
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, isHttpsUrl } from '../brand.ts';
 import { fieldProblems } from '../messages.ts';
 import {
   formSchemas,
@@ -9,9 +10,9 @@ import {
   validateForm,
 } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from '../tenant.ts';
 import { Button, Field, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { ConsolePage } from './layout.tsx';
+import { LeaveGuard } from './leave-guard.tsx';
 import { SignInPreview } from './preview.tsx';
 import './settings.css';
 
@@ -48,6 +49,10 @@ interface Form {
   logoUrl: string;
   primaryColor: string;
   secondaryColor: string;
+  darkPrimaryColor: string;
+  darkSecondaryColor: string;
+  privacyPolicyUrl: string;
+  termsUrl: string;
   loginMode: LoginMode;
   signupMode: SignupMode;
   totpAllowed: boolean;
@@ -61,22 +66,16 @@ function formOf(merchant: Merchant): Form {
     logoUrl: merchant.logoUrl ?? '',
     primaryColor: merchant.primaryColor ?? '',
     secondaryColor: merchant.secondaryColor ?? '',
+    darkPrimaryColor: merchant.darkPrimaryColor ?? '',
+    darkSecondaryColor: merchant.darkSecondaryColor ?? '',
+    privacyPolicyUrl: merchant.privacyPolicyUrl ?? '',
+    termsUrl: merchant.termsUrl ?? '',
     loginMode: merchant.loginMode,
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
     allowedOrigins: [...merchant.allowedOrigins],
   };
-}
-
-/** Logos are shown only from https (the pages' Content-Security-Policy allows no other remote image). */
-function isHttpsUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** An origin as the service takes it: scheme, host and port, nothing more (`https://shop.example`). */
@@ -97,13 +96,16 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
     logoUrl: isHttpsUrl(form.logoUrl.trim()) ? form.logoUrl.trim() : null,
     primaryColor: isColour(form.primaryColor) ? form.primaryColor.toLowerCase() : null,
     secondaryColor: isColour(form.secondaryColor) ? form.secondaryColor.toLowerCase() : null,
+    darkPrimaryColor: isColour(form.darkPrimaryColor) ? form.darkPrimaryColor.toLowerCase() : null,
+    darkSecondaryColor: isColour(form.darkSecondaryColor) ? form.darkSecondaryColor.toLowerCase() : null,
   };
 }
 
 /**
- * The merchant's settings: name, logo and colours (with a live preview of
- * the sign-in page), how people sign in and sign up, authenticator apps, and
- * the origins allowed to call the service from a browser.
+ * The merchant's settings: name, logo and colours, light and dark (with a live
+ * preview of the sign-in page), the policy links of the pages' footer, how
+ * people sign in and sign up, authenticator apps, and the origins allowed to
+ * call the service from a browser.
  */
 export function Settings() {
   const { client, tenant, setTenant } = useSession();
@@ -125,6 +127,10 @@ export function Settings() {
               logoUrl: saved.logoUrl,
               primaryColor: saved.primaryColor,
               secondaryColor: saved.secondaryColor,
+              darkPrimaryColor: saved.darkPrimaryColor,
+              darkSecondaryColor: saved.darkSecondaryColor,
+              privacyPolicyUrl: saved.privacyPolicyUrl,
+              termsUrl: saved.termsUrl,
               loginMode: saved.loginMode,
               signupMode: saved.signupMode,
               totpAllowed: saved.totpAllowed,
@@ -137,7 +143,44 @@ export function Settings() {
   );
 }
 
-/** The form starts from the merchant as read, and again from what each save answered. */
+/** Whether the form holds anything the last save did not (what was read, or what the save answered). */
+const sameForm = (a: Form, b: Form) => JSON.stringify(a) === JSON.stringify(b);
+
+const COLOUR_PROBLEM = 'Enter a colour as # and six hex digits, like #1f6f5c.';
+
+/** The form's own checks, as the service's field messages would name them: by field, in the form's words. */
+function problemsOf(form: Form): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!form.name.trim()) problems.name = 'Enter the name people will see.';
+  const logoUrl = form.logoUrl.trim();
+  if (logoUrl && !isHttpsUrl(logoUrl)) {
+    problems.logoUrl = 'Enter an https address of an image, such as https://shop.example/logo.png.';
+  }
+  const colours = validateForm(formSchemas.merchantColours, {
+    primaryColor: form.primaryColor.trim() || null,
+    secondaryColor: form.secondaryColor.trim() || null,
+    darkPrimaryColor: form.darkPrimaryColor.trim() || null,
+    darkSecondaryColor: form.darkSecondaryColor.trim() || null,
+  });
+  if (!colours.success) for (const error of colours.errors) problems[error.path] = COLOUR_PROBLEM;
+  const privacyPolicyUrl = form.privacyPolicyUrl.trim();
+  if (privacyPolicyUrl && !isHttpsUrl(privacyPolicyUrl)) {
+    problems.privacyPolicyUrl = 'Enter the https address of your privacy policy, such as https://shop.example/privacy.';
+  }
+  const termsUrl = form.termsUrl.trim();
+  if (termsUrl && !isHttpsUrl(termsUrl)) {
+    problems.termsUrl = 'Enter the https address of your terms, such as https://shop.example/terms.';
+  }
+  return problems;
+}
+
+const colourOrNull = (value: string) => value.trim().toLowerCase() || null;
+
+/**
+ * The form starts from the merchant as read, and again from what each save answered. While it differs from that,
+ * the save bar says so, and leaving the page asks first (LeaveGuard). A save refused, by the form's own checks or
+ * by the service, moves focus to the first field with a problem.
+ */
 function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): void }) {
   const { client } = useSession();
   const { merchant } = props;
@@ -145,30 +188,23 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   const set = (change: Partial<Form>) => setForm({ ...form, ...change });
   const [local, setLocal] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const dirty = !sameForm(form, formOf(merchant));
 
   const save = useAction(async () => {
     setSaved(false);
-    const problems: Record<string, string> = {};
-    if (!form.name.trim()) problems.name = 'Enter the name people will see.';
-    const logoUrl = form.logoUrl.trim();
-    if (logoUrl && !isHttpsUrl(logoUrl)) {
-      problems.logoUrl = 'Enter an https address of an image, such as https://shop.example/logo.png.';
-    }
-    const colours = validateForm(formSchemas.merchantColours, {
-      primaryColor: form.primaryColor.trim() || null,
-      secondaryColor: form.secondaryColor.trim() || null,
-    });
-    if (!colours.success) {
-      for (const error of colours.errors)
-        problems[error.path] = 'Enter a colour as # and six hex digits, like #1f6f5c.';
-    }
+    const problems = problemsOf(form);
     setLocal(problems);
-    if (Object.keys(problems).length > 0 || !colours.success) return;
+    if (Object.keys(problems).length > 0) return;
     const body: UpdateMerchantRequest = {
       name: form.name.trim(),
-      logoUrl: logoUrl || null,
-      primaryColor: colours.output.primaryColor?.toLowerCase() ?? null,
-      secondaryColor: colours.output.secondaryColor?.toLowerCase() ?? null,
+      logoUrl: form.logoUrl.trim() || null,
+      primaryColor: colourOrNull(form.primaryColor),
+      secondaryColor: colourOrNull(form.secondaryColor),
+      darkPrimaryColor: colourOrNull(form.darkPrimaryColor),
+      darkSecondaryColor: colourOrNull(form.darkSecondaryColor),
+      privacyPolicyUrl: form.privacyPolicyUrl.trim() || null,
+      termsUrl: form.termsUrl.trim() || null,
       loginMode: form.loginMode,
       signupMode: form.signupMode,
       totpAllowed: form.totpAllowed,
@@ -183,10 +219,23 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
   const remote = fieldProblems(save.error);
   const problemOf = (path: string) => local[path] ?? remote[path];
   const brand = brandOfForm(form, merchant.name);
+  // What an empty dark colour stands for: the pair the pages derive from the light colours being edited.
+  const derived = darkPair({ ...brand, darkPrimaryColor: null, darkSecondaryColor: null });
   const originsProblem = Object.entries(remote).find(([path]) => path.startsWith('allowedOrigins'))?.[1];
+
+  // After a refused save (the form's own checks, each attempt a new `local`; or the service's answer), the first
+  // field with a problem, in the order shown, is brought into view clear of the sticky save bar and focused, so
+  // that a keyboard or screen reader user starts where the fix is.
+  useEffect(() => {
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!first) return;
+    first.scrollIntoView({ block: 'center' });
+    first.focus({ preventScroll: true });
+  }, [local, save.error]);
 
   return (
     <form
+      ref={formRef}
       onSubmit={onSubmit(save.run)}
       onInput={() => setSaved(false)}
       noValidate
@@ -235,6 +284,58 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
             value={form.secondaryColor}
             onChange={(secondaryColor) => set({ secondaryColor })}
             problem={problemOf('secondaryColor')}
+          />
+        </fieldset>
+
+        <fieldset class="panel" aria-describedby="dark-intro">
+          <legend>Dark mode</legend>
+          <p id="dark-intro" class="muted">
+            For people whose device is set to dark. Left empty, each colour is worked out from the ones above: the
+            primary colour, lightened if it would be too dark to stand out, and a near-black background of its hue.
+          </p>
+          <ColourField
+            label="Primary colour in dark mode"
+            name="darkPrimaryColor"
+            hint={`Buttons and the top bar. Empty: ${derived.primary}.`}
+            fallback={derived.primary}
+            value={form.darkPrimaryColor}
+            onChange={(darkPrimaryColor) => set({ darkPrimaryColor })}
+            problem={problemOf('darkPrimaryColor')}
+          />
+          <ColourField
+            label="Secondary colour in dark mode"
+            name="darkSecondaryColor"
+            hint={`The page background; a dark colour keeps the text readable. Empty: ${derived.secondary}.`}
+            fallback={derived.secondary}
+            value={form.darkSecondaryColor}
+            onChange={(darkSecondaryColor) => set({ darkSecondaryColor })}
+            problem={problemOf('darkSecondaryColor')}
+          />
+        </fieldset>
+
+        <fieldset class="panel">
+          <legend>Policies</legend>
+          <Field
+            label="Privacy policy URL (optional)"
+            name="privacyPolicyUrl"
+            type="url"
+            inputMode="url"
+            autocomplete="off"
+            hint="An https address. Linked at the foot of every sign-in, account and console page."
+            value={form.privacyPolicyUrl}
+            onInput={(e) => set({ privacyPolicyUrl: e.currentTarget.value })}
+            problem={problemOf('privacyPolicyUrl')}
+          />
+          <Field
+            label="Terms of service URL (optional)"
+            name="termsUrl"
+            type="url"
+            inputMode="url"
+            autocomplete="off"
+            hint="An https address, linked beside the privacy policy."
+            value={form.termsUrl}
+            onInput={(e) => set({ termsUrl: e.currentTarget.value })}
+            problem={problemOf('termsUrl')}
           />
         </fieldset>
 
@@ -289,8 +390,14 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
           problem={originsProblem}
         />
 
+        {/* Sticky at the foot of the screen while the form scrolls: the save, and whether there is anything to save. */}
         <div class="save-bar">
           <Button busy={save.busy}>Save settings</Button>
+          {dirty && !save.busy && (
+            <span class="unsaved">
+              <span aria-hidden="true">●</span> Unsaved changes
+            </span>
+          )}
           {saved && <Notice>Your settings are saved. The sign-in pages show them from now on.</Notice>}
           {!saved && Object.keys(local).length > 0 && (
             <p class="alert" role="alert">
@@ -301,11 +408,12 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </div>
       </div>
       <SignInPreview brand={brand} loginMode={form.loginMode} signupMode={form.signupMode} />
+      <LeaveGuard dirty={dirty} question="Your changes to the settings are not saved. Leave this page and lose them?" />
     </form>
   );
 }
 
-/** A colour as a picker and as `#rrggbb` text, kept together; empty text means the default. */
+/** A colour as a picker and as `#rrggbb` text, kept together; empty text means `fallback`, shown as its placeholder. */
 function ColourField(props: {
   label: string;
   name: string;
