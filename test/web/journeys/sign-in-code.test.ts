@@ -52,10 +52,10 @@ describe('sign-in by e-mail code', () => {
     await resend.click({ force: true });
     await expect(web.mailsTo(user.email)).resolves.toHaveLength(1);
     await expect(page.getByRole('alert').count()).resolves.toBe(1);
-    await page.clock.fastForward(20_000);
+    await page.clock.runFor(20_000);
     await expect(resend.textContent()).resolves.toMatch(/^Send a new code in 0:[0-4]\d$/);
 
-    await page.clock.fastForward(41_000);
+    await page.clock.runFor(41_000);
     await expect(resend.textContent()).resolves.toBe('Send a new code');
     await expect(resend.getAttribute('aria-disabled')).resolves.toBeNull();
     await forgetMailsTo(tenant, 'LOGIN', user.email);
@@ -65,7 +65,7 @@ describe('sign-in by e-mail code', () => {
     await expect(resend.textContent()).resolves.toMatch(/^Send a new code in (1:00|0:[0-5]\d)$/);
 
     // Ten minutes on, the page says the code has expired rather than let it be typed in vain.
-    await page.clock.fastForward('10:01');
+    await page.clock.runFor('10:01');
     await page.getByText('This code has expired.', { exact: false }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'sign-in-code-expired');

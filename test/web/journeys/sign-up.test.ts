@@ -72,7 +72,7 @@ describe('sign-up in an OPEN tenant', () => {
     await resend.click({ force: true });
     await expect(web.mailsTo(email)).resolves.toHaveLength(1);
 
-    await page.clock.fastForward(61_000);
+    await page.clock.runFor(61_000);
     await forgetMailsTo(tenant, 'SIGNUP', email);
     await expect(resend.textContent()).resolves.toBe('Send a new code');
     await resend.click();

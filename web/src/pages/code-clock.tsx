@@ -11,18 +11,19 @@ export function useCodeSent(sentNow = true) {
   return { sentAt, sent: () => setSentAt(Date.now()) };
 }
 
-/** The time, once a second until `until`; then it stops ticking. */
+/**
+ * The time, read at each render, with a render once a second until `until`; past it, no timer is left running (a
+ * timer set only while the moment is ahead, so nothing re-renders in a loop once it has passed).
+ */
 function useClockUntil(until: number): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [, tick] = useState(0);
+  const now = Date.now();
   useEffect(() => {
     const left = until - Date.now();
-    if (left <= 0) {
-      setNow(Date.now());
-      return;
-    }
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(1000, left));
+    if (left <= 0) return;
+    const timer = setTimeout(() => tick((n) => n + 1), Math.min(1000, left));
     return () => clearTimeout(timer);
-  }, [now, until]);
+  });
   return now;
 }
 
