@@ -116,3 +116,10 @@ export async function setTotpPolicy(
     }),
   );
 }
+
+/** The tenant's first admin (SUPER_ADMIN), signed in through the API, at `path`, once the page's own form is there. */
+export async function openAsOwner(web: WebStack, tenant: TestTenant, path: string): Promise<Page> {
+  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, path);
+  await page.locator('#main form').first().waitFor();
+  return page;
+}

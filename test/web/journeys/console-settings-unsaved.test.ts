@@ -2,19 +2,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
 import { expectAccessible, PHONE, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
+import { openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
 
-/** The tenant's first admin (SUPER_ADMIN), signed in (through the API), on the settings page. */
-async function openSettings(tenant: TestTenant): Promise<Page> {
-  const page = await web.openSignedIn(
-    tenant,
-    { email: tenant.adminEmail, password: tenant.adminPassword },
-    '/console/settings',
-  );
-  await page.locator('#main form').waitFor();
-  return page;
-}
+/** The tenant's first admin on the settings page. */
+const openSettings = (tenant: TestTenant) => openAsOwner(web, tenant, '/console/settings');
 
 const unsaved = (page: Page) => page.locator('.save-bar').getByText('Unsaved changes');
 const leaveDialog = (page: Page) => page.getByRole('dialog', { name: /Your changes to the settings are not saved/ });
