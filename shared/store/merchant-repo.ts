@@ -8,7 +8,7 @@ import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem, type ItemKey, Prefetched } from './prefetch.ts';
 import { queryAll } from './query.ts';
 
-/** Every field of a merchant: discovery reads them all through the users index (shared/store/table.ts). */
+/** Every field of a merchant. */
 export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   id: true,
   app: true,
@@ -70,7 +70,10 @@ export function merchantRepo(store: StoreClient) {
       return { merchant: merchant ? toMerchant(merchant) : null, prefetched: new Prefetched(itemKeys, found) };
     },
 
-    /** Discovery: the tenant whose public client key this is. */
+    /**
+     * Discovery: the tenant whose public client key this is. The index gives the merchant's key only, and the
+     * merchant is read from the table: a new merchant field never changes the index's projection.
+     */
     async findByClientKey(publicApiKey: string): Promise<Merchant | null> {
       const index = keys.merchantByClientKey(publicApiKey);
       const { Items } = await doc.send(
@@ -79,11 +82,14 @@ export function merchantRepo(store: StoreClient) {
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
           ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+          ProjectionExpression: 'pk, sk',
           Limit: 1,
         }),
       );
-      const item = Items?.[0];
-      return item ? toMerchant(item) : null;
+      const found = Items?.[0];
+      if (!found) return null;
+      const Item = await getItem(store, { pk: found.pk as string, sk: found.sk as string });
+      return Item ? toMerchant(Item) : null;
     },
 
     /** Discovery from a hosted page: the tenant holding this subdomain (its claim names it). */

@@ -9,13 +9,14 @@
  *   `emailStatus`, `emailValidationExpiresAt`, `status` and `registeredAt` the shown emailStatus;
  *   `status` and `registeredAt` also tell an expired unverified signup, left out: so `ttl` need not be here);
  * - the first-admin lookup (merchant-repo `recordFirstAdmin`): `id`, `registeredAt`, `grants`;
- * - discovery (merchant-repo `findByClientKey`): every field of a Merchant.
+ * - discovery (merchant-repo `findByClientKey`): the table keys only (always in an index), then the
+ *   merchant from the table, so merchant fields stay out of this list.
  *
  * test/unit/shared/store/table.test.ts holds this list to what those readers read. Changing
  * it on a deployed table replaces the index (README, Deploying to AWS).
  */
 const GSI1_ATTRIBUTES = [
-  // A user as listed (ListedUser); `id` is the merchant's too.
+  // A user as listed (ListedUser).
   'id',
   'email',
   'emailStatus',
@@ -29,27 +30,6 @@ const GSI1_ATTRIBUTES = [
   'registeredAt',
   'lastLoginAt',
   'lockedUntil',
-  // A merchant (Merchant), but its `id`.
-  'app',
-  'mid',
-  'name',
-  'publicApiKey',
-  'subdomain',
-  'logoUrl',
-  'primaryColor',
-  'secondaryColor',
-  'darkPrimaryColor',
-  'darkSecondaryColor',
-  'privacyPolicyUrl',
-  'termsUrl',
-  'loginMode',
-  'signupMode',
-  'totpAllowed',
-  'allowUserDisableTotp',
-  'adminUserId',
-  'allowedOrigins',
-  'createdAt',
-  'updatedAt',
 ] as const;
 
 /**

@@ -9,14 +9,18 @@ const SECRETS: readonly string[] = SECRET_ATTRIBUTES;
 const gsi1 = TABLE.indexes.find((index) => index.name === 'gsi1');
 
 describe('the users index (gsi1) projection', () => {
-  it('is exactly what its readers read: the user list, discovery and the first-admin lookup', () => {
+  it('is exactly what its readers read: the user list and the first-admin lookup (discovery reads keys only)', () => {
     const read = new Set([
       ...Object.keys(LISTED_USER_FIELDS), // GET /users (listAll → ListedUser → UserResponse)
-      ...Object.keys(MERCHANT_FIELDS), // discovery (findByClientKey → Merchant)
       ...FIRST_ADMIN_FIELDS, // recordFirstAdmin
     ]);
     expect([...(gsi1?.nonKeyAttributes ?? [])].sort()).toEqual([...read].sort());
     expect(new Set(gsi1?.nonKeyAttributes).size).toBe(gsi1?.nonKeyAttributes.length);
+  });
+
+  it('holds no merchant setting, so a new one never replaces the index', () => {
+    const merchantOnly = Object.keys(MERCHANT_FIELDS).filter((field) => field !== 'id');
+    for (const field of merchantOnly) expect(gsi1?.nonKeyAttributes).not.toContain(field);
   });
 
   it('names no hash, secret or ciphertext', () => {
