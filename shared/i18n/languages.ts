@@ -113,9 +113,17 @@ function fromAcceptLanguage(value: string, fallback: Language): Language | null 
  * its first few hundred characters, and nothing in it throws.
  */
 export function chooseLanguage(sources: LanguageSources): Language {
+  return matchLanguage(sources) ?? sources.fallback;
+}
+
+/**
+ * The language `ui_locales` or `Accept-Language` name of ours, or null when neither names one: a caller that
+ * learns its fallback later (the hosted pages, before the tenant's default is known) asks this first. The
+ * fallback, when given, only breaks a tie in `Accept-Language`.
+ */
+export function matchLanguage(sources: Omit<LanguageSources, 'fallback'> & { fallback?: Language }): Language | null {
   return (
     (sources.uiLocales ? fromUiLocales(sources.uiLocales) : null) ??
-    (sources.acceptLanguage ? fromAcceptLanguage(sources.acceptLanguage, sources.fallback) : null) ??
-    sources.fallback
+    (sources.acceptLanguage ? fromAcceptLanguage(sources.acceptLanguage, sources.fallback ?? DEFAULT_LANGUAGE) : null)
   );
 }

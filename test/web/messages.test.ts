@@ -1,6 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CLIENT_ERROR_CODES, SERVICE_ERROR_CODES } from '../../client/src/index.ts';
-import { fieldSentences, formProblem, PROBLEM_SENTENCES, problemSentence, waitFor } from '../../web/src/messages.ts';
+import english from '../../web/src/i18n/en/common.ts';
+import { switchLanguage } from '../../web/src/i18n/index.ts';
+import { fieldSentences, formProblem, problemSentence, waitFor } from '../../web/src/messages.ts';
+
+/** The English sentence of each code, as the catalogue has it. */
+const PROBLEM_SENTENCES = Object.fromEntries(
+  Object.entries(english).flatMap(([key, text]) => (key.startsWith('problem.') ? [[key.slice(8), text]] : [])),
+) as Record<string, string>;
+
+beforeAll(() => switchLanguage('en'));
 
 const EVERY_CODE = [...SERVICE_ERROR_CODES, ...Object.values(CLIENT_ERROR_CODES)];
 
@@ -123,5 +132,31 @@ describe('fieldSentences says field problems as sentences', () => {
     expect(fieldSentences(failure({ path: 'redirectUris', message: 'at least one redirect URI' }), labels)).toEqual({
       redirectUris: 'The redirect URIs: at least one redirect URI.',
     });
+  });
+});
+
+describe('in German', () => {
+  beforeAll(() => switchLanguage('de'));
+  afterAll(() => switchLanguage('en'));
+
+  it('says the wait, the code and the field in German', () => {
+    expect(waitFor(90)).toBe('2 Minuten');
+    expect(waitFor(1)).toBe('1 Sekunde');
+    expect(problemSentence(new ApiError({ status: 429, code: 'RATE_LIMITED', retryAfter: 3600 * 2 }))).toBe(
+      'Zu viele Anfragen von hier. Versuchen Sie es in 2 Stunden wieder.',
+    );
+    expect(problemSentence(new ApiError({ status: 418, code: 'TEAPOT' }))).toBe(
+      'Bei uns ist etwas schiefgegangen. Versuchen Sie es gleich noch einmal.',
+    );
+    const labels = { password: 'Passwort', code: 'Code aus der E-Mail' };
+    expect(
+      fieldSentences(
+        formProblem([
+          { path: 'password', message: 'needs a digit' },
+          { path: 'code', message: 'is required' },
+        ]),
+        labels,
+      ),
+    ).toEqual({ password: 'Passwort: braucht eine Ziffer.', code: 'Bitte Code aus der E-Mail eingeben.' });
   });
 });

@@ -1,3 +1,5 @@
+import { t } from './i18n/index.ts';
+
 /**
  * The browser and system of a User-Agent, roughly, as the pages show them ("Chrome", "Windows"): a few patterns
  * here rather than a parser in the bundle. The service parses fully (shared/sessions/device.ts, with versions) where
@@ -31,8 +33,8 @@ export function browserAndSystem(userAgent: string): { browser: string | null; s
 /** "Chrome on Windows" from a User-Agent; the string itself, shortened, when it says nothing familiar. */
 export function agentOf(userAgent: string): string {
   const { browser, system } = browserAndSystem(userAgent);
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return t('agent.browserOn', { browser, system });
   if (browser || system) return (browser ?? system) as string;
   const trimmed = userAgent.trim();
-  return trimmed ? (trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed) : 'an unknown device';
+  return trimmed ? (trimmed.length > 60 ? `${trimmed.slice(0, 57)}…` : trimmed) : t('agent.unknownDevice');
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { SiteFooter } from './footer.tsx';
+import { loadTexts, t } from './i18n/index.ts';
 import { Authorize } from './pages/authorize.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
@@ -10,8 +11,15 @@ import { SignUp } from './pages/sign-up.tsx';
 import { useSession } from './session.tsx';
 
 // The account page and the console load on demand: the sign-in pages carry neither (budget: 60 KB gzipped).
-const Account = lazy(() => import('./account/page.tsx').then((m) => m.Account));
-const Console = lazy(() => import('./console/console.tsx').then((m) => m.Console));
+// Each with its texts in the language in use (i18n/), fetched beside its code.
+const Account = lazy(() => {
+  const texts = loadTexts('account');
+  return import('./account/page.tsx').then((m) => texts.then(() => m.Account));
+});
+const Console = lazy(() => {
+  const texts = loadTexts('console');
+  return import('./console/console.tsx').then((m) => texts.then(() => m.Console));
+});
 
 /** `/`: the account page when signed in, the sign-in page otherwise. */
 function Home() {
@@ -25,9 +33,9 @@ function NotFound() {
   return (
     <main class="auth">
       <div class="card">
-        <h1>Page not found</h1>
+        <h1>{t('boot.notFound')}</h1>
         <p>
-          <a href="/sign-in">Go to sign-in</a>
+          <a href="/sign-in">{t('boot.toSignIn')}</a>
         </p>
       </div>
     </main>

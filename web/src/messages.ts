@@ -1,76 +1,26 @@
+import { currentLanguage, hasText, type PluralKey, type TextKey, t, tn } from './i18n/index.ts';
 import { ApiError, type CLIENT_ERROR_CODES, type FieldError, type ServiceErrorCode } from './sdk.ts';
 
 type Code = ServiceErrorCode | keyof typeof CLIENT_ERROR_CODES;
 
-/**
- * Every problem code the service or the SDK can give, as a sentence for the
- * person at the screen (test/web/messages.test.ts holds this list to the SDK's).
- * What a code means on a given form can be sharpened by the form (`overrides`).
- */
-export const PROBLEM_SENTENCES: Record<Code, string> = {
-  VALIDATION_FAILED: 'Some of what you entered is not valid. Check the highlighted fields.',
-  MALFORMED_JSON: 'The request could not be read. Reload the page and try again.',
-  TENANT_REQUIRED: 'This page does not know which service it belongs to. Open it from your service’s link.',
-  PASSWORD_TOO_COMMON: 'That password is too common or too easy to guess. Choose a longer, less predictable one.',
-  UNAUTHENTICATED: 'You are signed out. Sign in again to go on.',
-  // OAuth's token and revocation endpoints answer these to client apps; a page shows them only if an app passes one on.
-  INVALID_CLIENT: 'The app could not prove who it is to this service. Its owner needs to check its settings.',
-  INVALID_GRANT: 'That sign-in has expired or was already used. Go back to the app and sign in again.',
-  UNAUTHORIZED_CLIENT: 'The app is not allowed to sign in this way. Its owner needs to check its settings.',
-  UNSUPPORTED_GRANT_TYPE: 'The app asked for a kind of sign-in this service does not offer.',
-  INVALID_SCOPE: 'The app asked for access this service does not give. Its owner needs to check its settings.',
-  UNSUPPORTED_RESPONSE_TYPE: 'The app asked for a kind of sign-in this service does not offer.',
-  REQUEST_NOT_SUPPORTED: 'The app sent its request in a form this service does not accept.',
-  REQUEST_URI_NOT_SUPPORTED: 'The app sent its request in a form this service does not accept.',
-  INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
-  INVALID_CODE: 'That code is not right, or it has expired. Check it or ask for a new one.',
-  REFRESH_TOKEN_INVALID: 'Your session has ended. Sign in again.',
-  REFRESH_TOKEN_REUSED: 'Your session was ended for your safety because it was used from two places. Sign in again.',
-  SESSION_REVOKED: 'This session was signed out. Sign in again.',
-  FORBIDDEN: 'You do not have permission to do that.',
-  REAUTHENTICATION_REQUIRED: 'For your safety, confirm it is you before making this change.',
-  CONSENT_REQUIRED: 'This app needs your permission to use your account. Allow it, or deny it.',
-  ORIGIN_NOT_ALLOWED: 'This site is not allowed to use this service.',
-  TENANT_MISMATCH: 'You are signed in to a different service. Sign out and sign in here.',
-  TOTP_NOT_ALLOWED: 'Authenticator apps are not enabled for this service.',
-  TOTP_REMOVAL_NOT_ALLOWED: 'This service requires you to keep your authenticator app.',
-  LOGIN_MODE_NOT_ALLOWED: 'This way of signing in is not offered here.',
-  SIGNUP_NOT_ALLOWED: 'Sign-up is by invitation only. Ask an administrator for an invitation.',
-  ACCOUNT_DISABLED: 'This account is disabled. Contact an administrator.',
-  ACCOUNT_INACTIVE: 'This account is not active yet. Finish signing up with the code we e-mailed you.',
-  NOT_FOUND: 'That could not be found. It may have been deleted.',
-  TENANT_NOT_FOUND: 'There is no service at this address.',
-  METHOD_NOT_ALLOWED: 'That action is not available.',
-  CONFLICT: 'Something changed in the meantime. Reload and try again.',
-  ALREADY_EXISTS: 'That already exists.',
-  TOTP_ALREADY_ENABLED: 'An authenticator app is already set up for this account.',
-  PAYLOAD_TOO_LARGE: 'What you entered is too long.',
-  UNSUPPORTED_MEDIA_TYPE: 'The request could not be read. Reload the page and try again.',
-  TOO_MANY_ATTEMPTS: 'Too many attempts. For your safety, wait before trying again.',
-  RATE_LIMITED: 'Too many requests from here. Wait a moment and try again.',
-  INTERNAL: 'Something went wrong on our side. Try again in a moment.',
-  UNAVAILABLE: 'The service is busy or unavailable. Try again in a moment.',
-  NETWORK_ERROR: 'We could not reach the service. Check your connection and try again.',
-  INVALID_RESPONSE: 'The service gave an answer we did not understand. Try again in a moment.',
-  NO_REFRESH_TOKEN: 'You are signed out. Sign in again to go on.',
-};
+/** Whether a code has a sentence of its own (every code the SDK names does: test/web/messages.test.ts). */
+export function hasSentence(code: string): code is Code {
+  return hasText(`problem.${code}`);
+}
+
+/** The sentence for a problem code; an unknown code gets INTERNAL's, never the code itself. */
+export function codeSentence(code: string): string {
+  return t(hasSentence(code) ? (`problem.${code}` as TextKey) : 'problem.INTERNAL');
+}
 
 /** The codes that come with `Retry-After`, said with the time left. */
-const WAIT_SENTENCES: Partial<Record<string, (wait: string) => string>> = {
-  TOO_MANY_ATTEMPTS: (wait) => `Too many attempts. For your safety, this is locked: try again in ${wait}.`,
-  RATE_LIMITED: (wait) => `Too many requests from here. Try again in ${wait}.`,
-  UNAVAILABLE: (wait) => `The service is busy. Try again in ${wait}.`,
-};
+const WAIT_CODES = new Set(['TOO_MANY_ATTEMPTS', 'RATE_LIMITED', 'UNAVAILABLE']);
 
 /** "14 hours", "14 minutes", "30 seconds": a wait the way a person says it. */
 export function waitFor(seconds: number): string {
-  if (seconds >= 90 * 60) return `${Math.ceil(seconds / 3600)} hours`;
-  if (seconds >= 90) {
-    const minutes = Math.ceil(seconds / 60);
-    return `${minutes} minutes`;
-  }
-  const whole = Math.max(1, Math.ceil(seconds));
-  return whole === 1 ? '1 second' : `${whole} seconds`;
+  if (seconds >= 90 * 60) return tn('hours', Math.ceil(seconds / 3600));
+  if (seconds >= 90) return tn('minutes', Math.ceil(seconds / 60));
+  return tn('seconds', Math.max(1, Math.ceil(seconds)));
 }
 
 /**
@@ -83,13 +33,13 @@ export type SentenceOverrides = Partial<
 
 /** The sentence for a failure: its code's, with the time left when the service says how long to wait. */
 export function problemSentence(error: unknown, overrides: SentenceOverrides = {}): string {
-  if (!(error instanceof ApiError)) return PROBLEM_SENTENCES.INTERNAL;
+  if (!(error instanceof ApiError)) return codeSentence('INTERNAL');
   const given = overrides[error.code];
   const override = typeof given === 'function' ? given(error.retryAfter) : given;
   if (typeof given === 'function' && override !== undefined) return override;
-  const sentence = override ?? PROBLEM_SENTENCES[error.code as Code] ?? PROBLEM_SENTENCES.INTERNAL;
-  if (error.retryAfter !== undefined && error.code in WAIT_SENTENCES) {
-    return (WAIT_SENTENCES[error.code] as (wait: string) => string)(waitFor(error.retryAfter));
+  const sentence = override ?? codeSentence(error.code);
+  if (error.retryAfter !== undefined && WAIT_CODES.has(error.code)) {
+    return t(`wait.${error.code}` as TextKey, { wait: waitFor(error.retryAfter) });
   }
   return sentence;
 }
@@ -126,7 +76,7 @@ export function fieldSentences(error: unknown, labels?: FieldLabels): Record<str
     const named = labelOf(labels, path);
     if (labels && !named) continue;
     const field = named?.field ?? path;
-    const said = tooCommon && named ? PROBLEM_SENTENCES.PASSWORD_TOO_COMMON : sentenceOf(named?.label, message);
+    const said = tooCommon && named ? codeSentence('PASSWORD_TOO_COMMON') : sentenceOf(named?.label, message);
     found[field] = [...(found[field] ?? []), said];
   }
   return Object.fromEntries(Object.entries(found).map(([field, said]) => [field, said.join(' ')]));
@@ -139,26 +89,70 @@ function labelOf(labels: FieldLabels | undefined, path: string) {
 }
 
 /**
+ * The service's and the SDK's field messages the pages say in their own words, in the language in use; a message
+ * not listed is said as the service gave it.
+ */
+const PREDICATES: [RegExp, TextKey][] = [
+  [/^needs a letter$/, 'predicate.needsLetter'],
+  [/^needs a digit$/, 'predicate.needsDigit'],
+  [/^must be a #rrggbb colour$/, 'predicate.colour'],
+  [/^must be an https URL$/, 'predicate.httpsUrl'],
+  [/^must be an http or https URL$/, 'predicate.httpUrl'],
+  [/^must not repeat a URI$/, 'predicate.repeatedUri'],
+  [/^must be 5 to 15 digits, with spaces/, 'predicate.phone'],
+  [/^must not be empty$/, 'predicate.notEmpty'],
+  [/^is too long$/, 'predicate.tooLong'],
+];
+
+/** The same, with a number in them, said in its plural form. */
+const COUNTED_PREDICATES: [RegExp, PluralKey][] = [
+  [/^must be at most (\d+) characters?$/, 'predicate.atMostCharacters'],
+  [/^needs at least (\d+) characters?$/, 'predicate.needsAtLeastCharacters'],
+  [/^needs at most (\d+) characters?$/, 'predicate.needsAtMostCharacters'],
+  [/^must be (\d+) digits?$/, 'predicate.digits'],
+];
+
+function predicateOf(message: string): string {
+  for (const [pattern, key] of PREDICATES) if (pattern.test(message)) return t(key);
+  for (const [pattern, key] of COUNTED_PREDICATES) {
+    const count = pattern.exec(message)?.[1];
+    if (count !== undefined) return tn(key, Number(count));
+  }
+  return message;
+}
+
+/**
  * A field's problem as a sentence: alone, "needs a digit" → "Needs a digit."; of a label, "is required" under
  * "Password" → "Enter your password.", "needs a digit" → "Password needs a digit.", and a message that is not a
  * predicate after a colon ("at least one redirect URI" → "The redirect URIs: at least one redirect URI.").
  */
 function sentenceOf(label: string | undefined, message: string): string {
   const trimmed = message.trim();
+  if (/e-mail address$/.test(trimmed)) return t('field.email');
+  const predicate = predicateOf(trimmed);
   let text: string;
-  if (label === undefined) text = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  if (label === undefined) text = predicate.charAt(0).toUpperCase() + predicate.slice(1);
   else if (trimmed === 'is required') {
-    const noun = label.charAt(0).toLowerCase() + label.slice(1);
-    return `Enter ${/^code\b/.test(noun) ? 'the' : 'your'} ${noun}.`;
-  } else if (/e-mail address$/.test(trimmed)) return 'Enter an e-mail address, like name@example.com.';
-  else text = /^(must|is|are|needs) /.test(trimmed) ? `${label} ${trimmed}` : `${label}: ${trimmed}`;
+    return t(/^code\b/i.test(label) ? 'field.requiredCode' : 'field.required', { noun: nounOf(label) });
+  } else text = t(/^(must|is|are|needs) /.test(trimmed) ? 'field.predicate' : 'field.note', { label, predicate });
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A label inside a sentence: English lowers its first letter ("your password"); German keeps a noun's capital. */
+function nounOf(label: string): string {
+  return currentLanguage() === 'en' ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+}
+
+/** The reader's locale in the language in use: their browser's when it is that language ("en-GB"), else the language. */
+export function readerLocale(): string {
+  const language = currentLanguage();
+  const browser = (globalThis as { navigator?: { languages: readonly string[] } }).navigator?.languages ?? [];
+  return browser.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+}
 
 /** "25 Nov 2026, 18:20": an ISO instant in the reader's locale and time zone (the text itself when it is none). */
 export function when(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(readerLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }

@@ -1,5 +1,6 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Language } from './i18n/index.ts';
 import { ApiError, hasRoles, type IdentityClient, type TenantConfig, type User } from './sdk.ts';
 
 export interface Session {
@@ -11,6 +12,10 @@ export interface Session {
   setUser(user: User | null): void;
   /** After the console saves the tenant's settings: the frame and the brand follow at once. */
   setTenant(tenant: TenantConfig): void;
+  /** The language the pages are in. */
+  language: Language;
+  /** The reader's pick in the language menu: kept in this browser, the pages shown again in it. */
+  setLanguage(language: Language): Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t } from './i18n/index.ts';
 import { mayUseConsole, useSession } from './session.tsx';
 import { BrandMark, useTitle } from './ui.tsx';
 
@@ -46,7 +47,7 @@ export function AppLayout(props: {
   return (
     <div class="app">
       <a class="skip" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="topbar">
         <BrandMark name={tenant.name} logoUrl={tenant.logoUrl} />
@@ -59,20 +60,20 @@ export function AppLayout(props: {
           onClick={() => setMenuOpen(!menuOpen)}
           ref={menuButton}
         >
-          Menu
+          {t('shell.menu')}
         </button>
-        <nav aria-label="Main" id="main-menu" class={menuOpen ? 'open' : undefined}>
+        <nav aria-label={t('shell.mainNav')} id="main-menu" class={menuOpen ? 'open' : undefined}>
           <a href="/account" aria-current={current('/account')}>
-            Account
+            {t('shell.account')}
           </a>
           {mayUseConsole(user) && (
             <a href="/console" aria-current={current('/console')}>
-              Console
+              {t('shell.console')}
             </a>
           )}
           {/* It leaves the page: a form with unsaved changes asks first (console/leave-guard.tsx). */}
           <button type="button" class="link" onClick={signOut} data-leaves-page>
-            Sign out
+            {t('shell.signOut')}
           </button>
         </nav>
       </header>
@@ -157,10 +158,10 @@ export function RequireConsole(props: { children: ComponentChildren }) {
       {mayUseConsole(user) ? (
         props.children
       ) : (
-        <AppLayout title="No access">
-          <p role="alert">The console is for administrators of this service. Your account is not one.</p>
+        <AppLayout title={t('shell.noAccess')}>
+          <p role="alert">{t('shell.noAccessText')}</p>
           <p>
-            <a href="/account">Go to your account</a>
+            <a href="/account">{t('shell.toAccount')}</a>
           </p>
         </AppLayout>
       )}

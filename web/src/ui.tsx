@@ -2,6 +2,7 @@ import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes, Ref 
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import * as v from 'valibot';
 import { documentTitle, initialOf } from './brand.ts';
+import { t } from './i18n/index.ts';
 import { problemSentence, type SentenceOverrides } from './messages.ts';
 import { formSchemas } from './sdk.ts';
 import { useSession } from './session.tsx';
@@ -71,8 +72,8 @@ export function PasswordField(props: Omit<FieldProps, 'type' | 'addon'>) {
       autoCapitalize="off"
       addon={
         <button type="button" class="reveal" onClick={() => setShown(!shown)}>
-          {shown ? 'Hide' : 'Show'}
-          <span class="visually-hidden"> password</span>
+          {shown ? t('password.hide') : t('password.show')}
+          <span class="visually-hidden"> {t('password.showWhat')}</span>
         </button>
       }
     />
@@ -88,9 +89,19 @@ export function passwordRules(value: string): { rule: string; met: boolean }[] {
     if (action.kind !== 'validation' || typeof action.message !== 'string') return [];
     const met = v.safeParse(v.pipe(v.string(), action as v.GenericValidation<string>), value).success;
     if (action.type === 'max_code_points' && met) return [];
-    const rule = action.message.replace(/^needs /, '');
-    return [{ rule: `${rule.charAt(0).toUpperCase()}${rule.slice(1)}`, met }];
+    return [{ rule: ruleText(action), met }];
   });
+}
+
+/** A rule of the SDK's schema in the pages' language: its kind and bound, or its own words for one not known here. */
+function ruleText(action: { type: string; message?: unknown; requirement?: unknown }): string {
+  const count = typeof action.requirement === 'number' ? action.requirement : 0;
+  if (action.type === 'min_code_points') return t('password.rule.atLeast', { count });
+  if (action.type === 'max_code_points') return t('password.rule.atMost', { count });
+  if (action.message === 'needs a letter') return t('password.rule.letter');
+  if (action.message === 'needs a digit') return t('password.rule.digit');
+  const rule = String(action.message).replace(/^needs /, '');
+  return `${rule.charAt(0).toUpperCase()}${rule.slice(1)}`;
 }
 
 /** A new password: the Show button, and its rules as a checklist that ticks off as it is typed. */
@@ -105,16 +116,19 @@ export function NewPasswordField(
       {...field}
       hint={
         <>
-          <p>It needs:</p>
+          <p>{t('password.needs')}</p>
           <ul class="rules">
             {rules.map(({ rule, met }) => (
               <li key={rule} class={met ? 'met' : undefined}>
                 <span aria-hidden="true">{met ? '✓' : '·'}</span> {rule}
-                {met && <span class="visually-hidden"> (done)</span>}
+                {met && <span class="visually-hidden"> {t('password.rule.done')}</span>}
               </li>
             ))}
           </ul>
-          <p>A long phrase is best; a common password is refused.{note ? ` ${note}` : ''}</p>
+          <p>
+            {t('password.advice')}
+            {note ? ` ${note}` : ''}
+          </p>
         </>
       }
     />
@@ -171,7 +185,7 @@ export function TableHead(props: { columns: string[]; actions?: boolean }) {
         ))}
         {props.actions && (
           <th scope="col">
-            <span class="visually-hidden">Actions</span>
+            <span class="visually-hidden">{t('table.actions')}</span>
           </th>
         )}
       </tr>

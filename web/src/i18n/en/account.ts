@@ -1,0 +1,4 @@
+/** The account page's texts in English. */
+const texts = {};
+
+export default texts;

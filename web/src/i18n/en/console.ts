@@ -1,0 +1,5 @@
+import settings from './console-settings.ts';
+import users from './console-users.ts';
+
+/** The console's texts, one chunk loaded with the console. */
+export default { ...users, ...settings };
