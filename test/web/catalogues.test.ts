@@ -52,6 +52,18 @@ describe('every language', () => {
     }
   });
 
+  it('no key is in two parts (joined, the later would hide the earlier)', async () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const file of PARTS) {
+      for (const key of Object.keys(await part('en', file))) {
+        if (seen.has(key)) twice.push(`${key} in ${seen.get(key)} and ${file}`);
+        seen.set(key, file);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
   it('every part is loaded: by the loader (i18n/index.ts) or by one of the joins it loads', () => {
     const loader = readFileSync(join(I18N, 'index.ts'), 'utf8');
     for (const language of LANGUAGES) {

@@ -37,8 +37,11 @@ export const SCREENSHOTS = resolve(import.meta.dirname, '../../../.screenshots')
 export interface WebStack {
   /** The tenant's hosted origin, `http://<subdomain>.localhost:<port>`. */
   origin(tenant: { subdomain: string }): string;
-  /** A fresh browser context (its own cookies) with one page open at `path` of the tenant's pages. */
-  open(tenant: { subdomain: string }, path?: string): Promise<Page>;
+  /**
+   * A fresh browser context (its own cookies) with one page open at `path` of the tenant's pages. The browser's
+   * language is `locale` (its `navigator.languages` and `Accept-Language`): American English unless a journey asks.
+   */
+  open(tenant: { subdomain: string }, path?: string, options?: BrowserLanguage): Promise<Page>;
   /**
    * A fresh browser context already signed in as `user`, with one page open at `path`: the journeys whose subject is
    * not signing in start here. The user signs in through the API (POST /auth/login, a password and no second step)
@@ -49,6 +52,7 @@ export interface WebStack {
     tenant: { subdomain: string; headers: Record<string, string> },
     user: { email: string; password: string },
     path: string,
+    options?: BrowserLanguage,
   ): Promise<Page>;
   /** Another page in the same context (a second tab of one browser). */
   tab(page: Page, path: string): Promise<Page>;
@@ -59,6 +63,11 @@ export interface WebStack {
   /** The 6-digit code of the latest mail to an address. */
   latestCode(to: string): Promise<string>;
   mailsTo(to: string): ReturnType<typeof mailsTo>;
+}
+
+/** The language a journey's browser is set to, as a BCP 47 tag (`de-DE`). */
+export interface BrowserLanguage {
+  locale?: string;
 }
 
 let workerBrowser: Promise<Browser> | undefined;
@@ -123,9 +132,9 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
   afterEach(() => {
     expect(pageProblems.splice(0), 'CSP violations, duplicate ids and uncaught errors in the pages').toEqual([]);
   });
-  const newContext = async () => {
+  const newContext = async ({ locale = 'en-US' }: BrowserLanguage = {}) => {
     if (!browser) throw new Error('Chromium is not started yet');
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale });
     contexts.push(context);
     await context.addInitScript(DUPLICATE_ID_WATCH);
     return context;
@@ -142,13 +151,13 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
 
   return {
     origin,
-    async open(tenant, path = '/sign-in') {
-      const context = await newContext();
+    async open(tenant, path = '/sign-in', options = {}) {
+      const context = await newContext(options);
       const page = watch(await context.newPage());
       await page.goto(`${origin(tenant)}${path}`);
       return page;
     },
-    async openSignedIn(tenant, user, path) {
+    async openSignedIn(tenant, user, path, options = {}) {
       if (!browser) throw new Error('Chromium is not started yet');
       const res = await fetch(`${api.url}/auth/login`, {
         method: 'POST',
@@ -159,7 +168,7 @@ export function useWebStack(options: Parameters<typeof useLocalStack>[0] = {}): 
       const refreshToken = answer.data?.refreshToken;
       if (res.status !== 200 || !refreshToken)
         throw new Error(`sign-in over the API: ${res.status} ${JSON.stringify(answer)}`);
-      const context = await newContext();
+      const context = await newContext(options);
       // Host-only, as the SDK writes it: the tenant's own host, no other subdomain.
       await context.addCookies([
         {
