@@ -50,6 +50,7 @@ export interface Schemas {
     darkSecondaryColor: string | null;
     privacyPolicyUrl: string | null;
     termsUrl: string | null;
+    defaultLanguage: 'en' | 'de';
     loginMode: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
@@ -187,6 +188,7 @@ export interface Schemas {
     darkSecondaryColor: string | null;
     privacyPolicyUrl: string | null;
     termsUrl: string | null;
+    defaultLanguage: 'en' | 'de';
     loginMode: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
@@ -205,6 +207,7 @@ export interface Schemas {
     darkSecondaryColor?: string | null;
     privacyPolicyUrl?: string | null;
     termsUrl?: string | null;
+    defaultLanguage?: 'en' | 'de';
     loginMode?: 'PASSWORD' | 'OTP_EMAIL' | 'PASSWORD_OR_OTP_EMAIL';
     signupMode?: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed?: boolean | null;

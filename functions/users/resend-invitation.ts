@@ -7,6 +7,6 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.resendInvitation,
-  ({ tenant, auth, params, client }, deps) => resendInvitation(deps, tenant, auth, params.id, client.language),
+  ({ tenant, auth, params }, deps) => resendInvitation(deps, tenant, auth, params.id),
   { authenticators: identityAuthenticators, mailer: sesMailerFor },
 );

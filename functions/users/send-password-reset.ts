@@ -7,6 +7,6 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.sendPasswordReset,
-  ({ tenant, auth, params, client }, deps) => sendPasswordReset(deps, tenant, auth, params.id, client.language),
+  ({ tenant, auth, params }, deps) => sendPasswordReset(deps, tenant, auth, params.id),
   { authenticators: identityAuthenticators, mailer: sesMailerFor },
 );

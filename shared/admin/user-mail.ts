@@ -3,7 +3,7 @@ import { renewInvitation } from '../auth/invitations.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
-import type { Language } from '../i18n/languages.ts';
+import { tenantDefaultLanguage } from '../i18n/languages.ts';
 import { actorIdOf, assertMayActOnUser } from '../roles/authority.ts';
 import { challengeRepo } from '../store/challenge-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -11,19 +11,13 @@ import { targetUser } from '../users/lookup.ts';
 import { inviterNameOf, mailForAdmin } from './admin-mail.ts';
 
 /**
- * POST /users/{id}/invitation: the invitation of a user still INVITED, sent again with a new link (in the admin's
- * `language`, as the first invitation, until tenants have a default language of their own), good for seven
+ * POST /users/{id}/invitation: the invitation of a user still INVITED, sent again with a new link (in the tenant's
+ * language, as the first invitation: the invited person has sent no request to tell theirs), good for seven
  * days from now; the earlier link stops working (the profile names the invitation last sent). Acting on the user,
  * by the rules of every admin action on users; no recent sign-in is asked: the mail goes to the invited address
  * only, and gives the admin nothing. 409 CONFLICT when the user is not INVITED (accepted, or never invited).
  */
-export async function resendInvitation(
-  deps: Deps,
-  tenant: Merchant,
-  principal: Principal,
-  id: string,
-  language: Language,
-) {
+export async function resendInvitation(deps: Deps, tenant: Merchant, principal: Principal, id: string) {
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
   if (target.status !== 'INVITED') throw fail('CONFLICT', 'the user is not invited: there is no invitation to send');
@@ -37,7 +31,7 @@ export async function resendInvitation(
     expiresAt: renewed.expiresAt,
   } as const;
   try {
-    await mailForAdmin(deps, tenant, target.email, mail, 'the invitation mail', language);
+    await mailForAdmin(deps, tenant, target.email, mail, 'the invitation mail', tenantDefaultLanguage(tenant));
   } catch (error) {
     // No mail, no new link: the earlier one works again.
     await renewed.undo();
@@ -54,15 +48,9 @@ const MAY_RESET = new Set(['ACTIVE', 'COMPROMISED']);
  * that works in any browser (it carries the challenge the code answers). Nothing changes until the user sets a
  * new password with it; the admin never sees the code. Acting on the user, by the rules of every admin action on
  * users; no recent sign-in is asked (anyone may ask for a reset of any address). Its mail counts with the
- * owner's own reset mails. 409 CONFLICT for a user who cannot reset (invited, disabled, not verified).
+ * owner's own reset mails; it is written in the tenant's language (the user sent no request). 409 CONFLICT for a user who cannot reset (invited, disabled, not verified).
  */
-export async function sendPasswordReset(
-  deps: Deps,
-  tenant: Merchant,
-  principal: Principal,
-  id: string,
-  language: Language,
-) {
+export async function sendPasswordReset(deps: Deps, tenant: Merchant, principal: Principal, id: string) {
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
   if (!MAY_RESET.has(target.status)) {
@@ -75,7 +63,7 @@ export async function sendPasswordReset(
   });
   const mail = { kind: 'PASSWORD_RESET_BY_ADMIN', code: opened.code, challengeId: opened.challenge.id } as const;
   try {
-    await mailForAdmin(deps, tenant, target.email, mail, 'the password reset mail', language);
+    await mailForAdmin(deps, tenant, target.email, mail, 'the password reset mail', tenantDefaultLanguage(tenant));
   } catch (error) {
     // The code never arrived: it must not work.
     await challengeRepo(deps.store).delete(tenant, opened.challenge.id);

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
+import { tenantDefaultLanguage } from '../i18n/languages.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
 import { requireRecentSession } from '../sessions/recent-authentication.ts';
@@ -169,7 +170,6 @@ export async function inviteUser(
   tenant: Merchant,
   principal: Principal,
   body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
-  client: ClientInfo,
 ) {
   const inviterName = await inviterNameOf(deps, tenant, principal);
   const invitation = await createInvitation(deps, tenant, {
@@ -189,9 +189,8 @@ export async function inviteUser(
       inviterName,
       expiresAt: invitation.expiresAt,
     } as const;
-    // The invited person has sent no request yet: the mail is written in the inviting admin's language (their
-    // request's) until tenants have a default language of their own (tenantDefaultLanguage), which takes its place.
-    await mailForAdmin(deps, tenant, body.email, mail, 'the invitation mail', client.language);
+    // The invited person has sent no request yet: the mail is in the tenant's language, not the inviting admin's.
+    await mailForAdmin(deps, tenant, body.email, mail, 'the invitation mail', tenantDefaultLanguage(tenant));
   } catch (error) {
     // No mail, no invitation: take the INVITED user and the invitation back so the address is free to invite again.
     await userAdminRepo(deps.store).deletePartitions(tenant, invitation.userId);

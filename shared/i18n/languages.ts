@@ -8,12 +8,17 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 
 /**
- * The language a tenant's mail is written in when the request names none of ours. English for every tenant: a
- * tenant's own default language (a merchant setting, to come) plugs in here, and every request follows it. It is
- * then also to replace the inviting admin's language in invitations (inviteUser, shared/admin/users.ts).
+ * The language a tenant's mails and pages are in when the reader names none of ours: the merchant's setting
+ * (`defaultLanguage`), English for a request that names no tenant. Mails to someone who has sent no request
+ * (an invitation, a reset an admin sends) are in it too.
  */
-export function tenantDefaultLanguage(_tenant: Pick<Merchant, 'id'> | undefined): Language {
-  return DEFAULT_LANGUAGE;
+export function tenantDefaultLanguage(tenant: Pick<Merchant, 'defaultLanguage'> | undefined): Language {
+  return tenant?.defaultLanguage ?? DEFAULT_LANGUAGE;
+}
+
+/** A stored value as one of ours: a tenant stored before it had a language reads English. */
+export function languageOr(value: unknown, fallback: Language = DEFAULT_LANGUAGE): Language {
+  return (LANGUAGES as readonly unknown[]).includes(value) ? (value as Language) : fallback;
 }
 
 /** Where a request says which language its user reads, in the order they are asked. */

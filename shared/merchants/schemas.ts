@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DiscoveryResponse, HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
+import { DefaultLanguage, DiscoveryResponse, HexColour, LoginMode, Origin, SignupMode } from '../tenancy/schemas.ts';
 
 /** MerchantResponse: discovery's public view plus id, first admin, origins and times. */
 export const MerchantResponse = v.object({
@@ -74,6 +74,7 @@ export const UpdateMerchantRequest = v.strictObject({
   darkSecondaryColor: v.optional(v.nullable(HexColour)),
   privacyPolicyUrl: v.optional(v.nullable(PolicyUrl)),
   termsUrl: v.optional(v.nullable(PolicyUrl)),
+  defaultLanguage: v.optional(DefaultLanguage),
   loginMode: v.optional(LoginMode),
   signupMode: v.optional(SignupMode),
   /** `null` restores the default, allowed (the brief's rule is "not false"): answered as `true`. */

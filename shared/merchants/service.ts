@@ -27,6 +27,7 @@ export function toMerchantResponse(merchant: Merchant & { adminUserId: string })
     darkSecondaryColor: merchant.darkSecondaryColor,
     privacyPolicyUrl: merchant.privacyPolicyUrl,
     termsUrl: merchant.termsUrl,
+    defaultLanguage: merchant.defaultLanguage,
     loginMode: merchant.loginMode,
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { fail, isAppError } from '../errors.ts';
 import { oauthErrorFields } from '../http/oauth-error.ts';
 import { Reply } from '../http/reply.ts';
+import { type Language, matchLanguage } from '../i18n/languages.ts';
 import { oidcClientRepo, type StoredOidcClient } from '../store/oidc-client-repo.ts';
 import { type AuthorizationRequest, oidcFlowRepo, type Prompt } from '../store/oidc-flow-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
@@ -38,8 +39,17 @@ function parametersOf(rawQuery: string) {
   };
 }
 
-function pageError(issuer: Issuer, error: AuthorizePageError): Reply {
-  return new Reply(undefined, { location: withQuery(`${issuer.url}/authorize`, { error }) });
+function pageError(issuer: Issuer, error: AuthorizePageError, language: Language | null): Reply {
+  return new Reply(undefined, { location: withQuery(`${issuer.url}/authorize`, { error, ...pageLanguage(language) }) });
+}
+
+/**
+ * `ui_locales` (OIDC Core 3.1.2.1): the first of its tags we write in goes to the hosted page as `ui_locales`, which
+ * shows itself and the rest of the sign-in in it (its mails follow the page); tags we do not write in are passed
+ * over, and a request naming none of ours gets the pages' own choice. Never an error: the parameter is a wish.
+ */
+function pageLanguage(language: Language | null): Record<string, string> {
+  return language ? { ui_locales: language } : {};
 }
 
 /**
@@ -51,19 +61,22 @@ function pageError(issuer: Issuer, error: AuthorizePageError): Reply {
 export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string): Promise<Reply> {
   const issuer = issuerOf(deps.config, tenant);
   const params = parametersOf(rawQuery);
+  const uiLocales = params.get('ui_locales');
+  const language = uiLocales ? matchLanguage({ uiLocales }) : null;
   const clientId = params.get('client_id');
   const requestedUri = params.get('redirect_uri');
   if (!clientId || params.repeated.includes('client_id') || params.repeated.includes('redirect_uri')) {
-    return pageError(issuer, 'INVALID_REQUEST');
+    return pageError(issuer, 'INVALID_REQUEST', language);
   }
   const client = isOidcClientId(clientId) ? await oidcClientRepo(deps.store).get(tenant, clientId) : null;
-  if (!client) return pageError(issuer, 'UNKNOWN_CLIENT');
+  if (!client) return pageError(issuer, 'UNKNOWN_CLIENT', language);
   // Compared serialized (loopback IPs on any port); a client with one registered URI may leave it out (RFC 6749
   // 3.1.2.3). Every answer goes to the registered URI, never to the text the request gave.
-  if (requestedUri === undefined && client.redirectUris.length !== 1) return pageError(issuer, 'INVALID_REQUEST');
+  if (requestedUri === undefined && client.redirectUris.length !== 1)
+    return pageError(issuer, 'INVALID_REQUEST', language);
   const redirectUri =
     requestedUri === undefined ? client.redirectUris[0] : matchRedirectUri(client.redirectUris, requestedUri);
-  if (!redirectUri) return pageError(issuer, 'REDIRECT_URI_MISMATCH');
+  if (!redirectUri) return pageError(issuer, 'REDIRECT_URI_MISMATCH', language);
 
   // From here on the redirect URI is the client's own: every answer goes there, with the state echoed exactly.
   const state = params.repeated.includes('state') ? undefined : params.get('state');
@@ -80,7 +93,9 @@ export async function authorize(deps: Deps, tenant: Merchant, rawQuery: string):
     throw error;
   }
   await oidcFlowRepo(deps.store).createRequest(tenant, request);
-  return new Reply(undefined, { location: withQuery(`${issuer.url}/authorize`, { request: request.requestId }) });
+  return new Reply(undefined, {
+    location: withQuery(`${issuer.url}/authorize`, { request: request.requestId, ...pageLanguage(language) }),
+  });
 }
 
 function checkedRequest(

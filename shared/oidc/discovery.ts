@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { issuerOf } from './issuer.ts';
 import { SUPPORTED_SCOPES } from './scopes.ts';
@@ -29,6 +30,7 @@ export function openidConfiguration(deps: Pick<Deps, 'config'>, tenant: Merchant
     revocation_endpoint_auth_methods_supported: clientAuth,
     code_challenge_methods_supported: ['S256'],
     prompt_values_supported: ['none', 'login', 'consent'],
+    ui_locales_supported: [...LANGUAGES],
     claims_supported: [
       'sub',
       'iss',

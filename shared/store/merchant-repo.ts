@@ -1,4 +1,5 @@
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { languageOr } from '../i18n/languages.ts';
 import type { Merchant, NewUser, Role } from '../tenancy/types.ts';
 import type { Grant } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
@@ -23,6 +24,7 @@ export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   darkSecondaryColor: true,
   privacyPolicyUrl: true,
   termsUrl: true,
+  defaultLanguage: true,
   loginMode: true,
   signupMode: true,
   totpAllowed: true,
@@ -33,7 +35,10 @@ export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   updatedAt: true,
 };
 
-export const toMerchant = (item: Record<string, unknown>) => fieldsOf<Merchant>(item, MERCHANT_FIELDS);
+export function toMerchant(item: Record<string, unknown>): Merchant {
+  const merchant = fieldsOf<Merchant>(item, MERCHANT_FIELDS);
+  return { ...merchant, defaultLanguage: languageOr(merchant.defaultLanguage) };
+}
 
 /** What the first-admin lookup reads of each user through the users index (shared/store/table.ts). */
 export const FIRST_ADMIN_FIELDS = ['id', 'registeredAt', 'grants'] as const;

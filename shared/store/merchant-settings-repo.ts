@@ -16,6 +16,7 @@ export type MerchantChanges = Partial<
     | 'darkSecondaryColor'
     | 'privacyPolicyUrl'
     | 'termsUrl'
+    | 'defaultLanguage'
     | 'loginMode'
     | 'signupMode'
     | 'totpAllowed'

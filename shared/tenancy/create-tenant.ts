@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
+import { DEFAULT_LANGUAGE } from '../i18n/languages.ts';
 import { newId } from '../random.ts';
 import { grantOf } from '../roles/authority.ts';
 import { SYSTEM_ROLES } from '../roles/system-roles.ts';
@@ -90,6 +91,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     darkPrimaryColor: null,
     darkSecondaryColor: null,
     privacyPolicyUrl: null,
+    defaultLanguage: DEFAULT_LANGUAGE,
     termsUrl: null,
     loginMode: spec.loginMode,
     signupMode: spec.signupMode,

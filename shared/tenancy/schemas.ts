@@ -1,4 +1,8 @@
 import * as v from 'valibot';
+import { LANGUAGES } from '../i18n/languages.ts';
+
+/** One of the languages the pages and mails are written in. */
+export const DefaultLanguage = v.picklist(LANGUAGES, `must be ${LANGUAGES.join(' or ')}`);
 
 export const LoginMode = v.picklist(['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL']);
 export const SignupMode = v.picklist(['OPEN', 'INVITATION_ONLY']);
@@ -44,6 +48,8 @@ export const DiscoveryResponse = v.object({
   /** Linked from the footer of every hosted page when set. */
   privacyPolicyUrl: v.nullable(v.string()),
   termsUrl: v.nullable(v.string()),
+  /** The pages' and mails' language when the reader's browser names none of ours. */
+  defaultLanguage: DefaultLanguage,
   loginMode: LoginMode,
   signupMode: SignupMode,
   totpAllowed: v.boolean(),

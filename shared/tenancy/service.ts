@@ -25,6 +25,7 @@ export function toDiscovery(
     darkSecondaryColor: tenant.darkSecondaryColor,
     privacyPolicyUrl: tenant.privacyPolicyUrl,
     termsUrl: tenant.termsUrl,
+    defaultLanguage: tenant.defaultLanguage,
     loginMode: tenant.loginMode,
     signupMode: tenant.signupMode,
     totpAllowed: tenant.totpAllowed,

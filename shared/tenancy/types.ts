@@ -1,3 +1,4 @@
+import type { Language } from '../i18n/languages.ts';
 import type { LoginMode, SignupMode } from './schemas.ts';
 
 /** A tenant. `app` and `mid` identify it on every request (X-App-ID, X-Mid-Key). */
@@ -18,6 +19,8 @@ export interface Merchant {
   /** https links the hosted pages show in their footer, when set. */
   privacyPolicyUrl: string | null;
   termsUrl: string | null;
+  /** The language of the hosted pages and the mails when the reader names none of ours (tenantDefaultLanguage). */
+  defaultLanguage: Language;
   loginMode: LoginMode;
   signupMode: SignupMode;
   totpAllowed: boolean;

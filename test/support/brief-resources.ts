@@ -56,6 +56,7 @@ const OIDC_CLIENT = {
 } as const satisfies Record<string, Field>;
 
 const LOGIN_MODES = ['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL'] as const;
+const LANGUAGES = ['en', 'de'] as const;
 const SIGNUP_MODES = ['OPEN', 'INVITATION_ONLY'] as const;
 const USER_STATUSES = ['ACTIVE', 'INACTIVE', 'INVITED', 'DISABLED', 'COMPROMISED', 'TIMED_OUT'] as const;
 /** The brief's twelve, then ours. */
@@ -157,6 +158,7 @@ export const BRIEF_RESOURCES = {
     darkSecondaryColor: ours(colour),
     privacyPolicyUrl: ours(nullableText),
     termsUrl: ours(nullableText),
+    defaultLanguage: { type: 'string', values: LANGUAGES, ours: true },
     adminUserId: text,
     createdAt: timestamp,
     signupMode: { type: 'string', values: SIGNUP_MODES },
@@ -179,6 +181,7 @@ export const BRIEF_RESOURCES = {
     darkSecondaryColor: ours(colour),
     privacyPolicyUrl: ours(nullableText),
     termsUrl: ours(nullableText),
+    defaultLanguage: { type: 'string', values: LANGUAGES, ours: true },
     loginMode: { type: 'string', values: LOGIN_MODES },
     signupMode: { type: 'string', values: SIGNUP_MODES },
     totpAllowed: flag,

@@ -21,6 +21,7 @@ export function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
     darkSecondaryColor: null,
     privacyPolicyUrl: null,
     termsUrl: null,
+    defaultLanguage: 'en',
     loginMode: 'PASSWORD',
     signupMode: 'OPEN',
     totpAllowed: true,

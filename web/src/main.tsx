@@ -1,7 +1,15 @@
 import { render } from 'preact';
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { App } from './app.tsx';
-import { askedLanguage, currentLanguage, DEFAULT_LANGUAGE, type Language, switchLanguage, t } from './i18n/index.ts';
+import {
+  askedLanguage,
+  currentLanguage,
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  type Language,
+  switchLanguage,
+  t,
+} from './i18n/index.ts';
 import { installLeaveGuard } from './leave-guard.ts';
 import { problemSentence } from './messages.ts';
 import { type FetchInit, IdentityClient, type TenantConfig } from './sdk.ts';
@@ -99,9 +107,9 @@ function readerLanguage(): Language | null {
   });
 }
 
-/** The tenant's default language: the pages' when the reader names none of ours. */
-function tenantLanguage(_tenant: TenantConfig): Language {
-  return DEFAULT_LANGUAGE;
+/** The tenant's default language (a merchant setting): the pages' when the reader names none of ours. */
+function tenantLanguage(tenant: TenantConfig): Language {
+  return isLanguage(tenant.defaultLanguage) ? tenant.defaultLanguage : DEFAULT_LANGUAGE;
 }
 
 /** Every call to the API says the pages' language, so that a mail it causes is written in it. */

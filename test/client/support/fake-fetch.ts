@@ -91,6 +91,7 @@ export const tenantConfig = {
   darkSecondaryColor: null,
   privacyPolicyUrl: null,
   termsUrl: null,
+  defaultLanguage: 'en',
   loginMode: 'PASSWORD',
   signupMode: 'OPEN',
   totpAllowed: true,

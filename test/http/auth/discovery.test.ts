@@ -28,6 +28,7 @@ describe('GET /auth/discovery', () => {
       darkSecondaryColor: null,
       privacyPolicyUrl: null,
       termsUrl: null,
+      defaultLanguage: 'en',
       loginMode: 'PASSWORD',
       signupMode: 'OPEN',
       totpAllowed: true,

@@ -125,21 +125,44 @@ describe('every mail is written in the language of the request that caused it', 
     }
   });
 
-  it("an invitation is written in the inviting admin's language (their request's)", async () => {
+  it("an invitation is written in the tenant's language, whatever the inviting admin reads", async () => {
     const admin = await aSuperAdmin();
+    const english = anEmail('invited-en');
+    expect((await call('POST', '/users/invitations', { ...admin.headers, ...GERMAN }, { email: english })).status).toBe(
+      201,
+    );
+    expect((await onlyMailTo(english)).lang).toBe('en');
+
+    const changed = await call('PATCH', `/merchants/${admin.tenant.id}`, admin.headers, { defaultLanguage: 'de' });
+    expect(changed.status).toBe(200);
     const german = anEmail('invited-de');
-    const res = await call('POST', '/users/invitations', { ...admin.headers, ...GERMAN }, { email: german });
-    expect(res.status).toBe(201);
+    expect((await call('POST', '/users/invitations', { ...admin.headers, ...ENGLISH }, { email: german })).status).toBe(
+      201,
+    );
     const mail = await onlyMailTo(german);
     expect(mail.lang).toBe('de');
     expect(mail.body.text).toMatch(
       /Die Einladung kann einmal verwendet werden und gilt bis \w+, \d{1,2}\. \w+ \d{4}, /,
     );
+  });
 
-    const english = anEmail('invited-en');
-    expect(
-      (await call('POST', '/users/invitations', { ...admin.headers, ...ENGLISH }, { email: english })).status,
-    ).toBe(201);
-    expect((await onlyMailTo(english)).lang).toBe('en');
+  it('a tenant whose language is German: a request naming none of ours gets German, one naming English English', async () => {
+    const admin = await aSuperAdmin({ signupMode: 'OPEN' });
+    const tenant = admin.tenant;
+    await call('PATCH', `/merchants/${tenant.id}`, admin.headers, { defaultLanguage: 'de' });
+    const signup = (email: string, language: Record<string, string>) =>
+      post(`${api.url}/auth/signup`, signupBody(tenant, email), { ...tenant.headers, ...language });
+    for (const [language, expected] of [
+      [ANY, 'de'],
+      [{ 'accept-language': 'fr-FR,fr;q=0.9' }, 'de'],
+      [ENGLISH, 'en'],
+    ] as const) {
+      const email = anEmail('tenant-language');
+      expect((await signup(email, language)).status).toBe(201);
+      expect((await onlyMailTo(email)).lang).toBe(expected);
+    }
+    const unnamed = anEmail('none');
+    expect(await postWithoutLanguage('/auth/signup', signupBody(tenant, unnamed), tenant.headers)).toBe(201);
+    expect((await onlyMailTo(unnamed)).lang).toBe('de');
   });
 });

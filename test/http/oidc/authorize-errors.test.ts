@@ -330,3 +330,26 @@ describe('prompt=none without a session', () => {
     );
   });
 });
+
+describe('GET /oidc/authorize: ui_locales chooses the language of the hosted pages', () => {
+  it('the first tag we write in goes to the sign-in page as ui_locales; tags we do not, and none, leave it out', async () => {
+    const provider = await aProvider();
+    const request = goodRequest(provider);
+    const german = await authorize(provider.issuer, withParam(request, 'ui_locales', 'fr-CA de-CH en'));
+    expect(german.pathname).toBe('/authorize');
+    expect(german.searchParams.get('request')).toMatch(/^oar_/);
+    expect(german.searchParams.get('ui_locales')).toBe('de');
+    for (const value of ['fr ja', '<b>', undefined]) {
+      const other = await authorize(provider.issuer, withParam(request, 'ui_locales', value));
+      expect(other.searchParams.get('request')).toMatch(/^oar_/);
+      expect(other.searchParams.has('ui_locales'), String(value)).toBe(false);
+    }
+  });
+
+  it('the hosted error page is told it too', async () => {
+    const provider = await aProvider();
+    const unknown = withParam(withParam(goodRequest(provider), 'client_id', 'oc_nope'), 'ui_locales', 'de');
+    const location = await authorize(provider.issuer, unknown);
+    expect(String(location)).toBe(`${provider.issuer}/authorize?error=UNKNOWN_CLIENT&ui_locales=de`);
+  });
+});

@@ -109,6 +109,8 @@ describe('the document, member by member', () => {
     const doc = await documentOf(issuer, '/.well-known/oauth-authorization-server');
     expect(doc.issuer).toBe(issuer);
     expect(doc.code_challenge_methods_supported).toEqual(['S256']);
+    // The languages the hosted pages speak: an app may ask for one by ui_locales.
+    expect(doc.ui_locales_supported).toEqual(['en', 'de']);
     expect(doc.revocation_endpoint).toBe(`${issuer}/api/v1/oidc/revoke`);
     expect(doc.revocation_endpoint_auth_methods_supported).toEqual(
       expect.arrayContaining(['client_secret_basic', 'client_secret_post', 'none']),

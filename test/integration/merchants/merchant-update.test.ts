@@ -116,7 +116,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
     expect(await merchantRepo(deps.store).get(tenant)).toEqual(latest);
   });
 
-  it('reads a merchant stored before the dark pair and policy links as without them, and sets them on it', async () => {
+  it('reads a merchant stored before the dark pair, policy links and language as without them (English), and sets them on it', async () => {
     const deps = makeTestDeps();
     const tenant = await aTenant(deps, [origin('older')]);
     // As a tenant stored by an earlier version holds it: none of the four attributes.
@@ -124,7 +124,7 @@ describe('updateMerchant (DynamoDB Local)', () => {
       new UpdateCommand({
         TableName: deps.store.tableName,
         Key: keys.merchant(tenant),
-        UpdateExpression: 'REMOVE darkPrimaryColor, darkSecondaryColor, privacyPolicyUrl, termsUrl',
+        UpdateExpression: 'REMOVE darkPrimaryColor, darkSecondaryColor, privacyPolicyUrl, termsUrl, defaultLanguage',
       }),
     );
     const older = (await merchantRepo(deps.store).get(tenant)) as Merchant;
@@ -133,16 +133,19 @@ describe('updateMerchant (DynamoDB Local)', () => {
       darkSecondaryColor: null,
       privacyPolicyUrl: null,
       termsUrl: null,
+      defaultLanguage: 'en',
     });
     const res = await updateMerchant(deps, older, older.id, {
       darkPrimaryColor: '#abcdef',
       termsUrl: 'https://t.example/',
+      defaultLanguage: 'de',
     });
     expect(res).toMatchObject({ darkPrimaryColor: '#abcdef', darkSecondaryColor: null, privacyPolicyUrl: null });
-    // Discovery by client key reads through the users index: it carries them too.
+    // Discovery by client key finds the merchant through the users index and reads it whole.
     expect(await merchantRepo(deps.store).findByClientKey(tenant.publicApiKey)).toMatchObject({
       darkPrimaryColor: '#abcdef',
       termsUrl: 'https://t.example/',
+      defaultLanguage: 'de',
     });
   });
 
