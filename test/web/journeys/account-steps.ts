@@ -123,3 +123,23 @@ export async function openAsOwner(web: WebStack, tenant: TestTenant, path: strin
   await page.locator('#main form').first().waitFor();
   return page;
 }
+
+/** Changes the tenant's settings as its admin would (PATCH /merchants/{id}), before its pages open. */
+export async function changeSettings(
+  web: WebStack,
+  tenant: TestTenant,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  const login = await fetch(`${apiOf(web, tenant)}/auth/login`, {
+    method: 'POST',
+    headers: tenant.headers,
+    body: JSON.stringify({ email: tenant.adminEmail, password: tenant.adminPassword }),
+  });
+  const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+  const res = await fetch(`${apiOf(web, tenant)}/merchants/${tenant.id}`, {
+    method: 'PATCH',
+    headers: { ...tenant.headers, authorization: `Bearer ${token}` },
+    body: JSON.stringify(settings),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+}

@@ -3,25 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns, apiOf, openAccount } from './account-steps.ts';
+import { ageSignIns, apiOf, changeSettings, openAccount } from './account-steps.ts';
 
 const web = useWebStack();
 
-/** Changes the tenant's settings as its admin would (PATCH /merchants/{id}), before its pages open. */
-async function brandTenant(tenant: TestTenant, settings: Record<string, unknown>): Promise<void> {
-  const login = await fetch(`${apiOf(web, tenant)}/auth/login`, {
-    method: 'POST',
-    headers: tenant.headers,
-    body: JSON.stringify({ email: tenant.adminEmail, password: tenant.adminPassword }),
-  });
-  const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-  const res = await fetch(`${apiOf(web, tenant)}/merchants/${tenant.id}`, {
-    method: 'PATCH',
-    headers: { ...tenant.headers, authorization: `Bearer ${token}` },
-    body: JSON.stringify(settings),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-}
+const brandTenant = (tenant: TestTenant, settings: Record<string, unknown>) => changeSettings(web, tenant, settings);
 
 /** A computed style property of the first element `selector` finds. */
 const styleOf = (page: Page, selector: string, property: 'backgroundColor' | 'color') =>
