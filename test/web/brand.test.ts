@@ -97,22 +97,19 @@ describe('styles.css', () => {
 
 describe('the document title', () => {
   it.each([
-    ['Sign in to Fernhouse Plants', 'Sign in · Fernhouse Plants'],
-    ['Create your Fernhouse Plants account', 'Create your account · Fernhouse Plants'],
-    ['Accept your invitation to Fernhouse Plants', 'Accept your invitation · Fernhouse Plants'],
-    [
-      'Allow Shopfront to use your Fernhouse Plants account?',
-      'Allow Shopfront to use your account? · Fernhouse Plants',
-    ],
+    ['Sign in', 'Sign in · Fernhouse Plants'],
+    ['Anmelden', 'Anmelden · Fernhouse Plants'],
+    ['Allow Shopfront to use your account?', 'Allow Shopfront to use your account? · Fernhouse Plants'],
     ['Forgot your password?', 'Forgot your password? · Fernhouse Plants'],
+    ['  Users ', 'Users · Fernhouse Plants'],
     ['Fernhouse Plants', 'Fernhouse Plants'],
-    ['Sign in to Fernhouse Plantsmen', 'Sign in to Fernhouse Plantsmen · Fernhouse Plants'],
+    ['', 'Fernhouse Plants'],
   ])('%s → %s', (title, expected) => {
     expect(documentTitle(title, 'Fernhouse Plants')).toBe(expected);
   });
 
-  it('takes a name with characters a pattern would read', () => {
-    expect(documentTitle('Sign in to A+B (Shop)', 'A+B (Shop)')).toBe('Sign in · A+B (Shop)');
+  it('is the page title alone while the tenant has no name', () => {
+    expect(documentTitle('Sign in', ' ')).toBe('Sign in');
   });
 });
 

@@ -115,13 +115,12 @@ export function faviconOf(brand: Pick<Brand, 'name' | 'logoUrl' | 'primaryColor'
 
 /**
  * The document title: the page's title, then the tenant's name, said once ("Sign in · Fernhouse Plants"). A page
- * title that names the tenant already, as a heading may ("Sign in to Fernhouse Plants", "Create your Fernhouse
- * Plants account"), is said without it.
+ * whose heading names the tenant ("Sign in to Fernhouse Plants", "Bei Fernhouse Plants anmelden") gives a title
+ * without it (AuthLayout's `pageTitle`), so that no language's wording has to be taken apart here.
  */
 export function documentTitle(title: string, tenantName: string): string {
   const name = tenantName.trim();
-  if (!name || title.trim() === name) return name || title;
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const short = title.replace(new RegExp(`(?: to)? ${escaped}(?=[\\s?!.,:;…]|$)|^${escaped}\\s+`), '').trim();
-  return short ? `${short} · ${name}` : name;
+  const page = title.trim();
+  if (!name || !page || page === name) return name || page;
+  return `${page} · ${name}`;
 }

@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { t } from './i18n/index.ts';
 import { ApiError } from './sdk.ts';
 import { useSession } from './session.tsx';
 import { Button, CodeField, Notice, onSubmit, PasswordField, Problem, useAction } from './ui.tsx';
@@ -73,10 +74,10 @@ export function useReauthenticated(): Reauthenticated {
   return { run, prompt };
 }
 
-const PROMPT_SENTENCES = {
-  INVALID_CREDENTIALS: 'That password is not right.',
-  INVALID_CODE: 'That code is not right, or it has expired.',
-};
+const promptSentences = () => ({
+  INVALID_CREDENTIALS: t('reauth.wrongPassword'),
+  INVALID_CODE: t('reauth.wrongCode'),
+});
 
 /**
  * The prompt itself: a modal `<dialog>` (focus is kept inside, Escape closes it, focus returns to where it was),
@@ -126,6 +127,7 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
     close(props.onProven);
   });
   const askingForCode = method === 'OTP_EMAIL' && !challengeId;
+  const address = { email: user?.email ?? '' };
 
   return (
     <dialog
@@ -137,14 +139,11 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
         close(props.onDismiss);
       }}
     >
-      <h2 id={titleId}>Confirm it is you</h2>
-      <p>
-        {props.reason ??
-          'You signed in more than 10 minutes ago. For your safety, prove it is you before this change goes on.'}
-      </p>
+      <h2 id={titleId}>{t('reauth.title')}</h2>
+      <p>{props.reason ?? t('reauth.why')}</p>
       {methods.length > 1 && (
         <fieldset class="choice">
-          <legend>How do you want to confirm?</legend>
+          <legend>{t('reauth.how')}</legend>
           {methods.map((m) => (
             <label key={m}>
               <input
@@ -156,7 +155,7 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
                   confirm.setError(null);
                 }}
               />{' '}
-              {m === 'PASSWORD' ? 'With my password' : 'With a code sent to my e-mail'}
+              {m === 'PASSWORD' ? t('signIn.withPassword') : t('signIn.withCode')}
             </label>
           ))}
         </fieldset>
@@ -165,7 +164,7 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
         {method === 'PASSWORD' && (
           <PasswordField
             inputRef={first}
-            label="Password"
+            label={t('signIn.password')}
             name="password"
             autocomplete="current-password"
             required
@@ -175,36 +174,36 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
         )}
         {method === 'OTP_EMAIL' && challengeId && (
           <>
-            <Notice>We have sent a 6-digit code to {user?.email}. It works for 10 minutes.</Notice>
+            <Notice>{t('reauth.codeSent', address)}</Notice>
             <CodeField
               inputRef={first}
-              label="Code from the e-mail"
+              label={t('code.fromMail')}
               value={code}
               onInput={(e) => setCode(e.currentTarget.value)}
               autoSubmit={!totp}
             />
           </>
         )}
-        {method === 'OTP_EMAIL' && !challengeId && <p>We will e-mail a 6-digit code to {user?.email}.</p>}
+        {method === 'OTP_EMAIL' && !challengeId && <p>{t('reauth.willSend', address)}</p>}
         {totp && !askingForCode && (
           <CodeField
             orBackupCode
-            label="Authenticator code"
+            label={t('code.authenticator')}
             name="totpCode"
-            hint="The 6-digit code your authenticator app shows, or one of your backup codes."
+            hint={t('reauth.totpHint')}
             value={totpCode}
             onInput={(e) => setTotpCode(e.currentTarget.value)}
           />
         )}
-        <Problem error={askingForCode ? sendCode.error : confirm.error} overrides={PROMPT_SENTENCES} />
+        <Problem error={askingForCode ? sendCode.error : confirm.error} overrides={promptSentences()} />
         <div class="actions">
           {askingForCode ? (
-            <Button busy={sendCode.busy}>E-mail me a code</Button>
+            <Button busy={sendCode.busy}>{t('signIn.sendCode')}</Button>
           ) : (
-            <Button busy={confirm.busy}>Confirm</Button>
+            <Button busy={confirm.busy}>{t('reauth.confirm')}</Button>
           )}
           <button type="button" class="button secondary" onClick={() => close(props.onDismiss)}>
-            Cancel
+            {t('reauth.cancel')}
           </button>
         </div>
       </form>

@@ -367,10 +367,13 @@ export function BrandMark(props: { name: string; logoUrl: string | null }) {
   );
 }
 
-/** The frame of the sign-in pages: the tenant's brand above one card. */
-export function AuthLayout(props: { title: string; children: ComponentChildren }) {
+/**
+ * The frame of the sign-in pages: the tenant's brand above one card. A heading that names the tenant ("Sign in to
+ * Fernhouse") comes with `pageTitle`, the same without it ("Sign in"), for the document title, which names it after.
+ */
+export function AuthLayout(props: { title: string; pageTitle?: string | undefined; children: ComponentChildren }) {
   const { tenant } = useSession();
-  useTitle(props.title);
+  useTitle(props.pageTitle ?? props.title);
   return (
     <main class="auth">
       <div class="card">

@@ -480,3 +480,51 @@ describe('signing out of an OpenID Connect client', () => {
     await page.waitForURL(/\/sign-in\?next=/);
   });
 });
+
+describe('the hosted page in German', () => {
+  it('a browser in German signs in to an app, is asked for consent and to confirm it is them, all in German', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
+    const user = await aUser(tenant);
+    const client = await registerClient(tenant, { name: 'Plant Pal', firstParty: false });
+    const first = authorization(client, { scope: 'openid email roles offline_access' });
+    const page = await web.open(tenant, first.path, { locale: 'de-DE' });
+    await page.getByRole('heading', { name: 'Anmelden, um zu Plant Pal zu gelangen' }).waitFor();
+    const name = await tenantName(page);
+    await page.getByLabel('E-Mail-Adresse').fill(user.email);
+    await page.getByLabel('Passwort', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+
+    await page.getByRole('heading', { name: `Darf Plant Pal Ihr Konto bei ${name} verwenden?` }).waitFor();
+    // The heading names the service; the tab names it once, after the page.
+    await expect(page.title()).resolves.toBe(`Darf Plant Pal Ihr Konto verwenden? · ${name}`);
+    const scopes = page.getByRole('list', { name: 'Plant Pal möchte:' });
+    await expect(scopes.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'Wissen, wer Sie sind (Ihre Konto-ID)',
+      'Ihre E-Mail-Adresse',
+      'Ihre Rollen (was Ihr Konto hier darf)',
+      'Angemeldet bleiben, während Sie nicht da sind',
+    ]);
+    await page.getByText(`Angemeldet als ${user.email}.`).waitFor();
+    await expect(page.getByRole('button', { name: 'Nicht Sie? Anderes Konto verwenden' }).count()).resolves.toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'de-oidc-authorize-consent');
+    await screenshotsOnPhoneAndDark(page, 'de-oidc-authorize-consent', expectAccessible);
+    await page.getByRole('button', { name: 'Erlauben' }).click();
+    expect((await landedAtClient(page)).get('state')).toBe(first.state);
+
+    const again = authorization(client, { prompt: 'login', scope: 'openid email roles offline_access' });
+    await page.goto(`${web.origin(tenant)}${again.path}`);
+    const dialog = page.getByRole('dialog', { name: 'Bestätigen Sie, dass Sie es sind' });
+    await dialog.waitFor();
+    await dialog.getByText('Plant Pal bittet Sie zu bestätigen, dass Sie es sind, bevor es weitergeht.').waitFor();
+    await dialog.getByLabel('Passwort', { exact: true }).fill('nicht-das-Passwort-1');
+    await dialog.getByRole('button', { name: 'Bestätigen', exact: true }).click();
+    await expect(dialog.getByRole('alert').textContent()).resolves.toBe('Dieses Passwort stimmt nicht.');
+    await expectAccessible(page);
+    await screenshot(page, 'de-oidc-authorize-reauth');
+    await screenshotsOnPhoneAndDark(page, 'de-oidc-authorize-reauth', expectAccessible);
+    await dialog.getByLabel('Passwort', { exact: true }).fill(user.password);
+    await dialog.getByRole('button', { name: 'Bestätigen', exact: true }).click();
+    expect((await landedAtClient(page)).get('state')).toBe(again.state);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { type TextKey, t, tx } from '../i18n/index.ts';
 import { ReauthPrompt } from '../reauth.tsx';
 import { ApiError, type AuthorizationCancelError, type AuthorizationRequest } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -21,39 +22,33 @@ export function Authorize() {
 }
 
 /** The authorize endpoint's refusals, each a sentence; `{tenant}` is the tenant's name. */
-const REFUSALS: Record<string, string> = {
-  INVALID_REQUEST:
-    'The app that sent you here made a sign-in request that {tenant} cannot accept. Go back to the app and try again; if it happens again, tell the app’s makers.',
-  UNKNOWN_CLIENT:
-    'The app that sent you here is not registered with {tenant}, so you cannot sign in to it with your {tenant} account.',
-  REDIRECT_URI_MISMATCH:
-    'The app that sent you here asked to send you back to an address it has not registered with {tenant}. For your safety, you are not sent there.',
+const REFUSALS: Record<string, TextKey> = {
+  INVALID_REQUEST: 'authorize.refused.INVALID_REQUEST',
+  UNKNOWN_CLIENT: 'authorize.refused.UNKNOWN_CLIENT',
+  REDIRECT_URI_MISMATCH: 'authorize.refused.REDIRECT_URI_MISMATCH',
 };
-const UNKNOWN_REFUSAL = 'This sign-in request cannot be used. Go back to the app and start again.';
 
 function RefusedRequest(props: { code: string | undefined }) {
   const { tenant } = useSession();
-  const sentence = (props.code && REFUSALS[props.code]) ?? UNKNOWN_REFUSAL;
+  const key = (props.code && Object.hasOwn(REFUSALS, props.code) && REFUSALS[props.code]) || 'authorize.refusedUnknown';
   return (
-    <Step title="This sign-in cannot go on">
+    <Step title={t('authorize.cannotGoOn')}>
       <p class="alert" role="alert">
-        {sentence.replaceAll('{tenant}', tenant.name)}
+        {t(key, { tenant: tenant.name })}
       </p>
     </Step>
   );
 }
 
 /** What each scope lets the client have, as the consent card lists it (unknown scopes are ignored, as the service does). */
-const SCOPE_SENTENCES: Record<string, string> = {
-  openid: 'Know who you are (your account id)',
-  profile: 'Your name',
-  email: 'Your e-mail address',
-  phone: 'Your phone number',
-  roles: 'Your roles (what your account may do here)',
-  offline_access: 'Stay signed in when you are away',
+const SCOPE_SENTENCES: Record<string, TextKey> = {
+  openid: 'authorize.scope.openid',
+  profile: 'authorize.scope.profile',
+  email: 'authorize.scope.email',
+  phone: 'authorize.scope.phone',
+  roles: 'authorize.scope.roles',
+  offline_access: 'authorize.scope.offline_access',
 };
-
-const EXPIRED = 'This sign-in link has expired or was already used. Go back to the app and start again.';
 
 /** The request is gone (404: expired, completed or cancelled) or its id was never one (400). */
 const isExpired = (error: unknown) =>
@@ -150,11 +145,14 @@ function AuthorizationFlow(props: { requestId: string }) {
   if (stage.kind === 'failed') {
     const expired = isExpired(stage.error);
     return (
-      <Step title={expired ? 'This sign-in has expired' : 'This sign-in cannot go on'}>
-        <Problem error={stage.error} overrides={expired ? { [codeOf(stage.error) ?? '']: EXPIRED } : {}} />
+      <Step title={expired ? t('authorize.expiredTitle') : t('authorize.cannotGoOn')}>
+        <Problem
+          error={stage.error}
+          overrides={expired ? { [codeOf(stage.error) ?? '']: t('authorize.expired') } : {}}
+        />
         {!expired && (
           <button type="button" class="button secondary" onClick={() => start()}>
-            Try again
+            {t('boot.tryAgain')}
           </button>
         )}
       </Step>
@@ -162,8 +160,8 @@ function AuthorizationFlow(props: { requestId: string }) {
   }
   if (!request || stage.kind === 'loading') {
     return (
-      <Step title="Signing you in…">
-        <p role="status">One moment…</p>
+      <Step title={t('authorize.signingIn')}>
+        <p role="status">{t('authorize.oneMoment')}</p>
       </Step>
     );
   }
@@ -171,16 +169,18 @@ function AuthorizationFlow(props: { requestId: string }) {
   switch (stage.kind) {
     case 'returning':
       return (
-        <Step title={`Returning to ${name}…`}>
+        <Step title={t('authorize.returning', { client: name })}>
           <p role="status">
-            If nothing happens, <a href={stage.to}>continue to {name}</a>.
+            {tx('authorize.ifNothing', {
+              link: <a href={stage.to}>{t('authorize.continueTo', { client: name })}</a>,
+            })}
           </p>
         </Step>
       );
     case 'sign-in':
       return (
         <SignIn
-          title={`Sign in to continue to ${name}`}
+          title={t('authorize.signInTitle', { client: name })}
           email={stage.email}
           returnTo={`/authorize?request=${encodeURIComponent(props.requestId)}`}
           onSignedIn={() => {
@@ -190,15 +190,15 @@ function AuthorizationFlow(props: { requestId: string }) {
       );
     case 'reauth':
       return (
-        <Step title={`Continue to ${name}`}>
-          <p>{name} asks you to confirm it is you before going on.</p>
+        <Step title={t('authorize.continueTitle', { client: name })}>
+          <p>{t('authorize.confirmReason', { client: name })}</p>
           <SignedInAs email={user?.email} onSwitch={switchAccount} />
           <Button type="button" onClick={() => setStage({ kind: 'reauth', open: true })}>
-            Confirm it is you
+            {t('authorize.confirm')}
           </Button>
           {stage.open && (
             <ReauthPrompt
-              reason={`${name} asks you to confirm it is you before going on.`}
+              reason={t('authorize.confirmReason', { client: name })}
               onProven={() => {
                 complete(request);
               }}
@@ -219,8 +219,8 @@ function AuthorizationFlow(props: { requestId: string }) {
       );
     default:
       return (
-        <Step title={`Continuing to ${name}…`}>
-          <p role="status">One moment…</p>
+        <Step title={t('authorize.continuing', { client: name })}>
+          <p role="status">{t('authorize.oneMoment')}</p>
         </Step>
       );
   }
@@ -237,10 +237,15 @@ function Consent(props: {
   const { tenant } = useSession();
   const name = props.request.client.name;
   // Every scope the grant covers is named: one this page has no sentence for yet, by its own name.
-  const asked = props.request.scopes.map((scope) => SCOPE_SENTENCES[scope] ?? scope);
+  const asked = props.request.scopes.map((scope) =>
+    Object.hasOwn(SCOPE_SENTENCES, scope) ? t(SCOPE_SENTENCES[scope] as TextKey) : scope,
+  );
   return (
-    <Step title={`Allow ${name} to use your ${tenant.name} account?`}>
-      <p id="consent-scopes">{name} asks for:</p>
+    <Step
+      title={t('authorize.consentTitle', { client: name, name: tenant.name })}
+      pageTitle={t('authorize.consentPageTitle', { client: name })}
+    >
+      <p id="consent-scopes">{t('authorize.asksFor', { client: name })}</p>
       <ul class="scopes" aria-labelledby="consent-scopes">
         {asked.map((sentence) => (
           <li key={sentence}>{sentence}</li>
@@ -254,7 +259,7 @@ function Consent(props: {
           disabled={props.deciding !== null}
           onClick={() => props.onDecide('GRANTED')}
         >
-          Allow
+          {t('authorize.allow')}
         </Button>
         <Button
           type="button"
@@ -263,10 +268,10 @@ function Consent(props: {
           disabled={props.deciding !== null}
           onClick={() => props.onDecide('DENIED')}
         >
-          Deny
+          {t('authorize.deny')}
         </Button>
       </div>
-      <p class="muted">You can sign {name} out at any time from your account page.</p>
+      <p class="muted">{t('authorize.signOutLater', { client: name })}</p>
     </Step>
   );
 }
@@ -275,9 +280,9 @@ function SignedInAs(props: { email: string | undefined; onSwitch(): void }) {
   if (!props.email) return null;
   return (
     <p class="signed-in-as">
-      Signed in as <strong>{props.email}</strong>.{' '}
+      {tx('authorize.signedInAs', { email: <strong>{props.email}</strong> })}{' '}
       <button type="button" class="link" onClick={props.onSwitch}>
-        Not you? Use another account
+        {t('authorize.notYou')}
       </button>
     </p>
   );
@@ -285,12 +290,13 @@ function SignedInAs(props: { email: string | undefined; onSwitch(): void }) {
 
 /**
  * One card of the flow, as the sign-in pages look. Its heading takes focus when the step appears, so that
- * keyboard and screen reader users hear where the flow went (the consent question, a failure).
+ * keyboard and screen reader users hear where the flow went (the consent question, a failure). A heading that names
+ * the tenant comes with `pageTitle`, without it, for the document title (as AuthLayout's).
  */
-function Step(props: { title: string; children: ComponentChildren }) {
+function Step(props: { title: string; pageTitle?: string; children: ComponentChildren }) {
   const { tenant } = useSession();
   const heading = useRef<HTMLHeadingElement>(null);
-  useTitle(props.title);
+  useTitle(props.pageTitle ?? props.title);
   useEffect(() => {
     heading.current?.focus();
   }, [props.title]);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 
 /** The service mails one code a minute per address and purpose (docs/security.md#mail-limits-and-budgets). */
 const RESEND_AFTER_MS = 60_000;
@@ -47,7 +48,7 @@ export function ResendButton(props: { sentAt: number; busy: boolean; onResend():
         if (!inert) props.onResend();
       }}
     >
-      {wait > 0 ? `Send a new code in ${minutesAndSeconds(wait)}` : 'Send a new code'}
+      {wait > 0 ? t('code.resendIn', { wait: minutesAndSeconds(wait) }) : t('code.resend')}
     </button>
   );
 }
@@ -66,7 +67,7 @@ export function CodeExpiry(props: { sentAt: number }) {
   }, [props.sentAt, expiresAt]);
   return expired ? (
     <p class="alert" role="status">
-      This code has expired. Send a new code, and use the one in the newest e-mail.
+      {t('code.expired')}
     </p>
   ) : null;
 }

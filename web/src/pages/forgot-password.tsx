@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { useSession, withQuery } from '../session.tsx';
 import { AccountEmailField, AuthLayout, Button, onSubmit, Problem, useAction } from '../ui.tsx';
 import { checkForm, rememberReset, useFocusFirstProblem } from './auth-forms.ts';
 import './auth.css';
-
-const LABELS = { email: 'E-mail address' };
 
 /**
  * Forgot password: the address gets a reset code if it has an account (the
@@ -25,25 +24,25 @@ export function ForgotPassword() {
     // On its way to an app's sign-in (OpenID Connect), the reset goes back there after signing in.
     route(withQuery('/reset-password', { email: address, sent: '1', next: query.next }));
   });
-  const problems = fieldSentences(send.error, LABELS);
+  const problems = fieldSentences(send.error, { email: t('signIn.email') });
   useFocusFirstProblem(send.error);
   const resetLink = withQuery('/reset-password', { email: email.trim(), next: query.next });
   return (
-    <AuthLayout title="Forgot your password?">
-      <p>Enter the e-mail address of your {tenant.name} account. We will e-mail you a code to choose a new password.</p>
+    <AuthLayout title={t('forgot.title')}>
+      <p>{t('forgot.intro', { name: tenant.name })}</p>
       <form onSubmit={onSubmit(send.run)} noValidate>
         <AccountEmailField
-          label={LABELS.email}
+          label={t('signIn.email')}
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
           problem={problems.email}
         />
         {!problems.email && <Problem error={send.error} />}
-        <Button busy={send.busy}>E-mail me a code</Button>
+        <Button busy={send.busy}>{t('signIn.sendCode')}</Button>
       </form>
-      <nav class="links" aria-label="Other options">
-        <a href={withQuery('/sign-in', { next: query.next })}>Back to sign-in</a>
-        <a href={resetLink}>I already have a code</a>
+      <nav class="links" aria-label={t('signIn.otherOptions')}>
+        <a href={withQuery('/sign-in', { next: query.next })}>{t('forgot.backToSignIn')}</a>
+        <a href={resetLink}>{t('forgot.haveCode')}</a>
       </nav>
     </AuthLayout>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { ApiError, type LoginChallenge, type LoginResult } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
@@ -26,16 +27,12 @@ import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import { ChallengeStep } from './sign-in.tsx';
 import './auth.css';
 
-const LABELS = { email: 'E-mail address', code: 'Code from the e-mail', newPassword: 'New password' };
+const labels = () => ({ email: t('signIn.email'), code: t('code.fromMail'), newPassword: t('reset.newPassword') });
 
 /** The page's own problem: a code with no request from this browser to answer. */
 const NO_REQUEST = 'NO_RESET_REQUEST';
 
-const RESET_SENTENCES = {
-  INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
-  [NO_REQUEST]:
-    'This browser has no code request for that address, or it has expired. Send a new code, then enter the code from the newest e-mail.',
-};
+const resetSentences = () => ({ INVALID_CODE: t('code.wrongSendNew'), [NO_REQUEST]: t('reset.noRequest') });
 
 /**
  * Reset password: the address, the mailed code and the new password. The
@@ -104,7 +101,8 @@ export function ResetPassword() {
     setResent(true);
   });
 
-  const problems = { ...fieldSentences(resend.error, LABELS), ...fieldSentences(reset.error, LABELS) };
+  const fields = labels();
+  const problems = { ...fieldSentences(resend.error, fields), ...fieldSentences(reset.error, fields) };
   useFocusFirstProblem(reset.error ?? resend.error);
   if (challenge) {
     return (
@@ -119,36 +117,33 @@ export function ResetPassword() {
       />
     );
   }
-  const address = values.email.trim() || 'the address';
+  const address = values.email.trim() || t('reset.theAddress');
   return (
-    <AuthLayout title="Choose a new password">
-      {query.sent && !resent && (
-        <Notice>
-          If {query.email || 'that address'} has an account, we have e-mailed it a 6-digit code. It works for 10
-          minutes.
-        </Notice>
-      )}
-      {resent && <Notice>If {address} has an account, we have e-mailed it a new code. Use the newest one.</Notice>}
+    <AuthLayout title={t('reset.title')}>
+      {query.sent && !resent && <Notice>{t('reset.sent', { email: query.email || t('reset.thatAddress') })}</Notice>}
+      {resent && <Notice>{t('reset.resent', { email: address })}</Notice>}
       <form onSubmit={onSubmit(reset.run)} noValidate>
-        <AccountEmailField label={LABELS.email} value={values.email} onInput={set('email')} problem={problems.email} />
-        <CodeField label={LABELS.code} class="code" value={values.code} onInput={set('code')} problem={problems.code} />
+        <AccountEmailField label={fields.email} value={values.email} onInput={set('email')} problem={problems.email} />
+        <CodeField label={fields.code} class="code" value={values.code} onInput={set('code')} problem={problems.code} />
         <NewPasswordField
-          label={LABELS.newPassword}
+          label={fields.newPassword}
           name="newPassword"
           required
           value={values.newPassword}
           onInput={set('newPassword')}
           problem={problems.newPassword}
         />
-        {!saidAtFields(reset.error, LABELS) && <Problem error={reset.error} overrides={RESET_SENTENCES} />}
+        {!saidAtFields(reset.error, fields) && <Problem error={reset.error} overrides={resetSentences()} />}
         <CodeExpiry sentAt={mailed.sentAt} />
-        {!saidAtFields(resend.error, LABELS) && <Problem error={resend.error} />}
-        <Button busy={reset.busy}>Set the new password</Button>
+        {!saidAtFields(resend.error, fields) && <Problem error={resend.error} />}
+        <Button busy={reset.busy}>{t('reset.submit')}</Button>
       </form>
-      <nav class="links" aria-label="Other options">
+      <nav class="links" aria-label={t('signIn.otherOptions')}>
         <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
-        <a href={withQuery('/forgot-password', { email: values.email.trim(), next: query.next })}>Start again</a>
-        <a href={withQuery('/sign-in', { next: query.next })}>Back to sign-in</a>
+        <a href={withQuery('/forgot-password', { email: values.email.trim(), next: query.next })}>
+          {t('signIn.startAgain')}
+        </a>
+        <a href={withQuery('/sign-in', { next: query.next })}>{t('forgot.backToSignIn')}</a>
       </nav>
     </AuthLayout>
   );

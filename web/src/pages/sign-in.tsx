@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t, tx } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
 import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
@@ -21,16 +22,14 @@ import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
 
-const LABELS = { email: 'E-mail address', password: 'Password' };
+const labels = () => ({ email: t('signIn.email'), password: t('signIn.password') });
 
 /** What the sign-in form says for codes whose meaning is sharper here than in general. */
-const SIGN_IN_SENTENCES = {
-  INVALID_CREDENTIALS: 'The e-mail address or password is not right.',
-  INVALID_CODE: 'That code is not right, or it has expired. Check it, or start again for a new one.',
-  ACCOUNT_DISABLED: 'This account is disabled. Contact the administrator of this service.',
-  ACCOUNT_INACTIVE:
-    'This account is not active yet. Finish signing up with the code we e-mailed you, or sign up again.',
-};
+const signInSentences = () => ({
+  INVALID_CODE: t('signIn.invalidCode'),
+  ACCOUNT_DISABLED: t('signIn.disabled'),
+  ACCOUNT_INACTIVE: t('signIn.inactive'),
+});
 
 export interface SignInProps {
   /**
@@ -140,24 +139,28 @@ export function SignIn(props: SignInProps) {
     );
   }
 
-  const problems = fieldSentences(start.error, LABELS);
+  const fields = labels();
+  const problems = fieldSentences(start.error, fields);
   useFocusFirstProblem(start.error);
   return (
-    <AuthLayout title={props.title ?? `Sign in to ${tenant.name}`}>
-      {query.expired && <Notice>Your session has ended. Sign in again to go on.</Notice>}
-      {query.reset && <Notice>Your password was changed. Sign in with the new one.</Notice>}
-      {query.registered && <Notice>Your account is ready. Sign in to go on.</Notice>}
+    <AuthLayout
+      title={props.title ?? t('signIn.title', { name: tenant.name })}
+      pageTitle={props.title ? undefined : t('signIn.pageTitle')}
+    >
+      {query.expired && <Notice>{t('signIn.expired')}</Notice>}
+      {query.reset && <Notice>{t('signIn.reset')}</Notice>}
+      {query.registered && <Notice>{t('signIn.registered')}</Notice>}
       {user && !props.onSignedIn && (
         <Notice>
-          You are signed in as {user.email}. <a href={next}>Continue</a>
+          {tx('signIn.signedInAs', { email: user.email, continue: <a href={next}>{t('signIn.continue')}</a> })}
         </Notice>
       )}
       {methods.length > 1 && (
         <fieldset class="choice">
-          <legend>How do you want to sign in?</legend>
+          <legend>{t('signIn.how')}</legend>
           <label>
             <input type="radio" name="method" checked={method === 'PASSWORD'} onChange={() => setMethod('PASSWORD')} />{' '}
-            With my password
+            {t('signIn.withPassword')}
           </label>
           <label>
             <input
@@ -166,21 +169,21 @@ export function SignIn(props: SignInProps) {
               checked={method === 'OTP_EMAIL'}
               onChange={() => setMethod('OTP_EMAIL')}
             />{' '}
-            With a code sent to my e-mail
+            {t('signIn.withCode')}
           </label>
         </fieldset>
       )}
       <form onSubmit={onSubmit(start.run)} noValidate>
         <AccountEmailField
           inputRef={emailField}
-          label={LABELS.email}
+          label={fields.email}
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
           problem={problems.email}
         />
         {method === 'PASSWORD' && (
           <PasswordField
-            label={LABELS.password}
+            label={fields.password}
             name="password"
             autocomplete="current-password"
             required
@@ -189,17 +192,17 @@ export function SignIn(props: SignInProps) {
             problem={problems.password}
           />
         )}
-        {!saidAtFields(start.error, LABELS) && <Problem error={start.error} overrides={SIGN_IN_SENTENCES} />}
-        <Button busy={start.busy}>{method === 'PASSWORD' ? 'Sign in' : 'E-mail me a code'}</Button>
+        {!saidAtFields(start.error, fields) && <Problem error={start.error} overrides={signInSentences()} />}
+        <Button busy={start.busy}>{method === 'PASSWORD' ? t('signIn.submit') : t('signIn.sendCode')}</Button>
       </form>
-      <nav class="links" aria-label="Other options">
+      <nav class="links" aria-label={t('signIn.otherOptions')}>
         {method === 'PASSWORD' && (
           <a href={withQuery('/forgot-password', { email: email.trim(), next: props.returnTo })}>
-            Forgot your password?
+            {t('signIn.forgot')}
           </a>
         )}
         <a href={withQuery('/sign-up', { next: props.returnTo })}>
-          {tenant.signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}
+          {tenant.signupMode === 'OPEN' ? t('signIn.createAccount') : t('signIn.invited')}
         </a>
       </nav>
     </AuthLayout>
@@ -232,27 +235,17 @@ export function ChallengeStep(props: {
   const resend = useAction(async () => {
     await props.onResend();
   });
-  const title = byMail ? 'Check your e-mail' : 'Two-step verification';
-  const wrongCode = byMail
-    ? SIGN_IN_SENTENCES.INVALID_CODE
-    : backup
-      ? 'That backup code is not right, or it was used already.'
-      : 'That code is not right. Enter the code your authenticator app shows now, before it changes.';
-  const codeLabel = byMail ? 'Code from the e-mail' : backup ? 'Backup code' : 'Authenticator code';
+  const title = byMail ? t('code.checkMail') : t('signIn.twoStep');
+  const sentences = signInSentences();
+  const wrongCode = byMail ? sentences.INVALID_CODE : backup ? t('signIn.wrongBackup') : t('signIn.wrongTotp');
+  const codeLabel = byMail ? t('code.fromMail') : backup ? t('signIn.backupCode') : t('code.authenticator');
+  const who = { email: props.email, name: tenant.name };
   return (
     <AuthLayout title={title}>
       {byMail ? (
-        <Notice>
-          {props.resent
-            ? `If ${props.email} has an account at ${tenant.name}, we have sent it a new code. Use the newest one: it works for 10 minutes.`
-            : `If ${props.email} has an account at ${tenant.name}, we have sent it a 6-digit code. It works for 10 minutes.`}
-        </Notice>
+        <Notice>{props.resent ? t('signIn.codeResent', who) : t('signIn.codeSent', who)}</Notice>
       ) : (
-        <p>
-          {backup
-            ? `Enter one of the backup codes you saved when you set up your authenticator app for ${props.email}. Each works once.`
-            : `Enter the 6-digit code your authenticator app shows for ${props.email}.`}
-        </p>
+        <p>{backup ? t('signIn.backupHelp', who) : t('signIn.totpHelp', who)}</p>
       )}
       <form onSubmit={onSubmit(verify.run)} noValidate>
         <CodeField
@@ -265,11 +258,11 @@ export function ChallengeStep(props: {
           autoSubmit={!backup}
         />
         {byMail && <CodeExpiry sentAt={mailed.sentAt} />}
-        <Problem error={verify.error} overrides={{ ...SIGN_IN_SENTENCES, INVALID_CODE: wrongCode }} />
-        <Problem error={resend.error} overrides={SIGN_IN_SENTENCES} />
-        <Button busy={verify.busy}>Verify</Button>
+        <Problem error={verify.error} overrides={{ ...sentences, INVALID_CODE: wrongCode }} />
+        <Problem error={resend.error} overrides={sentences} />
+        <Button busy={verify.busy}>{t('signIn.verify')}</Button>
       </form>
-      <nav class="links" aria-label="Other options">
+      <nav class="links" aria-label={t('signIn.otherOptions')}>
         {byMail ? (
           <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
         ) : (
@@ -283,11 +276,11 @@ export function ChallengeStep(props: {
               focus.current?.focus();
             }}
           >
-            {backup ? 'Use my authenticator app instead' : 'Use a backup code instead'}
+            {backup ? t('signIn.useTotp') : t('signIn.useBackup')}
           </button>
         )}
         <button type="button" class="link" onClick={props.onRestart}>
-          Start again
+          {t('signIn.startAgain')}
         </button>
       </nav>
     </AuthLayout>

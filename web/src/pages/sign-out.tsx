@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t, tx } from '../i18n/index.ts';
 import { ApiError } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { AuthLayout, Problem } from '../ui.tsx';
@@ -48,26 +49,24 @@ export function SignOut() {
 
   if (stage.kind === 'working') {
     return (
-      <AuthLayout title="Signing you out…">
-        <p role="status">One moment…</p>
+      <AuthLayout title={t('signOut.working')}>
+        <p role="status">{t('authorize.oneMoment')}</p>
       </AuthLayout>
     );
   }
   if (stage.kind === 'returning') {
     return (
-      <AuthLayout title="You are signed out">
-        <p role="status">
-          Returning to the app… If nothing happens, <a href={stage.to}>continue</a>.
-        </p>
+      <AuthLayout title={t('signOut.returningTitle')}>
+        <p role="status">{tx('signOut.returning', { link: <a href={stage.to}>{t('signOut.continue')}</a> })}</p>
       </AuthLayout>
     );
   }
   return (
-    <AuthLayout title="Signed out">
-      <p role="status">You are signed out.</p>
+    <AuthLayout title={t('signOut.title')}>
+      <p role="status">{t('signOut.done')}</p>
       <Problem error={error} />
       <p>
-        <a href="/sign-in">Sign in again</a>
+        <a href="/sign-in">{t('signOut.signInAgain')}</a>
       </p>
     </AuthLayout>
   );

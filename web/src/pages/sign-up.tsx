@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem, waitFor, when } from '../messages.ts';
 import { ApiError, type Invitation } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
@@ -20,14 +21,13 @@ import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
 import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import './auth.css';
 
-const LABELS = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'E-mail address',
-  password: 'Password',
-};
+const labels = () => ({
+  firstName: t('signUp.firstName'),
+  lastName: t('signUp.lastName'),
+  email: t('signIn.email'),
+  password: t('signIn.password'),
+});
 
-/** What the sign-up forms say for codes whose meaning is sharper here. */
 /**
  * What POST /auth/signup's limits mean on this page (the form and "send a new code"): the tenant's signup mail of
  * the day spent (503 until midnight UTC), or this network's signups of the hour. A wait of a minute or less is
@@ -35,36 +35,31 @@ const LABELS = {
  */
 const SIGN_UP_LIMIT_SENTENCES = {
   UNAVAILABLE: (seconds: number | undefined) =>
-    seconds !== undefined && seconds > 60
-      ? `New sign-ups are paused for today. Try again in ${waitFor(seconds)}.`
-      : undefined,
+    seconds !== undefined && seconds > 60 ? t('signUp.pausedToday', { wait: waitFor(seconds) }) : undefined,
   RATE_LIMITED: (seconds: number | undefined) =>
-    seconds !== undefined && seconds > 60
-      ? `Too many sign-ups from your network. Try again in ${waitFor(seconds)}.`
-      : undefined,
+    seconds !== undefined && seconds > 60 ? t('signUp.tooMany', { wait: waitFor(seconds) }) : undefined,
 };
 
-const SIGN_UP_SENTENCES = {
-  SIGNUP_NOT_ALLOWED:
-    'This invitation cannot be used any more: it may have expired, been used already, or been withdrawn. Ask an administrator for a new invitation.',
-  INVALID_CODE: 'That code is not right, or it has expired. Check it, or send a new code.',
-};
+/** What the sign-up forms say for codes whose meaning is sharper here. */
+const signUpSentences = () => ({
+  SIGNUP_NOT_ALLOWED: t('signUp.invitationUnusable'),
+  INVALID_CODE: t('code.wrongSendNew'),
+});
 
 /**
- * What an invitation link that opens nothing says, before any form: the service answers one 404 for a token that
- * is unknown, used, expired or withdrawn (and a 400 for one that cannot be a token), so the page says the same.
+ * An invitation link that opens nothing (signUp.deadLink, said before any form): the service answers one 404 for a
+ * token that is unknown, used, expired or withdrawn (and a 400 for one that cannot be a token), so the page says the
+ * same of each.
  */
-const INVITATION_LINK_SENTENCE =
-  'This invitation link does not work any more: it has expired, was already used, or was withdrawn. Ask an administrator for a new invitation.';
 const isDeadLink = (error: unknown) =>
   error instanceof ApiError && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION_FAILED');
 
 /** The way back to sign-in, keeping where the user was going. */
 function HaveAnAccount(props: { next: string | undefined }) {
   return (
-    <nav class="links" aria-label="Other options">
+    <nav class="links" aria-label={t('signIn.otherOptions')}>
       <a href={props.next ? `/sign-in?next=${encodeURIComponent(props.next)}` : '/sign-in'}>
-        I already have an account: sign in
+        {t('signUp.haveAccount')}
       </a>
     </nav>
   );
@@ -86,11 +81,8 @@ export function SignUp() {
   if (invitationToken) return <InvitationSignUp token={invitationToken} />;
   if (tenant.signupMode !== 'OPEN') {
     return (
-      <AuthLayout title="Sign-up is by invitation">
-        <p>
-          Accounts at {tenant.name} are created by invitation only. If you were invited, open the link in your
-          invitation e-mail to create your account.
-        </p>
+      <AuthLayout title={t('signUp.byInvitation')}>
+        <p>{t('signUp.byInvitationText', { name: tenant.name })}</p>
         <HaveAnAccount next={query.next} />
       </AuthLayout>
     );
@@ -106,28 +98,28 @@ function InvitationSignUp(props: { token: string }) {
   if (invitation.data) return <SignUpForm invitation={{ ...invitation.data, token: props.token }} />;
   if (isDeadLink(invitation.error)) {
     return (
-      <AuthLayout title="This invitation link cannot be used">
+      <AuthLayout title={t('signUp.deadLinkTitle')}>
         <p class="alert" role="alert">
-          {INVITATION_LINK_SENTENCE}
+          {t('signUp.deadLink')}
         </p>
-        <p>If you already accepted it, your account is ready: sign in instead.</p>
+        <p>{t('signUp.acceptedAlready')}</p>
         <HaveAnAccount next={query.next} />
       </AuthLayout>
     );
   }
   if (invitation.error) {
     return (
-      <AuthLayout title="Your invitation could not be checked">
+      <AuthLayout title={t('signUp.checkFailed')}>
         <Problem error={invitation.error} />
         <Button type="button" busy={invitation.loading} onClick={() => invitation.reload()}>
-          Try again
+          {t('boot.tryAgain')}
         </Button>
       </AuthLayout>
     );
   }
   return (
-    <AuthLayout title={`Accept your invitation to ${tenant.name}`}>
-      <p role="status">Checking your invitation…</p>
+    <AuthLayout title={t('signUp.acceptTitle', { name: tenant.name })} pageTitle={t('signUp.acceptPageTitle')}>
+      <p role="status">{t('signUp.checking')}</p>
     </AuthLayout>
   );
 }
@@ -201,23 +193,26 @@ function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
     );
   }
 
-  const problems = fieldSentences(submit.error, LABELS);
+  const fields = labels();
+  const problems = fieldSentences(submit.error, fields);
   useFocusFirstProblem(submit.error);
-  const title = invitation ? `Accept your invitation to ${tenant.name}` : `Create your ${tenant.name} account`;
   return (
-    <AuthLayout title={title}>
+    <AuthLayout
+      title={invitation ? t('signUp.acceptTitle', { name: tenant.name }) : t('signUp.title', { name: tenant.name })}
+      pageTitle={invitation ? t('signUp.acceptPageTitle') : t('signUp.pageTitle')}
+    >
       {invitation && (
         <p>
           {invitation.inviterName
-            ? `${invitation.inviterName} invited you to join ${invitation.tenantName}.`
-            : `You were invited to join ${invitation.tenantName}.`}{' '}
-          The invitation works until {when(invitation.expiresAt)}.
+            ? t('signUp.invitedBy', { inviter: invitation.inviterName, name: invitation.tenantName })
+            : t('signUp.invited', { name: invitation.tenantName })}{' '}
+          {t('signUp.invitationUntil', { date: when(invitation.expiresAt) })}
         </p>
       )}
       <form onSubmit={onSubmit(submit.run)} noValidate>
         <div class="name-row">
           <Field
-            label={LABELS.firstName}
+            label={fields.firstName}
             name="firstName"
             autocomplete="given-name"
             required
@@ -226,7 +221,7 @@ function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
             problem={problems.firstName}
           />
           <Field
-            label={LABELS.lastName}
+            label={fields.lastName}
             name="lastName"
             autocomplete="family-name"
             required
@@ -237,19 +232,19 @@ function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
         </div>
         {invitation ? (
           <Field
-            label={LABELS.email}
+            label={fields.email}
             name="email"
             type="email"
             // The account's user name, for a password manager to save with the new password.
             autocomplete="username"
             readOnly
             value={invitation.email}
-            hint="The invitation was sent to this address, so your account uses it. For another address, ask for an invitation to that one."
+            hint={t('signUp.invitedAddress')}
             problem={problems.email}
           />
         ) : (
           <Field
-            label={LABELS.email}
+            label={fields.email}
             name="email"
             type="email"
             autocomplete="email"
@@ -261,19 +256,19 @@ function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
         )}
         {passwordShown && (
           <NewPasswordField
-            label={passwordRequired ? LABELS.password : `${LABELS.password} (optional)`}
+            label={passwordRequired ? fields.password : t('signUp.passwordOptional')}
             name="password"
             required={passwordRequired}
-            note={passwordRequired ? undefined : 'Without one, you sign in with a code we e-mail you.'}
+            note={passwordRequired ? undefined : t('signUp.passwordNote')}
             value={values.password}
             onInput={set('password')}
             problem={problems.password}
           />
         )}
-        {!saidAtFields(submit.error, LABELS) && (
-          <Problem error={submit.error} overrides={{ ...SIGN_UP_SENTENCES, ...SIGN_UP_LIMIT_SENTENCES }} />
+        {!saidAtFields(submit.error, fields) && (
+          <Problem error={submit.error} overrides={{ ...signUpSentences(), ...SIGN_UP_LIMIT_SENTENCES }} />
         )}
-        <Button busy={submit.busy}>Create account</Button>
+        <Button busy={submit.busy}>{t('signUp.submit')}</Button>
       </form>
       <HaveAnAccount next={query.next} />
     </AuthLayout>
@@ -311,21 +306,17 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
     setResent(true);
     focus.current?.focus();
   });
-  const problems = fieldSentences(verify.error, { code: 'The code' });
+  const problems = fieldSentences(verify.error, { code: t('code.fromMail') });
   return (
-    <AuthLayout title="Check your e-mail">
+    <AuthLayout title={t('code.checkMail')}>
       <Notice>
-        {resent
-          ? `We sent a new code to ${props.email}. Use the newest one: it works for 10 minutes.`
-          : `We sent a 6-digit code to ${props.email}. Enter it below to finish creating your account. It works for 10 minutes.`}
+        {resent ? t('signUp.codeResent', { email: props.email }) : t('signUp.codeSent', { email: props.email })}
       </Notice>
-      <p class="muted">
-        If the address already has an account, the e-mail says so instead: then sign in, or reset your password.
-      </p>
+      <p class="muted">{t('signUp.existing')}</p>
       <form onSubmit={onSubmit(verify.run)} noValidate>
         <CodeField
           inputRef={focus}
-          label="Code from the e-mail"
+          label={t('code.fromMail')}
           class="code"
           value={code}
           onInput={(e) => setCode(e.currentTarget.value)}
@@ -333,14 +324,14 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
           autoSubmit
         />
         <CodeExpiry sentAt={mailed.sentAt} />
-        {!saidAtFields(verify.error, { code: '' }) && <Problem error={verify.error} overrides={SIGN_UP_SENTENCES} />}
+        {!saidAtFields(verify.error, { code: '' }) && <Problem error={verify.error} overrides={signUpSentences()} />}
         <Problem error={resend.error} overrides={SIGN_UP_LIMIT_SENTENCES} />
-        <Button busy={verify.busy}>Verify and sign in</Button>
+        <Button busy={verify.busy}>{t('signUp.verify')}</Button>
       </form>
-      <nav class="links" aria-label="Other options">
+      <nav class="links" aria-label={t('signIn.otherOptions')}>
         <ResendButton sentAt={mailed.sentAt} busy={resend.busy} onResend={() => resend.run()} />
         <button type="button" class="link" onClick={props.onRestart}>
-          Change the e-mail address
+          {t('signUp.changeEmail')}
         </button>
       </nav>
     </AuthLayout>
