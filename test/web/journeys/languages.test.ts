@@ -20,13 +20,15 @@ describe('the pages speak the reader’s language', () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const page = await web.open(tenant, '/sign-in', { locale: 'de-DE' });
     await expect(languageOf(page)).resolves.toEqual({ lang: 'de', menu: 'de' });
-    await expect(page.getByLabel('Sprache').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/^Bei Shop .+ anmelden$/);
+    await expect(page.getByRole('button', { name: 'Anmelden', exact: true }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'language-sign-in-de');
 
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByLabel('Language').waitFor();
     await expect(languageOf(page)).resolves.toEqual({ lang: 'en', menu: 'en' });
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/^Sign in to Shop /);
     await expect(page.evaluate("document.activeElement?.closest('footer') !== null")).resolves.toBe(true);
     await expect(page.evaluate('document.activeElement?.tagName')).resolves.toBe('SELECT');
     await page.reload();
@@ -39,6 +41,7 @@ describe('the pages speak the reader’s language', () => {
     await expect(languageOf(page)).resolves.toEqual({ lang: 'de', menu: 'de' });
     await page.goto(new URL('/forgot-password', page.url()).href);
     await expect(languageOf(page)).resolves.toEqual({ lang: 'de', menu: 'de' });
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Passwort vergessen?');
   });
 
   it('a browser in none of the pages’ languages gets the tenant’s language', async () => {
