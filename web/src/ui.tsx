@@ -20,8 +20,19 @@ type FieldProps = {
 
 /** A labelled input; its problem (a 400's field message, or the form's own check) is read out with it. */
 export function Field(props: FieldProps) {
-  const { label, problem, hint, inputRef, addon, ...input } = props;
+  const { label, problem: given, hint, inputRef, addon, onInput, ...input } = props;
   const id = useId();
+  // A problem is about what was sent: once the field is typed in again it no longer holds, so it is put away until
+  // the form is sent again (or another problem arrives).
+  const [edited, setEdited] = useState(false);
+  useEffect(() => setEdited(false), [given]);
+  useEffect(() => {
+    const form = (document.getElementById(id) as HTMLInputElement | null)?.form;
+    const sent = () => setEdited(false);
+    form?.addEventListener('submit', sent);
+    return () => form?.removeEventListener('submit', sent);
+  }, [id]);
+  const problem = edited ? undefined : given;
   const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   const field = (
     <input
@@ -29,6 +40,10 @@ export function Field(props: FieldProps) {
       id={id}
       aria-invalid={problem ? 'true' : undefined}
       aria-describedby={described || undefined}
+      onInput={(event) => {
+        if (given) setEdited(true);
+        onInput?.(event);
+      }}
       // The attribute type is a union per input type, which a spread of its Omit no longer matches.
       {...(input as Record<string, unknown>)}
     />
