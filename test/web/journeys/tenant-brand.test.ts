@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns, apiOf, changeSettings, openAccount } from './account-steps.ts';
+import { ageSignIns, changeSettings, openAccount } from './account-steps.ts';
 
 const web = useWebStack();
 
