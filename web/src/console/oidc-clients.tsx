@@ -59,18 +59,45 @@ const FIELD_LABELS: Record<string, TextKey> = {
 };
 
 /**
+ * The service's (and the SDK's) messages about a client's addresses, grant types and lifetimes, in the language in
+ * use; the English texts are the messages themselves. A number or address in a message fills the text's placeholder.
+ */
+const CLIENT_PREDICATES: [RegExp, TextKey, string?][] = [
+  [/^must not have a fragment$/, 'clients.predicate.fragment'],
+  [/^must be an exact URL, without wildcards$/, 'clients.predicate.wildcard'],
+  [/^must not contain spaces$/, 'clients.predicate.spaces'],
+  [/^must be an absolute URL$/, 'clients.predicate.absolute'],
+  [/^must not carry user information$/, 'clients.predicate.userInfo'],
+  [/^must be written in its standard form: (.+)$/, 'clients.predicate.standardForm', 'form'],
+  [/^must name a host$/, 'clients.predicate.host'],
+  [/^must use https \(http only for localhost, 127\.0\.0\.1 or \[::1\]\)$/, 'clients.predicate.https'],
+  [/^must use https, loopback http, or a native app scheme with a dot/, 'clients.predicate.scheme'],
+  [/^at least one redirect URI$/, 'clients.predicate.oneRedirect'],
+  [/^at most (\d+) redirect URIs$/, 'clients.predicate.maxRedirects', 'max'],
+  [/^at most (\d+) post-logout redirect URIs$/, 'clients.predicate.maxLogoutRedirects', 'max'],
+  [/^at least one grant type$/, 'clients.predicate.oneGrant'],
+  [/^client_credentials is for confidential clients only$/, 'clients.predicate.credentialsConfidential'],
+  [/^must be at least (\d+)$/, 'clients.predicate.atLeast', 'min'],
+  [/^must be at most (\d+)$/, 'clients.predicate.atMost', 'max'],
+];
+
+function clientPredicate(message: string): string {
+  for (const [pattern, key, placeholder] of CLIENT_PREDICATES) {
+    const found = pattern.exec(message);
+    if (found) return t(key, placeholder ? { [placeholder]: found[1] ?? '' } : {});
+  }
+  // Another message names grant types as the service spells them; the form shows them as words.
+  return message.replace(/(authorization|refresh|client)_(code|token|credentials)/g, '$1 $2');
+}
+
+/**
  * The service's field errors (`redirectUris.1`, `grantTypes`…) as sentences by field: a URI's problem is said of
  * the URI sent, and the grant types by their names as the form shows them.
  */
 function problemsByField(error: unknown, sent: { redirectUris: string[]; postLogoutRedirectUris: string[] }) {
   const readable =
     error instanceof ApiError
-      ? formProblem(
-          error.errors.map(({ path, message }) => ({
-            path,
-            message: message.replace(/(authorization|refresh|client)_(code|token|credentials)/g, '$1 $2'),
-          })),
-        )
+      ? formProblem(error.errors.map(({ path, message }) => ({ path, message: clientPredicate(message) })))
       : error;
   return fieldSentences(readable, (path) => {
     const [field = '', index] = path.split('.');
