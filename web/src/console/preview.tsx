@@ -10,7 +10,8 @@ import { BrandMark } from '../ui.tsx';
  * replica of its card (brand mark, title, fields, button, links) in a frame
  * whose brand custom properties are set with `applyBrand`, as main.tsx does
  * for the whole page. Nothing in it can be focused or submitted; it is hidden
- * from assistive technology, which reads the caption's description instead.
+ * from assistive technology, which reads the caption's description instead. Its words are the sign-in page's own,
+ * in the language the admin reads the console in (the `preview.…` texts repeat them).
  *
  * It shows the light colours or the dark ones, as the two radio buttons above it choose (at first, the scheme the
  * admin's own device asks for): the frame takes the palette of its scheme (`.scheme-light`, `.scheme-dark` in

@@ -421,32 +421,29 @@ function ColourField(props: {
 }) {
   const id = useId();
   const picker = isColour(props.value) ? props.value.toLowerCase() : props.fallback;
+  // The picker sits beside the text input whatever the label's length (a label may take two lines in German).
   return (
     <div class="colour-group">
-      <div class="colour-row">
-        <Field
-          label={props.label}
-          name={props.name}
-          placeholder={props.fallback}
-          spellcheck={false}
-          autocomplete="off"
-          maxLength={7}
-          hint={props.hint}
-          value={props.value}
-          onInput={(e) => props.onChange(e.currentTarget.value.trim())}
-          problem={props.problem}
-        />
-        <div class="field colour-picker">
-          <label for={id} class="visually-hidden">
-            {props.pickLabel}
-          </label>
-          {/* Lined up with the text input: an empty line where the other has its label. */}
-          <span class="colour-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
-          <input id={id} type="color" value={picker} onInput={(e) => props.onChange(e.currentTarget.value)} />
-        </div>
-      </div>
+      <Field
+        label={props.label}
+        name={props.name}
+        placeholder={props.fallback}
+        spellcheck={false}
+        autocomplete="off"
+        maxLength={7}
+        hint={props.hint}
+        value={props.value}
+        onInput={(e) => props.onChange(e.currentTarget.value.trim())}
+        problem={props.problem}
+        addon={
+          <>
+            <label for={id} class="visually-hidden">
+              {props.pickLabel}
+            </label>
+            <input id={id} type="color" value={picker} onInput={(e) => props.onChange(e.currentTarget.value)} />
+          </>
+        }
+      />
     </div>
   );
 }
