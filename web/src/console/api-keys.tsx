@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
-import { fieldProblems, when } from '../messages.ts';
+import { t, tx } from '../i18n/index.ts';
+import { fieldSentences, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import type { ApiKey, GeneratedApiKey } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -10,9 +11,8 @@ import { deleteOnce, useListNews } from './list-news.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
 
-const KEY_SENTENCES = {
-  FORBIDDEN: 'You may not create API keys. Only administrators who signed in themselves can.',
-};
+/** Sharper sentences for what the service refuses here (a function: said in the language in use). */
+const keySentences = () => ({ FORBIDDEN: t('apiKeys.problem.forbidden') });
 
 /**
  * The merchant's admin API keys: listed by label and prefix (never the key),
@@ -42,7 +42,7 @@ export function ApiKeys() {
   const create = useAction(async () => {
     setNews(null);
     if (!label.trim()) {
-      setLocalProblem('Give the key a label, such as the system that will use it.');
+      setLocalProblem(t('apiKeys.problem.label'));
       return;
     }
     setLocalProblem(undefined);
@@ -53,28 +53,27 @@ export function ApiKeys() {
     setLabel('');
     await list.reload();
   });
-  const remote = fieldProblems(create.error);
+  const remote = fieldSentences(create.error, { label: t('apiKeys.label') });
 
   const revoke = async (key: ApiKey) => {
     const id = merchant.current;
     if (!id) return;
     const said = await deleteOnce(() => client.admin.merchant.apiKeys.revoke(id, key.keyId), {
-      now: `The key “${key.label}” was revoked. Anything still using it is refused from now on.`,
-      already: `The key “${key.label}” had been revoked already.`,
+      now: t('apiKeys.revoked', { label: key.label }),
+      already: t('apiKeys.revokedAlready', { label: key.label }),
     });
     if (created?.keyId === key.keyId) setCreated(null);
     await say(said);
   };
 
   const createdBy = (key: ApiKey) =>
-    key.createdBy === user?.id ? `You (${user.email})` : (people.data?.get(key.createdBy) ?? key.createdBy);
+    key.createdBy === user?.id
+      ? t('apiKeys.you', { email: user.email })
+      : (people.data?.get(key.createdBy) ?? key.createdBy);
 
   return (
-    <ConsolePage title="API keys">
-      <p class="muted">
-        An API key lets a server of yours call this service’s admin endpoints with the <code>X-Api-Key</code> header,
-        with ADMIN authority at most, and never more than its creator has.
-      </p>
+    <ConsolePage title={t('apiKeys.title')}>
+      <p class="muted">{tx('apiKeys.intro', { header: <code>X-Api-Key</code> })}</p>
       {created && (
         <NewKey
           generated={created}
@@ -87,30 +86,39 @@ export function ApiKeys() {
       {news && <Notice>{news}</Notice>}
       <section class="panel" aria-labelledby="keys-heading">
         <h2 id="keys-heading" tabIndex={-1} ref={listHeading}>
-          Keys
+          {t('apiKeys.heading')}
         </h2>
         <Problem error={list.error} />
         {list.error && (
           <button type="button" class="button secondary" onClick={list.reload}>
-            Try again
+            {t('apiKeys.tryAgain')}
           </button>
         )}
         {keys && keys.length === 0 && (
           <EmptyState
             action={
               <button type="button" class="button secondary" onClick={() => labelField.current?.focus()}>
-                Create a key
+                {t('apiKeys.createFirst')}
               </button>
             }
           >
-            There are no API keys.
+            {t('apiKeys.empty')}
           </EmptyState>
         )}
-        {keys === null && !list.error && <Loading>Loading the keys…</Loading>}
+        {keys === null && !list.error && <Loading>{t('apiKeys.loading')}</Loading>}
         {(keys === null ? !list.error : keys.length > 0) && (
-          <ScrollingTable label="API keys" busy={keys === null}>
+          <ScrollingTable label={t('apiKeys.title')} busy={keys === null}>
             <table>
-              <TableHead columns={['Label', 'Prefix', 'Created by', 'Created', 'Last used']} actions />
+              <TableHead
+                columns={[
+                  t('apiKeys.label'),
+                  t('apiKeys.prefix'),
+                  t('apiKeys.createdBy'),
+                  t('apiKeys.created'),
+                  t('apiKeys.lastUsed'),
+                ]}
+                actions
+              />
               {keys === null && <SkeletonRows columns={6} rows={2} />}
               <tbody>
                 {keys?.map((key) => (
@@ -121,20 +129,18 @@ export function ApiKeys() {
                     </td>
                     <td>{createdBy(key)}</td>
                     <td>{when(key.createdAt)}</td>
-                    <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span class="muted">Never</span>}</td>
+                    <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span class="muted">{t('apiKeys.never')}</span>}</td>
                     <td>
                       <Confirm
-                        label="Revoke"
-                        fullLabel={`Revoke ${key.label}`}
+                        label={t('apiKeys.revoke')}
+                        fullLabel={t('apiKeys.revokeFull', { label: key.label })}
                         danger
-                        question={
-                          <>
-                            Revoke the key <strong>{key.label}</strong> ({key.keyPrefix}…)? Anything using it is refused
-                            at once. This cannot be undone.
-                          </>
-                        }
-                        confirmLabel="Revoke key"
-                        overrides={KEY_SENTENCES}
+                        question={tx('apiKeys.revokeQuestion', {
+                          label: <strong>{key.label}</strong>,
+                          prefix: key.keyPrefix,
+                        })}
+                        confirmLabel={t('apiKeys.revokeConfirm')}
+                        overrides={keySentences()}
                         onConfirm={() => revoke(key)}
                       />
                     </td>
@@ -146,22 +152,22 @@ export function ApiKeys() {
         )}
       </section>
       <section class="panel" aria-labelledby="new-key-heading">
-        <h2 id="new-key-heading">Create a key</h2>
+        <h2 id="new-key-heading">{t('apiKeys.new')}</h2>
         <form onSubmit={onSubmit(create.run)} noValidate>
           <Field
-            label="Label"
+            label={t('apiKeys.label')}
             name="label"
             required
             maxLength={64}
             autocomplete="off"
             inputRef={labelField}
-            hint="What uses it, so that you know which key to revoke later (e.g. “Order sync”)."
+            hint={t('apiKeys.labelHint')}
             value={label}
             onInput={(e) => setLabel(e.currentTarget.value)}
             problem={localProblem ?? remote.label}
           />
-          <Problem error={create.error} overrides={KEY_SENTENCES} />
-          <Button busy={create.busy}>Create key</Button>
+          <Problem error={create.error} overrides={keySentences()} />
+          <Button busy={create.busy}>{t('apiKeys.create')}</Button>
         </form>
       </section>
       {reauth.prompt}
@@ -174,14 +180,13 @@ function NewKey(props: { generated: GeneratedApiKey; onDone(): void }) {
   return (
     <ShownOnce
       id="created-key-heading"
-      heading={`Your new key “${props.generated.label}”`}
+      heading={t('apiKeys.shown.heading', { label: props.generated.label })}
       value={props.generated.apiKey}
-      noun="key"
+      noun={t('apiKeys.shown.noun')}
       testId="new-api-key"
       onDone={props.onDone}
     >
-      <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept on this page. Store it where your
-      server keeps its secrets.
+      <strong>{t('apiKeys.shown.copyNow')}</strong> {t('apiKeys.shown.store')}
     </ShownOnce>
   );
 }

@@ -1,16 +1,17 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { t } from '../i18n/index.ts';
 import { AppLayout, CompactNav } from '../shell.tsx';
 import './console.css';
 
-/** The console's sections, in the side navigation's order. */
+/** The console's sections, in the side navigation's order (named at render, in the language in use). */
 const SECTIONS = [
-  { path: '/console/users', label: 'Users' },
-  { path: '/console/invitations', label: 'Invitations' },
-  { path: '/console/roles', label: 'Roles' },
-  { path: '/console/settings', label: 'Settings' },
-  { path: '/console/api-keys', label: 'API keys' },
-  { path: '/console/oidc-clients', label: 'Sign-in clients' },
+  { path: '/console/users', label: 'console.section.users' },
+  { path: '/console/invitations', label: 'console.section.invitations' },
+  { path: '/console/roles', label: 'console.section.roles' },
+  { path: '/console/settings', label: 'console.section.settings' },
+  { path: '/console/api-keys', label: 'console.section.apiKeys' },
+  { path: '/console/oidc-clients', label: 'console.section.clients' },
 ] as const;
 
 const isCurrent = (path: string, section: string) => path === section || path.startsWith(`${section}/`);
@@ -22,7 +23,7 @@ function SectionLinks() {
       {SECTIONS.map((section) => (
         <li key={section.path}>
           <a href={section.path} aria-current={isCurrent(path, section.path) ? 'page' : undefined}>
-            {section.label}
+            {t(section.label)}
           </a>
         </li>
       ))}
@@ -33,7 +34,7 @@ function SectionLinks() {
 /** Beside the page on a wide screen. */
 function SideNav() {
   return (
-    <nav class="side-nav" aria-label="Console">
+    <nav class="side-nav" aria-label={t('console.nav')}>
       <SectionLinks />
     </nav>
   );
@@ -45,8 +46,13 @@ function SectionMenu() {
   const current = SECTIONS.find((section) => isCurrent(path, section.path));
   return (
     <CompactNav
-      label="Console"
-      summary={<>Console sections{current && <span class="muted">: {current.label}</span>}</>}
+      label={t('console.nav')}
+      summary={
+        <>
+          {t('console.sections')}
+          {current && <span class="muted">: {t(current.label)}</span>}
+        </>
+      }
     >
       <SectionLinks />
     </CompactNav>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { guardLeaving } from '../leave-guard.ts';
 import './confirm.css';
 
@@ -50,10 +51,10 @@ export function LeaveGuard(props: { dirty: boolean; question: string }) {
       </p>
       <div class="confirm-actions">
         <button ref={stay} type="button" class="button primary" onClick={() => dialog.current?.close()}>
-          Stay on this page
+          {t('console.leave.stay')}
         </button>
         <button type="button" class="button secondary" onClick={leave}>
-          Leave without saving
+          {t('console.leave.go')}
         </button>
       </div>
     </dialog>

@@ -1,5 +1,6 @@
 import type { ComponentChildren, Ref } from 'preact';
 import { useId, useState } from 'preact/hooks';
+import { type TextKey, t, tn, tx } from '../i18n/index.ts';
 import { fieldSentences, formProblem, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
@@ -21,25 +22,25 @@ import { ShownOnce } from './shown-once.tsx';
 import { EmptyState, Loading } from './table-states.tsx';
 import './oidc-clients.css';
 
-const GRANTS: { value: OidcGrantType; label: string; sentence: string }[] = [
-  {
-    value: 'authorization_code',
-    label: 'Authorization code',
-    sentence: 'People sign in on this service’s pages and come back to the app.',
-  },
-  { value: 'refresh_token', label: 'Refresh token', sentence: 'The app stays signed in without asking again.' },
-  {
-    value: 'client_credentials',
-    label: 'Client credentials',
-    sentence: 'A server signs in as itself, with its secret, with no person involved.',
-  },
+/** The grant types, by the keys of their names and of the sentence that says what each is for. */
+const GRANTS: { value: OidcGrantType; label: TextKey; sentence: TextKey }[] = [
+  { value: 'authorization_code', label: 'clients.grant.code', sentence: 'clients.grant.codeNote' },
+  { value: 'refresh_token', label: 'clients.grant.refresh', sentence: 'clients.grant.refreshNote' },
+  { value: 'client_credentials', label: 'clients.grant.credentials', sentence: 'clients.grant.credentialsNote' },
 ];
-const GRANT_LABEL = Object.fromEntries(GRANTS.map((g) => [g.value, g.label])) as Record<OidcGrantType, string>;
-
-const CLIENT_SENTENCES = {
-  FORBIDDEN: 'You may not change sign-in clients. Only administrators who signed in themselves can.',
-  CONFLICT: 'A public client has no secret to rotate.',
+const grantLabel = (grant: OidcGrantType) => {
+  const known = GRANTS.find((g) => g.value === grant);
+  return known ? t(known.label) : grant;
 };
+
+/** Sharper sentences for what the service refuses here (a function: said in the language in use). */
+const clientSentences = () => ({
+  FORBIDDEN: t('clients.problem.forbidden'),
+  CONFLICT: t('clients.problem.conflict'),
+});
+
+const typeName = (type: OidcClientType) =>
+  t(type === 'confidential' ? 'clients.type.confidential' : 'clients.type.public');
 
 const lines = (text: string) =>
   text
@@ -47,14 +48,47 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-const FIELD_LABELS: Record<string, string> = {
-  name: 'The name',
-  grantTypes: 'Grant types',
-  redirectUris: 'The redirect URIs',
-  postLogoutRedirectUris: 'The sign-out redirect URIs',
-  accessTokenLifetimeSeconds: 'The access token lifetime',
-  refreshTokenLifetimeSeconds: 'The refresh token lifetime',
+/** The fields as the sentences about them name them. */
+const FIELD_LABELS: Record<string, TextKey> = {
+  name: 'clients.field.name',
+  grantTypes: 'clients.field.grantTypes',
+  redirectUris: 'clients.field.redirectUris',
+  postLogoutRedirectUris: 'clients.field.logoutUris',
+  accessTokenLifetimeSeconds: 'clients.field.accessLifetime',
+  refreshTokenLifetimeSeconds: 'clients.field.refreshLifetime',
 };
+
+/**
+ * The service's (and the SDK's) messages about a client's addresses, grant types and lifetimes, in the language in
+ * use; the English texts are the messages themselves. A number or address in a message fills the text's placeholder.
+ */
+const CLIENT_PREDICATES: [RegExp, TextKey, string?][] = [
+  [/^must not have a fragment$/, 'clients.predicate.fragment'],
+  [/^must be an exact URL, without wildcards$/, 'clients.predicate.wildcard'],
+  [/^must not contain spaces$/, 'clients.predicate.spaces'],
+  [/^must be an absolute URL$/, 'clients.predicate.absolute'],
+  [/^must not carry user information$/, 'clients.predicate.userInfo'],
+  [/^must be written in its standard form: (.+)$/, 'clients.predicate.standardForm', 'form'],
+  [/^must name a host$/, 'clients.predicate.host'],
+  [/^must use https \(http only for localhost, 127\.0\.0\.1 or \[::1\]\)$/, 'clients.predicate.https'],
+  [/^must use https, loopback http, or a native app scheme with a dot/, 'clients.predicate.scheme'],
+  [/^at least one redirect URI$/, 'clients.predicate.oneRedirect'],
+  [/^at most (\d+) redirect URIs$/, 'clients.predicate.maxRedirects', 'max'],
+  [/^at most (\d+) post-logout redirect URIs$/, 'clients.predicate.maxLogoutRedirects', 'max'],
+  [/^at least one grant type$/, 'clients.predicate.oneGrant'],
+  [/^client_credentials is for confidential clients only$/, 'clients.predicate.credentialsConfidential'],
+  [/^must be at least (\d+)$/, 'clients.predicate.atLeast', 'min'],
+  [/^must be at most (\d+)$/, 'clients.predicate.atMost', 'max'],
+];
+
+function clientPredicate(message: string): string {
+  for (const [pattern, key, placeholder] of CLIENT_PREDICATES) {
+    const found = pattern.exec(message);
+    if (found) return t(key, placeholder ? { [placeholder]: found[1] ?? '' } : {});
+  }
+  // Another message names grant types as the service spells them; the form shows them as words.
+  return message.replace(/(authorization|refresh|client)_(code|token|credentials)/g, '$1 $2');
+}
 
 /**
  * The service's field errors (`redirectUris.1`, `grantTypes`…) as sentences by field: a URI's problem is said of
@@ -63,20 +97,18 @@ const FIELD_LABELS: Record<string, string> = {
 function problemsByField(error: unknown, sent: { redirectUris: string[]; postLogoutRedirectUris: string[] }) {
   const readable =
     error instanceof ApiError
-      ? formProblem(
-          error.errors.map(({ path, message }) => ({
-            path,
-            message: message.replace(/(authorization|refresh|client)_(code|token|credentials)/g, '$1 $2'),
-          })),
-        )
+      ? formProblem(error.errors.map(({ path, message }) => ({ path, message: clientPredicate(message) })))
       : error;
   return fieldSentences(readable, (path) => {
     const [field = '', index] = path.split('.');
     if ((field === 'redirectUris' || field === 'postLogoutRedirectUris') && index !== undefined) {
       const uri = sent[field][Number(index)];
-      return { field, label: uri === undefined ? `Line ${Number(index) + 1}` : `“${uri}”` };
+      const label =
+        uri === undefined ? t('clients.field.line', { number: Number(index) + 1 }) : t('clients.field.uri', { uri });
+      return { field, label };
     }
-    return { field, label: FIELD_LABELS[field] ?? field };
+    const label = FIELD_LABELS[field];
+    return { field, label: label ? t(label) : field };
   });
 }
 
@@ -106,23 +138,17 @@ export function OidcClients() {
 
   const remove = async (c: OidcClient) => {
     const said = await deleteOnce(() => client.admin.oidcClients.delete(c.clientId), {
-      now: `The client “${c.name}” was deleted. Apps using it can no longer sign people in.`,
-      already: `The client “${c.name}” had been deleted already.`,
+      now: t('clients.deleted', { name: c.name }),
+      already: t('clients.deletedAlready', { name: c.name }),
     });
     if (shown?.client.clientId === c.clientId) setShown(null);
     await say(said);
   };
 
   return (
-    <ConsolePage title="Sign-in clients">
-      <p class="muted">
-        A sign-in client is an app of yours that signs people in with this service through OpenID Connect: a web, mobile
-        or server app, registered with the exact addresses people come back to.
-      </p>
-      <p>
-        Give your app's OpenID Connect library this issuer, a client id from below (and its secret, for a confidential
-        client) and one of its redirect URIs: <code class="issuer">{location.origin}</code>
-      </p>
+    <ConsolePage title={t('clients.title')}>
+      <p class="muted">{t('clients.intro')}</p>
+      <p>{tx('clients.issuer', { issuer: <code class="issuer">{location.origin}</code> })}</p>
       {shown?.client.clientSecret && (
         <NewSecret
           client={shown.client}
@@ -136,19 +162,19 @@ export function OidcClients() {
       {news && <Notice>{news}</Notice>}
       <section class="panel" aria-labelledby="clients-heading">
         <h2 id="clients-heading" tabIndex={-1} ref={listHeading}>
-          Clients
+          {t('clients.heading')}
         </h2>
         {list.error && (
           <>
             <Problem error={list.error} />
             <button type="button" class="button secondary" onClick={list.reload}>
-              Try again
+              {t('clients.tryAgain')}
             </button>
           </>
         )}
         {clients === null && !list.error && (
           <div aria-busy="true">
-            <Loading>Loading the clients…</Loading>
+            <Loading>{t('clients.loading')}</Loading>
             <ul class="oidc-clients" aria-hidden="true">
               {[0, 1].map((item) => (
                 <li key={item} class="oidc-client">
@@ -168,18 +194,18 @@ export function OidcClients() {
                 class="button secondary"
                 onClick={() => document.getElementById('register-heading')?.focus()}
               >
-                Register a client
+                {t('clients.register')}
               </button>
             }
           >
-            There are no sign-in clients.
+            {t('clients.empty')}
           </EmptyState>
         )}
         {clients && clients.length > 0 && (
           <ul class="oidc-clients">
             {clients.map((c) =>
               editing === c.clientId ? (
-                <li key={c.clientId} class="oidc-client" aria-label={`Changing ${c.name}`}>
+                <li key={c.clientId} class="oidc-client" aria-label={t('clients.changing', { name: c.name })}>
                   <h3>{c.name}</h3>
                   <EditClient
                     client={c}
@@ -187,7 +213,7 @@ export function OidcClients() {
                     onCancel={() => setEditing(null)}
                     onSaved={async (saved) => {
                       setEditing(null);
-                      await say(saved ? `The client “${saved.name}” was saved.` : 'Nothing was changed.');
+                      await say(saved ? t('clients.saved', { name: saved.name }) : t('clients.nothingChanged'));
                     }}
                   />
                 </li>
@@ -209,7 +235,7 @@ export function OidcClients() {
       </section>
       <Register
         onRegistered={async (created) => {
-          setNews(created.clientSecret ? null : `The client “${created.name}” is registered.`);
+          setNews(created.clientSecret ? null : t('clients.registered', { name: created.name }));
           setShown(created.clientSecret ? { client: created, rotated: false } : null);
           await list.reload();
           if (!created.clientSecret) listHeading.current?.focus();
@@ -228,75 +254,74 @@ function ClientItem(props: { client: OidcClient; onEdit(): void; onRotate(): unk
     <li class="oidc-client" aria-labelledby={headingId}>
       <h3 id={headingId}>{c.name}</h3>
       <dl>
-        <dt>Type</dt>
-        <dd>{c.type === 'confidential' ? 'Confidential (has a secret)' : 'Public (no secret)'}</dd>
-        <dt>Client id</dt>
+        <dt>{t('clients.type')}</dt>
+        <dd>{typeName(c.type)}</dd>
+        <dt>{t('clients.clientId')}</dt>
         <dd>
           <code>{c.clientId}</code>
         </dd>
-        <dt>Redirect URIs</dt>
+        <dt>{t('clients.redirectUris')}</dt>
         <dd>
           <UriList uris={c.redirectUris} />
         </dd>
         {c.postLogoutRedirectUris.length > 0 && (
           <>
-            <dt>Sign-out redirect URIs</dt>
+            <dt>{t('clients.logoutUris')}</dt>
             <dd>
               <UriList uris={c.postLogoutRedirectUris} />
             </dd>
           </>
         )}
-        <dt>Grant types</dt>
-        <dd>{c.grantTypes.map((g) => GRANT_LABEL[g]).join(', ')}</dd>
-        <dt>First-party</dt>
-        <dd>{c.firstParty ? 'Yes' : 'No'}</dd>
-        <dt>ID token signing</dt>
+        <dt>{t('clients.grantTypes')}</dt>
+        <dd>{c.grantTypes.map(grantLabel).join(', ')}</dd>
+        <dt>{t('clients.firstParty')}</dt>
+        <dd>{t(c.firstParty ? 'clients.yes' : 'clients.no')}</dd>
+        <dt>{t('clients.signing')}</dt>
         <dd>{c.idTokenSigningAlg}</dd>
-        <dt>Token lifetimes</dt>
+        <dt>{t('clients.lifetimes')}</dt>
         <dd>
-          Access {duration(c.accessTokenLifetimeSeconds)}
-          {c.grantTypes.includes('refresh_token') && `, refresh ${duration(c.refreshTokenLifetimeSeconds)}`}
+          {c.grantTypes.includes('refresh_token')
+            ? t('clients.lifetimeBoth', {
+                access: duration(c.accessTokenLifetimeSeconds),
+                refresh: duration(c.refreshTokenLifetimeSeconds),
+              })
+            : t('clients.lifetimeAccess', { access: duration(c.accessTokenLifetimeSeconds) })}
         </dd>
-        <dt>Created</dt>
+        <dt>{t('clients.created')}</dt>
         <dd>{when(c.createdAt)}</dd>
         {c.secretCreatedAt && (
           <>
-            <dt>Secret made</dt>
+            <dt>{t('clients.secretMade')}</dt>
             <dd>{when(c.secretCreatedAt)}</dd>
           </>
         )}
       </dl>
       <div class="actions">
-        <button type="button" class="button secondary" aria-label={`Edit ${c.name}`} onClick={props.onEdit}>
-          Edit
+        <button
+          type="button"
+          class="button secondary"
+          aria-label={t('clients.editFull', { name: c.name })}
+          onClick={props.onEdit}
+        >
+          {t('clients.edit')}
         </button>
         {c.type === 'confidential' && (
           <Confirm
-            label="Rotate secret"
-            fullLabel={`Rotate secret of ${c.name}`}
-            question={
-              <>
-                Make a new secret for <strong>{c.name}</strong>? The current secret stops working at once: the app needs
-                the new one.
-              </>
-            }
-            confirmLabel="Rotate secret"
-            overrides={CLIENT_SENTENCES}
+            label={t('clients.rotate')}
+            fullLabel={t('clients.rotateFull', { name: c.name })}
+            question={tx('clients.rotateQuestion', { name: <strong>{c.name}</strong> })}
+            confirmLabel={t('clients.rotate')}
+            overrides={clientSentences()}
             onConfirm={props.onRotate}
           />
         )}
         <Confirm
-          label="Delete"
-          fullLabel={`Delete ${c.name}`}
+          label={t('clients.delete')}
+          fullLabel={t('clients.deleteFull', { name: c.name })}
           danger
-          question={
-            <>
-              Delete the client <strong>{c.name}</strong>? Apps using it can no longer sign people in. This cannot be
-              undone.
-            </>
-          }
-          confirmLabel="Delete client"
-          overrides={CLIENT_SENTENCES}
+          question={tx('clients.deleteQuestion', { name: <strong>{c.name}</strong> })}
+          confirmLabel={t('clients.deleteConfirm')}
+          overrides={clientSentences()}
           onConfirm={props.onDelete}
         />
       </div>
@@ -404,17 +429,12 @@ function draftOf(c: OidcClient): Draft {
 const grantsFor = (type: OidcClientType) =>
   GRANTS.filter((g) => type === 'confidential' || g.value !== 'client_credentials');
 
-/** "15 minutes", "7 days": a number of seconds as people say it, for the hint beside a lifetime. */
+/** "15 minutes", "7 days": a number of seconds as people say it, in the largest whole unit, for a lifetime. */
 function duration(seconds: number): string {
-  const units: [number, string][] = [
-    [86_400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-    [1, 'second'],
-  ];
-  const [size, unit] = units.find(([size]) => seconds % size === 0 && seconds >= size) ?? [1, 'second'];
-  const count = seconds / size;
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (seconds >= 86_400 && seconds % 86_400 === 0) return tn('clients.days', seconds / 86_400);
+  if (seconds >= 3600 && seconds % 3600 === 0) return tn('hours', seconds / 3600);
+  if (seconds >= 60 && seconds % 60 === 0) return tn('minutes', seconds / 60);
+  return tn('seconds', seconds);
 }
 
 /** A whole number of seconds as typed, or undefined (said at the field) when it is none. */
@@ -428,16 +448,16 @@ function secondsOf(text: string): number | undefined {
  */
 function localProblems(draft: Draft, editing: boolean): Record<string, string> {
   const missing: Record<string, string> = {};
-  if (!draft.name.trim()) missing.name = 'Give the client a name, such as the app people will see.';
-  if (lines(draft.redirects).length === 0) missing.redirectUris = 'Give at least one redirect URI, one per line.';
+  if (!draft.name.trim()) missing.name = t('clients.problem.name');
+  if (lines(draft.redirects).length === 0) missing.redirectUris = t('clients.problem.redirectUris');
   if (draft.grants.filter((g) => grantsFor(draft.type).some((o) => o.value === g)).length === 0) {
-    missing.grantTypes = 'Choose at least one grant type.';
+    missing.grantTypes = t('clients.problem.grantTypes');
   }
   if (editing && secondsOf(draft.accessLifetime) === undefined) {
-    missing.accessTokenLifetimeSeconds = 'Give the access token lifetime as a whole number of seconds.';
+    missing.accessTokenLifetimeSeconds = t('clients.problem.accessLifetime');
   }
   if (editing && secondsOf(draft.refreshLifetime) === undefined) {
-    missing.refreshTokenLifetimeSeconds = 'Give the refresh token lifetime as a whole number of seconds.';
+    missing.refreshTokenLifetimeSeconds = t('clients.problem.refreshLifetime');
   }
   return missing;
 }
@@ -463,26 +483,25 @@ function ClientFields(props: {
   return (
     <>
       <Field
-        label="Name"
+        label={t('clients.name')}
         name="name"
         required
         maxLength={128}
         autocomplete="off"
         inputRef={props.nameRef}
-        hint="The app’s name, as you and the people signing in know it."
+        hint={t('clients.nameHint')}
         value={draft.name}
         onInput={(e) => onChange({ name: e.currentTarget.value })}
         problem={problem('name')}
       />
       {props.editing ? (
         <p>
-          <span class="option-title">Type:</span>{' '}
-          {draft.type === 'confidential' ? 'Confidential (has a secret)' : 'Public (no secret)'}{' '}
-          <span class="muted">A client’s type never changes: register a new client for another.</span>
+          <span class="option-title">{t('clients.typeIs')}</span> {typeName(draft.type)}{' '}
+          <span class="muted">{t('clients.typeNever')}</span>
         </p>
       ) : (
         <fieldset class="choice options">
-          <legend>Type</legend>
+          <legend>{t('clients.type')}</legend>
           <label>
             <input
               type="radio"
@@ -490,9 +509,7 @@ function ClientFields(props: {
               checked={draft.type === 'public'}
               onChange={() => onChange({ type: 'public' })}
             />
-            <Choice note="An app on people’s devices (single-page or mobile): it cannot keep a secret, so it has none.">
-              Public
-            </Choice>
+            <Choice note={t('clients.publicNote')}>{t('clients.public')}</Choice>
           </label>
           <label>
             <input
@@ -501,21 +518,21 @@ function ClientFields(props: {
               checked={draft.type === 'confidential'}
               onChange={() => onChange({ type: 'confidential' })}
             />
-            <Choice note="An app on your server, which keeps a secret: it gets one, shown once.">Confidential</Choice>
+            <Choice note={t('clients.confidentialNote')}>{t('clients.confidential')}</Choice>
           </label>
         </fieldset>
       )}
       <LinesField
-        label="Redirect URIs"
+        label={t('clients.redirectUris')}
         required
-        hint="Where people come back after signing in, exactly, one per line: https, http only for localhost, no # part."
+        hint={t('clients.redirectUrisHint')}
         value={draft.redirects}
         onInput={(redirects) => onChange({ redirects })}
         problem={problem('redirectUris')}
       />
       <LinesField
-        label="Sign-out redirect URIs (optional)"
-        hint="Where people may be sent after signing out, one per line."
+        label={t('clients.logoutUrisOptional')}
+        hint={t('clients.logoutUrisHint')}
         value={draft.logoutRedirects}
         onInput={(logoutRedirects) => onChange({ logoutRedirects })}
         problem={problem('postLogoutRedirectUris')}
@@ -525,7 +542,7 @@ function ClientFields(props: {
         aria-describedby={grantsProblem ? grantsProblemId : undefined}
         aria-invalid={grantsProblem ? 'true' : undefined}
       >
-        <legend>Grant types</legend>
+        <legend>{t('clients.grantTypes')}</legend>
         {offered.map((g) => (
           <label key={g.value}>
             <input
@@ -539,7 +556,7 @@ function ClientFields(props: {
                 })
               }
             />
-            <Choice note={g.sentence}>{g.label}</Choice>
+            <Choice note={t(g.sentence)}>{t(g.label)}</Choice>
           </label>
         ))}
         {grantsProblem && (
@@ -556,40 +573,48 @@ function ClientFields(props: {
             checked={draft.firstParty}
             onChange={(e) => onChange({ firstParty: e.currentTarget.checked })}
           />
-          <Choice note="Your own app: people signing in to it are not asked to approve it.">First-party</Choice>
+          <Choice note={t('clients.firstPartyNote')}>{t('clients.firstParty')}</Choice>
         </label>
       </div>
       <fieldset class="choice options">
-        <legend>ID token signing</legend>
+        <legend>{t('clients.signing')}</legend>
         <label>
           <input type="radio" name="alg" checked={draft.alg === 'ES256'} onChange={() => onChange({ alg: 'ES256' })} />
-          <Choice note="The default: small, fast keys.">ES256</Choice>
+          <Choice note={t('clients.es256Note')}>ES256</Choice>
         </label>
         <label>
           <input type="radio" name="alg" checked={draft.alg === 'RS256'} onChange={() => onChange({ alg: 'RS256' })} />
-          <Choice note="For API Gateway JWT authorizers, which accept RSA signatures only.">RS256</Choice>
+          <Choice note={t('clients.rs256Note')}>RS256</Choice>
         </label>
       </fieldset>
       {props.editing && (
         <div class="row top">
           <Field
-            label="Access token lifetime (seconds)"
+            label={t('clients.accessLifetime')}
             name="accessTokenLifetimeSeconds"
             inputMode="numeric"
             autocomplete="off"
             value={draft.accessLifetime}
             onInput={(e) => onChange({ accessLifetime: e.currentTarget.value })}
-            hint={`60 to 3600.${access ? ` Now ${duration(access)}.` : ''}`}
+            hint={
+              access
+                ? t('clients.accessLifetimeHintNow', { duration: duration(access) })
+                : t('clients.accessLifetimeHint')
+            }
             problem={problem('accessTokenLifetimeSeconds')}
           />
           <Field
-            label="Refresh token lifetime (seconds)"
+            label={t('clients.refreshLifetime')}
             name="refreshTokenLifetimeSeconds"
             inputMode="numeric"
             autocomplete="off"
             value={draft.refreshLifetime}
             onInput={(e) => onChange({ refreshLifetime: e.currentTarget.value })}
-            hint={`3600 to 2592000 (30 days).${refresh ? ` Now ${duration(refresh)}.` : ''}`}
+            hint={
+              refresh
+                ? t('clients.refreshLifetimeHintNow', { duration: duration(refresh) })
+                : t('clients.refreshLifetimeHint')
+            }
             problem={problem('refreshTokenLifetimeSeconds')}
           />
         </div>
@@ -636,7 +661,7 @@ function Register(props: {
   return (
     <section class="panel" aria-labelledby="register-heading">
       <h2 id="register-heading" tabIndex={-1}>
-        Register a client
+        {t('clients.register')}
       </h2>
       <form onSubmit={onSubmit(register.run)} noValidate>
         <ClientFields
@@ -645,8 +670,8 @@ function Register(props: {
           problem={problem}
           editing={false}
         />
-        <Problem error={register.error} overrides={CLIENT_SENTENCES} />
-        <Button busy={register.busy}>Register client</Button>
+        <Problem error={register.error} overrides={clientSentences()} />
+        <Button busy={register.busy}>{t('clients.registerButton')}</Button>
       </form>
     </section>
   );
@@ -714,7 +739,7 @@ function EditClient(props: {
   return (
     <form class="edit-client" onSubmit={onSubmit(save.run)} noValidate aria-labelledby={headingId}>
       <h4 id={headingId} class="visually-hidden">
-        Change {c.name}
+        {t('clients.change', { name: c.name })}
       </h4>
       <ClientFields
         draft={draft}
@@ -723,11 +748,11 @@ function EditClient(props: {
         editing
         nameRef={nameField}
       />
-      <Problem error={save.error} overrides={CLIENT_SENTENCES} />
+      <Problem error={save.error} overrides={clientSentences()} />
       <div class="actions">
-        <Button busy={save.busy}>Save changes</Button>
+        <Button busy={save.busy}>{t('clients.saveChanges')}</Button>
         <button type="button" class="button secondary" onClick={props.onCancel}>
-          Cancel
+          {t('clients.cancel')}
         </button>
       </div>
     </form>
@@ -739,15 +764,14 @@ function NewSecret(props: { client: OidcClientWithSecret; rotated: boolean; onDo
   return (
     <ShownOnce
       id="client-secret-heading"
-      heading={props.rotated ? `The new secret of “${props.client.name}”` : `“${props.client.name}” is registered`}
+      heading={t(props.rotated ? 'clients.secretRotated' : 'clients.secretRegistered', { name: props.client.name })}
       value={props.client.clientSecret ?? ''}
-      noun="secret"
+      noun={t('clients.secretNoun')}
       testId="client-secret"
       onDone={props.onDone}
     >
-      <strong>Copy the secret now: you will not see it again.</strong>{' '}
-      {props.rotated ? 'The old secret no longer works. ' : ''}Store it where your server keeps its secrets, with the
-      client id <code>{props.client.clientId}</code>.
+      <strong>{t('clients.secretCopyNow')}</strong> {props.rotated && `${t('clients.secretOldGone')} `}
+      {tx('clients.secretStore', { clientId: <code>{props.client.clientId}</code> })}
     </ShownOnce>
   );
 }

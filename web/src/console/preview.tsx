@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type Brand, darkPair } from '../brand.ts';
+import { t } from '../i18n/index.ts';
 import type { LoginMode, SignupMode } from '../sdk.ts';
 import { applyBrand } from '../tenant.ts';
 import { BrandMark } from '../ui.tsx';
@@ -9,7 +10,8 @@ import { BrandMark } from '../ui.tsx';
  * replica of its card (brand mark, title, fields, button, links) in a frame
  * whose brand custom properties are set with `applyBrand`, as main.tsx does
  * for the whole page. Nothing in it can be focused or submitted; it is hidden
- * from assistive technology, which reads the caption's description instead.
+ * from assistive technology, which reads the caption's description instead. Its words are the sign-in page's own,
+ * in the language the admin reads the console in (the `preview.…` texts repeat them).
  *
  * It shows the light colours or the dark ones, as the two radio buttons above it choose (at first, the scheme the
  * admin's own device asks for): the frame takes the palette of its scheme (`.scheme-light`, `.scheme-dark` in
@@ -34,21 +36,25 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
   ]);
   const colours =
     scheme === 'light'
-      ? `${brand.primaryColor ?? 'the default colour'} on ${brand.secondaryColor ?? 'the default background'}`
-      : `${darkPair(brand).primary} on ${darkPair(brand).secondary}`;
+      ? t('preview.colours', {
+          primary: brand.primaryColor ?? t('preview.defaultColour'),
+          secondary: brand.secondaryColor ?? t('preview.defaultBackground'),
+        })
+      : t('preview.colours', { primary: darkPair(brand).primary, secondary: darkPair(brand).secondary });
+  const title = t('preview.title', { name: brand.name });
   const password = loginMode !== 'OTP_EMAIL';
   const choice = loginMode === 'PASSWORD_OR_OTP_EMAIL';
   return (
     <figure class="preview" aria-labelledby={captionId}>
       <figcaption id={captionId}>
-        Preview of your sign-in page
+        {t('preview.caption')}
         <span class="visually-hidden">
           {' '}
-          in {scheme} mode: “Sign in to {brand.name}”, in {colours}.
+          {t(scheme === 'light' ? 'preview.describedLight' : 'preview.describedDark', { title, colours })}
         </span>
       </figcaption>
       <fieldset class="preview-scheme">
-        <legend class="visually-hidden">Preview in</legend>
+        <legend class="visually-hidden">{t('preview.scheme')}</legend>
         {(['light', 'dark'] as const).map((value) => (
           <label key={value}>
             <input
@@ -58,7 +64,7 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
               checked={scheme === value}
               onChange={() => setScheme(value)}
             />
-            {value === 'light' ? 'Light' : 'Dark'}
+            {t(value === 'light' ? 'preview.light' : 'preview.dark')}
           </label>
         ))}
       </fieldset>
@@ -71,34 +77,32 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
       >
         <div class="card preview-card">
           <BrandMark name={brand.name} logoUrl={brand.logoUrl} />
-          <p class="preview-title">Sign in to {brand.name}</p>
+          <p class="preview-title">{title}</p>
           {choice && (
             <div class="preview-choice">
-              <span class="preview-label">How do you want to sign in?</span>
+              <span class="preview-label">{t('preview.how')}</span>
               <span>
-                <span class="preview-radio checked" /> With my password
+                <span class="preview-radio checked" /> {t('preview.withPassword')}
               </span>
               <span>
-                <span class="preview-radio" /> With a code sent to my e-mail
+                <span class="preview-radio" /> {t('preview.withCode')}
               </span>
             </div>
           )}
           <div class="preview-field">
-            <span class="preview-label">E-mail address</span>
+            <span class="preview-label">{t('preview.email')}</span>
             <span class="preview-input" />
           </div>
           {password && (
             <div class="preview-field">
-              <span class="preview-label">Password</span>
+              <span class="preview-label">{t('preview.password')}</span>
               <span class="preview-input" />
             </div>
           )}
-          <span class="button primary preview-button">{password ? 'Sign in' : 'E-mail me a code'}</span>
+          <span class="button primary preview-button">{t(password ? 'preview.signIn' : 'preview.sendCode')}</span>
           <div class="preview-links">
-            {password && <span class="preview-link">Forgot your password?</span>}
-            <span class="preview-link">
-              {signupMode === 'OPEN' ? 'Create an account' : 'Have an invitation? Sign up'}
-            </span>
+            {password && <span class="preview-link">{t('preview.forgot')}</span>}
+            <span class="preview-link">{t(signupMode === 'OPEN' ? 'preview.signUp' : 'preview.invited')}</span>
           </div>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, isHttpsUrl } from '../brand.ts';
-import { fieldProblems } from '../messages.ts';
+import { type TextKey, t } from '../i18n/index.ts';
+import { codeSentence, fieldSentences } from '../messages.ts';
 import {
   formSchemas,
   type LoginMode,
@@ -21,26 +22,25 @@ const isColour = (value: string) => validateForm(formSchemas.merchantColours, { 
 /** The service keeps at most 20 (shared/merchants/schemas.ts). */
 const MAX_ORIGINS = 20;
 
-const LOGIN_MODES: { value: LoginMode; title: string; sentence: string }[] = [
-  { value: 'PASSWORD', title: 'Password', sentence: 'People sign in with their e-mail address and password.' },
-  {
-    value: 'OTP_EMAIL',
-    title: 'Code by e-mail',
-    sentence: 'People sign in with a 6-digit code we e-mail them. No password is asked for.',
-  },
-  {
-    value: 'PASSWORD_OR_OTP_EMAIL',
-    title: 'Either',
-    sentence: 'People choose each time: their password, or a code we e-mail them.',
-  },
+/** A choice of a setting: its value, and the keys of its title and of the sentence that says what it does. */
+interface Option<T extends string> {
+  value: T;
+  title: TextKey;
+  sentence: TextKey;
+}
+
+const LOGIN_MODES: Option<LoginMode>[] = [
+  { value: 'PASSWORD', title: 'settings.loginMode.password', sentence: 'settings.loginMode.passwordSentence' },
+  { value: 'OTP_EMAIL', title: 'settings.loginMode.code', sentence: 'settings.loginMode.codeSentence' },
+  { value: 'PASSWORD_OR_OTP_EMAIL', title: 'settings.loginMode.either', sentence: 'settings.loginMode.eitherSentence' },
 ];
 
-const SIGNUP_MODES: { value: SignupMode; title: string; sentence: string }[] = [
-  { value: 'OPEN', title: 'Open', sentence: 'Anyone can create an account on the sign-up page.' },
+const SIGNUP_MODES: Option<SignupMode>[] = [
+  { value: 'OPEN', title: 'settings.signupMode.open', sentence: 'settings.signupMode.openSentence' },
   {
     value: 'INVITATION_ONLY',
-    title: 'By invitation',
-    sentence: 'Only people an administrator invites can create an account.',
+    title: 'settings.signupMode.invitation',
+    sentence: 'settings.signupMode.invitationSentence',
   },
 ];
 
@@ -86,7 +86,7 @@ export function originProblem(value: string): string | undefined {
   } catch {
     // Not a URL at all: said below.
   }
-  return 'Enter an origin such as https://shop.example: the scheme and host (and port, if any), with no path or slash at the end.';
+  return t('settings.problem.origin');
 }
 
 /** The brand the form shows now: what is valid of it, the defaults for the rest. */
@@ -112,9 +112,9 @@ export function Settings() {
   const { data: merchant, error, setData: setMerchant } = useResource(() => client.admin.merchant.get());
 
   return (
-    <ConsolePage title="Settings">
+    <ConsolePage title={t('settings.title')}>
       <Problem error={error} />
-      {!merchant && !error && <p class="muted">Loading the settings…</p>}
+      {!merchant && !error && <p class="muted">{t('settings.loading')}</p>}
       {merchant && (
         <SettingsForm
           merchant={merchant}
@@ -146,31 +146,23 @@ export function Settings() {
 /** Whether the form holds anything the last save did not (what was read, or what the save answered). */
 const sameForm = (a: Form, b: Form) => JSON.stringify(a) === JSON.stringify(b);
 
-const COLOUR_PROBLEM = 'Enter a colour as # and six hex digits, like #1f6f5c.';
-
 /** The form's own checks, as the service's field messages would name them: by field, in the form's words. */
 function problemsOf(form: Form): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (!form.name.trim()) problems.name = 'Enter the name people will see.';
+  if (!form.name.trim()) problems.name = t('settings.problem.name');
   const logoUrl = form.logoUrl.trim();
-  if (logoUrl && !isHttpsUrl(logoUrl)) {
-    problems.logoUrl = 'Enter an https address of an image, such as https://shop.example/logo.png.';
-  }
+  if (logoUrl && !isHttpsUrl(logoUrl)) problems.logoUrl = t('settings.problem.logoUrl');
   const colours = validateForm(formSchemas.merchantColours, {
     primaryColor: form.primaryColor.trim() || null,
     secondaryColor: form.secondaryColor.trim() || null,
     darkPrimaryColor: form.darkPrimaryColor.trim() || null,
     darkSecondaryColor: form.darkSecondaryColor.trim() || null,
   });
-  if (!colours.success) for (const error of colours.errors) problems[error.path] = COLOUR_PROBLEM;
+  if (!colours.success) for (const error of colours.errors) problems[error.path] = t('settings.problem.colour');
   const privacyPolicyUrl = form.privacyPolicyUrl.trim();
-  if (privacyPolicyUrl && !isHttpsUrl(privacyPolicyUrl)) {
-    problems.privacyPolicyUrl = 'Enter the https address of your privacy policy, such as https://shop.example/privacy.';
-  }
+  if (privacyPolicyUrl && !isHttpsUrl(privacyPolicyUrl)) problems.privacyPolicyUrl = t('settings.problem.privacyUrl');
   const termsUrl = form.termsUrl.trim();
-  if (termsUrl && !isHttpsUrl(termsUrl)) {
-    problems.termsUrl = 'Enter the https address of your terms, such as https://shop.example/terms.';
-  }
+  if (termsUrl && !isHttpsUrl(termsUrl)) problems.termsUrl = t('settings.problem.termsUrl');
   return problems;
 }
 
@@ -216,7 +208,8 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
     props.onSaved(answer);
     setSaved(true);
   });
-  const remote = fieldProblems(save.error);
+  // The service's field messages (what the form's own checks let through), each a sentence in the language in use.
+  const remote = fieldSentences(save.error);
   const problemOf = (path: string) => local[path] ?? remote[path];
   const brand = brandOfForm(form, merchant.name);
   // What an empty dark colour stands for: the pair the pages derive from the light colours being edited.
@@ -244,12 +237,12 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
     >
       <div>
         <p id="settings-intro" class="muted">
-          How your sign-in pages look and work. Changes apply once you save them.
+          {t('settings.intro')}
         </p>
         <fieldset class="panel">
-          <legend>Brand</legend>
+          <legend>{t('settings.brand')}</legend>
           <Field
-            label="Name"
+            label={t('settings.name')}
             name="name"
             required
             maxLength={128}
@@ -258,28 +251,30 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
             problem={problemOf('name')}
           />
           <Field
-            label="Logo URL (optional)"
+            label={t('settings.logoUrl')}
             name="logoUrl"
             type="url"
             inputMode="url"
-            hint="An https address of a square image. Without one, the first letter of the name is shown."
+            hint={t('settings.logoUrlHint')}
             value={form.logoUrl}
             onInput={(e) => set({ logoUrl: e.currentTarget.value })}
             problem={problemOf('logoUrl')}
           />
           <ColourField
-            label="Primary colour"
+            label={t('settings.primary')}
+            pickLabel={t('settings.primaryPick')}
             name="primaryColor"
-            hint="Buttons and the top bar. Leave empty for the default."
+            hint={t('settings.primaryHint')}
             fallback={DEFAULT_PRIMARY}
             value={form.primaryColor}
             onChange={(primaryColor) => set({ primaryColor })}
             problem={problemOf('primaryColor')}
           />
           <ColourField
-            label="Secondary colour"
+            label={t('settings.secondary')}
+            pickLabel={t('settings.secondaryPick')}
             name="secondaryColor"
-            hint="The page background. Leave empty for the default."
+            hint={t('settings.secondaryHint')}
             fallback={DEFAULT_SECONDARY}
             value={form.secondaryColor}
             onChange={(secondaryColor) => set({ secondaryColor })}
@@ -288,24 +283,25 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </fieldset>
 
         <fieldset class="panel" aria-describedby="dark-intro">
-          <legend>Dark mode</legend>
+          <legend>{t('settings.dark')}</legend>
           <p id="dark-intro" class="muted">
-            For people whose device is set to dark. Left empty, each colour is worked out from the ones above: the
-            primary colour, lightened if it would be too dark to stand out, and a near-black background of its hue.
+            {t('settings.darkIntro')}
           </p>
           <ColourField
-            label="Primary colour in dark mode"
+            label={t('settings.darkPrimary')}
+            pickLabel={t('settings.darkPrimaryPick')}
             name="darkPrimaryColor"
-            hint={`Buttons and the top bar. Empty: ${derived.primary}.`}
+            hint={t('settings.darkPrimaryHint', { colour: derived.primary })}
             fallback={derived.primary}
             value={form.darkPrimaryColor}
             onChange={(darkPrimaryColor) => set({ darkPrimaryColor })}
             problem={problemOf('darkPrimaryColor')}
           />
           <ColourField
-            label="Secondary colour in dark mode"
+            label={t('settings.darkSecondary')}
+            pickLabel={t('settings.darkSecondaryPick')}
             name="darkSecondaryColor"
-            hint={`The page background; a dark colour keeps the text readable. Empty: ${derived.secondary}.`}
+            hint={t('settings.darkSecondaryHint', { colour: derived.secondary })}
             fallback={derived.secondary}
             value={form.darkSecondaryColor}
             onChange={(darkSecondaryColor) => set({ darkSecondaryColor })}
@@ -314,25 +310,25 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </fieldset>
 
         <fieldset class="panel">
-          <legend>Policies</legend>
+          <legend>{t('settings.policies')}</legend>
           <Field
-            label="Privacy policy URL (optional)"
+            label={t('settings.privacyUrl')}
             name="privacyPolicyUrl"
             type="url"
             inputMode="url"
             autocomplete="off"
-            hint="An https address. Linked at the foot of every sign-in, account and console page."
+            hint={t('settings.privacyUrlHint')}
             value={form.privacyPolicyUrl}
             onInput={(e) => set({ privacyPolicyUrl: e.currentTarget.value })}
             problem={problemOf('privacyPolicyUrl')}
           />
           <Field
-            label="Terms of service URL (optional)"
+            label={t('settings.termsUrl')}
             name="termsUrl"
             type="url"
             inputMode="url"
             autocomplete="off"
-            hint="An https address, linked beside the privacy policy."
+            hint={t('settings.termsUrlHint')}
             value={form.termsUrl}
             onInput={(e) => set({ termsUrl: e.currentTarget.value })}
             problem={problemOf('termsUrl')}
@@ -340,7 +336,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </fieldset>
 
         <fieldset class="panel options">
-          <legend>Signing in</legend>
+          <legend>{t('settings.signingIn')}</legend>
           <Choices
             name="loginMode"
             options={LOGIN_MODES}
@@ -350,7 +346,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </fieldset>
 
         <fieldset class="panel options">
-          <legend>Signing up</legend>
+          <legend>{t('settings.signingUp')}</legend>
           <Choices
             name="signupMode"
             options={SIGNUP_MODES}
@@ -360,7 +356,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
         </fieldset>
 
         <fieldset class="panel options">
-          <legend>Authenticator apps</legend>
+          <legend>{t('settings.totp')}</legend>
           <label>
             <input
               type="checkbox"
@@ -368,7 +364,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
               checked={form.totpAllowed}
               onChange={(e) => set({ totpAllowed: e.currentTarget.checked })}
             />
-            <span>People may set up an authenticator app for two-step verification.</span>
+            <span>{t('settings.totpAllowed')}</span>
           </label>
           <label>
             <input
@@ -377,11 +373,9 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
               checked={form.allowUserDisableTotp}
               onChange={(e) => set({ allowUserDisableTotp: e.currentTarget.checked })}
             />
-            <span>People may remove their authenticator app themselves.</span>
+            <span>{t('settings.totpRemovable')}</span>
           </label>
-          {form.totpAllowed && !form.allowUserDisableTotp && (
-            <p class="hint">Once set up, an authenticator app stays until an administrator removes it.</p>
-          )}
+          {form.totpAllowed && !form.allowUserDisableTotp && <p class="hint">{t('settings.totpStays')}</p>}
         </fieldset>
 
         <Origins
@@ -392,23 +386,23 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
 
         {/* Sticky at the foot of the screen while the form scrolls: the save, and whether there is anything to save. */}
         <div class="save-bar">
-          <Button busy={save.busy}>Save settings</Button>
+          <Button busy={save.busy}>{t('settings.save')}</Button>
           {dirty && !save.busy && (
             <span class="unsaved">
-              <span aria-hidden="true">●</span> Unsaved changes
+              <span aria-hidden="true">●</span> {t('settings.unsaved')}
             </span>
           )}
-          {saved && <Notice>Your settings are saved. The sign-in pages show them from now on.</Notice>}
+          {saved && <Notice>{t('settings.saved')}</Notice>}
           {!saved && Object.keys(local).length > 0 && (
             <p class="alert" role="alert">
-              Some of what you entered is not valid. Check the highlighted fields.
+              {codeSentence('VALIDATION_FAILED')}
             </p>
           )}
           <Problem error={save.error} />
         </div>
       </div>
       <SignInPreview brand={brand} loginMode={form.loginMode} signupMode={form.signupMode} />
-      <LeaveGuard dirty={dirty} question="Your changes to the settings are not saved. Leave this page and lose them?" />
+      <LeaveGuard dirty={dirty} question={t('settings.leaveQuestion')} />
     </form>
   );
 }
@@ -416,6 +410,8 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
 /** A colour as a picker and as `#rrggbb` text, kept together; empty text means `fallback`, shown as its placeholder. */
 function ColourField(props: {
   label: string;
+  /** The picker's name: "Pick the primary colour". */
+  pickLabel: string;
   name: string;
   hint: string;
   fallback: string;
@@ -425,42 +421,34 @@ function ColourField(props: {
 }) {
   const id = useId();
   const picker = isColour(props.value) ? props.value.toLowerCase() : props.fallback;
+  // The picker sits beside the text input whatever the label's length (a label may take two lines in German).
   return (
     <div class="colour-group">
-      <div class="colour-row">
-        <Field
-          label={props.label}
-          name={props.name}
-          placeholder={props.fallback}
-          spellcheck={false}
-          autocomplete="off"
-          maxLength={7}
-          hint={props.hint}
-          value={props.value}
-          onInput={(e) => props.onChange(e.currentTarget.value.trim())}
-          problem={props.problem}
-        />
-        <div class="field colour-picker">
-          <label for={id} class="visually-hidden">
-            Pick the {props.label.toLowerCase()}
-          </label>
-          {/* Lined up with the text input: an empty line where the other has its label. */}
-          <span class="colour-spacer" aria-hidden="true">
-            &nbsp;
-          </span>
-          <input id={id} type="color" value={picker} onInput={(e) => props.onChange(e.currentTarget.value)} />
-        </div>
-      </div>
+      <Field
+        label={props.label}
+        name={props.name}
+        placeholder={props.fallback}
+        spellcheck={false}
+        autocomplete="off"
+        maxLength={7}
+        hint={props.hint}
+        value={props.value}
+        onInput={(e) => props.onChange(e.currentTarget.value.trim())}
+        problem={props.problem}
+        addon={
+          <>
+            <label for={id} class="visually-hidden">
+              {props.pickLabel}
+            </label>
+            <input id={id} type="color" value={picker} onInput={(e) => props.onChange(e.currentTarget.value)} />
+          </>
+        }
+      />
     </div>
   );
 }
 
-function Choices<T extends string>(props: {
-  name: string;
-  options: { value: T; title: string; sentence: string }[];
-  value: T;
-  onChange(value: T): void;
-}) {
+function Choices<T extends string>(props: { name: string; options: Option<T>[]; value: T; onChange(value: T): void }) {
   return (
     <>
       {props.options.map((option) => (
@@ -473,7 +461,7 @@ function Choices<T extends string>(props: {
             onChange={() => props.onChange(option.value)}
           />
           <span>
-            <span class="option-title">{option.title}.</span> {option.sentence}
+            <span class="option-title">{t(option.title)}.</span> {t(option.sentence)}
           </span>
         </label>
       ))}
@@ -491,39 +479,37 @@ function Origins(props: { origins: string[]; onChange(origins: string[]): void; 
     const origin = draft.trim();
     const wrong = originProblem(origin);
     if (wrong) return setProblem(wrong);
-    if (props.origins.includes(origin)) return setProblem('That origin is in the list already.');
-    if (props.origins.length >= MAX_ORIGINS) return setProblem(`There can be at most ${MAX_ORIGINS} origins.`);
+    if (props.origins.includes(origin)) return setProblem(t('settings.problem.originTwice'));
+    if (props.origins.length >= MAX_ORIGINS)
+      return setProblem(t('settings.problem.tooManyOrigins', { max: MAX_ORIGINS }));
     setProblem(undefined);
     setDraft('');
-    setNews(`${origin} added. Save the settings to keep it.`);
+    setNews(t('settings.originAdded', { origin }));
     props.onChange([...props.origins, origin]);
   };
   return (
     <fieldset class="panel">
-      <legend>Allowed origins</legend>
-      <p class="muted">
-        Web sites that may call this service from a browser, such as your shop’s own site. These sign-in pages are
-        always allowed.
-      </p>
+      <legend>{t('settings.origins')}</legend>
+      <p class="muted">{t('settings.originsIntro')}</p>
       {props.origins.length === 0 ? (
-        <p>No other site is allowed.</p>
+        <p>{t('settings.noOrigins')}</p>
       ) : (
-        <ul class="origins" aria-label="Allowed origins">
+        <ul class="origins" aria-label={t('settings.origins')}>
           {props.origins.map((origin) => (
             <li key={origin}>
               <code>{origin}</code>
               <button
                 type="button"
                 class="button secondary small"
-                aria-label={`Remove ${origin}`}
+                aria-label={t('settings.removeOrigin', { origin })}
                 onClick={() => {
-                  setNews(`${origin} removed. Save the settings to keep this.`);
+                  setNews(t('settings.originRemoved', { origin }));
                   props.onChange(props.origins.filter((o) => o !== origin));
                   // Its button is gone with it: focus goes to the field that adds origins.
                   input.current?.focus();
                 }}
               >
-                Remove
+                {t('settings.remove')}
               </button>
             </li>
           ))}
@@ -531,7 +517,7 @@ function Origins(props: { origins: string[]; onChange(origins: string[]): void; 
       )}
       <div class="row">
         <Field
-          label="Add an origin"
+          label={t('settings.newOrigin')}
           name="newOrigin"
           inputRef={input}
           type="url"
@@ -551,7 +537,7 @@ function Origins(props: { origins: string[]; onChange(origins: string[]): void; 
         />
         <div class="field">
           <button type="button" class="button secondary" onClick={add}>
-            Add origin
+            {t('settings.addOrigin')}
           </button>
         </div>
       </div>
