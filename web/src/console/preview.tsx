@@ -10,8 +10,8 @@ import { BrandMark } from '../ui.tsx';
  * replica of its card (brand mark, title, fields, button, links) in a frame
  * whose brand custom properties are set with `applyBrand`, as main.tsx does
  * for the whole page. Nothing in it can be focused or submitted; it is hidden
- * from assistive technology, which reads the caption's description instead. Its words are the sign-in page's own,
- * in the language the admin reads the console in (the `preview.…` texts repeat them).
+ * from assistive technology, which reads the caption's description instead. Its words are the sign-in page's own
+ * (`signIn.…`, always loaded), in the language the admin reads the console in.
  *
  * It shows the light colours or the dark ones, as the two radio buttons above it choose (at first, the scheme the
  * admin's own device asks for): the frame takes the palette of its scheme (`.scheme-light`, `.scheme-dark` in
@@ -41,7 +41,7 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
           secondary: brand.secondaryColor ?? t('preview.defaultBackground'),
         })
       : t('preview.colours', { primary: darkPair(brand).primary, secondary: darkPair(brand).secondary });
-  const title = t('preview.title', { name: brand.name });
+  const title = t('signIn.title', { name: brand.name });
   const password = loginMode !== 'OTP_EMAIL';
   const choice = loginMode === 'PASSWORD_OR_OTP_EMAIL';
   return (
@@ -80,29 +80,29 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
           <p class="preview-title">{title}</p>
           {choice && (
             <div class="preview-choice">
-              <span class="preview-label">{t('preview.how')}</span>
+              <span class="preview-label">{t('signIn.how')}</span>
               <span>
-                <span class="preview-radio checked" /> {t('preview.withPassword')}
+                <span class="preview-radio checked" /> {t('signIn.withPassword')}
               </span>
               <span>
-                <span class="preview-radio" /> {t('preview.withCode')}
+                <span class="preview-radio" /> {t('signIn.withCode')}
               </span>
             </div>
           )}
           <div class="preview-field">
-            <span class="preview-label">{t('preview.email')}</span>
+            <span class="preview-label">{t('signIn.email')}</span>
             <span class="preview-input" />
           </div>
           {password && (
             <div class="preview-field">
-              <span class="preview-label">{t('preview.password')}</span>
+              <span class="preview-label">{t('signIn.password')}</span>
               <span class="preview-input" />
             </div>
           )}
-          <span class="button primary preview-button">{t(password ? 'preview.signIn' : 'preview.sendCode')}</span>
+          <span class="button primary preview-button">{t(password ? 'signIn.submit' : 'signIn.sendCode')}</span>
           <div class="preview-links">
-            {password && <span class="preview-link">{t('preview.forgot')}</span>}
-            <span class="preview-link">{t(signupMode === 'OPEN' ? 'preview.signUp' : 'preview.invited')}</span>
+            {password && <span class="preview-link">{t('signIn.forgot')}</span>}
+            <span class="preview-link">{t(signupMode === 'OPEN' ? 'signIn.createAccount' : 'signIn.invited')}</span>
           </div>
         </div>
       </div>

@@ -95,17 +95,6 @@ const texts: Record<keyof typeof en, string> = {
   'preview.scheme': 'Vorschau',
   'preview.light': 'Hell',
   'preview.dark': 'Dunkel',
-  'preview.title': 'Bei {name} anmelden',
-  'preview.how': 'Wie möchten Sie sich anmelden?',
-  'preview.withPassword': 'Mit meinem Passwort',
-  'preview.withCode': 'Mit einem Code an meine E-Mail-Adresse',
-  'preview.email': 'E-Mail-Adresse',
-  'preview.password': 'Passwort',
-  'preview.signIn': 'Anmelden',
-  'preview.sendCode': 'Code per E-Mail senden',
-  'preview.forgot': 'Passwort vergessen?',
-  'preview.signUp': 'Konto erstellen',
-  'preview.invited': 'Sie haben eine Einladung? Registrieren',
 
   'clients.title': 'Anmelde-Clients',
   'clients.intro':

@@ -91,17 +91,6 @@ const texts = {
   'preview.scheme': 'Preview in',
   'preview.light': 'Light',
   'preview.dark': 'Dark',
-  'preview.title': 'Sign in to {name}',
-  'preview.how': 'How do you want to sign in?',
-  'preview.withPassword': 'With my password',
-  'preview.withCode': 'With a code sent to my e-mail',
-  'preview.email': 'E-mail address',
-  'preview.password': 'Password',
-  'preview.signIn': 'Sign in',
-  'preview.sendCode': 'E-mail me a code',
-  'preview.forgot': 'Forgot your password?',
-  'preview.signUp': 'Create an account',
-  'preview.invited': 'Have an invitation? Sign up',
 
   // The sign-in clients (oidc-clients.tsx).
   'clients.title': 'Sign-in clients',
