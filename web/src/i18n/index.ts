@@ -96,7 +96,6 @@ export function tn(key: PluralKey, count: number, values: Record<string, string 
 /**
  * A text with parts that are not text (a link, a bold name): each `{placeholder}` becomes its node, the rest stays
  * text. "Read the {terms}" with `{ terms: <a …>terms</a> }`. (Generic, so that this module needs no JSX types.)
- * @public
  */
 export function tx<Part>(key: TextKey, parts: Record<string, Part>): (string | Part)[] {
   const text = texts[key] ?? key;
