@@ -1,7 +1,7 @@
 import type { ComponentChildren, Ref } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../i18n/index.ts';
-import { fieldProblems } from '../messages.ts';
+import { fieldSentences } from '../messages.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
 
@@ -43,7 +43,11 @@ export function InviteForm(props: {
     setLastName('');
     await props.onInvited(address);
   });
-  const problems = fieldProblems(invite.error);
+  const problems = fieldSentences(invite.error, {
+    email: t('invitations.email'),
+    firstName: t('user.firstName'),
+    lastName: t('user.lastName'),
+  });
   return (
     <form onSubmit={onSubmit(invite.run)} noValidate>
       <Field

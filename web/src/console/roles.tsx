@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { t, tx } from '../i18n/index.ts';
-import { fieldProblems } from '../messages.ts';
+import { fieldSentences } from '../messages.ts';
 import { authorityOf, formSchemas, hasRoles, mayGrant, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
@@ -66,7 +66,11 @@ export function Roles() {
     await list.reload();
     setNews(t('roles.created', { role: role.name, priority: role.priority }));
   });
-  const remote = fieldProblems(create.error);
+  const remote = fieldSentences(create.error, {
+    name: t('roles.name'),
+    priority: t('roles.priority'),
+    description: t('roles.descriptionInSentence'),
+  });
 
   const remove = async (role: Role) =>
     say(

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { type TextKey, t, tx } from '../i18n/index.ts';
-import { fieldProblems, when } from '../messages.ts';
+import { fieldSentences, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
   type AdminUser,
@@ -415,7 +415,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
     setRoleId('');
     setExpires('');
   });
-  const problems = fieldProblems(assign.error);
+  const problems = fieldSentences(assign.error, { expiresAt: t('user.roles.expiry') });
   const sorted = [...user.roles].sort((a, b) => a.priority - b.priority);
 
   return (

@@ -177,6 +177,7 @@ const texts: Record<keyof typeof en, string> = {
   'user.roles.assign': 'Rolle vergeben',
   'user.roles.choose': 'Rolle wählen',
   'user.roles.expiresOptional': 'Läuft ab (optional)',
+  'user.roles.expiry': 'Ablauf',
   'user.roles.expiresHint': 'Ihre Ortszeit. Leer lassen für eine Rolle, die nicht abläuft.',
   'user.roles.superAdminForever': 'SUPER_ADMIN läuft nie ab.',
   'user.roles.assignButton': 'Rolle vergeben',
@@ -276,6 +277,7 @@ const texts: Record<keyof typeof en, string> = {
   'roles.priority': 'Priorität',
   'roles.priorityHint': 'Von {lowest} bis {highest}. USER hat 50 und DEFAULT 99.',
   'roles.description': 'Beschreibung (optional)',
+  'roles.descriptionInSentence': 'Beschreibung',
   'roles.createButton': 'Rolle anlegen',
 };
 

@@ -175,6 +175,8 @@ const texts = {
   'user.roles.assign': 'Assign a role',
   'user.roles.choose': 'Choose a role',
   'user.roles.expiresOptional': 'Expires (optional)',
+  /** The expiry field inside a sentence: "The expiry must be…". */
+  'user.roles.expiry': 'The expiry',
   'user.roles.expiresHint': 'Your local time. Leave empty for a role that does not expire.',
   'user.roles.superAdminForever': 'SUPER_ADMIN never expires.',
   'user.roles.assignButton': 'Assign role',
@@ -273,6 +275,7 @@ const texts = {
   'roles.priority': 'Priority',
   'roles.priorityHint': 'From {lowest} to {highest}. USER is 50 and DEFAULT 99.',
   'roles.description': 'Description (optional)',
+  'roles.descriptionInSentence': 'The description',
   'roles.createButton': 'Create role',
 };
 
