@@ -127,7 +127,7 @@ describe('the console’s users in German', () => {
     const activity = page.getByRole('region', { name: 'Aktivität' });
     await activity.getByRole('cell', { name: 'Konto deaktiviert' }).waitFor();
     await activity.getByRole('cell', { name: 'Ein Administrator' }).waitFor();
-    await page.getByText(/\d+ Einträge? angezeigt, der gesamte Verlauf\./).waitFor();
+    await page.getByText(/^\d+ (Eintrag|Einträge) angezeigt, der gesamte Verlauf\.$/).waitFor();
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'de-console-user');
   });
