@@ -1,4 +1,5 @@
 import { agentOf } from '../agent.ts';
+import { type TextKey, t } from '../i18n/index.ts';
 import { when } from '../messages.ts';
 import type { Activity, ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -8,26 +9,26 @@ import { Section } from './section.tsx';
 const PAGE = 10;
 
 /** Each kind of activity as the user would say it. */
-const ACTIVITY_SENTENCES: Record<ActivityType, string> = {
-  LOGIN: 'Signed in',
-  LOGOUT: 'Signed out',
-  LOGIN_FAILED: 'A sign-in failed',
-  PASSWORD_CHANGE: 'Password changed',
-  EMAIL_CHANGE: 'E-mail address changed',
-  TOTP_ENABLED: 'Two-step verification turned on',
-  TOTP_DISABLED: 'Two-step verification turned off',
-  SESSION_REVOKED: 'A session was signed out',
-  ROLE_ASSIGNED: 'A role was given',
-  ROLE_REVOKED: 'A role was taken away',
-  USER_DISABLED: 'Account disabled',
-  USER_ENABLED: 'Account enabled',
-  SIGNUP: 'Account created',
-  PASSWORD_RESET: 'Password reset',
-  USER_COMPROMISED: 'Account marked as compromised',
-  ACCOUNT_LOCKED: 'Signing in locked after too many attempts',
-  REFRESH_TOKEN_REUSED: 'A session was ended: it was used from two places',
-  REFRESH_TOKEN_GRACE: 'A session was renewed twice at once',
-  REAUTHENTICATED: 'Confirmed it was you',
+const ACTIVITY_SENTENCES: Record<ActivityType, TextKey> = {
+  LOGIN: 'account.activity.LOGIN',
+  LOGOUT: 'account.activity.LOGOUT',
+  LOGIN_FAILED: 'account.activity.LOGIN_FAILED',
+  PASSWORD_CHANGE: 'account.activity.PASSWORD_CHANGE',
+  EMAIL_CHANGE: 'account.activity.EMAIL_CHANGE',
+  TOTP_ENABLED: 'account.activity.TOTP_ENABLED',
+  TOTP_DISABLED: 'account.activity.TOTP_DISABLED',
+  SESSION_REVOKED: 'account.activity.SESSION_REVOKED',
+  ROLE_ASSIGNED: 'account.activity.ROLE_ASSIGNED',
+  ROLE_REVOKED: 'account.activity.ROLE_REVOKED',
+  USER_DISABLED: 'account.activity.USER_DISABLED',
+  USER_ENABLED: 'account.activity.USER_ENABLED',
+  SIGNUP: 'account.activity.SIGNUP',
+  PASSWORD_RESET: 'account.activity.PASSWORD_RESET',
+  USER_COMPROMISED: 'account.activity.USER_COMPROMISED',
+  ACCOUNT_LOCKED: 'account.activity.ACCOUNT_LOCKED',
+  REFRESH_TOKEN_REUSED: 'account.activity.REFRESH_TOKEN_REUSED',
+  REFRESH_TOKEN_GRACE: 'account.activity.REFRESH_TOKEN_GRACE',
+  REAUTHENTICATED: 'account.activity.REAUTHENTICATED',
 };
 
 /**
@@ -40,22 +41,23 @@ export function ActivitySection(props: { version: number }) {
   const activity = useCursorPages((cursor) => client.me.activity({ limit: PAGE, cursor }), [props.version]);
   const items = activity.items;
 
-  const by = (a: Activity) =>
-    a.actorId === user?.id ? '' : a.actorId.startsWith('apikey:') ? ' (by an API key)' : ' (by an administrator)';
+  /** What happened, and who did it when it was not the user. */
+  const said = (a: Activity) => {
+    const what = ACTIVITY_SENTENCES[a.type] ? t(ACTIVITY_SENTENCES[a.type]) : a.type;
+    if (a.actorId === user?.id) return what;
+    return t(a.actorId.startsWith('apikey:') ? 'account.activity.byApiKey' : 'account.activity.byAdmin', { what });
+  };
 
   return (
-    <Section id="activity" title="Recent activity">
+    <Section id="activity" title={t('account.activity.title')}>
       <Problem error={activity.error} />
-      {items === null && !activity.error && <p class="muted">Loading your activity…</p>}
-      {items && items.length === 0 && <p>Nothing yet.</p>}
+      {items === null && !activity.error && <p class="muted">{t('account.activity.loading')}</p>}
+      {items && items.length === 0 && <p>{t('account.activity.none')}</p>}
       {items && items.length > 0 && (
-        <ol class="activity" aria-label="Your activity, newest first">
+        <ol class="activity" aria-label={t('account.activity.list')}>
           {items.map((a, i) => (
             <li key={a.id} {...activity.focusTarget(i)}>
-              <span class="what">
-                {ACTIVITY_SENTENCES[a.type] ?? a.type}
-                {by(a)}
-              </span>
+              <span class="what">{said(a)}</span>
               <span class="muted">
                 <time dateTime={a.at}>{when(a.at)}</time> · {agentOf(a.userAgent)} · {a.ip}
               </span>
@@ -65,7 +67,7 @@ export function ActivitySection(props: { version: number }) {
       )}
       {activity.hasMore && (
         <button type="button" class="button secondary" disabled={activity.busy} onClick={activity.more}>
-          Load more
+          {t('account.activity.more')}
         </button>
       )}
     </Section>

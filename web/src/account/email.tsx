@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
+import { t, tx } from '../i18n/index.ts';
 import { fieldSentences } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { useSession } from '../session.tsx';
 import { Button, CodeField, Field, Notice, onSubmit, Problem, useAction, useAutoFocus } from '../ui.tsx';
 import { Section } from './section.tsx';
 
-const EMAIL_SENTENCES = {
-  INVALID_CODE: 'That code is not right, or it has expired. Check it, or start again for a new one.',
-  CONFLICT: 'That address cannot be used for this account. Choose another one.',
-};
+const emailSentences = () => ({
+  INVALID_CODE: t('account.email.wrongCode'),
+  CONFLICT: t('account.email.conflict'),
+});
 
 /**
  * The e-mail address: a new address gets a code (POST /users/me/email-change,
@@ -30,11 +31,9 @@ export function EmailSection(props: { onChanged(): void }) {
   const problems = fieldSentences(start.error);
 
   return (
-    <Section id="email" title="E-mail address">
-      <p>
-        Your address is <strong>{user?.email}</strong>.
-      </p>
-      {changedTo && <Notice>Your e-mail address is now {changedTo}. Sign in with it from now on.</Notice>}
+    <Section id="email" title={t('account.email.title')}>
+      <p>{tx('account.email.yours', { email: <strong>{user?.email}</strong> })}</p>
+      {changedTo && <Notice>{t('account.email.changed', { email: changedTo })}</Notice>}
       {challenge ? (
         <EmailCodeStep
           challenge={challenge}
@@ -50,18 +49,18 @@ export function EmailSection(props: { onChanged(): void }) {
       ) : (
         <form onSubmit={onSubmit(start.run)} noValidate>
           <Field
-            label="New e-mail address"
+            label={t('account.email.new')}
             name="newEmail"
             type="email"
             autocomplete="email"
             required
-            hint="We will send a code to the new address, to check that it is yours."
+            hint={t('account.email.newHint')}
             value={newEmail}
             onInput={(e) => setNewEmail(e.currentTarget.value)}
             problem={problems.newEmail}
           />
           <Problem error={start.error} />
-          <Button busy={start.busy}>Send a code</Button>
+          <Button busy={start.busy}>{t('account.email.send')}</Button>
         </form>
       )}
       {reauth.prompt}
@@ -83,22 +82,19 @@ function EmailCodeStep(props: {
   });
   return (
     <form onSubmit={onSubmit(verify.run)} noValidate>
-      <Notice>
-        We have sent a 6-digit code to {props.challenge.email}. It works for 10 minutes. Your address changes once you
-        enter it.
-      </Notice>
+      <Notice>{t('account.email.sent', { email: props.challenge.email })}</Notice>
       <CodeField
         inputRef={focus}
-        label="Code from the e-mail"
+        label={t('account.email.code')}
         value={code}
         onInput={(e) => setCode(e.currentTarget.value)}
         autoSubmit
       />
-      <Problem error={verify.error} overrides={EMAIL_SENTENCES} />
+      <Problem error={verify.error} overrides={emailSentences()} />
       <div class="actions">
-        <Button busy={verify.busy}>Change my address</Button>
+        <Button busy={verify.busy}>{t('account.email.confirm')}</Button>
         <button type="button" class="button secondary" onClick={props.onRestart}>
-          Start again
+          {t('account.email.restart')}
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { useSession } from '../session.tsx';
 import { AppLayout, CompactNav, RequireSignedIn } from '../shell.tsx';
 import { ActivitySection } from './activity.tsx';
@@ -13,12 +14,12 @@ import './account.css';
 function SectionLinks() {
   const { tenant, user } = useSession();
   const sections = [
-    ['profile', 'Profile'],
-    ['password', 'Password'],
-    ['email', 'E-mail address'],
-    ...(tenant.totpAllowed || user?.totpEnabled ? [['two-step', 'Two-step verification']] : []),
-    ['sessions', 'Where you are signed in'],
-    ['activity', 'Recent activity'],
+    ['profile', t('account.profile.title')],
+    ['password', t('account.password.title')],
+    ['email', t('account.email.title')],
+    ...(tenant.totpAllowed || user?.totpEnabled ? [['two-step', t('account.totp.title')]] : []),
+    ['sessions', t('account.sessions.title')],
+    ['activity', t('account.activity.title')],
   ];
   return (
     <ul>
@@ -43,20 +44,20 @@ export function Account() {
   return (
     <RequireSignedIn>
       <AppLayout
-        title="Your account"
+        title={t('account.title')}
         // Beside the page on a wide screen; on a phone, one line below the heading.
         nav={
-          <nav class="side-nav" aria-label="Account sections">
+          <nav class="side-nav" aria-label={t('account.sections')}>
             <SectionLinks />
           </nav>
         }
         compactNav={
-          <CompactNav label="Account sections" summary="On this page">
+          <CompactNav label={t('account.sections')} summary={t('account.onThisPage')}>
             <SectionLinks />
           </CompactNav>
         }
       >
-        <p class="signed-in-as">Signed in as {user?.email}</p>
+        <p class="signed-in-as">{t('account.signedInAs', { email: user?.email ?? '' })}</p>
         <ProfileSection onChanged={changed} />
         <PasswordSection onChanged={changed} />
         <EmailSection onChanged={changed} />

@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { type ChangePasswordRequest, formSchemas, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, CodeField, NewPasswordField, Notice, onSubmit, PasswordField, Problem, useAction } from '../ui.tsx';
 import { Section } from './section.tsx';
 
-const PASSWORD_SENTENCES = {
-  INVALID_CREDENTIALS: 'Your current password is not right.',
-  INVALID_CODE: 'That authenticator code is not right, or it has expired.',
-};
+const passwordSentences = () => ({
+  INVALID_CREDENTIALS: t('account.password.wrongCurrent'),
+  INVALID_CODE: t('account.password.wrongCode'),
+});
 
 /**
  * POST /users/me/password: the current password, the new one and, with TOTP
@@ -38,17 +39,17 @@ export function PasswordSection(props: { onChanged(): void }) {
 
   if (tenant.loginMode === 'OTP_EMAIL') {
     return (
-      <Section id="password" title="Password">
-        <p>{tenant.name} signs you in with a code sent to your e-mail address: there is no password to change.</p>
+      <Section id="password" title={t('account.password.title')}>
+        <p>{t('account.password.none', { name: tenant.name })}</p>
       </Section>
     );
   }
   return (
-    <Section id="password" title="Password">
+    <Section id="password" title={t('account.password.title')}>
       <form onSubmit={onSubmit(change.run)} noValidate>
         <input type="text" name="username" autocomplete="username" value={user?.email ?? ''} hidden readOnly />
         <PasswordField
-          label="Current password"
+          label={t('account.password.current')}
           name="currentPassword"
           autocomplete="current-password"
           required
@@ -57,7 +58,7 @@ export function PasswordSection(props: { onChanged(): void }) {
           problem={problems.currentPassword}
         />
         <NewPasswordField
-          label="New password"
+          label={t('account.password.new')}
           name="newPassword"
           required
           value={newPassword}
@@ -67,22 +68,17 @@ export function PasswordSection(props: { onChanged(): void }) {
         {totp && (
           <CodeField
             orBackupCode
-            label="Authenticator code"
+            label={t('account.password.code')}
             name="totpCode"
-            hint="The 6-digit code your authenticator app shows, or one of your backup codes."
+            hint={t('account.password.codeHint')}
             value={totpCode}
             onInput={(e) => setTotpCode(e.currentTarget.value)}
             problem={problems.totpCode}
           />
         )}
-        <Problem error={change.error} overrides={PASSWORD_SENTENCES} />
-        {changed && (
-          <Notice>
-            Your password was changed. Every other session of your account was signed out: sign in again there with the
-            new password.
-          </Notice>
-        )}
-        <Button busy={change.busy}>Change password</Button>
+        <Problem error={change.error} overrides={passwordSentences()} />
+        {changed && <Notice>{t('account.password.changed')}</Notice>}
+        <Button busy={change.busy}>{t('account.password.change')}</Button>
       </form>
     </Section>
   );

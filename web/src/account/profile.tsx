@@ -1,11 +1,16 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
 import { formSchemas, type UpdateUserRequest, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, useAction } from '../ui.tsx';
 import { Section } from './section.tsx';
 
-const LABELS = { firstName: 'First name', lastName: 'Last name', phone: 'The phone number' };
+const labels = () => ({
+  firstName: t('account.profile.firstName'),
+  lastName: t('account.profile.lastName'),
+  phone: t('account.profile.phoneInSentence'),
+});
 
 /** First name, last name and phone (PATCH /users/me), checked first with the SDK's `formSchemas.profile`. */
 export function ProfileSection(props: { onChanged(): void }) {
@@ -29,14 +34,14 @@ export function ProfileSection(props: { onChanged(): void }) {
     setSaved(true);
     props.onChanged();
   });
-  const problems = fieldSentences(save.error, LABELS);
+  const problems = fieldSentences(save.error, labels());
 
   return (
-    <Section id="profile" title="Profile">
+    <Section id="profile" title={t('account.profile.title')}>
       <form onSubmit={onSubmit(save.run)} noValidate>
         <div class="row">
           <Field
-            label="First name"
+            label={t('account.profile.firstName')}
             name="firstName"
             autocomplete="given-name"
             value={firstName}
@@ -44,7 +49,7 @@ export function ProfileSection(props: { onChanged(): void }) {
             problem={problems.firstName}
           />
           <Field
-            label="Last name"
+            label={t('account.profile.lastName')}
             name="lastName"
             autocomplete="family-name"
             value={lastName}
@@ -53,18 +58,18 @@ export function ProfileSection(props: { onChanged(): void }) {
           />
         </div>
         <Field
-          label="Phone"
+          label={t('account.profile.phone')}
           name="phone"
           type="tel"
           autocomplete="tel"
-          hint="Optional. With the country code for a number abroad, such as +44 20 7946 0000."
+          hint={t('account.profile.phoneHint')}
           value={phone}
           onInput={(e) => setPhone(e.currentTarget.value)}
           problem={problems.phone}
         />
         <Problem error={save.error} />
-        {saved && <Notice>Your profile was saved.</Notice>}
-        <Button busy={save.busy}>Save profile</Button>
+        {saved && <Notice>{t('account.profile.saved')}</Notice>}
+        <Button busy={save.busy}>{t('account.profile.save')}</Button>
       </form>
     </Section>
   );

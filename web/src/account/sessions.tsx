@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { t } from '../i18n/index.ts';
 import { when } from '../messages.ts';
 import type { Session } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -12,12 +13,25 @@ import { Section } from './section.tsx';
  */
 const deviceOf = (s: Session) =>
   s.clientName
-    ? `${s.clientName} (an app you signed in to with this account)`
-    : `${s.browser ?? 'Unknown browser'} on ${s.os ?? 'an unknown system'}`;
+    ? t('account.sessions.app', { app: s.clientName })
+    : t('agent.browserOn', {
+        browser: s.browser ?? t('account.sessions.unknownBrowser'),
+        system: s.os ?? t('account.sessions.unknownSystem'),
+      });
 
-/** "the session on Firefox on Linux", "your sign-in to Shop app": what was signed out. */
-const whichSession = (s: Session) =>
-  s.clientName ? `your sign-in to ${s.clientName}` : `the session on ${deviceOf(s)}`;
+/** "The session on Firefox on Linux was signed out.", "Your sign-in to Shop app was signed out." */
+const signedOutSentence = (s: Session) =>
+  s.clientName
+    ? t('account.sessions.appSignedOut', { app: s.clientName })
+    : t('account.sessions.deviceSignedOut', { device: deviceOf(s) });
+
+/** After "Sign out", for screen readers: which session, and when it was last active. */
+const whichSession = (s: Session) => {
+  const last = when(s.lastActivityAt);
+  return s.clientName
+    ? t('account.sessions.signOutApp', { app: s.clientName, when: last })
+    : t('account.sessions.signOutDevice', { device: deviceOf(s), when: last });
+};
 
 /**
  * The user's live sessions (GET /users/me/sessions): device, address, last
@@ -27,8 +41,8 @@ const whichSession = (s: Session) =>
 export function SessionsSection(props: { onChanged(): void }) {
   const { client, setUser } = useSession();
   const { route } = useLocation();
-  /** The sentence saying which session was just signed out. */
-  const [signedOut, setSignedOut] = useState<string | null>(null);
+  /** The session just signed out, said in a notice. */
+  const [signedOut, setSignedOut] = useState<Session | null>(null);
   const [confirming, setConfirming] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
@@ -41,7 +55,7 @@ export function SessionsSection(props: { onChanged(): void }) {
 
   const revoke = useAction(async (session: Session) => {
     await client.me.sessions.revoke(session.id);
-    setSignedOut(whichSession(session));
+    setSignedOut(session);
     await list.reload();
     props.onChanged();
     heading.current?.focus();
@@ -53,15 +67,23 @@ export function SessionsSection(props: { onChanged(): void }) {
   });
 
   return (
-    <Section id="sessions" title="Where you are signed in" headingRef={heading}>
-      {signedOut && <Notice>{`${signedOut.charAt(0).toUpperCase()}${signedOut.slice(1)} was signed out.`}</Notice>}
+    <Section id="sessions" title={t('account.sessions.title')} headingRef={heading}>
+      {signedOut && <Notice>{signedOutSentence(signedOut)}</Notice>}
       <Problem error={list.error ?? revoke.error ?? revokeAll.error} />
-      {sessions === null && !list.error && <p class="muted">Loading your sessions…</p>}
+      {sessions === null && !list.error && <p class="muted">{t('account.sessions.loading')}</p>}
       {sessions && (
-        <ScrollingTable label="Your sessions">
+        <ScrollingTable label={t('account.sessions.table')}>
           <table>
-            <caption class="visually-hidden">Your signed-in sessions, the most recently active first</caption>
-            <TableHead columns={['Device', 'IP address', 'Last active', 'Signed in']} actions />
+            <caption class="visually-hidden">{t('account.sessions.caption')}</caption>
+            <TableHead
+              columns={[
+                t('account.sessions.device'),
+                t('account.sessions.ip'),
+                t('account.sessions.lastActive'),
+                t('account.sessions.signedIn'),
+              ]}
+              actions
+            />
             <tbody>
               {[...sessions]
                 .sort(
@@ -70,7 +92,8 @@ export function SessionsSection(props: { onChanged(): void }) {
                 .map((session) => (
                   <tr key={session.id}>
                     <td>
-                      {deviceOf(session)} {session.current && <span class="badge current">This device</span>}
+                      {deviceOf(session)}{' '}
+                      {session.current && <span class="badge current">{t('account.sessions.thisDevice')}</span>}
                     </td>
                     <td>{session.ip}</td>
                     <td>
@@ -87,11 +110,8 @@ export function SessionsSection(props: { onChanged(): void }) {
                           disabled={revoke.busy}
                           onClick={() => revoke.run(session)}
                         >
-                          Sign out
-                          <span class="visually-hidden">
-                            {' '}
-                            {whichSession(session)}, last active {when(session.lastActivityAt)}
-                          </span>
+                          {t('account.sessions.signOut')}
+                          <span class="visually-hidden"> {whichSession(session)}</span>
                         </button>
                       )}
                     </td>
@@ -103,8 +123,8 @@ export function SessionsSection(props: { onChanged(): void }) {
       )}
       {confirming ? (
         <fieldset class="confirm">
-          <legend>Sign out everywhere?</legend>
-          <p>Every session of your account ends, this one too: you will sign in again here.</p>
+          <legend>{t('account.sessions.everywhereQuestion')}</legend>
+          <p>{t('account.sessions.everywhereText')}</p>
           <div class="actions">
             <button
               ref={confirmButton}
@@ -113,17 +133,17 @@ export function SessionsSection(props: { onChanged(): void }) {
               disabled={revokeAll.busy}
               onClick={() => revokeAll.run()}
             >
-              Yes, sign out everywhere
+              {t('account.sessions.everywhereYes')}
             </button>
             <button type="button" class="button secondary" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('account.cancel')}
             </button>
           </div>
         </fieldset>
       ) : (
         <p>
           <button type="button" class="button secondary" onClick={() => setConfirming(true)}>
-            Sign out everywhere…
+            {t('account.sessions.everywhere')}
           </button>
         </p>
       )}

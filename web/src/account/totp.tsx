@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import type { TotpSetupResponse } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -7,9 +8,7 @@ import { Button, CodeField, Notice, onSubmit, Problem, useAction, useAutoFocus }
 import { grouped, QrCode, secretOf } from './qr.tsx';
 import { Section } from './section.tsx';
 
-const TOTP_SENTENCES = {
-  INVALID_CODE: 'That code is not right. Check the time on your phone, then enter the code the app shows now.',
-};
+const totpSentences = () => ({ INVALID_CODE: t('account.totp.wrongCode') });
 
 type Stage = { kind: 'idle' } | { kind: 'setup'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] };
 
@@ -68,8 +67,7 @@ export function TotpSection(props: { onChanged(): void }) {
     body = (
       <>
         <p>
-          <span class="badge on">On</span> Signing in asks for the code your authenticator app shows, after your
-          password or e-mail code.
+          <span class="badge on">{t('account.totp.on')}</span> {t('account.totp.onText')}
         </p>
         {tenant.allowUserDisableTotp ? (
           <DisableForm
@@ -80,27 +78,26 @@ export function TotpSection(props: { onChanged(): void }) {
             }}
           />
         ) : (
-          <p class="muted">{tenant.name} requires two-step verification: it cannot be turned off.</p>
+          <p class="muted">{t('account.totp.required', { name: tenant.name })}</p>
         )}
       </>
     );
   } else {
     body = (
       <>
-        {turnedOff && <Notice>Two-step verification is off. Your backup codes no longer work.</Notice>}
+        {turnedOff && <Notice>{t('account.totp.turnedOff')}</Notice>}
         <p>
-          <span class="badge">Off</span> Add an authenticator app (such as Google Authenticator, Microsoft Authenticator
-          or 1Password): signing in will then also ask for the code it shows, so that a stolen password is not enough.
+          <span class="badge">{t('account.totp.off')}</span> {t('account.totp.offText')}
         </p>
         <form onSubmit={onSubmit(begin.run)}>
           <Problem error={begin.error} />
-          <Button busy={begin.busy}>Set up an authenticator app</Button>
+          <Button busy={begin.busy}>{t('account.totp.setUp')}</Button>
         </form>
       </>
     );
   }
   return (
-    <Section id="two-step" title="Two-step verification" headingRef={heading}>
+    <Section id="two-step" title={t('account.totp.title')} headingRef={heading}>
       {body}
       {reauth.prompt}
     </Section>
@@ -123,25 +120,30 @@ function SetupStep(props: {
   return (
     <div class="totp-setup">
       <h3 tabIndex={-1} ref={focus}>
-        1. Scan this QR code with your authenticator app
+        {t('account.totp.scan')}
       </h3>
       <div class="qr-and-key">
-        <QrCode value={props.setup.qrUri} label="QR code to add this account to an authenticator app" />
+        <QrCode value={props.setup.qrUri} label={t('account.totp.qr')} />
         {secret && (
           <div>
-            <p>Cannot scan it? Add the account in the app by hand, as a time-based key, with this setup key:</p>
+            <p>{t('account.totp.byHand')}</p>
             <p class="secret">{grouped(secret)}</p>
           </div>
         )}
       </div>
-      <h3>2. Enter the code the app shows</h3>
+      <h3>{t('account.totp.enter')}</h3>
       <form onSubmit={onSubmit(confirm.run)} noValidate>
-        <CodeField label="Code from the app" value={code} onInput={(e) => setCode(e.currentTarget.value)} autoSubmit />
-        <Problem error={confirm.error} overrides={TOTP_SENTENCES} />
+        <CodeField
+          label={t('account.totp.code')}
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          autoSubmit
+        />
+        <Problem error={confirm.error} overrides={totpSentences()} />
         <div class="actions">
-          <Button busy={confirm.busy}>Turn on two-step verification</Button>
+          <Button busy={confirm.busy}>{t('account.totp.turnOn')}</Button>
           <button type="button" class="button secondary" onClick={props.onCancel}>
-            Cancel
+            {t('account.cancel')}
           </button>
         </div>
       </form>
@@ -157,8 +159,8 @@ function BackupCodes(props: { codes: string[]; onClose(): void }) {
   const text = useMemo(
     () =>
       [
-        `Backup codes for ${user?.email ?? 'your account'} at ${tenant.name}`,
-        'Each code signs you in once, in place of the authenticator app.',
+        t('account.totp.fileTitle', { email: user?.email ?? t('account.totp.fileYourAccount'), name: tenant.name }),
+        t('account.totp.fileText'),
         '',
         ...props.codes,
         '',
@@ -177,15 +179,14 @@ function BackupCodes(props: { codes: string[]; onClose(): void }) {
   };
   return (
     <div class="backup-codes">
-      <Notice>Two-step verification is on.</Notice>
+      <Notice>{t('account.totp.isOn')}</Notice>
       <h3 tabIndex={-1} ref={focus}>
-        Your backup codes
+        {t('account.totp.codesTitle')}
       </h3>
       <p class="warning">
-        <strong>These codes are shown only now.</strong> Save them somewhere safe, away from your phone. If you lose
-        your authenticator app, each code signs you in once.
+        <strong>{t('account.totp.shownOnce')}</strong> {t('account.totp.keepThem')}
       </p>
-      <ul class="codes" aria-label="Backup codes">
+      <ul class="codes" aria-label={t('account.totp.codes')}>
         {props.codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -194,18 +195,18 @@ function BackupCodes(props: { codes: string[]; onClose(): void }) {
       </ul>
       <div class="actions">
         <button type="button" class="button secondary" onClick={copy}>
-          Copy the codes
+          {t('account.totp.copy')}
         </button>
         <a class="button secondary" href={href} download={`backup-codes-${tenant.subdomain}.txt`}>
-          Download as a text file
+          {t('account.totp.download')}
         </a>
         <button type="button" class="button primary" onClick={props.onClose}>
-          I have saved my backup codes
+          {t('account.totp.saved')}
         </button>
       </div>
       <p class="copy-status" role="status">
-        {copied === true && 'The codes are copied to your clipboard.'}
-        {copied === false && 'Copying is not allowed here: select the codes, or download them.'}
+        {copied === true && t('account.totp.copied')}
+        {copied === false && t('account.totp.notCopied')}
       </p>
     </div>
   );
@@ -221,14 +222,14 @@ function DisableForm(props: { disable(code: string): Promise<void>; onDone(): Pr
     <form onSubmit={onSubmit(off.run)} noValidate>
       <CodeField
         orBackupCode
-        label="Code from your authenticator app"
-        hint="To turn two-step verification off, enter the code the app shows now, or a backup code."
+        label={t('account.totp.disableCode')}
+        hint={t('account.totp.disableHint')}
         value={code}
         onInput={(e) => setCode(e.currentTarget.value)}
       />
-      <Problem error={off.error} overrides={TOTP_SENTENCES} />
+      <Problem error={off.error} overrides={totpSentences()} />
       <Button kind="danger" busy={off.busy}>
-        Turn off two-step verification
+        {t('account.totp.turnOff')}
       </Button>
     </form>
   );

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useRef } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import type { SentenceOverrides } from '../messages.ts';
 import { Button, Problem, useAction } from '../ui.tsx';
 import './confirm.css';
@@ -67,7 +68,7 @@ export function Confirm(props: {
             {props.confirmLabel}
           </Button>
           <button ref={cancel} type="button" class="button secondary" onClick={() => dialog.current?.close()}>
-            Cancel
+            {t('consoleCommon.cancel')}
           </button>
         </div>
       </dialog>

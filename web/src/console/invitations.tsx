@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { mayActOn } from '../sdk.ts';
 import { useSession } from '../session.tsx';
@@ -25,10 +26,10 @@ export function Invitations() {
   const emailField = useRef<HTMLInputElement>(null);
 
   return (
-    <ConsolePage title="Invitations">
+    <ConsolePage title={t('invitations.title')}>
       <section class="panel" aria-labelledby="invite-heading">
-        <h2 id="invite-heading">Invite someone</h2>
-        <p class="muted">They get an e-mail with a link to choose a password and finish signing up.</p>
+        <h2 id="invite-heading">{t('invitations.inviteSomeone')}</h2>
+        <p class="muted">{t('invitations.what')}</p>
         <InviteForm
           emailRef={emailField}
           onSending={() => setSent(null)}
@@ -37,29 +38,32 @@ export function Invitations() {
             reload();
           }}
         >
-          {sent && <Notice>An invitation was sent to {sent}.</Notice>}
+          {sent && <Notice>{t('invitations.sent', { email: sent })}</Notice>}
         </InviteForm>
       </section>
       <section class="panel" aria-labelledby="open-heading">
-        <h2 id="open-heading">Open invitations</h2>
-        {withdrawn && <Notice>The invitation to {withdrawn} was withdrawn.</Notice>}
+        <h2 id="open-heading">{t('invitations.open')}</h2>
+        {withdrawn && <Notice>{t('invitations.withdrawn', { email: withdrawn })}</Notice>}
         <Problem error={listError} />
         {users && invited.length === 0 && (
           <EmptyState
             action={
               <button type="button" class="button secondary" onClick={() => emailField.current?.focus()}>
-                Invite someone
+                {t('invitations.inviteSomeone')}
               </button>
             }
           >
-            No invitation is waiting for an answer.
+            {t('invitations.none')}
           </EmptyState>
         )}
-        {!listError && users === null && <Loading>Loading the invitations…</Loading>}
+        {!listError && users === null && <Loading>{t('invitations.loading')}</Loading>}
         {(users === null ? !listError : invited.length > 0) && (
-          <ScrollingTable label="Open invitations" busy={users === null}>
+          <ScrollingTable label={t('invitations.open')} busy={users === null}>
             <table>
-              <TableHead columns={['E-mail address', 'Name', 'Invited']} actions />
+              <TableHead
+                columns={[t('invitations.email'), t('invitations.column.name'), t('invitations.column.invited')]}
+                actions
+              />
               {users === null && <SkeletonRows columns={4} rows={3} />}
               <tbody>
                 {invited.map((user) => (
@@ -68,7 +72,11 @@ export function Invitations() {
                       <a href={`/console/users/${encodeURIComponent(user.id)}`}>{user.email}</a>
                     </td>
                     <td>
-                      {displayName(user) === user.email ? <span class="muted">None given</span> : displayName(user)}
+                      {displayName(user) === user.email ? (
+                        <span class="muted">{t('consoleCommon.noneGiven')}</span>
+                      ) : (
+                        displayName(user)
+                      )}
                     </td>
                     <td>
                       <When at={user.registeredAt} />
@@ -76,10 +84,10 @@ export function Invitations() {
                     <td>
                       {mayActOn(caller, user) && (
                         <Confirm
-                          label="Withdraw"
-                          fullLabel={`Withdraw the invitation to ${user.email}`}
-                          question={`Withdraw the invitation to ${user.email}? Its link stops working.`}
-                          confirmLabel="Withdraw"
+                          label={t('invitations.withdraw')}
+                          fullLabel={t('invitations.withdrawFull', { email: user.email })}
+                          question={t('invitations.withdrawQuestion', { email: user.email })}
+                          confirmLabel={t('invitations.withdraw')}
                           danger
                           onConfirm={async () => {
                             await reauth.run(() => client.admin.users.delete(user.id));

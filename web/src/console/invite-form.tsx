@@ -1,14 +1,15 @@
 import type { ComponentChildren, Ref } from 'preact';
 import { useState } from 'preact/hooks';
-import { fieldProblems } from '../messages.ts';
+import { t } from '../i18n/index.ts';
+import { fieldSentences } from '../messages.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, onSubmit, Problem, useAction } from '../ui.tsx';
 
-const INVITE_SENTENCES = {
-  ALREADY_EXISTS: 'That address already has an account here.',
-  CONFLICT: 'That address already has an account here.',
-  UNAVAILABLE: 'The invitation mail could not be sent, so nothing was saved. Try again in a moment.',
-};
+const inviteSentences = () => ({
+  ALREADY_EXISTS: t('invitations.exists'),
+  CONFLICT: t('invitations.exists'),
+  UNAVAILABLE: t('invitations.notSent'),
+});
 
 /**
  * The invitation form (the address, and optional names): the invitations page shows it, and the users page in a
@@ -42,11 +43,15 @@ export function InviteForm(props: {
     setLastName('');
     await props.onInvited(address);
   });
-  const problems = fieldProblems(invite.error);
+  const problems = fieldSentences(invite.error, {
+    email: t('invitations.email'),
+    firstName: t('user.firstName'),
+    lastName: t('user.lastName'),
+  });
   return (
     <form onSubmit={onSubmit(invite.run)} noValidate>
       <Field
-        label="E-mail address"
+        label={t('invitations.email')}
         name="email"
         type="email"
         autocomplete="off"
@@ -58,7 +63,7 @@ export function InviteForm(props: {
       />
       <div class="row">
         <Field
-          label="First name (optional)"
+          label={t('invitations.firstName')}
           name="firstName"
           autocomplete="off"
           value={firstName}
@@ -66,7 +71,7 @@ export function InviteForm(props: {
           problem={problems.firstName}
         />
         <Field
-          label="Last name (optional)"
+          label={t('invitations.lastName')}
           name="lastName"
           autocomplete="off"
           value={lastName}
@@ -74,10 +79,10 @@ export function InviteForm(props: {
           problem={problems.lastName}
         />
       </div>
-      <Problem error={invite.error} overrides={INVITE_SENTENCES} />
+      <Problem error={invite.error} overrides={inviteSentences()} />
       {props.children}
       <div class="actions">
-        <Button busy={invite.busy}>Send invitation</Button>
+        <Button busy={invite.busy}>{t('invitations.send')}</Button>
         {props.actions}
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { fieldProblems } from '../messages.ts';
+import { t, tx } from '../i18n/index.ts';
+import { fieldSentences } from '../messages.ts';
 import { authorityOf, formSchemas, hasRoles, mayGrant, type Role, validateForm } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
@@ -17,10 +18,10 @@ function boundOf(schema: { pipe: readonly { type: string }[] }, type: 'min_value
 const LOWEST_MERCHANT_PRIORITY = boundOf(formSchemas.role.entries.priority, 'min_value');
 const HIGHEST_PRIORITY = boundOf(formSchemas.role.entries.priority, 'max_value');
 
-const ROLE_SENTENCES = {
-  ALREADY_EXISTS: 'There is a role with this name already. Choose another name.',
-  FORBIDDEN: 'You may only create or delete roles of less authority than your own.',
-};
+const roleSentences = () => ({
+  ALREADY_EXISTS: t('roles.exists'),
+  FORBIDDEN: t('roles.forbidden'),
+});
 
 /**
  * The tenant's roles by priority: the SYSTEM ones every tenant has (marked,
@@ -48,9 +49,9 @@ export function Roles() {
     const number = Number(priority);
     const checked = validateForm(formSchemas.role, { name, priority: priority.trim() === '' ? Number.NaN : number });
     const wrong = new Set(checked.success ? [] : checked.errors.map((error) => error.path));
-    if (wrong.has('name')) problems.name = 'Use 1 to 64 letters, digits, _ or -, starting with a letter.';
+    if (wrong.has('name')) problems.name = t('roles.nameRule');
     if (wrong.has('priority') || number < lowest) {
-      problems.priority = `Enter a whole number from ${lowest} to ${HIGHEST_PRIORITY}.`;
+      problems.priority = t('roles.priorityRule', { lowest, highest: HIGHEST_PRIORITY });
     }
     setLocal(problems);
     if (Object.keys(problems).length > 0) return;
@@ -63,41 +64,45 @@ export function Roles() {
     setPriority('');
     setDescription('');
     await list.reload();
-    setNews(`The role ${role.name} was created, with priority ${role.priority}.`);
+    setNews(t('roles.created', { role: role.name, priority: role.priority }));
   });
-  const remote = fieldProblems(create.error);
+  const remote = fieldSentences(create.error, {
+    name: t('roles.name'),
+    priority: t('roles.priority'),
+    description: t('roles.descriptionInSentence'),
+  });
 
   const remove = async (role: Role) =>
     say(
       await deleteOnce(() => client.admin.roles.delete(role.id), {
-        now: `The role ${role.name} was deleted.`,
-        already: `The role ${role.name} had been deleted already.`,
+        now: t('roles.deleted', { role: role.name }),
+        already: t('roles.deletedAlready', { role: role.name }),
       }),
     );
 
   return (
-    <ConsolePage title="Roles">
-      <p class="muted">
-        A role’s priority is its authority: a lower number is more. Everyone holds DEFAULT; ADMIN and SUPER_ADMIN can
-        use this console. An administrator may only give, take or delete roles of less authority than their own.
-      </p>
+    <ConsolePage title={t('roles.title')}>
+      <p class="muted">{t('roles.intro')}</p>
       {news && <Notice>{news}</Notice>}
       <section class="panel" aria-labelledby="roles-heading">
         <h2 id="roles-heading" tabIndex={-1} ref={listHeading}>
-          Roles by priority
+          {t('roles.byPriority')}
         </h2>
         <Problem error={list.error} />
         {list.error && (
           <button type="button" class="button secondary" onClick={list.reload}>
-            Try again
+            {t('consoleCommon.tryAgain')}
           </button>
         )}
-        {roles === null && !list.error && <Loading>Loading the roles…</Loading>}
+        {roles === null && !list.error && <Loading>{t('roles.loading')}</Loading>}
         {(roles || !list.error) && (
-          <ScrollingTable label="Roles" busy={roles === null}>
+          <ScrollingTable label={t('roles.table')} busy={roles === null}>
             <table>
-              <caption class="visually-hidden">The tenant’s roles, by priority (highest authority first)</caption>
-              <TableHead columns={['Priority', 'Role', 'Kind']} actions />
+              <caption class="visually-hidden">{t('roles.caption')}</caption>
+              <TableHead
+                columns={[t('roles.column.priority'), t('roles.column.role'), t('roles.column.kind')]}
+                actions
+              />
               {roles === null && <SkeletonRows columns={4} rows={4} />}
               <tbody>
                 {roles?.map((role) => (
@@ -109,31 +114,26 @@ export function Roles() {
                     </th>
                     <td>
                       {role.owner === 'SYSTEM' ? (
-                        <span class="badge system">System</span>
+                        <span class="badge system">{t('roles.system')}</span>
                       ) : (
-                        <span class="badge merchant">Your own</span>
+                        <span class="badge merchant">{t('roles.own')}</span>
                       )}
                     </td>
                     <td>
                       {role.owner === 'SYSTEM' ? (
-                        <span class="muted">Built in; cannot be deleted</span>
+                        <span class="muted">{t('roles.builtIn')}</span>
                       ) : mayGrant(user, role) ? (
                         <Confirm
-                          label="Delete"
-                          fullLabel={`Delete ${role.name}`}
+                          label={t('roles.delete')}
+                          fullLabel={t('roles.deleteFull', { role: role.name })}
                           danger
-                          question={
-                            <>
-                              Delete the role <strong>{role.name}</strong>? This cannot be undone. People who were given
-                              it keep it listed on their account until it is taken from them.
-                            </>
-                          }
-                          confirmLabel="Delete role"
-                          overrides={ROLE_SENTENCES}
+                          question={tx('roles.deleteQuestion', { role: <strong>{role.name}</strong> })}
+                          confirmLabel={t('roles.deleteConfirm')}
+                          overrides={roleSentences()}
                           onConfirm={() => remove(role)}
                         />
                       ) : (
-                        <span class="muted">More authority than yours</span>
+                        <span class="muted">{t('roles.higher')}</span>
                       )}
                     </td>
                   </tr>
@@ -144,21 +144,21 @@ export function Roles() {
         )}
       </section>
       <section class="panel" aria-labelledby="new-role-heading">
-        <h2 id="new-role-heading">Create a role</h2>
+        <h2 id="new-role-heading">{t('roles.create')}</h2>
         <form onSubmit={onSubmit(create.run)} noValidate>
           <div class="row top">
             <Field
-              label="Name"
+              label={t('roles.name')}
               name="name"
               required
               autocomplete="off"
-              hint="Letters, digits, _ or -, starting with a letter; unique in this service."
+              hint={t('roles.nameHint')}
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}
               problem={local.name ?? remote.name}
             />
             <Field
-              label="Priority"
+              label={t('roles.priority')}
               name="priority"
               type="number"
               inputMode="numeric"
@@ -166,22 +166,22 @@ export function Roles() {
               max={HIGHEST_PRIORITY}
               step={1}
               required
-              hint={`From ${lowest} to ${HIGHEST_PRIORITY}. USER is 50 and DEFAULT 99.`}
+              hint={t('roles.priorityHint', { lowest, highest: HIGHEST_PRIORITY })}
               value={priority}
               onInput={(e) => setPriority(e.currentTarget.value)}
               problem={local.priority ?? remote.priority}
             />
           </div>
           <Field
-            label="Description (optional)"
+            label={t('roles.description')}
             name="description"
             maxLength={256}
             value={description}
             onInput={(e) => setDescription(e.currentTarget.value)}
             problem={remote.description}
           />
-          <Problem error={create.error} overrides={ROLE_SENTENCES} />
-          <Button busy={create.busy}>Create role</Button>
+          <Problem error={create.error} overrides={roleSentences()} />
+          <Button busy={create.busy}>{t('roles.createButton')}</Button>
         </form>
       </section>
     </ConsolePage>

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../i18n/index.ts';
 import { Notice } from '../ui.tsx';
 
 /**
@@ -11,7 +12,7 @@ export function ShownOnce(props: {
   heading: ComponentChildren;
   children: ComponentChildren;
   value: string;
-  /** What it is, in the buttons and notices: "key", "secret". */
+  /** What it is, in the buttons and notices: "key", "secret" (in the language in use). */
   noun: string;
   testId: string;
   onDone(): void;
@@ -47,16 +48,16 @@ export function ShownOnce(props: {
       </code>
       <div class="actions">
         <button type="button" class="button primary" onClick={copy}>
-          Copy the {props.noun}
+          {t('consoleCommon.copy', { noun: props.noun })}
         </button>
         <button type="button" class="button secondary" onClick={props.onDone}>
-          I have stored it
+          {t('consoleCommon.stored')}
         </button>
       </div>
-      {copied === true && <Notice>The {props.noun} is copied to your clipboard.</Notice>}
+      {copied === true && <Notice>{t('consoleCommon.copied', { noun: props.noun })}</Notice>}
       {copied === false && (
         <p class="hint" role="status">
-          The clipboard is not available here: the {props.noun} is selected, copy it with your keyboard.
+          {t('consoleCommon.noClipboard', { noun: props.noun })}
         </p>
       )}
     </section>

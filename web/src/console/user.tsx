@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { fieldProblems, when } from '../messages.ts';
+import { type TextKey, t, tx } from '../i18n/index.ts';
+import { fieldSentences, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import {
   type AdminUser,
@@ -22,11 +23,10 @@ import { UserActivity, UserDevices } from './users-activity.tsx';
 import { displayName, isExpired, StatusBadge, When } from './users-shared.tsx';
 
 /** What the service's refusals mean on this page. */
-const ADMIN_SENTENCES = {
-  FORBIDDEN:
-    'You do not have the authority to do that: administrators act only on users and roles below their own, and never on themselves.',
-  NOT_FOUND: 'This user no longer exists. They may have been deleted.',
-};
+const adminSentences = () => ({
+  FORBIDDEN: t('user.forbidden'),
+  NOT_FOUND: t('user.gone'),
+});
 
 /**
  * `/console/users/:id`: one user's facts, status, roles, authenticator app, devices and activity, and their
@@ -49,24 +49,24 @@ export function UserPage() {
   if (error || !user) {
     const gone = error instanceof ApiError && error.code === 'NOT_FOUND';
     return (
-      <ConsolePage title="User">
+      <ConsolePage title={t('user.title')}>
         <p>
-          <a href="/console/users">Back to the users</a>
+          <a href="/console/users">{t('user.back')}</a>
         </p>
         {error ? (
           <div class="panel">
-            <Problem error={error} overrides={ADMIN_SENTENCES} />
+            <Problem error={error} overrides={adminSentences()} />
             {/* A user who is gone stays gone; anything else (the network, the service) may pass. */}
             {!gone && (
               <Button type="button" kind="secondary" busy={loading} onClick={reload}>
-                Try again
+                {t('consoleCommon.tryAgain')}
               </Button>
             )}
           </div>
         ) : (
           <section class="panel" aria-labelledby="profile-heading" aria-busy="true">
-            <h2 id="profile-heading">Profile</h2>
-            <Loading>Loading the user…</Loading>
+            <h2 id="profile-heading">{t('user.profile')}</h2>
+            <Loading>{t('user.loading')}</Loading>
             <div aria-hidden="true">
               {[0, 1, 2, 1, 0].map((width, line) => (
                 <span key={line} class={`skeleton skeleton-${width}`} />
@@ -88,13 +88,11 @@ export function UserPage() {
   return (
     <ConsolePage title={displayName(user)}>
       <p>
-        <a href="/console/users">Back to the users</a>
+        <a href="/console/users">{t('user.back')}</a>
       </p>
       {!mayAct && (
         <p class="warning" role="note">
-          {caller?.id === user.id
-            ? 'This is your own account: change it on your account page. Administrators cannot change their own status or roles here.'
-            : 'This user’s role is as high as yours or higher, so you can look but not change anything.'}
+          {caller?.id === user.id ? t('user.yourOwn') : t('user.higher')}
         </p>
       )}
       <Profile user={user} />
@@ -111,39 +109,39 @@ export function UserPage() {
   );
 }
 
-const EMAIL_STATUS_WORDS: Record<User['emailStatus'], string> = {
-  VALIDATED: 'confirmed',
-  VALIDATION_SENT: 'confirmation pending',
-  UNVALIDATED: 'not confirmed',
+const EMAIL_STATUS_WORDS: Record<User['emailStatus'], TextKey> = {
+  VALIDATED: 'user.emailStatus.VALIDATED',
+  VALIDATION_SENT: 'user.emailStatus.VALIDATION_SENT',
+  UNVALIDATED: 'user.emailStatus.UNVALIDATED',
 };
 
 function Profile(props: { user: User }) {
   const { user } = props;
   return (
     <section class="panel" aria-labelledby="profile-heading">
-      <h2 id="profile-heading">Profile</h2>
+      <h2 id="profile-heading">{t('user.profile')}</h2>
       <dl class="facts">
-        <dt>E-mail address</dt>
+        <dt>{t('user.email')}</dt>
         <dd>
-          {user.email} <span class="muted">({EMAIL_STATUS_WORDS[user.emailStatus]})</span>
+          {user.email} <span class="muted">({t(EMAIL_STATUS_WORDS[user.emailStatus])})</span>
         </dd>
-        <dt>First name</dt>
-        <dd>{user.firstName ?? <span class="muted">None given</span>}</dd>
-        <dt>Last name</dt>
-        <dd>{user.lastName ?? <span class="muted">None given</span>}</dd>
-        <dt>Phone</dt>
+        <dt>{t('user.firstName')}</dt>
+        <dd>{user.firstName ?? <span class="muted">{t('consoleCommon.noneGiven')}</span>}</dd>
+        <dt>{t('user.lastName')}</dt>
+        <dd>{user.lastName ?? <span class="muted">{t('consoleCommon.noneGiven')}</span>}</dd>
+        <dt>{t('user.phone')}</dt>
         <dd>
           <Phone phone={user.phone} />
         </dd>
-        <dt>Registered</dt>
+        <dt>{t('user.registered')}</dt>
         <dd>
           <When at={user.registeredAt} />
         </dd>
-        <dt>Last sign-in</dt>
+        <dt>{t('user.lastLogin')}</dt>
         <dd>
           <When at={user.lastLoginAt} />
         </dd>
-        <dt>User id</dt>
+        <dt>{t('user.id')}</dt>
         <dd>
           <code>{user.id}</code>
         </dd>
@@ -157,11 +155,11 @@ function Profile(props: { user: User }) {
  * before numbers were checked is shown as written, and said to be no number.
  */
 function Phone(props: { phone: string | null }) {
-  if (props.phone === null) return <span class="muted">None given</span>;
+  if (props.phone === null) return <span class="muted">{t('consoleCommon.noneGiven')}</span>;
   if (!validateForm(formSchemas.phone, props.phone).success) {
     return (
       <>
-        {props.phone} <span class="muted small">(not a phone number: stored before numbers were checked)</span>
+        {props.phone} <span class="muted small">{t('user.notAPhone')}</span>
       </>
     );
   }
@@ -172,10 +170,7 @@ function Phone(props: { phone: string | null }) {
  * What the service's refusals mean for the mail an admin sends a user (an invitation again, a password reset): a
  * sentence of its own, rather than "the service is busy", whatever the wait the service names (a minute, as a rule).
  */
-const MAIL_SENTENCES = {
-  UNAVAILABLE: () =>
-    'The e-mail could not be sent, so nothing changed. One address gets such an e-mail at most once a minute (five an hour), and none while its mail is suppressed. Try again in a minute.',
-};
+const mailSentences = () => ({ UNAVAILABLE: () => t('user.mailNotSent') });
 
 /**
  * An invited user's invitation: when it went out, whether its link still works, and "Resend invitation", which
@@ -189,30 +184,26 @@ function InvitationSection(props: { user: User; onChange(user: AdminUser): void 
   return (
     <section class="panel" aria-labelledby="invitation-heading">
       <h2 id="invitation-heading" tabIndex={-1} ref={heading.ref}>
-        Invitation
+        {t('user.invitation.title')}
       </h2>
       {done && <Notice>{done}</Notice>}
       <p>
-        {user.emailStatus === 'VALIDATION_SENT'
-          ? 'The invitation is waiting for an answer.'
-          : 'The link of the invitation has expired: send a new one.'}{' '}
-        <span class="muted">
-          First invited <When at={user.registeredAt} />.
-        </span>
+        {user.emailStatus === 'VALIDATION_SENT' ? t('user.invitation.waiting') : t('user.invitation.expired')}{' '}
+        <span class="muted">{tx('user.invitation.first', { when: <When at={user.registeredAt} /> })}</span>
       </p>
       <Confirm
-        label="Resend invitation"
-        question={`Send ${user.email} a new invitation? It has a new link, good for 7 days; the link of the earlier one stops working.`}
-        confirmLabel="Send"
+        label={t('user.invitation.resend')}
+        question={t('user.invitation.question', { email: user.email })}
+        confirmLabel={t('user.send')}
         overrides={{
-          ...ADMIN_SENTENCES,
-          ...MAIL_SENTENCES,
-          CONFLICT: 'This user is no longer invited: they have accepted, or the invitation was withdrawn.',
+          ...adminSentences(),
+          ...mailSentences(),
+          CONFLICT: t('user.invitation.notInvited'),
         }}
         onConfirm={async () => {
           const { expiresAt } = await client.admin.users.resendInvitation(user.id);
           props.onChange(await client.admin.users.get(user.id));
-          setDone(`A new invitation was sent to ${user.email}. Its link works until ${when(expiresAt)}.`);
+          setDone(t('user.invitation.sent', { email: user.email, when: when(expiresAt) }));
           heading.focus();
         }}
       />
@@ -235,26 +226,22 @@ function PasswordResetSection(props: { user: User }) {
   return (
     <section class="panel" aria-labelledby="password-heading">
       <h2 id="password-heading" tabIndex={-1} ref={heading.ref}>
-        Password
+        {t('user.password.title')}
       </h2>
       {done && <Notice>{done}</Notice>}
-      <p>
-        {user.status === 'COMPROMISED'
-          ? 'Their password was voided: they sign in again once they choose a new one.'
-          : 'Forgotten passwords are reset by the user. You can send them the e-mail that starts it.'}
-      </p>
+      <p>{user.status === 'COMPROMISED' ? t('user.password.voided') : t('user.password.byUser')}</p>
       <Confirm
-        label="Send password reset"
-        question={`Send ${user.email} an e-mail to choose a new password? It holds a code that works for 10 minutes; their password stays as it is until they choose a new one.`}
-        confirmLabel="Send"
+        label={t('user.password.send')}
+        question={t('user.password.question', { email: user.email })}
+        confirmLabel={t('user.send')}
         overrides={{
-          ...ADMIN_SENTENCES,
-          ...MAIL_SENTENCES,
-          CONFLICT: 'This user cannot reset a password now: only active users can.',
+          ...adminSentences(),
+          ...mailSentences(),
+          CONFLICT: t('user.password.notActive'),
         }}
         onConfirm={async () => {
           await client.admin.users.sendPasswordReset(user.id);
-          setDone(`A password reset e-mail was sent to ${user.email}.`);
+          setDone(t('user.password.sent', { email: user.email }));
           heading.focus();
         }}
       />
@@ -263,9 +250,9 @@ function PasswordResetSection(props: { user: User }) {
 }
 
 /** Why mail stopped, as the console says it: "hard bounce on <date>". */
-const SUPPRESSION_WORDS: Record<MailSuppression['reason'], string> = {
-  BOUNCE: 'hard bounce',
-  COMPLAINT: 'marked as spam',
+const SUPPRESSION_WORDS: Record<MailSuppression['reason'], TextKey> = {
+  BOUNCE: 'user.mail.BOUNCE',
+  COMPLAINT: 'user.mail.COMPLAINT',
 };
 
 /**
@@ -282,22 +269,24 @@ function MailSection(props: { user: AdminUser; mayAct: boolean; onChange(user: A
   return (
     <section class="panel" aria-labelledby="mail-heading">
       <h2 id="mail-heading" tabIndex={-1} ref={heading.ref}>
-        E-mail delivery
+        {t('user.mail.title')}
       </h2>
-      {!suppression && <Notice>Mail to this address is no longer suppressed: the next mail goes out.</Notice>}
+      {!suppression && <Notice>{t('user.mail.cleared')}</Notice>}
       {suppression && (
         <>
           <p class="warning" role="note">
-            Mail to this address is suppressed ({SUPPRESSION_WORDS[suppression.reason]} on <When at={suppression.at} />
-            ). The service sends it nothing: no sign-in codes, no password resets, no notices.
+            {tx('user.mail.suppressed', {
+              reason: t(SUPPRESSION_WORDS[suppression.reason]),
+              when: <When at={suppression.at} />,
+            })}
           </p>
           {props.mayAct && (
             <Confirm
-              label="Clear"
-              fullLabel="Clear the mail suppression"
-              question={`Let mail reach ${user.email} again? Clear it once the address works again: another hard bounce or spam report suppresses it again.`}
-              confirmLabel="Clear"
-              overrides={ADMIN_SENTENCES}
+              label={t('user.mail.clear')}
+              fullLabel={t('user.mail.clearFull')}
+              question={t('user.mail.question', { email: user.email })}
+              confirmLabel={t('user.mail.clear')}
+              overrides={adminSentences()}
               onConfirm={async () => {
                 await client.admin.users.clearMailSuppression(user.id);
                 props.onChange(await client.admin.users.get(user.id));
@@ -318,28 +307,22 @@ function useSectionHeading() {
   return { ref, focus: () => setTimeout(() => ref.current?.focus(), 0) };
 }
 
-const STATUS_CHANGES: Record<
-  SettableUserStatus,
-  { label: string; confirmLabel: string; question: (name: string) => string; done: string }
-> = {
+/** Each status an admin sets: its button (which also confirms), the question (of `{name}`) and the news. */
+const STATUS_CHANGES: Record<SettableUserStatus, { label: TextKey; question: TextKey; done: TextKey }> = {
   ACTIVE: {
-    label: 'Activate',
-    confirmLabel: 'Activate',
-    question: (name) => `Activate ${name}? They can sign in again (a compromised password stays void until reset).`,
-    done: 'The user is active.',
+    label: 'user.status.activate',
+    question: 'user.status.activateQuestion',
+    done: 'user.status.activated',
   },
   DISABLED: {
-    label: 'Disable',
-    confirmLabel: 'Disable',
-    question: (name) => `Disable ${name}? They are signed out everywhere at once and cannot sign in until activated.`,
-    done: 'The user is disabled and signed out everywhere.',
+    label: 'user.status.disable',
+    question: 'user.status.disableQuestion',
+    done: 'user.status.disabled',
   },
   COMPROMISED: {
-    label: 'Mark as compromised',
-    confirmLabel: 'Mark as compromised',
-    question: (name) =>
-      `Mark ${name} as compromised? They are signed out everywhere and their password stops working: they must reset it to sign in again.`,
-    done: 'The user is marked as compromised and signed out everywhere.',
+    label: 'user.status.compromise',
+    question: 'user.status.compromiseQuestion',
+    done: 'user.status.compromised',
   },
 };
 
@@ -353,7 +336,7 @@ function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User
   return (
     <section class="panel" aria-labelledby="status-heading">
       <h2 id="status-heading" tabIndex={-1} ref={heading.ref}>
-        Status
+        {t('user.status.title')}
       </h2>
       <p>
         <StatusBadge status={user.status} />
@@ -368,14 +351,14 @@ function StatusSection(props: { user: User; mayAct: boolean; onChange(user: User
               return (
                 <Confirm
                   key={status}
-                  label={change.label}
-                  question={change.question(displayName(user))}
-                  confirmLabel={change.confirmLabel}
+                  label={t(change.label)}
+                  question={t(change.question, { name: displayName(user) })}
+                  confirmLabel={t(change.label)}
                   danger={status !== 'ACTIVE'}
-                  overrides={ADMIN_SENTENCES}
+                  overrides={adminSentences()}
                   onConfirm={async () => {
                     props.onChange(await reauth.run(() => client.admin.users.setStatus(user.id, status)));
-                    setDone(change.done);
+                    setDone(t(change.done));
                     heading.focus();
                   }}
                 />
@@ -424,42 +407,44 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
       client.admin.roles.assign({ userId: user.id, roleId: chosen.id, ...(expiresAt ? { expiresAt } : {}) }),
     );
     await reload();
-    setDone(`${chosen.name} was assigned${expiresAt ? `, until ${when(expiresAt)}` : ''}.`);
+    setDone(
+      expiresAt
+        ? t('user.roles.assignedUntil', { role: chosen.name, when: when(expiresAt) })
+        : t('user.roles.assigned', { role: chosen.name }),
+    );
     setRoleId('');
     setExpires('');
   });
-  const problems = fieldProblems(assign.error);
+  const problems = fieldSentences(assign.error, { expiresAt: t('user.roles.expiry') });
   const sorted = [...user.roles].sort((a, b) => a.priority - b.priority);
 
   return (
     <section class="panel" aria-labelledby="roles-heading">
       <h2 id="roles-heading" tabIndex={-1} ref={heading.ref}>
-        Roles
+        {t('user.roles.title')}
       </h2>
       {done && <Notice>{done}</Notice>}
-      <ScrollingTable label="Roles held">
+      <ScrollingTable label={t('user.roles.held')}>
         <table>
-          <TableHead columns={['Role', 'Expires']} actions={props.mayAct} />
+          <TableHead columns={[t('user.roles.role'), t('user.roles.expires')]} actions={props.mayAct} />
           <tbody>
             {sorted.length === 0 && (
               <tr>
                 <td colSpan={3} class="muted">
-                  No roles.
+                  {t('user.roles.none')}
                 </td>
               </tr>
             )}
             {sorted.map((grant) => (
               <tr key={grant.roleId}>
                 <td>
-                  {grant.name} <span class="muted small">(priority {grant.priority})</span>
+                  {grant.name} <span class="muted small">{t('user.roles.priority', { priority: grant.priority })}</span>
                 </td>
                 <td>
                   {grant.expiresAt === null ? (
-                    <span class="muted">Never</span>
+                    <span class="muted">{t('consoleCommon.never')}</span>
                   ) : isExpired(grant) ? (
-                    <>
-                      Expired <When at={grant.expiresAt} />
-                    </>
+                    tx('user.roles.expired', { when: <When at={grant.expiresAt} /> })
                   ) : (
                     <When at={grant.expiresAt} />
                   )}
@@ -468,16 +453,16 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
                   <td>
                     {mayGrant(caller, grant) && (
                       <Confirm
-                        label="Revoke"
-                        fullLabel={`Revoke ${grant.name}`}
-                        question={`Revoke the role ${grant.name} from ${displayName(user)}?`}
-                        confirmLabel="Revoke"
+                        label={t('user.roles.revoke')}
+                        fullLabel={t('user.roles.revokeFull', { role: grant.name })}
+                        question={t('user.roles.revokeQuestion', { role: grant.name, name: displayName(user) })}
+                        confirmLabel={t('user.roles.revoke')}
                         danger
-                        overrides={ADMIN_SENTENCES}
+                        overrides={adminSentences()}
                         onConfirm={async () => {
                           await reauth.run(() => client.admin.roles.revoke({ userId: user.id, roleId: grant.roleId }));
                           await reload();
-                          setDone(`${grant.name} was revoked.`);
+                          setDone(t('user.roles.revoked', { role: grant.name }));
                           heading.focus();
                         }}
                       />
@@ -491,12 +476,12 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
       </ScrollingTable>
       {props.mayAct && (
         <>
-          <h3>Assign a role</h3>
+          <h3>{t('user.roles.assign')}</h3>
           <Problem error={rolesError} />
           <form onSubmit={onSubmit(assign.run)} noValidate>
             <div class="row top">
               <div class="field">
-                <label for={roleSelect}>Role</label>
+                <label for={roleSelect}>{t('user.roles.role')}</label>
                 <select
                   id={roleSelect}
                   required
@@ -506,7 +491,7 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
                     setDone(null);
                   }}
                 >
-                  <option value="">Choose a role</option>
+                  <option value="">{t('user.roles.choose')}</option>
                   {grantable.map((role) => (
                     <option key={role.id} value={role.id}>
                       {role.name}
@@ -515,23 +500,19 @@ function RolesSection(props: { user: User; mayAct: boolean; onChange(user: User)
                 </select>
               </div>
               <Field
-                label="Expires (optional)"
+                label={t('user.roles.expiresOptional')}
                 name="expiresAt"
                 type="datetime-local"
                 value={expiryAllowed ? expires : ''}
                 disabled={!expiryAllowed}
                 onInput={(e) => setExpires(e.currentTarget.value)}
-                hint={
-                  expiryAllowed
-                    ? 'Your local time. Leave empty for a role that does not expire.'
-                    : 'SUPER_ADMIN never expires.'
-                }
+                hint={expiryAllowed ? t('user.roles.expiresHint') : t('user.roles.superAdminForever')}
                 problem={problems.expiresAt}
               />
             </div>
-            <Problem error={assign.error} overrides={ADMIN_SENTENCES} />
+            <Problem error={assign.error} overrides={adminSentences()} />
             <Button busy={assign.busy} disabled={!chosen}>
-              Assign role
+              {t('user.roles.assignButton')}
             </Button>
           </form>
         </>
@@ -550,17 +531,17 @@ function TotpSection(props: { user: User; mayAct: boolean; onChange(user: User):
   return (
     <section class="panel" aria-labelledby="totp-heading">
       <h2 id="totp-heading" tabIndex={-1} ref={heading.ref}>
-        Authenticator app
+        {t('user.totp.title')}
       </h2>
-      {done && <Notice>The authenticator app was removed. The user can set up a new one from their account.</Notice>}
-      <p>{user.totpEnabled ? 'Set up: signing in asks for its code.' : 'Not set up.'}</p>
+      {done && <Notice>{t('user.totp.removed')}</Notice>}
+      <p>{user.totpEnabled ? t('user.totp.on') : t('user.totp.off')}</p>
       {props.mayAct && user.totpEnabled && (
         <Confirm
-          label="Reset authenticator app"
-          question={`Remove ${displayName(user)}’s authenticator app and backup codes? They sign in without it until they set up a new one.`}
-          confirmLabel="Reset"
+          label={t('user.totp.reset')}
+          question={t('user.totp.question', { name: displayName(user) })}
+          confirmLabel={t('user.totp.confirm')}
           danger
-          overrides={ADMIN_SENTENCES}
+          overrides={adminSentences()}
           onConfirm={async () => {
             await reauth.run(() => client.admin.users.resetTotp(user.id));
             props.onChange(await client.admin.users.get(user.id));
@@ -581,14 +562,14 @@ function DeleteSection(props: { user: User }) {
   const reauth = useReauthenticated();
   return (
     <section class="panel" aria-labelledby="delete-heading">
-      <h2 id="delete-heading">Delete</h2>
-      <p>Deleting removes the account, its sessions and its role grants. It cannot be undone.</p>
+      <h2 id="delete-heading">{t('user.delete.title')}</h2>
+      <p>{t('user.delete.text')}</p>
       <Confirm
-        label="Delete user"
-        question={`Delete ${user.email}? This cannot be undone.`}
-        confirmLabel="Delete"
+        label={t('user.delete.button')}
+        question={t('user.delete.question', { email: user.email })}
+        confirmLabel={t('user.delete.confirm')}
         danger
-        overrides={ADMIN_SENTENCES}
+        overrides={adminSentences()}
         onConfirm={async () => {
           await reauth.run(() => client.admin.users.delete(user.id));
           route(`/console/users?deleted=${encodeURIComponent(user.email)}`);

@@ -1,12 +1,19 @@
 import type { HTMLAttributes, JSX } from 'preact';
 import { browserAndSystem } from '../agent.ts';
+import { type TextKey, t, tn } from '../i18n/index.ts';
 import type { Activity, ActivityType } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Problem, ScrollingTable, TableHead, useCursorPages, useResource } from '../ui.tsx';
 import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
 import { When } from './users-shared.tsx';
 
-const DEVICE_COLUMNS = ['Browser', 'System', 'First seen', 'Last seen', 'Sign-ins'];
+const deviceColumns = () => [
+  t('user.devices.browser'),
+  t('user.devices.system'),
+  t('user.devices.firstSeen'),
+  t('user.devices.lastSeen'),
+  t('user.devices.signIns'),
+];
 
 /** A user's devices (GET /users/{id}/devices), as a table; the service names browser and system, with versions. */
 export function UserDevices(props: { userId: string }) {
@@ -18,27 +25,27 @@ export function UserDevices(props: { userId: string }) {
   } = useResource(() => client.admin.users.devices(props.userId), [client, props.userId]);
   return (
     <section class="panel" aria-labelledby="devices-heading">
-      <h2 id="devices-heading">Devices</h2>
+      <h2 id="devices-heading">{t('user.devices.title')}</h2>
       {error ? (
         <>
           <Problem error={error} />
           <button type="button" class="button secondary" onClick={reload}>
-            Try again
+            {t('consoleCommon.tryAgain')}
           </button>
         </>
       ) : devices?.length === 0 ? (
-        <p class="muted">No device has signed in yet.</p>
+        <p class="muted">{t('user.devices.none')}</p>
       ) : (
-        <ScrollingTable label="Devices" busy={devices === null}>
-          {devices === null && <Loading>Loading the devices…</Loading>}
+        <ScrollingTable label={t('user.devices.title')} busy={devices === null}>
+          {devices === null && <Loading>{t('user.devices.loading')}</Loading>}
           <table>
-            <TableHead columns={DEVICE_COLUMNS} />
-            {devices === null && <SkeletonRows columns={DEVICE_COLUMNS.length} rows={2} />}
+            <TableHead columns={deviceColumns()} />
+            {devices === null && <SkeletonRows columns={5} rows={2} />}
             <tbody>
               {devices?.map((device) => (
                 <tr key={device.fingerprint}>
-                  <td>{device.browser ?? <span class="muted">Unknown</span>}</td>
-                  <td>{device.os ?? <span class="muted">Unknown</span>}</td>
+                  <td>{device.browser ?? <span class="muted">{t('user.unknown')}</span>}</td>
+                  <td>{device.os ?? <span class="muted">{t('user.unknown')}</span>}</td>
                   <td>
                     <When at={device.firstSeenAt} />
                   </td>
@@ -56,43 +63,50 @@ export function UserDevices(props: { userId: string }) {
   );
 }
 
-const ACTIVITY_WORDS: Record<ActivityType, string> = {
-  LOGIN: 'Signed in',
-  LOGOUT: 'Signed out',
-  LOGIN_FAILED: 'Failed sign-in',
-  PASSWORD_CHANGE: 'Password changed',
-  EMAIL_CHANGE: 'E-mail address changed',
-  TOTP_ENABLED: 'Authenticator app set up',
-  TOTP_DISABLED: 'Authenticator app removed',
-  SESSION_REVOKED: 'Session ended',
-  ROLE_ASSIGNED: 'Role assigned',
-  ROLE_REVOKED: 'Role revoked',
-  USER_DISABLED: 'Account disabled',
-  USER_ENABLED: 'Account activated',
-  SIGNUP: 'Signed up',
-  PASSWORD_RESET: 'Password reset',
-  USER_COMPROMISED: 'Marked as compromised',
-  ACCOUNT_LOCKED: 'Locked after failed sign-ins',
-  REFRESH_TOKEN_REUSED: 'Session ended: a token was used twice',
-  REFRESH_TOKEN_GRACE: 'Session continued in another tab',
-  REAUTHENTICATED: 'Confirmed it was them',
+const ACTIVITY_WORDS: Record<ActivityType, TextKey> = {
+  LOGIN: 'user.activity.LOGIN',
+  LOGOUT: 'user.activity.LOGOUT',
+  LOGIN_FAILED: 'user.activity.LOGIN_FAILED',
+  PASSWORD_CHANGE: 'user.activity.PASSWORD_CHANGE',
+  EMAIL_CHANGE: 'user.activity.EMAIL_CHANGE',
+  TOTP_ENABLED: 'user.activity.TOTP_ENABLED',
+  TOTP_DISABLED: 'user.activity.TOTP_DISABLED',
+  SESSION_REVOKED: 'user.activity.SESSION_REVOKED',
+  ROLE_ASSIGNED: 'user.activity.ROLE_ASSIGNED',
+  ROLE_REVOKED: 'user.activity.ROLE_REVOKED',
+  USER_DISABLED: 'user.activity.USER_DISABLED',
+  USER_ENABLED: 'user.activity.USER_ENABLED',
+  SIGNUP: 'user.activity.SIGNUP',
+  PASSWORD_RESET: 'user.activity.PASSWORD_RESET',
+  USER_COMPROMISED: 'user.activity.USER_COMPROMISED',
+  ACCOUNT_LOCKED: 'user.activity.ACCOUNT_LOCKED',
+  REFRESH_TOKEN_REUSED: 'user.activity.REFRESH_TOKEN_REUSED',
+  REFRESH_TOKEN_GRACE: 'user.activity.REFRESH_TOKEN_GRACE',
+  REAUTHENTICATED: 'user.activity.REAUTHENTICATED',
 };
 
-const ACTIVITY_COLUMNS = ['Activity', 'When', 'Browser', 'System', 'IP address', 'By'];
+const activityColumns = () => [
+  t('user.activity.what'),
+  t('user.activity.when'),
+  t('user.devices.browser'),
+  t('user.devices.system'),
+  t('user.activity.ip'),
+  t('user.activity.by'),
+];
 
 /** Entries asked for at a time. */
 const ACTIVITY_PAGE = 20;
 
 /** Who did it: the user, or an admin (whose browser and address the entry then shows). */
 function actorOf(entry: Activity, userId: string): string {
-  if (entry.actorId === userId) return 'The user';
-  return entry.actorId.startsWith('apikey:') ? 'An API key' : 'An administrator';
+  if (entry.actorId === userId) return t('user.activity.byUser');
+  return t(entry.actorId.startsWith('apikey:') ? 'user.activity.byApiKey' : 'user.activity.byAdmin');
 }
 
 /** A User-Agent the patterns do not know, shortened: better than "Unknown" for a script or a tool. */
 function rawAgent(userAgent: string): JSX.Element {
   const trimmed = userAgent.trim();
-  if (!trimmed) return <span class="muted">Unknown</span>;
+  if (!trimmed) return <span class="muted">{t('user.unknown')}</span>;
   return <span class="muted small">{trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed}</span>;
 }
 
@@ -112,16 +126,14 @@ export function UserActivity(props: { userId: string }) {
 
   return (
     <section class="panel" aria-labelledby="activity-heading">
-      <h2 id="activity-heading">Activity</h2>
-      {items?.length === 0 && (
-        <EmptyState>No activity yet: signing in, changes of password or roles and the like show here.</EmptyState>
-      )}
+      <h2 id="activity-heading">{t('user.activity.title')}</h2>
+      {items?.length === 0 && <EmptyState>{t('user.activity.none')}</EmptyState>}
       {(loading || (items && items.length > 0)) && (
-        <ScrollingTable label="Activity, newest first" busy={loading}>
-          {loading && <Loading>Loading the activity…</Loading>}
+        <ScrollingTable label={t('user.activity.table')} busy={loading}>
+          {loading && <Loading>{t('user.activity.loading')}</Loading>}
           <table class="activity-table">
-            <TableHead columns={ACTIVITY_COLUMNS} />
-            {loading && <SkeletonRows columns={ACTIVITY_COLUMNS.length} />}
+            <TableHead columns={activityColumns()} />
+            {loading && <SkeletonRows columns={6} />}
             <tbody>
               {items?.map((entry, index) => {
                 const { browser, system } = browserAndSystem(entry.userAgent);
@@ -129,12 +141,12 @@ export function UserActivity(props: { userId: string }) {
                 const focus = activity.focusTarget(index) as HTMLAttributes<HTMLTableRowElement>;
                 return (
                   <tr key={entry.id} {...focus}>
-                    <td class="what">{ACTIVITY_WORDS[entry.type] ?? entry.type}</td>
+                    <td class="what">{ACTIVITY_WORDS[entry.type] ? t(ACTIVITY_WORDS[entry.type]) : entry.type}</td>
                     <td class="nowrap">
                       <When at={entry.at} />
                     </td>
                     <td class="nowrap">{browser ?? rawAgent(entry.userAgent)}</td>
-                    <td class="nowrap">{system ?? <span class="muted">Unknown</span>}</td>
+                    <td class="nowrap">{system ?? <span class="muted">{t('user.unknown')}</span>}</td>
                     <td class="nowrap">{entry.ip}</td>
                     <td>{actorOf(entry, props.userId)}</td>
                   </tr>
@@ -147,7 +159,7 @@ export function UserActivity(props: { userId: string }) {
       <p class="muted" role="status">
         {items &&
           items.length > 0 &&
-          `${items.length} ${items.length === 1 ? 'entry' : 'entries'} shown${activity.hasMore ? '' : ', the whole history'}.`}
+          tn(activity.hasMore ? 'user.activity.shown' : 'user.activity.shownAll', items.length)}
       </p>
       <Problem error={activity.error} />
       {(activity.hasMore || activity.error) && (
@@ -158,7 +170,7 @@ export function UserActivity(props: { userId: string }) {
           disabled={activity.busy}
           onClick={activity.more}
         >
-          {items === null ? 'Try again' : 'Load more'}
+          {items === null ? t('consoleCommon.tryAgain') : t('user.activity.more')}
         </button>
       )}
     </section>

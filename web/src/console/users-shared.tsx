@@ -1,3 +1,4 @@
+import { type TextKey, t } from '../i18n/index.ts';
 import { when } from '../messages.ts';
 import type { User, UserRole, UserStatus } from '../sdk.ts';
 import './users.css';
@@ -16,19 +17,33 @@ export function displayName(user: Pick<User, 'firstName' | 'lastName' | 'email'>
   return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
 }
 
-const STATUS_WORDS: Record<UserStatus, string> = {
-  ACTIVE: 'Active',
-  INACTIVE: 'Not verified',
-  INVITED: 'Invited',
-  DISABLED: 'Disabled',
-  COMPROMISED: 'Compromised',
-  TIMED_OUT: 'Locked out',
+const STATUS_WORDS: Record<UserStatus, TextKey> = {
+  ACTIVE: 'users.status.ACTIVE',
+  INACTIVE: 'users.status.INACTIVE',
+  INVITED: 'users.status.INVITED',
+  DISABLED: 'users.status.DISABLED',
+  COMPROMISED: 'users.status.COMPROMISED',
+  TIMED_OUT: 'users.status.TIMED_OUT',
+};
+
+/** The same inside a sentence, "among the invited users" (German declines it: "unter den eingeladenen Benutzern"). */
+const STATUS_AMONG: Record<UserStatus, TextKey> = {
+  ACTIVE: 'users.statusAmong.ACTIVE',
+  INACTIVE: 'users.statusAmong.INACTIVE',
+  INVITED: 'users.statusAmong.INVITED',
+  DISABLED: 'users.statusAmong.DISABLED',
+  COMPROMISED: 'users.statusAmong.COMPROMISED',
+  TIMED_OUT: 'users.statusAmong.TIMED_OUT',
 };
 
 export const USER_STATUSES = Object.keys(STATUS_WORDS) as UserStatus[];
 
 export function statusWord(status: UserStatus): string {
-  return STATUS_WORDS[status];
+  return t(STATUS_WORDS[status]);
+}
+
+export function statusAmong(status: UserStatus): string {
+  return t(STATUS_AMONG[status]);
 }
 
 export function StatusBadge(props: { status: UserStatus }) {
@@ -37,6 +52,6 @@ export function StatusBadge(props: { status: UserStatus }) {
 
 /** An instant in the reader's own words and zone, with the exact ISO time for machines. */
 export function When(props: { at: string | null; never?: string }) {
-  if (!props.at) return <span class="muted">{props.never ?? 'Never'}</span>;
+  if (!props.at) return <span class="muted">{props.never ?? t('consoleCommon.never')}</span>;
   return <time dateTime={props.at}>{when(props.at)}</time>;
 }

@@ -1,13 +1,14 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { type TextKey, t, tn } from '../i18n/index.ts';
 import { pageUsers, type User, type UserStatus } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Notice, Problem, ScrollingTable, useResource } from '../ui.tsx';
 import { InviteForm } from './invite-form.tsx';
 import { ConsolePage } from './layout.tsx';
 import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
-import { displayName, inForce, StatusBadge, statusWord, USER_STATUSES, When } from './users-shared.tsx';
+import { displayName, inForce, StatusBadge, statusAmong, statusWord, USER_STATUSES, When } from './users-shared.tsx';
 
 type StatusFilter = UserStatus | 'ALL';
 
@@ -44,11 +45,12 @@ const FIRST_DIRECTION: Record<SortKey, Direction> = {
   status: 'ascending',
   lastLogin: 'descending',
 };
-const SORT_WORDS: Record<SortKey, { column: string; ascending: string; descending: string }> = {
-  name: { column: 'name', ascending: 'A to Z', descending: 'Z to A' },
-  email: { column: 'e-mail address', ascending: 'A to Z', descending: 'Z to A' },
-  status: { column: 'status', ascending: 'A to Z', descending: 'Z to A' },
-  lastLogin: { column: 'last sign-in', ascending: 'oldest first', descending: 'most recent first' },
+/** The table's caption, saying its order. */
+const SORT_CAPTIONS: Record<SortKey, Record<Direction, TextKey>> = {
+  name: { ascending: 'users.sorted.name.ascending', descending: 'users.sorted.name.descending' },
+  email: { ascending: 'users.sorted.email.ascending', descending: 'users.sorted.email.descending' },
+  status: { ascending: 'users.sorted.status.ascending', descending: 'users.sorted.status.descending' },
+  lastLogin: { ascending: 'users.sorted.lastLogin.ascending', descending: 'users.sorted.lastLogin.descending' },
 };
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
@@ -158,12 +160,12 @@ export function Users() {
   };
 
   return (
-    <ConsolePage title="Users">
-      {deleted && <Notice>{deleted} was deleted.</Notice>}
-      {invited && <Notice>An invitation was sent to {invited}. They are listed as invited until they accept.</Notice>}
+    <ConsolePage title={t('users.title')}>
+      {deleted && <Notice>{t('users.deleted', { email: deleted })}</Notice>}
+      {invited && <Notice>{t('users.invited', { email: invited })}</Notice>}
       <search class="users-tools">
         <div class="field">
-          <label for={searchId}>Search by name or e-mail</label>
+          <label for={searchId}>{t('users.search')}</label>
           <input
             id={searchId}
             type="search"
@@ -175,7 +177,7 @@ export function Users() {
           />
         </div>
         <div class="field narrow">
-          <label for={statusId}>Status</label>
+          <label for={statusId}>{t('users.statusFilter')}</label>
           <select
             id={statusId}
             value={status}
@@ -184,7 +186,7 @@ export function Users() {
               setPage(1);
             }}
           >
-            <option value="ALL">All statuses</option>
+            <option value="ALL">{t('users.allStatuses')}</option>
             {USER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {statusWord(s)}
@@ -193,7 +195,7 @@ export function Users() {
           </select>
         </div>
         <button type="button" class="button primary invite-user" aria-haspopup="dialog" onClick={openInvite}>
-          Invite user
+          {t('users.invite')}
         </button>
       </search>
       <InviteDialog
@@ -208,7 +210,7 @@ export function Users() {
         <div class="panel">
           <Problem error={error} />
           <button type="button" class="button secondary" onClick={reload}>
-            Try again
+            {t('consoleCommon.tryAgain')}
           </button>
         </div>
       ) : (
@@ -217,21 +219,20 @@ export function Users() {
             <EmptyState
               action={
                 <button type="button" class="button primary" aria-haspopup="dialog" onClick={openInvite}>
-                  Invite the first user
+                  {t('users.inviteFirst')}
                 </button>
               }
             >
-              Nobody else has an account here yet. Invite the people who will use it: each gets an e-mail with a link to
-              choose a password.
+              {t('users.alone')}
             </EmptyState>
           )}
           {users === null ? (
-            <Loading>Loading the users…</Loading>
+            <Loading>{t('users.loading')}</Loading>
           ) : (
             <p role="status" class="muted">
               {shown.total === users.length
-                ? `${users.length} ${users.length === 1 ? 'user' : 'users'}`
-                : `${shown.total} of ${users.length} users match`}
+                ? tn('users.count', users.length)
+                : tn('users.matching', users.length, { shown: shown.total })}
             </p>
           )}
           <UserTable
@@ -240,10 +241,9 @@ export function Users() {
             onSort={sortBy}
             empty={
               <>
-                No user matches{filter.trim() ? ` “${filter.trim()}”` : ''}
-                {status !== 'ALL' ? ` among the ${statusWord(status).toLowerCase()} users` : ''}.{' '}
+                {noMatch(filter.trim(), status)}{' '}
                 <button type="button" class="button secondary small" onClick={clearSearch}>
-                  Show every user
+                  {t('users.showEvery')}
                 </button>
               </>
             }
@@ -255,13 +255,22 @@ export function Users() {
   );
 }
 
+/** "No user matches “ann” among the invited users.": what the search and the status filter found nothing for. */
+function noMatch(search: string, status: StatusFilter): string {
+  if (status === 'ALL') return search ? t('users.noMatchSearch', { search }) : t('users.noMatch');
+  const among = statusAmong(status);
+  return search
+    ? t('users.noMatchSearchStatus', { search, status: among })
+    : t('users.noMatchStatus', { status: among });
+}
+
 /** The columns, in order; `sort` names the ones the list sorts by. */
-const COLUMNS: { label: string; sort?: SortKey }[] = [
-  { label: 'Name', sort: 'name' },
-  { label: 'E-mail address', sort: 'email' },
-  { label: 'Status', sort: 'status' },
-  { label: 'Roles' },
-  { label: 'Last sign-in', sort: 'lastLogin' },
+const COLUMNS: { label: TextKey; sort?: SortKey }[] = [
+  { label: 'users.column.name', sort: 'name' },
+  { label: 'users.column.email', sort: 'email' },
+  { label: 'users.column.status', sort: 'status' },
+  { label: 'users.column.roles' },
+  { label: 'users.column.lastLogin', sort: 'lastLogin' },
 ];
 
 /**
@@ -270,13 +279,10 @@ const COLUMNS: { label: string; sort?: SortKey }[] = [
  * caption.
  */
 function UserTable(props: { users: User[] | null; sort: Sort; onSort(key: SortKey): void; empty: ComponentChildren }) {
-  const words = SORT_WORDS[props.sort.key];
   return (
-    <ScrollingTable label="Users" busy={props.users === null}>
+    <ScrollingTable label={t('users.title')} busy={props.users === null}>
       <table class="users-table">
-        <caption class="visually-hidden">
-          Users, sorted by {words.column}, {words[props.sort.direction]}
-        </caption>
+        <caption class="visually-hidden">{t(SORT_CAPTIONS[props.sort.key][props.sort.direction])}</caption>
         <thead>
           <tr>
             {COLUMNS.map((column) => {
@@ -289,13 +295,13 @@ function UserTable(props: { users: User[] | null; sort: Sort; onSort(key: SortKe
                       class={`sort${sorted ? ' sorted' : ''}`}
                       onClick={() => column.sort && props.onSort(column.sort)}
                     >
-                      {column.label}
+                      {t(column.label)}
                       <span class="sort-mark" aria-hidden="true">
                         {sorted ? (props.sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
                       </span>
                     </button>
                   ) : (
-                    column.label
+                    t(column.label)
                   )}
                 </th>
               );
@@ -322,7 +328,7 @@ function UserTable(props: { users: User[] | null; sort: Sort; onSort(key: SortKe
                 {inForce(user.roles)
                   .sort((a, b) => a.priority - b.priority)
                   .map((grant) => grant.name)
-                  .join(', ') || <span class="muted">None</span>}
+                  .join(', ') || <span class="muted">{t('users.noRoles')}</span>}
               </td>
               <td>
                 <When at={user.lastLoginAt} />
@@ -355,8 +361,8 @@ function InviteDialog(props: {
       aria-labelledby={headingId}
       onClose={() => setRound((n) => n + 1)}
     >
-      <h2 id={headingId}>Invite someone</h2>
-      <p class="muted">They get an e-mail with a link to choose a password and finish signing up.</p>
+      <h2 id={headingId}>{t('invitations.inviteSomeone')}</h2>
+      <p class="muted">{t('invitations.what')}</p>
       <InviteForm
         key={round}
         emailRef={props.emailRef}
@@ -366,7 +372,7 @@ function InviteDialog(props: {
         }}
         actions={
           <button type="button" class="button secondary" onClick={close}>
-            Cancel
+            {t('consoleCommon.cancel')}
           </button>
         }
       />
@@ -382,25 +388,23 @@ function Pager(props: { page: number; pageCount: number; onPage(page: number): v
   const first = props.page <= 1;
   const last = props.page >= props.pageCount;
   return (
-    <nav class="pager" aria-label="Pages of users">
+    <nav class="pager" aria-label={t('users.pages')}>
       <button
         type="button"
         class="button secondary"
         aria-disabled={first ? 'true' : undefined}
         onClick={() => !first && props.onPage(props.page - 1)}
       >
-        Previous
+        {t('users.previous')}
       </button>
-      <span aria-live="polite">
-        Page {props.page} of {props.pageCount}
-      </span>
+      <span aria-live="polite">{t('users.page', { page: props.page, count: props.pageCount })}</span>
       <button
         type="button"
         class="button secondary"
         aria-disabled={last ? 'true' : undefined}
         onClick={() => !last && props.onPage(props.page + 1)}
       >
-        Next
+        {t('users.next')}
       </button>
     </nav>
   );
