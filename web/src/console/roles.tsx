@@ -91,7 +91,7 @@ export function Roles() {
         <Problem error={list.error} />
         {list.error && (
           <button type="button" class="button secondary" onClick={list.reload}>
-            {t('consoleCommon.tryAgain')}
+            {t('boot.tryAgain')}
           </button>
         )}
         {roles === null && !list.error && <Loading>{t('roles.loading')}</Loading>}

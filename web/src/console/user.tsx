@@ -59,7 +59,7 @@ export function UserPage() {
             {/* A user who is gone stays gone; anything else (the network, the service) may pass. */}
             {!gone && (
               <Button type="button" kind="secondary" busy={loading} onClick={reload}>
-                {t('consoleCommon.tryAgain')}
+                {t('boot.tryAgain')}
               </Button>
             )}
           </div>

@@ -30,7 +30,7 @@ export function UserDevices(props: { userId: string }) {
         <>
           <Problem error={error} />
           <button type="button" class="button secondary" onClick={reload}>
-            {t('consoleCommon.tryAgain')}
+            {t('boot.tryAgain')}
           </button>
         </>
       ) : devices?.length === 0 ? (
@@ -170,7 +170,7 @@ export function UserActivity(props: { userId: string }) {
           disabled={activity.busy}
           onClick={activity.more}
         >
-          {items === null ? t('consoleCommon.tryAgain') : t('user.activity.more')}
+          {items === null ? t('boot.tryAgain') : t('user.activity.more')}
         </button>
       )}
     </section>

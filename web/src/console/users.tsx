@@ -210,7 +210,7 @@ export function Users() {
         <div class="panel">
           <Problem error={error} />
           <button type="button" class="button secondary" onClick={reload}>
-            {t('consoleCommon.tryAgain')}
+            {t('boot.tryAgain')}
           </button>
         </div>
       ) : (

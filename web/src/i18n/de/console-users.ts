@@ -3,7 +3,6 @@ import type en from '../en/console-users.ts';
 /** The console's texts, in German (Sie): users, a user, invitations, roles. */
 const texts: Record<keyof typeof en, string> = {
   'consoleCommon.cancel': 'Abbrechen',
-  'consoleCommon.tryAgain': 'Erneut versuchen',
   'consoleCommon.never': 'Nie',
   'consoleCommon.noneGiven': 'Keine Angabe',
   // `{noun}` without an article, as a German noun: "Schlüssel", "Client-Secret".

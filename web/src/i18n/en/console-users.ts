@@ -2,7 +2,6 @@
 const texts = {
   // What the console's screens share (confirm.tsx, shown-once.tsx, users-shared.tsx).
   'consoleCommon.cancel': 'Cancel',
-  'consoleCommon.tryAgain': 'Try again',
   'consoleCommon.never': 'Never',
   'consoleCommon.noneGiven': 'None given',
   /** `{noun}` is what was made: "key", "secret". */
