@@ -117,10 +117,18 @@ export async function setTotpPolicy(
   );
 }
 
-/** The tenant's first admin (SUPER_ADMIN), signed in through the API, at `path`, once the page's own form is there. */
-export async function openAsOwner(web: WebStack, tenant: TestTenant, path: string): Promise<Page> {
+/**
+ * The tenant's first admin (SUPER_ADMIN), signed in through the API (the sign-in form has journeys of its own), at
+ * `path`, once the page's own content is there: its first form, or what `ready` names.
+ */
+export async function openAsOwner(
+  web: WebStack,
+  tenant: TestTenant,
+  path: string,
+  ready = '#main form',
+): Promise<Page> {
   const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, path);
-  await page.locator('#main form').first().waitFor();
+  await page.locator(ready).first().waitFor();
   return page;
 }
 

@@ -1,8 +1,7 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns } from './account-steps.ts';
+import { ageSignIns, openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -18,18 +17,10 @@ async function statusWithKey(tenant: TestTenant, apiKey: string): Promise<number
   return res.status;
 }
 
-/** The tenant's first admin (SUPER_ADMIN), signed in (through the API: the sign-in form has journeys of its own), at `next`. */
-async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, next);
-  // The page's own content has arrived.
-  await page.locator('#main form').first().waitFor();
-  return page;
-}
-
 describe('API keys', () => {
   it('a key is created and shown once with a copy button; it works; coming back only its prefix is listed; revoked, it answers 401', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/api-keys');
+    const page = await openAsOwner(web, tenant, '/console/api-keys');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin(tenant) });
     await page.getByText('There are no API keys.').waitFor();
     await expectAccessible(page);
@@ -94,7 +85,7 @@ describe('API keys', () => {
 
   it('a sign-in older than 10 minutes is asked to confirm it is the admin, then the key is created', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/api-keys');
+    const page = await openAsOwner(web, tenant, '/console/api-keys');
     await ageSignIns(tenant, tenant.adminUserId);
 
     await page.getByLabel('Label').fill('Nightly export');

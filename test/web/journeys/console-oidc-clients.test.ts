@@ -1,18 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns } from './account-steps.ts';
+import { ageSignIns, openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
-
-/** The tenant's first admin (SUPER_ADMIN), signed in (through the API: the sign-in form has journeys of its own), at `next`. */
-async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, next);
-  // The page's own content has arrived.
-  await page.locator('#main form').first().waitFor();
-  return page;
-}
 
 const isFocused = (page: Page, name: string) =>
   page.getByRole('heading', { name }).evaluate((element) => element === element.ownerDocument.activeElement);
@@ -20,7 +12,7 @@ const isFocused = (page: Page, name: string) =>
 describe('Sign-in clients', () => {
   it('a confidential client is registered and its secret shown once; a fragment is refused at its field; rotated, a new secret; deleted, gone', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/oidc-clients');
+    const page = await openAsOwner(web, tenant, '/console/oidc-clients');
     await page.getByText('There are no sign-in clients.').waitFor();
     // The issuer an app's library is given: this tenant's own hosted origin.
     await expect(page.locator('code.issuer').innerText()).resolves.toBe(web.origin(tenant));
@@ -119,7 +111,7 @@ describe('Sign-in clients', () => {
 
   it('a client is changed in its place: a name at once, its addresses once the admin confirms it is them', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/oidc-clients');
+    const page = await openAsOwner(web, tenant, '/console/oidc-clients');
     await page.getByLabel('Name', { exact: true }).fill('Shop app');
     await page.getByLabel('Public').check();
     await page.getByLabel('Redirect URIs', { exact: true }).fill('https://shop.example.com/callback');
@@ -183,7 +175,7 @@ describe('Sign-in clients', () => {
 
   it('a sign-in older than 10 minutes confirms it is the admin, then the client is registered and its secret rotated', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/oidc-clients');
+    const page = await openAsOwner(web, tenant, '/console/oidc-clients');
     await ageSignIns(tenant, tenant.adminUserId);
 
     await page.getByLabel('Name', { exact: true }).fill('Warehouse');

@@ -1,18 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { aRoleName } from '#test/support/admin.ts';
-import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
-
-/** The tenant's first admin (SUPER_ADMIN), signed in (through the API: the sign-in form has journeys of its own), at `next`. */
-async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, next);
-  // The page's own content has arrived.
-  await page.locator('#main table').waitFor();
-  return page;
-}
 
 /** The roles as listed, top to bottom. */
 const listedRoles = (page: Page) => page.locator('#main tbody th .role-name').allTextContents();
@@ -20,7 +13,7 @@ const listedRoles = (page: Page) => page.locator('#main tbody th .role-name').al
 describe('roles', () => {
   it('the admin creates a MERCHANT role, sees it in priority order, and deletes it after confirming; SYSTEM roles offer no delete', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/roles');
+    const page = await openAsOwner(web, tenant, '/console/roles', '#main tbody th .role-name');
     await expect(listedRoles(page)).resolves.toEqual(['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']);
     for (const name of ['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']) {
       const row = page.getByRole('row', { name: new RegExp(`\\b${name}\\b`) });
@@ -79,7 +72,7 @@ describe('roles', () => {
 
     // Gone for the service too: a fresh page lists the four SYSTEM roles only.
     await page.reload();
-    await page.locator('#main table').waitFor();
+    await page.locator('#main tbody th .role-name').first().waitFor();
     await expect(listedRoles(page)).resolves.toEqual(['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']);
   });
 });

@@ -1,17 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, useWebStack } from '../support/web-stack.ts';
+import { openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
-
-/** The tenant's first admin (SUPER_ADMIN), signed in (through the API: the sign-in form has journeys of its own), at `next`. */
-async function signInAsOwner(tenant: TestTenant, next: string): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, next);
-  // The page's own content has arrived.
-  await page.locator('#main form').first().waitFor();
-  return page;
-}
 
 /** The computed background of an element, as `rgb(r, g, b)`. */
 const backgroundOf = (page: Page, selector: string) =>
@@ -22,7 +15,7 @@ const backgroundOf = (page: Page, selector: string) =>
 describe('merchant settings', () => {
   it('the admin changes the name and primary colour, sees the preview follow before saving, saves; a fresh sign-in page wears them', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
-    const page = await signInAsOwner(tenant, '/console/settings');
+    const page = await openAsOwner(web, tenant, '/console/settings');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     const name = page.getByLabel('Name', { exact: true });
     await expect(name.inputValue()).resolves.toMatch(/^Shop /);
@@ -71,7 +64,7 @@ describe('merchant settings', () => {
 
   it('a colour that is not #rrggbb is refused as a sentence and nothing is saved', async () => {
     const tenant = await aTenantWith();
-    const page = await signInAsOwner(tenant, '/console/settings');
+    const page = await openAsOwner(web, tenant, '/console/settings');
     await page.getByLabel('Secondary colour', { exact: true }).fill('green');
     await page.getByRole('button', { name: 'Save settings' }).click();
     const field = page.getByLabel('Secondary colour', { exact: true });
@@ -87,7 +80,7 @@ describe('merchant settings', () => {
 
   it('switching to codes by e-mail: a fresh sign-in page asks for no password', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
-    const page = await signInAsOwner(tenant, '/console/settings');
+    const page = await openAsOwner(web, tenant, '/console/settings');
     await page.getByRole('radio', { name: /Code by e-mail/ }).check();
     // The preview follows the mode too.
     const preview = page.getByTestId('sign-in-preview');
@@ -103,9 +96,24 @@ describe('merchant settings', () => {
     await screenshot(fresh, 'sign-in-otp-email');
   });
 
+  it("the tenant's language: a fresh page in a browser asking for neither language speaks it", async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
+    const page = await openAsOwner(web, tenant, '/console/settings');
+    await page.getByRole('radio', { name: /^German\./ }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your settings are saved' }).waitFor();
+    // The admin reads the console in their own language still.
+    await expect(page.evaluate('document.documentElement.lang')).resolves.toBe('en');
+
+    const french = await web.open(tenant, '/sign-in', { locale: 'fr-FR' });
+    await french.getByRole('button', { name: 'Anmelden', exact: true }).waitFor();
+    await expect(french.evaluate('document.documentElement.lang')).resolves.toBe('de');
+    await expectAccessible(page);
+  });
+
   it('origins are added and removed, each checked as an origin, and kept on save', async () => {
     const tenant = await aTenantWith({ origins: ['https://shop.example'] });
-    const page = await signInAsOwner(tenant, '/console/settings');
+    const page = await openAsOwner(web, tenant, '/console/settings');
     const origins = page.getByRole('list', { name: 'Allowed origins' });
     await expect(origins.getByRole('listitem').allTextContents()).resolves.toEqual([
       expect.stringContaining('https://shop.example'),

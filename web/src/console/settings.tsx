@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { type Brand, DEFAULT_PRIMARY, DEFAULT_SECONDARY, darkPair, isHttpsUrl } from '../brand.ts';
-import { type TextKey, t } from '../i18n/index.ts';
+import { type Language, type TextKey, t } from '../i18n/index.ts';
 import { codeSentence, fieldSentences } from '../messages.ts';
 import {
   formSchemas,
@@ -44,6 +44,12 @@ const SIGNUP_MODES: Option<SignupMode>[] = [
   },
 ];
 
+/** The tenant's language: the pages' and the mails' when a reader's browser names none of ours. */
+const LANGUAGE_CHOICES: Option<Language>[] = [
+  { value: 'en', title: 'settings.language.en', sentence: 'settings.language.enSentence' },
+  { value: 'de', title: 'settings.language.de', sentence: 'settings.language.deSentence' },
+];
+
 interface Form {
   name: string;
   logoUrl: string;
@@ -53,6 +59,7 @@ interface Form {
   darkSecondaryColor: string;
   privacyPolicyUrl: string;
   termsUrl: string;
+  defaultLanguage: Language;
   loginMode: LoginMode;
   signupMode: SignupMode;
   totpAllowed: boolean;
@@ -70,6 +77,7 @@ function formOf(merchant: Merchant): Form {
     darkSecondaryColor: merchant.darkSecondaryColor ?? '',
     privacyPolicyUrl: merchant.privacyPolicyUrl ?? '',
     termsUrl: merchant.termsUrl ?? '',
+    defaultLanguage: merchant.defaultLanguage,
     loginMode: merchant.loginMode,
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
@@ -131,6 +139,7 @@ export function Settings() {
               darkSecondaryColor: saved.darkSecondaryColor,
               privacyPolicyUrl: saved.privacyPolicyUrl,
               termsUrl: saved.termsUrl,
+              defaultLanguage: saved.defaultLanguage,
               loginMode: saved.loginMode,
               signupMode: saved.signupMode,
               totpAllowed: saved.totpAllowed,
@@ -197,6 +206,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
       darkSecondaryColor: colourOrNull(form.darkSecondaryColor),
       privacyPolicyUrl: form.privacyPolicyUrl.trim() || null,
       termsUrl: form.termsUrl.trim() || null,
+      defaultLanguage: form.defaultLanguage,
       loginMode: form.loginMode,
       signupMode: form.signupMode,
       totpAllowed: form.totpAllowed,
@@ -332,6 +342,19 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
             value={form.termsUrl}
             onInput={(e) => set({ termsUrl: e.currentTarget.value })}
             problem={problemOf('termsUrl')}
+          />
+        </fieldset>
+
+        <fieldset class="panel options" aria-describedby="language-intro">
+          <legend>{t('settings.language')}</legend>
+          <p class="hint" id="language-intro">
+            {t('settings.languageIntro')}
+          </p>
+          <Choices
+            name="defaultLanguage"
+            options={LANGUAGE_CHOICES}
+            value={form.defaultLanguage}
+            onChange={(defaultLanguage) => set({ defaultLanguage })}
           />
         </fieldset>
 

@@ -49,6 +49,13 @@ const texts: Record<keyof typeof en, string> = {
     'Benutzer melden sich mit einem 6-stelligen Code an, den wir ihnen per E-Mail senden. Ein Passwort wird nicht abgefragt.',
   'settings.loginMode.either': 'Beides',
   'settings.loginMode.eitherSentence': 'Benutzer wählen jedes Mal: ihr Passwort oder einen Code per E-Mail.',
+  'settings.language': 'Sprache',
+  'settings.languageIntro':
+    'In dieser Sprache erscheinen Ihre Seiten und E-Mails, wenn der Browser keine der beiden verlangt. Jede Person kann unten auf jeder Seite eine andere wählen.',
+  'settings.language.en': 'Englisch',
+  'settings.language.enSentence': 'Seiten und E-Mails sind auf Englisch.',
+  'settings.language.de': 'Deutsch',
+  'settings.language.deSentence': 'Seiten und E-Mails sind auf Deutsch (Sie).',
   'settings.signingUp': 'Registrierung',
   'settings.signupMode.open': 'Offen',
   'settings.signupMode.openSentence': 'Jede Person kann auf der Registrierungsseite ein Konto erstellen.',

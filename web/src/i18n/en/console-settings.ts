@@ -47,6 +47,13 @@ const texts = {
   'settings.loginMode.codeSentence': 'People sign in with a 6-digit code we e-mail them. No password is asked for.',
   'settings.loginMode.either': 'Either',
   'settings.loginMode.eitherSentence': 'People choose each time: their password, or a code we e-mail them.',
+  'settings.language': 'Language',
+  'settings.languageIntro':
+    'What your pages and mails speak when a reader’s browser asks for none of these. Anyone can pick another at the foot of every page.',
+  'settings.language.en': 'English',
+  'settings.language.enSentence': 'The pages and mails are in English.',
+  'settings.language.de': 'German',
+  'settings.language.deSentence': 'The pages and mails are in German, addressing the reader formally (Sie).',
   'settings.signingUp': 'Signing up',
   'settings.signupMode.open': 'Open',
   'settings.signupMode.openSentence': 'Anyone can create an account on the sign-up page.',
