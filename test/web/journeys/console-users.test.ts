@@ -50,8 +50,10 @@ describe('the console’s users', () => {
     for (let chunk = 0; chunk < 6; chunk++) {
       users.push(...(await Promise.all(Array.from({ length: 10 }, () => aUser(tenant)))));
     }
-    // The list is sorted by e-mail address: 61 users (with the admin) make pages of 25, 25 and 11.
-    const sorted = [tenant.adminEmail, ...users.map((u) => u.email)].sort();
+    // The list is sorted by e-mail address as a person reads it, numbers by their value ("user-15" before
+    // "user-148"): 61 users (with the admin) make pages of 25, 25 and 11.
+    const byEmail = new Intl.Collator('en-US', { sensitivity: 'base', numeric: true });
+    const sorted = [tenant.adminEmail, ...users.map((u) => u.email)].sort(byEmail.compare);
     const onPage3 = sorted[55] as string;
 
     const page = await adminAt(tenant, '/console/users');
