@@ -40,7 +40,7 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set
   return seen;
 }
 
-/** The JavaScript each page loads: the entry's closure, plus a lazy page's own closure for that page. */
+/** The JavaScript each page loads: the entry's closure, plus a lazy page's own closure for that page, and its texts. */
 export async function webBundleFigures(): Promise<
   Pick<WebFigures, 'signIn' | 'console' | 'account'> & {
     signInPage: { requests: number; gzipBytes: number; htmlGzipBytes: number };
@@ -128,7 +128,7 @@ export function renderWeb(w: WebFigures): string[] {
     '## Hosted pages',
     '',
     'The JavaScript each page loads (its chunk and every chunk it imports, from the Vite manifest of a ' +
-      'production build), gzipped at level 9; and the sign-in page opened in a fresh Chromium context (cold ' +
+      'production build, with the texts it fetches in the language whose texts weigh most), gzipped at level 9; and the sign-in page opened in a fresh Chromium context (cold ' +
       `cache) on the local stack, from navigation until its form can be used, median of ${w.signInReadyMs.runs.length}.`,
     '',
     '| figure | measured | budget | |',
