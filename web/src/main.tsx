@@ -5,6 +5,7 @@ import {
   askedLanguage,
   currentLanguage,
   DEFAULT_LANGUAGE,
+  hasText,
   isLanguage,
   type Language,
   switchLanguage,
@@ -31,7 +32,8 @@ async function boot(root: HTMLElement) {
   // The reader's language loads while the tenant is asked for; only when the reader names none of ours does the
   // tenant's default decide, once it is known.
   const asked = readerLanguage();
-  const texts = switchLanguage(asked ?? DEFAULT_LANGUAGE);
+  // Texts that could not be fetched leave the page to say so in English (fatal).
+  const texts = switchLanguage(asked ?? DEFAULT_LANGUAGE).catch(() => undefined);
   if (!slug) {
     await texts;
     return fatal(root, t('problem.TENANT_NOT_FOUND'));
@@ -44,7 +46,8 @@ async function boot(root: HTMLElement) {
     return fatal(root, problemSentence(error));
   }
   await texts;
-  if (!asked) await switchLanguage(tenantLanguage(tenant));
+  if (!asked) await switchLanguage(tenantLanguage(tenant)).catch(() => undefined);
+  if (!hasText('boot.failed')) return fatal(root, '');
   applyBrand(document.documentElement, brandOf(tenant));
   applyFavicon(document, brandOf(tenant));
   const user = await restoreSession(client).catch(() => null);
@@ -122,13 +125,15 @@ function inLanguage(url: string, init: FetchInit) {
  * "Try again", which loads the page afresh (a network or service failure often passes).
  */
 function fatal(root: HTMLElement, sentence: string) {
+  // Without its texts (they could not be fetched either), the page says it in the pages' own language.
+  const texts = hasText('boot.failed');
   render(
     <main class="auth">
       <div class="card">
-        <h1>{t('boot.failed')}</h1>
-        <p role="alert">{sentence}</p>
+        <h1>{texts ? t('boot.failed') : 'This page cannot be shown'}</h1>
+        <p role="alert">{texts ? sentence : 'We could not reach the service. Check your connection and try again.'}</p>
         <button type="button" class="button primary" onClick={() => location.reload()}>
-          {t('boot.tryAgain')}
+          {texts ? t('boot.tryAgain') : 'Try again'}
         </button>
       </div>
     </main>,

@@ -37,6 +37,24 @@ describe('pages that cannot be what was asked for', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
+  it('a page whose texts cannot be fetched says so in English, and Try again starts it afresh', async () => {
+    const tenant = await aTenantWith();
+    const page = await web.open(tenant, '/sign-in', { locale: 'de-DE' });
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).waitFor();
+    // The German texts of the first page fail to arrive, as a flaky network might drop them.
+    const texts = /\/assets\/boot-[^/]+\.js$/;
+    await page.route(texts, (route) => route.abort('connectionfailed'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'This page cannot be shown' }).waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'We could not reach the service. Check your connection and try again.',
+    );
+    await expectAccessible(page);
+    await page.unroute(texts);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'Anmelden', exact: true }).waitFor();
+  });
+
   it('a host no tenant holds says there is no service at this address, as a sentence', async () => {
     const page = await web.open({ subdomain: 'no-such-shop' }, '/sign-in');
     await page.getByRole('heading', { name: 'This page cannot be shown' }).waitFor();
