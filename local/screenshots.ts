@@ -2,7 +2,7 @@
  * `npm run screenshots`: the README's pictures of the hosted pages, made from
  * the real pages on a throwaway local stack (in memory, ephemeral ports) in
  * Debian's Chromium: the sign-in page, the account page and the console, of a
- * branded demo tenant, on a desktop and a phone, light and dark. Writes web/screenshots/*.png.
+ * branded demo tenant, on a desktop and a phone, light and dark (the sign-in page in German too). Writes web/screenshots/*.png.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -91,6 +91,13 @@ try {
   await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
   await page.getByText('7 users').waitFor();
   await shoot(page, 'console');
+
+  // The sign-in page as a browser set to German sees it.
+  const german = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1, locale: 'de-DE' });
+  const germanPage = await german.newPage();
+  await germanPage.goto(`${origin}/sign-in`);
+  await germanPage.getByRole('button', { name: 'Anmelden', exact: true }).waitFor();
+  await shoot(germanPage, 'sign-in-de');
 } finally {
   await browser.close();
   await stack.stop();
