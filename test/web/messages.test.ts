@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CLIENT_ERROR_CODES, SERVICE_ERROR_CODES } from '../../client/src/index.ts';
 import english from '../../web/src/i18n/en/common.ts';
 import { switchLanguage } from '../../web/src/i18n/index.ts';
-import { fieldSentences, formProblem, problemSentence, waitFor } from '../../web/src/messages.ts';
+import { fieldSentences, formProblem, problemSentence, waitFor, when } from '../../web/src/messages.ts';
 
 /** The English sentence of each code, as the catalogue has it. */
 const PROBLEM_SENTENCES = Object.fromEntries(
@@ -138,6 +138,14 @@ describe('fieldSentences says field problems as sentences', () => {
 describe('in German', () => {
   beforeAll(() => switchLanguage('de'));
   afterAll(() => switchLanguage('en'));
+
+  it('dates in the language in use, and an instant that is none as it came', async () => {
+    expect(when('2026-03-14T09:30:00Z')).toMatch(/\b14\.03\.2026\b/);
+    await switchLanguage('en');
+    expect(when('2026-03-14T09:30:00Z')).toMatch(/\bMar\b/);
+    expect(when('soon')).toBe('soon');
+    await switchLanguage('de');
+  });
 
   it('says the wait, the code and the field in German', () => {
     expect(waitFor(90)).toBe('2 Minuten');

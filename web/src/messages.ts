@@ -150,9 +150,18 @@ export function readerLocale(): string {
   return browser.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
 }
 
+/** One formatter per locale: a list of a thousand users formats a thousand dates. */
+const DATE_TIMES = new Map<string, Intl.DateTimeFormat>();
+
 /** "25 Nov 2026, 18:20": an ISO instant in the reader's locale and time zone (the text itself when it is none). */
 export function when(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(readerLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  const locale = readerLocale();
+  let format = DATE_TIMES.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    DATE_TIMES.set(locale, format);
+  }
+  return format.format(date);
 }
