@@ -31,10 +31,13 @@ describe('logins with the old password racing a password change', () => {
     const user = await aUser(tenant);
     const owner = await logIn(tenant, user.email, user.password);
     const intruder = await logIn(tenant, user.email, user.password);
-    // The attack: logins with the old password keep starting while the owner changes it.
+    // The attack: logins with the old password keep starting while the owner changes it. Four: the account's window
+    // holds five password checks in flight, and the owner's proof of the current password takes one; a fifth login
+    // in flight would take its place and the change would answer 429 TOO_MANY_ATTEMPTS, as designed (on a slow
+    // machine the logins are all still in flight when the change starts).
     const attempts: Promise<Awaited<ReturnType<typeof login>>>[] = [];
     const attacker = (async () => {
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 4; i++) {
         attempts.push(login(tenant, user.email, user.password));
         await new Promise((resolve) => setTimeout(resolve, 15));
       }
@@ -51,8 +54,6 @@ describe('logins with the old password racing a password change', () => {
     await expectEnded(tenant, intruder);
     for (const answer of answers) {
       if (answer.status === 200) await expectEnded(tenant, answer.body.data);
-      // Past 5 logins of one account in flight at once, the rest are refused unseen.
-      else if (answer.status === 429) expectProblem(answer, 429, 'TOO_MANY_ATTEMPTS');
       else expectProblem(answer, 401, 'INVALID_CREDENTIALS');
     }
     // The owner's session goes on.
