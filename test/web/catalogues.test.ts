@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../shared/i18n/languages.ts';
+import { LANGUAGES } from '#shared/i18n/languages.ts';
+import { expectTranslationOf } from '#test/support/catalogue-parity.ts';
 
 /** The pages' catalogue parts (web/src/i18n/<language>/), each a file; boot.ts and console.ts only join parts. */
 const I18N = join(import.meta.dirname, '../../web/src/i18n');
@@ -13,31 +14,9 @@ async function part(language: string, file: string): Promise<Record<string, stri
   return (await import(join(I18N, language, file))).default;
 }
 
-const placeholders = (text: string) => [...new Set([...text.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]))].sort();
-
 describe.each(OTHERS)('the pages in %s', (language) => {
-  it.each(PARTS)('%s has every key of the English part, and no other', async (file) => {
-    const english = Object.keys(await part('en', file));
-    const keys = Object.keys(await part(language, file));
-    expect(
-      english.filter((key) => !keys.includes(key)),
-      'missing',
-    ).toEqual([]);
-    expect(
-      keys.filter((key) => !english.includes(key)),
-      'not in English',
-    ).toEqual([]);
-  });
-
-  it.each(PARTS)('%s: each text has the placeholders of its English text, no more, no fewer', async (file) => {
-    const english = await part('en', file);
-    const texts = await part(language, file);
-    const mismatched = Object.entries(english).flatMap(([key, text]) => {
-      const expected = placeholders(text);
-      const found = placeholders(texts[key] ?? '');
-      return expected.join() === found.join() ? [] : [{ key, expected, found }];
-    });
-    expect(mismatched).toEqual([]);
+  it.each(PARTS)('%s has every key of the English part and no other, each with its placeholders', async (file) => {
+    expectTranslationOf(await part('en', file), await part(language, file));
   });
 });
 

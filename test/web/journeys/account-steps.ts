@@ -119,16 +119,18 @@ export async function setTotpPolicy(
 
 /**
  * The tenant's first admin (SUPER_ADMIN), signed in through the API (the sign-in form has journeys of its own), at
- * `path`, once the page's own content is there: its first form, or what `ready` names.
+ * `path` in a browser of `locale`, once the page's own content is there: its first form, what `ready` names, or,
+ * with `ready: null`, at once (the journey waits for what it is about).
  */
 export async function openAsOwner(
   web: WebStack,
   tenant: TestTenant,
   path: string,
-  ready = '#main form',
+  { ready = '#main form', locale }: { ready?: string | null; locale?: string } = {},
 ): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, path);
-  await page.locator(ready).first().waitFor();
+  const owner = { email: tenant.adminEmail, password: tenant.adminPassword };
+  const page = await web.openSignedIn(tenant, owner, path, locale ? { locale } : {});
+  if (ready) await page.locator(ready).first().waitFor();
   return page;
 }
 

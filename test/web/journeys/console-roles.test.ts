@@ -13,7 +13,7 @@ const listedRoles = (page: Page) => page.locator('#main tbody th .role-name').al
 describe('roles', () => {
   it('the admin creates a MERCHANT role, sees it in priority order, and deletes it after confirming; SYSTEM roles offer no delete', async () => {
     const tenant = await aTenantWith();
-    const page = await openAsOwner(web, tenant, '/console/roles', '#main tbody th .role-name');
+    const page = await openAsOwner(web, tenant, '/console/roles', { ready: '#main tbody th .role-name' });
     await expect(listedRoles(page)).resolves.toEqual(['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']);
     for (const name of ['SUPER_ADMIN', 'ADMIN', 'USER', 'DEFAULT']) {
       const row = page.getByRole('row', { name: new RegExp(`\\b${name}\\b`) });

@@ -55,11 +55,7 @@ describe('merchant settings: what is not saved yet', () => {
   it('leaving with unsaved changes asks first: a link, Sign out and Back ask in a dialog, a reload asks the browser', async () => {
     const tenant = await aTenantWith();
     // Come to the settings from another console page, so that Back stays in the console.
-    const page = await web.openSignedIn(
-      tenant,
-      { email: tenant.adminEmail, password: tenant.adminPassword },
-      '/console/users',
-    );
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
     await page.locator('#main form').waitFor();
     // Nothing changed: the links just go.

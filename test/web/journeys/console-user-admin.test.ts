@@ -2,9 +2,9 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { userRepo } from '#shared/store/user-repo.ts';
 import { anInvitedUser, aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { apiOf } from './account-steps.ts';
+import { apiOf, openAsOwner } from './account-steps.ts';
 
 /**
  * The console as a user-management tool: the users list sorted by its columns and inviting from it, its
@@ -19,7 +19,6 @@ const CHROME_ON_WINDOWS =
 const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-const owner = (tenant: TestTenant) => ({ email: tenant.adminEmail, password: tenant.adminPassword });
 const confirmIn = (page: Page, name: string) => page.getByRole('dialog').getByRole('button', { name, exact: true });
 
 /** The names in the Name column, top to bottom. */
@@ -46,7 +45,7 @@ describe('the users list', () => {
     }
     await userRepo(deps.store).update(tenant, stored[3]?.id ?? '', { status: 'DISABLED' });
 
-    const page = await web.openSignedIn(tenant, owner(tenant), '/console/users');
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     await page.getByText('31 users').waitFor();
     await expect(header(page, 'E-mail address').getAttribute('aria-sort')).resolves.toBe('ascending');
     await expect(header(page, 'Name').getAttribute('aria-sort')).resolves.toBeNull();
@@ -112,7 +111,7 @@ describe('the users list', () => {
   it('invites from the list in a dialog: the invited user is listed at once, and the mail goes out', async () => {
     const tenant = await aTenantWith();
     const email = `guest-${Date.now().toString(36)}@shop.test`;
-    const page = await web.openSignedIn(tenant, owner(tenant), '/console/users');
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     // Only the admin: the empty state offers the first invitation.
     await page.getByText('Nobody else has an account here yet.', { exact: false }).waitFor();
     await expectAccessible(page);
@@ -162,7 +161,7 @@ describe('the users list', () => {
       release = resolve;
     });
     // The list's answer is held back until the placeholders are seen.
-    const page = await web.openSignedIn(tenant, owner(tenant), '/console/roles');
+    const page = await openAsOwner(web, tenant, '/console/roles', { ready: null });
     await page.route('**/api/v1/users', async (route: Route) => {
       await held;
       await route.continue();
@@ -194,7 +193,7 @@ describe('a user’s page', () => {
       });
       expect(res.status).toBe(200);
     }
-    const page = await web.openSignedIn(tenant, owner(tenant), `/console/users/${user.id}`);
+    const page = await openAsOwner(web, tenant, `/console/users/${user.id}`, { ready: null });
     const table = page.getByRole('region', { name: 'Activity, newest first' });
     await table.getByRole('row').nth(3).waitFor();
     const rows = table.locator('tbody tr');
@@ -221,7 +220,7 @@ describe('a user’s page', () => {
   it('sends an invited user a new invitation: the new link works, the earlier one no longer does', async () => {
     const tenant = await aTenantWith();
     const invited = await anInvitedUser(tenant, web.localStack().deps);
-    const page = await web.openSignedIn(tenant, owner(tenant), `/console/users/${invited.userId}`);
+    const page = await openAsOwner(web, tenant, `/console/users/${invited.userId}`, { ready: null });
     const section = page.getByRole('region', { name: 'Invitation' });
     await section.getByText('The invitation is waiting for an answer.').waitFor();
     // An invited user cannot reset a password: that is not offered.
@@ -261,7 +260,7 @@ describe('a user’s page', () => {
   it('sends an active user a password reset; its link works in another browser, and they choose a new password', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
-    const page = await web.openSignedIn(tenant, owner(tenant), `/console/users/${user.id}`);
+    const page = await openAsOwner(web, tenant, `/console/users/${user.id}`, { ready: null });
     const section = page.getByRole('region', { name: 'Password' });
     await section.getByRole('button', { name: 'Send password reset' }).click();
     await expect(page.getByRole('dialog').textContent()).resolves.toContain('their password stays as it is');
@@ -299,7 +298,7 @@ describe('a user’s page', () => {
     await userRepo(deps.store).update(tenant, dialled.id, { phone: '+44 (0)20 7946 0000' });
     await userRepo(deps.store).update(tenant, legacy.id, { phone: 'evenings only' });
 
-    const page = await web.openSignedIn(tenant, owner(tenant), `/console/users/${dialled.id}`);
+    const page = await openAsOwner(web, tenant, `/console/users/${dialled.id}`, { ready: null });
     const profile = page.getByRole('region', { name: 'Profile' });
     const number = profile.getByRole('link', { name: '+44 (0)20 7946 0000' });
     await expect(number.getAttribute('href')).resolves.toBe('tel:+4402079460000');
@@ -313,7 +312,7 @@ describe('a user’s page', () => {
   it('a user page that cannot be read says so, with Try again that reads it again', async () => {
     const tenant = await aTenantWith();
     const user = await aUser(tenant);
-    const page = await web.openSignedIn(tenant, owner(tenant), '/console/roles');
+    const page = await openAsOwner(web, tenant, '/console/roles', { ready: null });
     let failing = true;
     await page.route(`**/api/v1/users/${user.id}`, async (route: Route) => {
       if (failing)

@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { userRepo } from '#shared/store/user-repo.ts';
 import { anInvitedUser, aStoredUser } from '#test/support/admin.ts';
-import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { someLogins } from './account-steps.ts';
+import { openAsOwner, someLogins } from './account-steps.ts';
 
 /**
  * The account page and the console's user management for a reader whose browser asks for German: every heading,
@@ -13,7 +13,6 @@ import { someLogins } from './account-steps.ts';
 
 const web = useWebStack();
 const GERMAN = { locale: 'de-DE' };
-const owner = (tenant: TestTenant) => ({ email: tenant.adminEmail, password: tenant.adminPassword });
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
 describe('the account page in German', () => {
@@ -74,7 +73,7 @@ describe('the console’s users in German', () => {
     await userRepo(deps.store).update(tenant, bob.id, { status: 'DISABLED' });
     await anInvitedUser(tenant, deps);
 
-    const page = await web.openSignedIn(tenant, owner(tenant), '/console/users', GERMAN);
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null, ...GERMAN });
     await heading1(page, 'Benutzer').waitFor();
     await page.getByText('4 Benutzer', { exact: true }).waitFor();
     await page.getByRole('columnheader', { name: 'Letzte Anmeldung' }).waitFor();

@@ -1,23 +1,14 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
+import { aTenantWith } from '#test/support/auth.ts';
 import { expectAccessible, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
+import { openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
-
-/** The tenant's first admin, signed in, in a browser set to German, at `path` once its form is there. */
-async function openInGerman(tenant: TestTenant, path: string): Promise<Page> {
-  const page = await web.openSignedIn(tenant, { email: tenant.adminEmail, password: tenant.adminPassword }, path, {
-    locale: 'de-DE',
-  });
-  await page.locator('#main form').first().waitFor();
-  return page;
-}
 
 describe('the console’s settings half in German', () => {
   it('settings: German headings, choices and preview; an http privacy link is refused in German; leaving asks in German', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
-    const page = await openInGerman(tenant, '/console/settings');
+    const page = await openAsOwner(web, tenant, '/console/settings', { locale: 'de-DE' });
     await page.getByRole('heading', { level: 1, name: 'Einstellungen' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Konsole' });
     await expect(nav.getByRole('link', { name: 'Anmelde-Clients' }).isVisible()).resolves.toBe(true);
@@ -57,7 +48,7 @@ describe('the console’s settings half in German', () => {
 
   it('sign-in clients: a redirect URI with a fragment is refused in German; registered, the client is listed in German words', async () => {
     const tenant = await aTenantWith();
-    const page = await openInGerman(tenant, '/console/oidc-clients');
+    const page = await openAsOwner(web, tenant, '/console/oidc-clients', { locale: 'de-DE' });
     await page.getByRole('heading', { level: 1, name: 'Anmelde-Clients' }).waitFor();
     await page.getByText('Es gibt keine Anmelde-Clients.').waitFor();
     await expect(page.getByRole('heading', { level: 2, name: 'Neuen Client registrieren' }).isVisible()).resolves.toBe(
@@ -88,7 +79,7 @@ describe('the console’s settings half in German', () => {
 
   it('API keys: a key without a label is refused in German; made, it is listed under German column names', async () => {
     const tenant = await aTenantWith();
-    const page = await openInGerman(tenant, '/console/api-keys');
+    const page = await openAsOwner(web, tenant, '/console/api-keys', { locale: 'de-DE' });
     await page.getByRole('heading', { level: 1, name: 'API-Schlüssel' }).waitFor();
     await page.getByText('Es gibt keine API-Schlüssel.').waitFor();
 

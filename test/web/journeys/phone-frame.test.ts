@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, PHONE, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
+import { openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -8,11 +9,7 @@ describe('the signed-in pages on a phone (375 px)', () => {
   it('fold the top links into a menu, the console sections into one line below the heading; tables scroll in place', async () => {
     const tenant = await aTenantWith();
     await aUser(tenant);
-    const page = await web.openSignedIn(
-      tenant,
-      { email: tenant.adminEmail, password: tenant.adminPassword },
-      '/console/users',
-    );
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     await page.setViewportSize(PHONE);
     await page.getByRole('region', { name: 'Users' }).waitFor();
 

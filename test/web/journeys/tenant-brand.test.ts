@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
-import { ageSignIns, changeSettings, openAccount } from './account-steps.ts';
+import { ageSignIns, changeSettings, openAccount, openAsOwner } from './account-steps.ts';
 
 const web = useWebStack();
 
@@ -81,11 +81,7 @@ describe('the pages in a dark colour scheme', () => {
   it('the console, its status badges and its confirmation dialog, light and dark', async () => {
     const tenant = await aTenantWith();
     await aUser(tenant);
-    const page = await web.openSignedIn(
-      tenant,
-      { email: tenant.adminEmail, password: tenant.adminPassword },
-      '/console/users',
-    );
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     await page.getByRole('region', { name: 'Users' }).waitFor();
     await expectAccessible(page);
     await expectAccessibleInDark(page);
@@ -153,11 +149,7 @@ describe("the tenant's brand on every page", () => {
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#2f5d3a"/></svg>',
       );
     await brandTenant(tenant, { name: 'Fernhouse Plants', primaryColor: '#2f5d3a' });
-    const page = await web.openSignedIn(
-      tenant,
-      { email: tenant.adminEmail, password: tenant.adminPassword },
-      '/console/users',
-    );
+    const page = await openAsOwner(web, tenant, '/console/users', { ready: null });
     await page.getByRole('region', { name: 'Users' }).waitFor();
     await expect(page.title()).resolves.toBe('Users · Fernhouse Plants');
     // Without a logo, the initial's tile on the bar turns the other way round: the primary colour on white.

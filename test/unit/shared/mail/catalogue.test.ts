@@ -1,34 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '#shared/i18n/languages.ts';
-import { fillText, MAIL_CATALOGUES, placeholdersOf } from '#shared/mail/catalogue.ts';
+import { fillText, MAIL_CATALOGUES } from '#shared/mail/catalogue.ts';
+import { expectTranslationOf } from '#test/support/catalogue-parity.ts';
 
 const english = MAIL_CATALOGUES.en;
 const others = LANGUAGES.filter((language) => language !== 'en');
 
 describe('the mail catalogues', () => {
-  it.each(others)('%s has every key of the English catalogue, and no other', (language) => {
-    const keys = Object.keys(MAIL_CATALOGUES[language].texts);
-    const expected = Object.keys(english.texts);
-    expect(
-      expected.filter((key) => !keys.includes(key)),
-      'missing',
-    ).toEqual([]);
-    expect(
-      keys.filter((key) => !expected.includes(key)),
-      'not in English',
-    ).toEqual([]);
-  });
-
-  it.each(others)('%s: each text uses the placeholders its English text uses, no more, no fewer', (language) => {
-    const texts = MAIL_CATALOGUES[language].texts as Record<string, string>;
-    const mismatched = Object.entries(english.texts).flatMap(([key, text]) => {
-      const expected = placeholdersOf(text);
-      const found = placeholdersOf(texts[key] ?? '');
-      return expected.join() === found.join() ? [] : [{ key, expected, found }];
-    });
-    expect(mismatched).toEqual([]);
+  it.each(others)('%s has every key of the English catalogue and no other, each with its placeholders', (language) => {
+    expectTranslationOf(english.texts, MAIL_CATALOGUES[language].texts);
   });
 
   it.each(LANGUAGES)('%s: no empty text, seven weekdays and twelve months', (language) => {
@@ -39,7 +21,7 @@ describe('the mail catalogues', () => {
   });
 
   it('every key is rendered by the templates (a key no mail uses is left over)', () => {
-    const templates = readFileSync(join(import.meta.dirname, '../../../../shared/mail/templates.ts'), 'utf8');
+    const templates = readFileSync(fileURLToPath(import.meta.resolve('#shared/mail/templates.ts')), 'utf8');
     expect(
       Object.keys(english.texts).filter((key) => !templates.includes(`'${key}'`) && !templates.includes(`.${key}`)),
     ).toEqual([]);
