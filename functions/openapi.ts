@@ -21,6 +21,8 @@ export function identityOpenApi(serverUrl: string) {
       oidc: "The tenant's OpenID Connect clients: registration, secrets (admin)",
       'openid-provider':
         "Each tenant's OpenID Provider. The protocol endpoints (tenant: issuer) are served on the tenant's issuer, its hosted origin https://<subdomain>.<webDomain>, under /api/v1: they answer OAuth's errors, not problem details. The sign-in and sign-out pages' steps take the tenant headers.",
+      passkeys:
+        "Passkeys (WebAuthn): signing in and proving it is you again with one, the signed-in user's own, an admin's view of a user's. Each tenant is its own relying party: its RP ID is its hosted pages' host, <subdomain>.<webDomain>.",
     },
   });
 }

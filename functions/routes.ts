@@ -13,6 +13,7 @@ import { merchantRoutes, merchantSchemas } from './merchants/routes.ts';
 import { metaRoutes, metaSchemas } from './meta/routes.ts';
 import { oidcProviderRoutes, oidcProviderSchemas } from './oidc/protocol-routes.ts';
 import { oidcRoutes, oidcSchemas } from './oidc/routes.ts';
+import { passkeyRoutes, passkeySchemas } from './passkeys/routes.ts';
 import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
@@ -32,6 +33,7 @@ export const identityRoutes = {
   ...roleRoutes,
   ...oidcRoutes,
   ...oidcProviderRoutes,
+  ...passkeyRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -49,4 +51,5 @@ export const namedSchemas = {
   ...roleSchemas,
   ...oidcSchemas,
   ...oidcProviderSchemas,
+  ...passkeySchemas,
 };

@@ -27,7 +27,7 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import type { Construct } from 'constructs';
 import { BASE_PATH } from '#functions/routes.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
-import { VIEWER_HOST_HEADER, WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/viewer-origin.ts';
+import { VIEWER_HOST_HEADER, WELL_KNOWN_ROUTES } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 import { readIdentityConfig } from './config.ts';
 import { refuseToDeployExample } from './example.ts';
@@ -47,8 +47,10 @@ export const API_PATH_PATTERN = '/api/*';
  */
 export const WELL_KNOWN_PATH_PATTERN = '/.well-known/*';
 
-/** The API's discovery route, where the edge sends the issuer's well-known discovery paths. */
-export const DISCOVERY_ROUTE_PATH = `${BASE_PATH}/oidc/openid-configuration`;
+/** Each well-known path of a tenant's host and the API path the edge sends it to (WELL_KNOWN_ROUTES, under the base path). */
+export const WELL_KNOWN_REWRITES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(WELL_KNOWN_ROUTES).map(([path, route]) => [path, `${BASE_PATH}${route}`]),
+);
 
 /**
  * Viewer-request function of `/api/*` and `/.well-known/*` (one function for both, the uri telling them apart:
@@ -59,16 +61,17 @@ export const DISCOVERY_ROUTE_PATH = `${BASE_PATH}/oidc/openid-configuration`;
  *   API takes the first as the client's address (shared/http/client-ip.ts) and the second as the tenant's OIDC
  *   issuer (shared/http/viewer-origin.ts): API Gateway sees its own Host, not the tenant's, since the origin request
  *   policy must leave Host out;
- * - on `/.well-known/*`, the two discovery paths go to DISCOVERY_ROUTE_PATH (the query string is kept: CloudFront
+ * - on `/.well-known/*`, the paths of WELL_KNOWN_REWRITES go to their API route (the query string is kept: CloudFront
  *   holds it apart from the uri), and any other well-known path is answered 404 here, never reaching the API.
  */
 export const API_VIEWER_REQUEST_CODE = `function handler(event) {
   var request = event.request;
   if (request.uri.indexOf('/.well-known/') === 0) {
-    if (${JSON.stringify(WELL_KNOWN_DISCOVERY_PATHS)}.indexOf(request.uri) === -1) {
+    var rewrites = ${JSON.stringify(WELL_KNOWN_REWRITES)};
+    if (!Object.prototype.hasOwnProperty.call(rewrites, request.uri)) {
       return { statusCode: 404, statusDescription: 'Not Found' };
     }
-    request.uri = '${DISCOVERY_ROUTE_PATH}';
+    request.uri = rewrites[request.uri];
   }
   request.headers['${VIEWER_IP_HEADER}'] = { value: event.viewer.ip };
   var host = request.headers.host;

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { BASE_PATH } from '#functions/routes.ts';
-import { WELL_KNOWN_DISCOVERY_PATHS } from '#shared/http/viewer-origin.ts';
+import { WELL_KNOWN_ROUTES } from '#shared/http/viewer-origin.ts';
 import { CACHE_CONTROL, WEB_SECURITY_HEADERS } from '../web/security-headers.ts';
 
 /** Where `npm run build:web` writes the hosted pages. */
@@ -20,9 +20,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** The API's discovery route, for the issuer's discovery paths (DISCOVERY_ROUTE_PATH of infra/web-stack.ts). */
-const DISCOVERY_ROUTE_PATH = `${BASE_PATH}/oidc/openid-configuration`;
-
 /** What CloudFront's `/.well-known/*` behaviour lets through (AllowedMethods.ALLOW_GET_HEAD_OPTIONS). */
 const WELL_KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -32,9 +29,9 @@ const WELL_KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * with the same response headers. So the pages at `<subdomain>.localhost:<port>`
  * call the API same-origin, as on AWS.
  *
- * A tenant's host is also its OpenID Provider's issuer (shared/oidc/README.md): its discovery
- * paths (WELL_KNOWN_DISCOVERY_PATHS) go to the API's discovery route, query kept, as CloudFront's
- * viewer-request function rewrites them, and any other `/.well-known/` path is 404. The Host
+ * A tenant's host is also its OpenID Provider's issuer (shared/oidc/README.md) and its passkeys'
+ * relying party: its well-known paths (WELL_KNOWN_ROUTES) go to their API routes, query kept, as
+ * CloudFront's viewer-request function rewrites them, and any other `/.well-known/` path is 404. The Host
  * header stays the browser's: the gateway passes it on, and the API takes the issuer from it
  * (shared/http/viewer-origin.ts).
  */
@@ -51,9 +48,10 @@ export function localEdge(options: { api: RequestListener; distDir?: string }): 
     }
     if (path.startsWith('/.well-known/')) {
       if (!WELL_KNOWN_METHODS.has(req.method ?? 'GET')) return forbidden(res);
-      if (!WELL_KNOWN_DISCOVERY_PATHS.includes(path)) return notFound(res);
+      const route = Object.hasOwn(WELL_KNOWN_ROUTES, path) ? WELL_KNOWN_ROUTES[path] : undefined;
+      if (!route) return notFound(res);
       const query = url.indexOf('?');
-      req.url = `${DISCOVERY_ROUTE_PATH}${query === -1 ? '' : url.slice(query)}`;
+      req.url = `${BASE_PATH}${route}${query === -1 ? '' : url.slice(query)}`;
       options.api(req, res);
       return;
     }

@@ -7,6 +7,8 @@ export const ERRORS = {
   MALFORMED_JSON: 400,
   TENANT_REQUIRED: 400,
   PASSWORD_TOO_COMMON: 400,
+  /** A new passkey's answer that does not verify: its challenge expired or was used, another site's, or altered. */
+  PASSKEY_NOT_VERIFIED: 400,
   /** OAuth: the code or refresh token is unknown, used, expired, another client's, or fails its PKCE check. */
   INVALID_GRANT: 400,
   /** OAuth: the client may not use this grant type. */
@@ -37,6 +39,8 @@ export const ERRORS = {
   TENANT_MISMATCH: 403,
   TOTP_NOT_ALLOWED: 403,
   TOTP_REMOVAL_NOT_ALLOWED: 403,
+  /** The tenant has passkeys off (or the deployment has no hosted pages, whose host passkeys are bound to). */
+  PASSKEYS_NOT_ALLOWED: 403,
   LOGIN_MODE_NOT_ALLOWED: 403,
   SIGNUP_NOT_ALLOWED: 403,
   ACCOUNT_DISABLED: 403,
@@ -47,6 +51,8 @@ export const ERRORS = {
   CONFLICT: 409,
   ALREADY_EXISTS: 409,
   TOTP_ALREADY_ENABLED: 409,
+  /** The account holds as many passkeys as it may (20). */
+  PASSKEY_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_ATTEMPTS: 429,

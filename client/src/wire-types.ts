@@ -55,6 +55,7 @@ export interface Schemas {
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
     allowUserDisableTotp: boolean;
+    passkeysAllowed: boolean;
   };
   InvitationLookupRequest: {
     invitationToken: string;
@@ -193,6 +194,7 @@ export interface Schemas {
     signupMode: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed: boolean;
     allowUserDisableTotp: boolean;
+    passkeysAllowed: boolean;
     adminUserId: string;
     allowedOrigins: string[];
     createdAt: string;
@@ -212,6 +214,7 @@ export interface Schemas {
     signupMode?: 'OPEN' | 'INVITATION_ONLY';
     totpAllowed?: boolean | null;
     allowUserDisableTotp?: boolean | null;
+    passkeysAllowed?: boolean | null;
     allowedOrigins?: string[];
   };
   ApiKeyResponse: {
@@ -274,11 +277,15 @@ export interface Schemas {
         | 'ACCOUNT_LOCKED'
         | 'REFRESH_TOKEN_REUSED'
         | 'REFRESH_TOKEN_GRACE'
-        | 'REAUTHENTICATED';
+        | 'REAUTHENTICATED'
+        | 'PASSKEY_ADDED'
+        | 'PASSKEY_REMOVED'
+        | 'PASSKEY_COUNTER_MISMATCH';
       at: string;
       ip: string;
       userAgent: string;
       actorId: string;
+      method: ('PASSWORD' | 'EMAIL_CODE' | 'PASSKEY') | null;
     }[];
     nextCursor: string | null;
   };
@@ -300,6 +307,7 @@ export interface Schemas {
     registeredAt: string;
     lastLoginAt: string | null;
     mailSuppression: Schemas['MailSuppression'] | null;
+    passkeyCount: number;
   };
   MailSuppression: {
     reason: 'BOUNCE' | 'COMPLAINT';
@@ -423,6 +431,60 @@ export interface Schemas {
     maxAge: number | null;
     loginHint: string | null;
     expiresAt: string;
+  };
+  PasskeyResponse: {
+    id: string;
+    name: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    deviceType: 'singleDevice' | 'multiDevice';
+    backedUp: boolean;
+  };
+  PasskeyCreationOptionsResponse: {
+    options: {
+      rp: {
+        id?: string;
+        name: string;
+      };
+      user: {
+        id: string;
+        name: string;
+        displayName: string;
+      };
+      challenge: string;
+      pubKeyCredParams: {
+        type: 'public-key';
+        alg: number;
+      }[];
+      timeout?: number;
+      excludeCredentials?: {
+        id: string;
+        type: string;
+        transports?: string[];
+      }[];
+      authenticatorSelection?: {
+        authenticatorAttachment?: string;
+        residentKey?: string;
+        requireResidentKey?: boolean;
+        userVerification?: string;
+      };
+      hints?: string[];
+      attestation?: string;
+    };
+  };
+  PasskeyRequestOptionsResponse: {
+    options: {
+      challenge: string;
+      timeout?: number;
+      rpId?: string;
+      allowCredentials?: {
+        id: string;
+        type: string;
+        transports?: string[];
+      }[];
+      userVerification?: string;
+      hints?: string[];
+    };
   };
   Problem: {
     type: string;
@@ -1075,6 +1137,162 @@ export interface Operations {
     responses: {
       200: {
         redirectTo: string | null;
+      };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  passkeySignInOptions: {
+    body: {
+      email?: string;
+    };
+    responses: {
+      200: Schemas['PasskeyRequestOptionsResponse'];
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  signInWithPasskey: {
+    body: {
+      credential: {
+        id: string;
+        rawId: string;
+        type: 'public-key';
+        response: {
+          clientDataJSON: string;
+          authenticatorData: string;
+          signature: string;
+          userHandle?: string | null;
+        };
+        authenticatorAttachment?: string | null;
+        clientExtensionResults?: Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        success: true;
+        data: Schemas['TokensResponse'];
+      };
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  passkeyReauthOptions: {
+    responses: {
+      200: Schemas['PasskeyRequestOptionsResponse'];
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  reauthenticateWithPasskey: {
+    body: {
+      credential: {
+        id: string;
+        rawId: string;
+        type: 'public-key';
+        response: {
+          clientDataJSON: string;
+          authenticatorData: string;
+          signature: string;
+          userHandle?: string | null;
+        };
+        authenticatorAttachment?: string | null;
+        clientExtensionResults?: Record<string, unknown>;
+      };
+    };
+    responses: {
+      204: undefined;
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listMyPasskeys: {
+    responses: {
+      200: Schemas['PasskeyResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  registerPasskey: {
+    body: {
+      credential: {
+        id: string;
+        rawId: string;
+        type: 'public-key';
+        response: {
+          clientDataJSON: string;
+          attestationObject: string;
+          transports?: string[];
+        };
+        authenticatorAttachment?: string | null;
+        clientExtensionResults?: Record<string, unknown>;
+      };
+      name?: string;
+    };
+    responses: {
+      201: Schemas['PasskeyResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  passkeyRegistrationOptions: {
+    responses: {
+      200: Schemas['PasskeyCreationOptionsResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  renameMyPasskey: {
+    body: {
+      name: string;
+    };
+    responses: {
+      200: Schemas['PasskeyResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  removeMyPasskey: {
+    responses: {
+      204: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listUserPasskeys: {
+    responses: {
+      200: Schemas['PasskeyResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  removeUserPasskey: {
+    responses: {
+      204: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  getRelatedOrigins: {
+    responses: {
+      200: {
+        origins: string[];
       };
       503: Schemas['Problem'];
       '4XX': Schemas['Problem'];

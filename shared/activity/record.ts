@@ -4,7 +4,7 @@ import { newId } from '../random.ts';
 import { type Activity, activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
-import type { ActivityType } from './types.ts';
+import type { ActivityType, LoginMethod } from './types.ts';
 
 export type { ActivityType };
 
@@ -20,6 +20,7 @@ export function newActivity(
   userId: string,
   type: ActivityType,
   context: ActivityContext,
+  method?: LoginMethod,
 ): Activity {
   return {
     id: newId(deps.random, 'act'),
@@ -29,6 +30,7 @@ export function newActivity(
     ip: context.ip,
     userAgent: context.userAgent,
     actorId: context.actorId,
+    ...(method && { method }),
   };
 }
 
@@ -39,8 +41,9 @@ export function activityItem(
   userId: string,
   type: ActivityType,
   context: ActivityContext,
+  method?: LoginMethod,
 ): TransactItem {
-  return activityRepo(deps.store).putItem(t, newActivity(deps, userId, type, context));
+  return activityRepo(deps.store).putItem(t, newActivity(deps, userId, type, context, method));
 }
 
 /** Records one activity on its own (when no other write goes with it). */

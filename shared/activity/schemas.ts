@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ACTIVITY_TYPES } from './types.ts';
+import { ACTIVITY_TYPES, LOGIN_METHODS } from './types.ts';
 
 /** `?limit=&cursor=` of a user's activity: GET /users/{id}/activity (admin) and GET /users/me/activity (one's own). */
 export const ActivityQuery = v.object({
@@ -25,6 +25,8 @@ export const ActivityResponse = v.object({
   ip: v.string(),
   userAgent: v.string(),
   actorId: v.string(),
+  /** A LOGIN's way in (null on other activity, and on logins recorded before it was kept). */
+  method: v.nullable(v.picklist(LOGIN_METHODS)),
 });
 
 export const ActivityPage = v.object({ items: v.array(ActivityResponse), nextCursor: v.nullable(v.string()) });

@@ -21,6 +21,26 @@ export const ACTIVITY_TYPES = [
   'REFRESH_TOKEN_GRACE',
   /** The session's first factor proven again (POST /auth/reauthenticate): what a guarded change then relied on. */
   'REAUTHENTICATED',
+  'PASSKEY_ADDED',
+  'PASSKEY_REMOVED',
+  /**
+   * A passkey kept on one device answered with a signature counter that did not move forward: a copy of its key
+   * may exist. The sign-in was refused.
+   */
+  'PASSKEY_COUNTER_MISMATCH',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** How a LOGIN proved who the user is: a password, an e-mail code (signup's too), or a passkey. */
+export const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY'] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+
+/** A session's RFC 8176 `amr` read as the LOGIN's method: its first factor (`pwd`, `otp`, a key). */
+export function loginMethodOf(amr: readonly string[] | undefined): LoginMethod | undefined {
+  const first = amr?.[0];
+  if (first === 'pwd') return 'PASSWORD';
+  if (first === 'otp') return 'EMAIL_CODE';
+  if (first === 'hwk' || first === 'swk') return 'PASSKEY';
+  return undefined;
+}

@@ -45,7 +45,7 @@ export async function listUsers(deps: Deps, tenant: Merchant) {
 export async function getUser(deps: Deps, tenant: Merchant, id: string): Promise<AdminUserResponse> {
   const user = await targetUser(deps, tenant, id);
   const mailSuppression = await mailSuppressionRepo(deps.store).get(tenant, user.email, { consistent: true });
-  return { ...toUserResponse(user, deps.clock.now()), mailSuppression };
+  return { ...toUserResponse(user, deps.clock.now()), mailSuppression, passkeyCount: user.passkeyCount };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { activityItem } from '../activity/record.ts';
+import { loginMethodOf } from '../activity/types.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -118,7 +119,14 @@ export async function beginSession<T>(
     clientName: shape?.clientName ?? null,
     scopes: shape?.scopes ?? null,
   };
-  const activity = activityItem(deps, tenant, user.id, 'LOGIN', { ...client, actorId: user.id });
+  const activity = activityItem(
+    deps,
+    tenant,
+    user.id,
+    'LOGIN',
+    { ...client, actorId: user.id },
+    loginMethodOf(commit.amr),
+  );
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
   const tokens = await sign(session, formatRefreshToken(user.id, session.id, 0, secret));

@@ -9,15 +9,17 @@ import { type HttpEvent, header } from './request-state.ts';
 export const VIEWER_HOST_HEADER = 'x-identity-viewer-host';
 
 /**
- * Where OpenID Connect and OAuth clients look for the issuer's metadata (OIDC Discovery 1.0, RFC 8414): at the root
- * of the issuer, the tenant's hosted origin. The edge (CloudFront's viewer-request function, infra/web-stack.ts, and
- * the local edge, local/web-server.ts) sends both to the API's discovery route and answers 404 for any other
- * `/.well-known/` path of a tenant's host.
+ * The documents a tenant's hosted origin serves at its root, by path, and the API route (under the base path)
+ * that answers each: where OpenID Connect and OAuth clients look for the issuer's metadata (OIDC Discovery 1.0,
+ * RFC 8414), and where browsers look for the origins that may use the tenant's passkeys (WebAuthn Related Origin
+ * Requests). The edge (CloudFront's viewer-request function, infra/web-stack.ts, and the local edge,
+ * local/web-server.ts) rewrites these and answers 404 for any other `/.well-known/` path of a tenant's host.
  */
-export const WELL_KNOWN_DISCOVERY_PATHS: readonly string[] = [
-  '/.well-known/openid-configuration',
-  '/.well-known/oauth-authorization-server',
-];
+export const WELL_KNOWN_ROUTES: Readonly<Record<string, string>> = {
+  '/.well-known/openid-configuration': '/oidc/openid-configuration',
+  '/.well-known/oauth-authorization-server': '/oidc/openid-configuration',
+  '/.well-known/webauthn': '/passkeys/related-origins',
+};
 
 /** The longest DNS host name (RFC 1035, in text form without the trailing dot). */
 const MAX_HOST_NAME = 253;

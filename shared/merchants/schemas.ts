@@ -80,6 +80,8 @@ export const UpdateMerchantRequest = v.strictObject({
   /** `null` restores the default, allowed (the brief's rule is "not false"): answered as `true`. */
   totpAllowed: v.optional(v.nullable(v.boolean('must be true, false or null'))),
   allowUserDisableTotp: v.optional(v.nullable(v.boolean('must be true, false or null'))),
+  /** Passkeys (sign-in and the account page's list); `null` restores the default, on. */
+  passkeysAllowed: v.optional(v.nullable(v.boolean('must be true, false or null'))),
   allowedOrigins: v.optional(AllowedOrigins),
 });
 export type UpdateMerchantRequest = v.InferOutput<typeof UpdateMerchantRequest>;

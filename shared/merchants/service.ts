@@ -6,7 +6,8 @@ import { nextUpdatedAt } from '../store/versions.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { MerchantResponse, UpdateMerchantRequest } from './schemas.ts';
 
-const TOTP_SWITCHES = new Set(['totpAllowed', 'allowUserDisableTotp']);
+/** The switches whose null restores their default, on. */
+const DEFAULT_ON_SWITCHES = new Set(['totpAllowed', 'allowUserDisableTotp', 'passkeysAllowed']);
 
 /** How often a change lost to a concurrent one is tried again (on a fresh read) before 409 CONFLICT. */
 const UPDATE_ATTEMPTS = 5;
@@ -32,6 +33,7 @@ export function toMerchantResponse(merchant: Merchant & { adminUserId: string })
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
+    passkeysAllowed: merchant.passkeysAllowed,
     adminUserId: merchant.adminUserId,
     allowedOrigins: merchant.allowedOrigins ?? [],
     createdAt: merchant.createdAt,
@@ -80,8 +82,8 @@ export async function updateMerchant(
   const changes: MerchantChanges = Object.fromEntries(
     Object.entries(body)
       .filter(([, value]) => value !== undefined)
-      // The TOTP switches' null is their default, allowed: stored and answered as true.
-      .map(([field, value]) => [field, value === null && TOTP_SWITCHES.has(field) ? true : value]),
+      // The switches' null is their default, allowed: stored and answered as true.
+      .map(([field, value]) => [field, value === null && DEFAULT_ON_SWITCHES.has(field) ? true : value]),
   ) as MerchantChanges;
   if (changes.allowedOrigins) changes.allowedOrigins = [...new Set(changes.allowedOrigins)];
   if (Object.keys(changes).length === 0) return answered(deps, seen);

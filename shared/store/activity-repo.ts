@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ActivityType } from '../activity/types.ts';
+import type { ActivityType, LoginMethod } from '../activity/types.ts';
 import type { StoreClient } from './client.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
@@ -16,6 +16,8 @@ export interface Activity {
   userAgent: string;
   /** The acting user id, or `apikey:<keyId>`. */
   actorId: string;
+  /** A LOGIN's way in; absent on other activity and on logins recorded before it was kept. */
+  method?: LoginMethod;
 }
 
 /** A page of a user's activity, newest first; `after` is the sort key of the last one, for the next page. */
@@ -24,7 +26,7 @@ export interface ActivityPage {
   after: string | null;
 }
 
-type ListedActivity = Omit<Activity, 'userId'>;
+type ListedActivity = Omit<Activity, 'userId' | 'method'> & { method: LoginMethod | null };
 
 const LISTED_FIELDS: FieldNames<ListedActivity> = {
   id: true,
@@ -33,6 +35,7 @@ const LISTED_FIELDS: FieldNames<ListedActivity> = {
   ip: true,
   userAgent: true,
   actorId: true,
+  method: true,
 };
 
 function activityPut(tableName: string, t: TenantRef, activity: Activity) {

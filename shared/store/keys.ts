@@ -174,3 +174,26 @@ export const keys = {
   /** The server key that derives a refresh token's successor from it (shared/tokens/refresh-successor.ts). */
   refreshMacKey: { pk: 'KEYS', sk: 'REFRESH_MAC' },
 } as const;
+
+/**
+ * The keys of passkeys, kept apart from `keys` so that only the bundles that touch passkeys carry them (an object's
+ * unused members are not shaken out of a bundle; an unused export is).
+ */
+export const passkeyKeys = {
+  /** A passkey, beside its user; its id is derived from the credential id (shared/passkeys/credentials.ts). */
+  passkey: (t: TenantRef, userId: string, passkeyId: string) => ({
+    pk: userPartition(t, userId),
+    sk: `PASSKEY#${segment(passkeyId)}`,
+  }),
+  prefix: 'PASSKEY#',
+  /** A credential id is one user's in the tenant: the claim holds the user id while the passkey exists. */
+  claim: (t: TenantRef, passkeyId: string) => ({
+    pk: `${tenantPrefix(t)}#PASSKEYID#${segment(passkeyId)}`,
+    sk: 'PASSKEYID',
+  }),
+  /** A WebAuthn challenge handed out and not yet answered, by the SHA-256 of the challenge; 5 minutes. */
+  challenge: (t: TenantRef, challengeHash: string) => ({
+    pk: `${tenantPrefix(t)}#PKCH#${segment(challengeHash)}`,
+    sk: 'PKCH',
+  }),
+} as const;

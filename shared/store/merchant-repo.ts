@@ -29,6 +29,7 @@ export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   signupMode: true,
   totpAllowed: true,
   allowUserDisableTotp: true,
+  passkeysAllowed: true,
   adminUserId: true,
   allowedOrigins: true,
   createdAt: true,
@@ -37,7 +38,12 @@ export const MERCHANT_FIELDS: FieldNames<Merchant> = {
 
 export function toMerchant(item: Record<string, unknown>): Merchant {
   const merchant = fieldsOf<Merchant>(item, MERCHANT_FIELDS);
-  return { ...merchant, defaultLanguage: languageOr(merchant.defaultLanguage) };
+  // A tenant stored before passkeys has them on: the default.
+  return {
+    ...merchant,
+    defaultLanguage: languageOr(merchant.defaultLanguage),
+    passkeysAllowed: merchant.passkeysAllowed !== false,
+  };
 }
 
 /** What the first-admin lookup reads of each user through the users index (shared/store/table.ts). */

@@ -21,6 +21,7 @@ export type MerchantChanges = Partial<
     | 'signupMode'
     | 'totpAllowed'
     | 'allowUserDisableTotp'
+    | 'passkeysAllowed'
     | 'allowedOrigins'
   >
 >;

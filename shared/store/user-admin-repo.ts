@@ -2,7 +2,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grant, ListedUser, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import type { FieldNames } from './fields.ts';
-import { keys, type TenantRef } from './keys.ts';
+import { keys, passkeyKeys, type TenantRef } from './keys.ts';
 import { queryAll } from './query.ts';
 import type { Device } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
@@ -143,14 +143,22 @@ export function userAdminRepo(store: StoreClient) {
       };
     },
 
-    /** Every item of the user's own partitions (profile, sessions, devices, used refresh tokens; activity). */
+    /**
+     * Every item of the user's own partitions (profile, sessions, devices, passkeys, used refresh tokens; activity),
+     * and the tenant's claim of each passkey's credential id, so that nothing the user registered is left behind.
+     */
     async deletePartitions(t: TenantRef, userId: string): Promise<void> {
       const partitions = [keys.userPartition(t, userId), keys.activityPartition(t, userId)];
       for (const pk of partitions) {
-        const items = await queryAll(store, {
+        const found = await queryAll(store, {
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': pk },
           ProjectionExpression: 'pk, sk',
+        });
+        const items = found.flatMap((key) => {
+          const sk = key.sk as string;
+          if (!sk.startsWith(passkeyKeys.prefix)) return [key];
+          return [key, passkeyKeys.claim(t, decodeURIComponent(sk.slice(passkeyKeys.prefix.length)))];
         });
         for (let i = 0; i < items.length; i += 25) {
           let pending: Record<string, unknown>[] | undefined = items

@@ -52,6 +52,7 @@ export function toUser(item: Record<string, unknown>): User {
     lockedUntil: (item.lockedUntil as string | null) ?? null,
     // Profiles stored before epochs are at epoch 0, and list no sessions yet (null, not {}: see sessionRepo.start).
     credentialEpoch: (item.credentialEpoch as number | undefined) ?? 0,
+    passkeyCount: (item.passkeyCount as number | undefined) ?? 0,
     liveSessions: (item.liveSessions as Record<string, string> | undefined) ?? null,
     invitationHash: (item.invitationHash as string | null | undefined) ?? null,
   };
@@ -63,7 +64,7 @@ const BACKUP_CODE_FIELDS = new Set(['backupCodes', 'totpPendingBackupCodes']);
  * Profile fields a change may set (grants change one by one: grantRoleItem, revokeRoleItem; the
  * credential epoch and the live-session list only through an EpochBump and sessionRepo).
  */
-export type ProfileFields = Partial<Omit<User, 'id' | 'grants' | 'credentialEpoch' | 'liveSessions'>>;
+export type ProfileFields = Partial<Omit<User, 'id' | 'grants' | 'credentialEpoch' | 'liveSessions' | 'passkeyCount'>>;
 /** Fields a change expects to find as read. */
 export type ProfileExpectation = Partial<
   Pick<User, 'email' | 'totpEnabled' | 'totpPendingSecret' | 'status' | 'passwordHash' | 'invitationHash'>

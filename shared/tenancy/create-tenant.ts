@@ -28,6 +28,7 @@ export const CreateTenantInput = v.strictObject({
   subdomain: v.optional(Subdomain),
   totpAllowed: v.optional(v.boolean(), true),
   allowUserDisableTotp: v.optional(v.boolean(), true),
+  passkeysAllowed: v.optional(v.boolean(), true),
 });
 export type CreateTenantInput = v.InferInput<typeof CreateTenantInput>;
 
@@ -97,6 +98,7 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     signupMode: spec.signupMode,
     totpAllowed: spec.totpAllowed,
     allowUserDisableTotp: spec.allowUserDisableTotp,
+    passkeysAllowed: spec.passkeysAllowed,
     adminUserId,
     allowedOrigins: [...new Set(spec.origins)],
     createdAt: now,

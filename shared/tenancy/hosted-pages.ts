@@ -12,6 +12,14 @@ export function hostedOrigin(config: Pick<Config, 'hostedPagesOrigin'>, subdomai
 }
 
 /**
+ * Whether the tenant's users may use passkeys: its setting, in a deployment with hosted pages (their host is the
+ * passkeys' RP ID: shared/passkeys/relying-party.ts).
+ */
+export function passkeysOffered(config: Pick<Config, 'hostedPagesOrigin'>, tenant: Merchant): boolean {
+  return tenant.passkeysAllowed && hostedOrigin(config, tenant.subdomain) !== undefined;
+}
+
+/**
  * The Origin check (docs/http.md#cors-and-origin): a tenant's allowlist, and its own
  * hosted origin. Another tenant's hosted origin is foreign like any site.
  */

@@ -54,5 +54,7 @@ export const DiscoveryResponse = v.object({
   signupMode: SignupMode,
   totpAllowed: v.boolean(),
   allowUserDisableTotp: v.boolean(),
+  /** Whether the pages offer passkeys: the tenant's setting, in a deployment with hosted pages (their host is the RP ID). */
+  passkeysAllowed: v.boolean(),
 });
 export type DiscoveryResponse = v.InferOutput<typeof DiscoveryResponse>;

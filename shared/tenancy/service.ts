@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { passkeysOffered } from './hosted-pages.ts';
 import type { DiscoveryResponse } from './schemas.ts';
 import type { Merchant } from './types.ts';
 
@@ -30,5 +31,6 @@ export function toDiscovery(
     signupMode: tenant.signupMode,
     totpAllowed: tenant.totpAllowed,
     allowUserDisableTotp: tenant.allowUserDisableTotp,
+    passkeysAllowed: passkeysOffered(deps.config, tenant),
   };
 }

@@ -25,6 +25,8 @@ export interface Merchant {
   signupMode: SignupMode;
   totpAllowed: boolean;
   allowUserDisableTotp: boolean;
+  /** Whether users may add and sign in with passkeys (shared/passkeys/); on unless the merchant turns it off. */
+  passkeysAllowed: boolean;
   /**
    * The first admin, made with the tenant (the tenant CLI's `adminUserId`).
    * Null only on a tenant stored before it was kept, until its first merchant

@@ -22,7 +22,12 @@ export const ResendInvitationResponse = v.object({ userId: v.string(), expiresAt
 export const MailSuppression = v.object({ reason: v.picklist(['BOUNCE', 'COMPLAINT']), at: v.string() });
 
 /** GET /users/{id}: the UserResponse, and (ours) the suppression of mail to the user's address, or null. */
-export const AdminUserResponse = v.object({ ...UserResponse.entries, mailSuppression: v.nullable(MailSuppression) });
+export const AdminUserResponse = v.object({
+  ...UserResponse.entries,
+  mailSuppression: v.nullable(MailSuppression),
+  /** How many passkeys the user has (GET /users/{id}/passkeys lists them). */
+  passkeyCount: v.pipe(v.number(), v.integer()),
+});
 export type AdminUserResponse = v.InferOutput<typeof AdminUserResponse>;
 
 export const DeviceResponse = v.object({

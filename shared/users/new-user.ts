@@ -50,6 +50,7 @@ export async function newUser(
     lastLoginAt: null,
     lockedUntil: null,
     credentialEpoch: 0,
+    passkeyCount: 0,
     liveSessions: {},
   };
 }

@@ -56,6 +56,8 @@ export interface User {
    * every session is one write, and a login that read the profile before it cannot commit after it.
    */
   credentialEpoch: number;
+  /** Passkeys the user has (kept with each one added or removed; absent on profiles from before: 0). */
+  passkeyCount: number;
   /**
    * The sessions started at this epoch and not known to be over: id → createdAt. Kept for the
    * 50-session limit (shared/store/session-cap.ts), never for liveness (the session item decides).

@@ -423,6 +423,8 @@ describe('IdentityStack: IAM', () => {
         // TOTP (or backup) codes with the password or e-mail code: totp:decrypt.
         'reauthenticate',
         'refresh',
+        // A passkey signs the user in: the tokens are signed there.
+        'signInWithPasskey',
         'signupVerify',
         'verifyTotp',
       ].sort(),

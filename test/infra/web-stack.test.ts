@@ -6,9 +6,9 @@ import { addStacks } from '#infra/stacks.ts';
 import {
   API_PATH_PATTERN,
   API_VIEWER_REQUEST_CODE,
-  DISCOVERY_ROUTE_PATH,
   responseHeadersFrom,
   WELL_KNOWN_PATH_PATTERN,
+  WELL_KNOWN_REWRITES,
 } from '#infra/web-stack.ts';
 import { EDGE_SECRET_HEADER, VIEWER_IP_HEADER } from '#shared/http/client-ip.ts';
 import { VIEWER_HOST_HEADER } from '#shared/http/viewer-origin.ts';
@@ -307,21 +307,22 @@ describe('WebStack: the issuer’s discovery paths (/.well-known/*)', () => {
     expect(Object.keys(resources(web, 'AWS::CloudFront::Function'))).toHaveLength(2);
   });
 
-  it.each(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'])(
-    'rewrites %s to the API’s discovery route, keeping the query, with the viewer’s address and host',
-    (uri) => {
-      expect(DISCOVERY_ROUTE_PATH).toBe('/api/v1/oidc/openid-configuration');
-      const querystring = { foo: { value: 'bar' } };
-      const request = handler(
-        viewerRequest(uri, { host: 'shop.id.example.com', [VIEWER_HOST_HEADER]: 'victim.example.com' }, querystring),
-      );
-      expect(request.uri).toBe('/api/v1/oidc/openid-configuration');
-      expect(request.querystring).toEqual(querystring);
-      expect(request.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'shop.id.example.com' });
-      expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
-      expect(request.headers.host).toEqual({ value: 'shop.id.example.com' });
-    },
-  );
+  it.each([
+    ['/.well-known/openid-configuration', '/api/v1/oidc/openid-configuration'],
+    ['/.well-known/oauth-authorization-server', '/api/v1/oidc/openid-configuration'],
+    ['/.well-known/webauthn', '/api/v1/passkeys/related-origins'],
+  ])('rewrites %s to the API’s %s, keeping the query, with the viewer’s address and host', (uri, route) => {
+    expect(WELL_KNOWN_REWRITES[uri]).toBe(route);
+    const querystring = { foo: { value: 'bar' } };
+    const request = handler(
+      viewerRequest(uri, { host: 'shop.id.example.com', [VIEWER_HOST_HEADER]: 'victim.example.com' }, querystring),
+    );
+    expect(request.uri).toBe(route);
+    expect(request.querystring).toEqual(querystring);
+    expect(request.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'shop.id.example.com' });
+    expect(request.headers[VIEWER_IP_HEADER]).toEqual({ value: '203.0.113.7' });
+    expect(request.headers.host).toEqual({ value: 'shop.id.example.com' });
+  });
 
   it.each([
     '/.well-known/jwks.json',
@@ -329,6 +330,10 @@ describe('WebStack: the issuer’s discovery paths (/.well-known/*)', () => {
     '/.well-known/openid-configuration.json',
     '/.well-known/OPENID-CONFIGURATION',
     '/.well-known/security.txt',
+    '/.well-known/webauthn/',
+    '/.well-known/constructor',
+    '/.well-known/hasOwnProperty',
+    '/.well-known/__proto__',
     '/.well-known/../api/v1/auth/login',
     '/.well-known/',
   ])('answers 404 itself for %s (never reaching the API)', (uri) => {

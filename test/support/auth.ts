@@ -109,6 +109,7 @@ export async function aUser(
     lastLoginAt: null,
     lockedUntil: null,
     credentialEpoch: 0,
+    passkeyCount: 0,
     liveSessions: {},
     invitationHash: null,
   };

@@ -80,7 +80,12 @@ const ACTIVITY_TYPES = [
   'REFRESH_TOKEN_REUSED',
   'REFRESH_TOKEN_GRACE',
   'REAUTHENTICATED',
+  'PASSKEY_ADDED',
+  'PASSKEY_REMOVED',
+  'PASSKEY_COUNTER_MISMATCH',
 ] as const;
+/** Ours: how a LOGIN proved who the user is. */
+const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY'] as const;
 
 const USER_RESPONSE = {
   id: text,
@@ -102,6 +107,7 @@ export const BRIEF_RESOURCES = {
   AdminUserResponse: {
     ...USER_RESPONSE,
     mailSuppression: ours({ type: 'object', nullable: true, resource: 'MailSuppression' }),
+    passkeyCount: ours({ type: 'integer' }),
   },
   /** Ours wholly: why and since when mail to the address is suppressed. */
   MailSuppression: {
@@ -139,6 +145,7 @@ export const BRIEF_RESOURCES = {
     ip: text,
     userAgent: text,
     actorId: text,
+    method: ours({ type: 'string', nullable: true, values: LOGIN_METHODS }),
   },
   ActivityPage: {
     items: { type: 'array', items: 'ActivityResponse' },
@@ -165,6 +172,7 @@ export const BRIEF_RESOURCES = {
     loginMode: { type: 'string', values: LOGIN_MODES },
     totpAllowed: flag,
     allowUserDisableTotp: flag,
+    passkeysAllowed: ours(flag),
     allowedOrigins: { type: 'array', items: text, ours: true },
     updatedAt: { ...timestamp, ours: true },
   },
@@ -186,6 +194,16 @@ export const BRIEF_RESOURCES = {
     signupMode: { type: 'string', values: SIGNUP_MODES },
     totpAllowed: flag,
     allowUserDisableTotp: flag,
+    passkeysAllowed: ours(flag),
+  },
+  /** Ours wholly: a passkey as its owner and an admin see it (never its key or credential id). */
+  PasskeyResponse: {
+    id: ours(text),
+    name: ours(text),
+    createdAt: ours(timestamp),
+    lastUsedAt: ours(nullableTimestamp),
+    deviceType: ours({ type: 'string', values: ['singleDevice', 'multiDevice'] }),
+    backedUp: ours(flag),
   },
   GenerateApiKeyResponse: {
     keyId: text,

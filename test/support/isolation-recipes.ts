@@ -19,6 +19,14 @@ import {
   type World,
 } from './isolation-world.ts';
 import { aPendingAuthorization, aPendingLogout } from './oidc.ts';
+import {
+  addPasskeyThroughApi,
+  aStoredPasskey,
+  hostedCeremony,
+  passkeyReauthBody,
+  passkeySignInBody,
+} from './passkeys.ts';
+import { answer, register } from './soft-authenticator.ts';
 
 /**
  * The requests of the tenant isolation suite (test/http/security/tenant-isolation.test.ts):
@@ -102,8 +110,8 @@ export interface Recipe {
   callers: CallerKind[];
   /** What B's ids and the look-alikes must get. */
   refusal: Expectation;
-  /** The requests with B's ids and look-alikes. */
-  foreign: () => Variant[];
+  /** The requests with B's ids and look-alikes (made when the test runs: some need a live challenge of A's). */
+  foreign: () => Variant[] | Promise<Variant[]>;
   /** One after another (they build on each other), not all at once. */
   sequential?: boolean;
   /** A request with A's own ids of the same shape, made fresh for the caller. */
@@ -514,6 +522,142 @@ export const recipes: Record<string, Recipe> = {
     admitted: 204,
   },
 
+  // The member's own passkeys: B's passkey id and look-alikes name none of them.
+  renameMyPasskey: {
+    callers: ['member'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.member.passkey.id, A.member.passkey.id).map((v) => ({
+        name: v.name,
+        path: `/users/me/passkeys/${enc(v.value)}`,
+        body: { name: 'Renamed' },
+      })),
+    own: () => ({ path: `/users/me/passkeys/${A.member.passkey.id}`, body: { name: 'Renamed' } }),
+    admitted: 200,
+  },
+  removeMyPasskey: {
+    callers: ['member'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.member.passkey.id, A.member.passkey.id).map((v) => ({
+        name: v.name,
+        path: `/users/me/passkeys/${enc(v.value)}`,
+      })),
+    own: async () => ({
+      path: `/users/me/passkeys/${(await addPasskeyThroughApi(api.url, api.stack, A.tenant, A.member.token)).passkey.id}`,
+    }),
+    admitted: 204,
+  },
+  // B's passkey answering A's challenges, signed for A or for B, or pointing at A's member: never A's passkey.
+  signInWithPasskey: {
+    callers: ['anonymous'],
+    refusal: problem(401, 'INVALID_CREDENTIALS'),
+    sequential: true,
+    foreign: async () => {
+      const challenge = async () => {
+        const res = await call('POST', '/auth/passkeys/options', A.tenant.headers, {});
+        expectStatus(res, 200, 'A: passkey challenge');
+        return res.body.options.challenge as string;
+      };
+      const theirs = B.member.passkey.credential;
+      const handleOfA = Buffer.from(A.member.userId, 'utf8').toString('base64url');
+      return [
+        {
+          name: "B's member's passkey, signed for A's origin",
+          path: '/auth/passkeys/sign-in',
+          body: { credential: answer(theirs, hostedCeremony(api.stack, A.tenant, await challenge())) },
+        },
+        {
+          name: "B's member's passkey, signed for B's origin and RP ID",
+          path: '/auth/passkeys/sign-in',
+          body: { credential: answer(theirs, hostedCeremony(api.stack, B.tenant, await challenge())) },
+        },
+        {
+          name: "B's member's passkey with A's member's user handle",
+          path: '/auth/passkeys/sign-in',
+          body: {
+            credential: answer(theirs, {
+              ...hostedCeremony(api.stack, A.tenant, await challenge()),
+              userHandle: handleOfA,
+            }),
+          },
+        },
+      ];
+    },
+    own: async () => ({
+      path: '/auth/passkeys/sign-in',
+      body: await passkeySignInBody(api.url, api.stack, A.tenant, A.member.passkey.credential),
+    }),
+    admitted: 200,
+  },
+  reauthenticateWithPasskey: {
+    callers: ['member'],
+    refusal: problem(401, 'INVALID_CREDENTIALS'),
+    sequential: true,
+    foreign: async () => {
+      const challenge = async () => {
+        const res = await call('POST', '/auth/reauthenticate/passkey/options', A.member.headers, {});
+        expectStatus(res, 200, 'A: passkey reauthentication challenge');
+        return res.body.options.challenge as string;
+      };
+      const theirs = B.member.passkey.credential;
+      const handleOfA = Buffer.from(A.member.userId, 'utf8').toString('base64url');
+      return [
+        {
+          name: "B's member's passkey, signed for A's origin",
+          path: '/auth/reauthenticate/passkey',
+          body: { credential: answer(theirs, hostedCeremony(api.stack, A.tenant, await challenge())) },
+        },
+        {
+          name: "B's member's passkey with A's member's user handle",
+          path: '/auth/reauthenticate/passkey',
+          body: {
+            credential: answer(theirs, {
+              ...hostedCeremony(api.stack, A.tenant, await challenge()),
+              userHandle: handleOfA,
+            }),
+          },
+        },
+      ];
+    },
+    own: async () => ({
+      path: '/auth/reauthenticate/passkey',
+      body: await passkeyReauthBody(api.url, api.stack, A.tenant, A.member.token, A.member.passkey.credential),
+    }),
+    admitted: 204,
+  },
+  // A credential id is claimed per tenant: one claiming the id of B's passkey is A's own new passkey (B's stays B's).
+  registerPasskey: {
+    callers: ['member'],
+    refusal: {
+      says: "201: A's own new passkey, B's untouched",
+      check: (res) => expectStatus(res, 201, 'a credential claiming the id of B’s passkey'),
+    },
+    sequential: true,
+    foreign: async () => {
+      const options = await call('POST', '/users/me/passkeys/options', A.member.headers, {});
+      expectStatus(options, 200, 'A: passkey registration options');
+      const { json } = register({
+        ...hostedCeremony(api.stack, A.tenant, options.body.options.challenge),
+        userHandle: options.body.options.user.id,
+        credentialId: B.member.passkey.credential.id,
+      });
+      return [
+        { name: "a credential claiming B's passkey's id", path: '/users/me/passkeys', body: { credential: json } },
+      ];
+    },
+    own: async () => {
+      const options = await call('POST', '/users/me/passkeys/options', A.member.headers, {});
+      expectStatus(options, 200, 'A: passkey registration options');
+      const { json } = register({
+        ...hostedCeremony(api.stack, A.tenant, options.body.options.challenge),
+        userHandle: options.body.options.user.id,
+      });
+      return { path: '/users/me/passkeys', body: { credential: json } };
+    },
+    admitted: 201,
+  },
+
   // The caller's own activity: the partition is the session's; a cursor of B's (even one naming B's partition)
   // is only a position in A's member's own records.
   listMyActivity: {
@@ -547,12 +691,30 @@ export const recipes: Record<string, Recipe> = {
   sendPasswordReset: onUser('/password-reset', freshUserOfA, 204),
   clearMailSuppression: onUser('/mail-suppression', () => A.member.userId, 204),
   listUserDevices: onUser('/devices', () => A.member.userId, 200),
+  listUserPasskeys: onUser('/passkeys', () => A.member.userId, 200),
+  // B's passkey under its own user or under A's member, and look-alikes of its id: 404.
+  removeUserPasskey: {
+    callers: ADMINS,
+    refusal: NOT_FOUND,
+    foreign: () => [
+      { name: "B's member with B's passkey", path: `/users/${B.member.userId}/passkeys/${B.member.passkey.id}` },
+      ...lookalikes(B.member.passkey.id, A.member.passkey.id).map((v) => ({
+        name: `A's member with ${v.name}`,
+        path: `/users/${A.member.userId}/passkeys/${enc(v.value)}`,
+      })),
+    ],
+    own: async () => {
+      const userId = await freshUserOfA();
+      return { path: `/users/${userId}/passkeys/${(await aStoredPasskey(A.tenant, userId)).id}` };
+    },
+    admitted: 204,
+  },
   listUserActivity: (() => {
     const base = onUser('/activity', () => A.member.userId, 200);
     return {
       ...base,
-      foreign: () => [
-        ...base.foreign(),
+      foreign: async () => [
+        ...(await base.foreign()),
         {
           name: "A's member with a cursor from B's member's activity",
           path: `/users/${A.member.userId}/activity?limit=100&cursor=${enc(B.activityCursor)}`,
@@ -750,6 +912,10 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   resetPassword: ['challengeId'],
   verifyEmailChange: ['challengeId'],
   reauthenticate: ['challengeId'],
+  // A passkey's answer names its credential (`id`, `rawId`): found by the tenant's own key only.
+  signInWithPasskey: ['id', 'rawId'],
+  reauthenticateWithPasskey: ['id', 'rawId'],
+  registerPasskey: ['id', 'rawId'],
   listMyActivity: ['cursor'],
   listUserActivity: ['cursor'],
   createRole: ['app', 'mid'],

@@ -6,7 +6,9 @@ import { aUser, latestCodeTo, mailsTo, type TestTenant, type TestUser } from './
 import { makeTestDeps } from './deps.ts';
 import type { Answer } from './http.ts';
 import { aPendingAuthorization, aPendingLogout } from './oidc.ts';
+import { addPasskeyThroughApi } from './passkeys.ts';
 import type { useLocalStack } from './server.ts';
+import type { SoftCredential } from './soft-authenticator.ts';
 import {
   expectUnchanged,
   type Item,
@@ -75,6 +77,8 @@ export interface World {
     spareSessionId: string;
     refreshToken: string;
     rotatedRefreshToken: string;
+    /** A passkey of the member, added through the API: its id, and the authenticator's credential that signs for it. */
+    passkey: { id: string; credential: SoftCredential };
   };
   totpUser: TestUser;
   recoverUser: TestUser;
@@ -147,6 +151,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
   const [mine, spare, refreshed] = await Promise.all([signIn(), signIn(), signIn()]);
   const rotation = await call('POST', '/auth/refresh', tenant.headers, { refreshToken: refreshed.refreshToken });
   expectStatus(rotation, 200, `${label}: refresh`);
+  const memberPasskey = await addPasskeyThroughApi(api.url, api.stack, tenant, mine.accessToken);
 
   const newKey = async () => {
     const res = await call('POST', `/merchants/${tenant.id}/api-keys`, owner.headers, { label: 'isolation' });
@@ -199,6 +204,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
       sessionId: sessionOf(mine.refreshToken),
       spareSessionId: sessionOf(spare.refreshToken),
       rotatedRefreshToken: refreshed.refreshToken,
+      passkey: { id: memberPasskey.passkey.id, credential: memberPasskey.credential },
     },
     totpUser,
     recoverUser,
@@ -327,6 +333,7 @@ function idsOfB(): string[] {
     B.invitation.userId,
     B.member.sessionId,
     B.member.spareSessionId,
+    B.member.passkey.id,
     sessionOf(B.member.refreshToken),
     B.apiKey.keyId,
     B.spareKey.keyId,

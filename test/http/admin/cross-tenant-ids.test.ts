@@ -50,6 +50,9 @@ const recipes: Record<string, Recipe> = {
   clearMailSuppression: { id: 'user' },
   listUserDevices: { id: 'user' },
   listUserActivity: { id: 'user' },
+  listUserPasskeys: { id: 'user' },
+  // `{passkeyId}` names no passkey: the user of another tenant is refused first.
+  removeUserPasskey: { id: 'user' },
   getMyMerchant: {},
   updateMerchant: { id: 'merchant', body: () => ({ primaryColor: '#2e7d32' }) },
   listApiKeys: { id: 'merchant' },
@@ -93,6 +96,7 @@ const CONTRACT_ADMIN_ROWS = [
 ];
 
 const FAKE_KEY_ID = 'key_00000000000000000000';
+const FAKE_PASSKEY_ID = 'pkey_000000000000000000000000';
 
 let tenantA: AdminTenant;
 let tenantB: AdminTenant;
@@ -123,6 +127,7 @@ function requestFor(route: RouteDef, row: Row) {
   const path = route.path
     .replace('{id}', ids[recipe?.id ?? (route.path.startsWith('/merchants/') ? 'merchant' : 'user')])
     .replace('{keyId}', FAKE_KEY_ID)
+    .replace('{passkeyId}', FAKE_PASSKEY_ID)
     .replace('{clientId}', row.client);
   return { path, body: recipe?.body?.(row) };
 }

@@ -160,7 +160,7 @@ describe('GET /users: read through the users index, which carries no secret', ()
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(4);
     for (const listed of res.body) {
-      expect((await getUser(admin, listed.id)).body).toEqual({ ...listed, mailSuppression: null });
+      expect((await getUser(admin, listed.id)).body).toEqual({ ...listed, mailSuppression: null, passkeyCount: 0 });
     }
     const byId = new Map<string, Record<string, any>>(res.body.map((u: { id: string }) => [u.id, u]));
     expect(byId.get(withTotp.id)).toMatchObject({
@@ -178,13 +178,14 @@ describe('GET /users: read through the users index, which carries no secret', ()
 });
 
 describe('GET /users/{id}', () => {
-  it('returns 200 with the UserResponse the list shows, and (ours) mailSuppression: null while mail flows', async () => {
+  it('returns 200 with the UserResponse the list shows, and (ours) mailSuppression: null while mail flows and passkeyCount', async () => {
     const admin = await aSuperAdmin();
     const user = await aUser(admin.tenant);
     const res = await getUser(admin, user.id);
     expect(res.status).toBe(200);
-    const { mailSuppression, ...shown } = res.body;
+    const { mailSuppression, passkeyCount, ...shown } = res.body;
     expect(mailSuppression).toBeNull();
+    expect(passkeyCount).toBe(0);
     expect(Object.keys(shown).sort()).toEqual(USER_RESPONSE_FIELDS);
     const listed = (await call('GET', '/users', admin.headers)).body.find((u: { id: string }) => u.id === user.id);
     expect(shown).toEqual(listed);
@@ -348,6 +349,7 @@ describe('PATCH /users/{id}/status', () => {
         ip: expect.any(String),
         userAgent: expect.any(String),
         actorId: admin.userId,
+        method: null,
       });
     },
   );
@@ -584,6 +586,7 @@ describe('GET /users/{id}/activity', () => {
         ip: expect.any(String),
         userAgent: expect.any(String),
         actorId: admin.userId,
+        method: null,
       });
     }
     const times = res.body.items.map((i: { at: string }) => i.at);

@@ -33,6 +33,7 @@ describe('GET /auth/discovery', () => {
       signupMode: 'OPEN',
       totpAllowed: true,
       allowUserDisableTotp: true,
+      passkeysAllowed: true,
     });
   });
 

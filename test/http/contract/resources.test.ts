@@ -4,7 +4,9 @@ import { adminApi, anEmail, aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { type ResourceName, violationsOf } from '#test/support/brief-resources.ts';
 import type { Answer } from '#test/support/http.ts';
+import { hostedCeremony, passkeySignInBody } from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { register } from '#test/support/soft-authenticator.ts';
 
 /**
  * A client written from the brief's field tables (test/support/brief-resources.ts,
@@ -41,6 +43,13 @@ const NOT_BRIEF_RESOURCES = new Set([
   // An invitation sent again: its answer (the user and the new expiry) is not a resource of the brief either; held
   // to its schema by every http answer's check against the document, its fields by test/http/admin/user-mail.test.ts.
   'POST /users/{id}/invitation',
+  // WebAuthn's own options (PublicKeyCredentialCreationOptionsJSON and ...RequestOptionsJSON) and Related Origin
+  // Requests' document: held to their schemas by every answer's check against the document, their fields by
+  // test/http/passkeys/passkeys.test.ts and the passkey journeys.
+  'POST /users/me/passkeys/options',
+  'POST /auth/passkeys/options',
+  'POST /auth/reauthenticate/passkey/options',
+  'GET /passkeys/related-origins',
 ]);
 
 /** `METHOD /path/template` of every route this file checked. */
@@ -255,6 +264,29 @@ describe('the service answers every brief resource exactly as the brief names it
       custom: false,
       owner: 'SYSTEM',
     });
+  });
+
+  it('passkeys (ours): added, listed, renamed, signed in with; an admin’s list', async () => {
+    const user = await aUser(tenant);
+    const signedIn = await logIn(tenant, user.email, user.password);
+    const options = await call('POST', '/users/me/passkeys/options', bearer(tenant, signedIn.accessToken), {});
+    const { credential, json } = register({
+      ...hostedCeremony(api.stack, tenant, options.body.options.challenge),
+      userHandle: options.body.options.user.id,
+    });
+    const added = await call('POST', '/users/me/passkeys', bearer(tenant, signedIn.accessToken), { credential: json });
+    await expectResource('POST /users/me/passkeys', added, 201, 'PasskeyResponse');
+    const listed = await call('GET', '/users/me/passkeys', bearer(tenant, signedIn.accessToken));
+    await expectResource('GET /users/me/passkeys', listed, 200, 'PasskeyResponse', 'list');
+    const renamed = await call('PATCH', `/users/me/passkeys/${added.body.id}`, bearer(tenant, signedIn.accessToken), {
+      name: 'Phone',
+    });
+    await expectResource('PATCH /users/me/passkeys/{passkeyId}', renamed, 200, 'PasskeyResponse');
+    const byAdmin = await call('GET', `/users/${user.id}/passkeys`, adminHeaders);
+    await expectResource('GET /users/{id}/passkeys', byAdmin, 200, 'PasskeyResponse', 'list');
+    const body = await passkeySignInBody(api.url, api.stack, tenant, credential);
+    const signedInWithPasskey = await call('POST', '/auth/passkeys/sign-in', tenant.headers, body);
+    await expectResource('POST /auth/passkeys/sign-in', signedInWithPasskey, 200, 'LoginTokens', 'envelope');
   });
 
   it('left no documented route with a JSON answer unchecked (runs last)', () => {

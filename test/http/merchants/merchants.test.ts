@@ -26,6 +26,7 @@ const MERCHANT_FIELDS = [
   'signupMode',
   'totpAllowed',
   'allowUserDisableTotp',
+  'passkeysAllowed',
   'adminUserId',
   'allowedOrigins',
   'createdAt',
@@ -62,6 +63,7 @@ describe('GET /merchants/me', () => {
       signupMode: 'OPEN',
       totpAllowed: true,
       allowUserDisableTotp: true,
+      passkeysAllowed: true,
       adminUserId: tenant.adminUserId,
       allowedOrigins: origins,
       createdAt: isoTimestamp,
@@ -108,6 +110,7 @@ describe('PATCH /merchants/{id}', () => {
     ['signupMode', 'INVITATION_ONLY'],
     ['totpAllowed', false],
     ['allowUserDisableTotp', false],
+    ['passkeysAllowed', false],
   ])('sets %s to %j: in the answer, in GET /merchants/me and in discovery', async (field, value) => {
     const { tenant, headers } = await anAdmin();
     const before = (await getMine(headers)).body;
@@ -122,7 +125,7 @@ describe('PATCH /merchants/{id}', () => {
     expect(discovered.body[field]).toEqual(value);
   });
 
-  it.each(['totpAllowed', 'allowUserDisableTotp'])(
+  it.each(['totpAllowed', 'allowUserDisableTotp', 'passkeysAllowed'])(
     'restores %s to its default (allowed) with null: answered, kept and discovered as true',
     async (field) => {
       const { tenant, headers } = await anAdmin();
@@ -247,6 +250,7 @@ describe('PATCH /merchants/{id}', () => {
     ['signupMode', 'CLOSED'],
     ['totpAllowed', 'yes'],
     ['allowUserDisableTotp', 'no'],
+    ['passkeysAllowed', 'yes'],
     ['allowedOrigins', 'https://shop.example'],
     ['allowedOrigins', null],
   ])('answers 400 VALIDATION_FAILED naming %s for %j, and changes nothing', async (field, value) => {

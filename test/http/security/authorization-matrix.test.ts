@@ -10,7 +10,15 @@ import { aUser, latestCodeTo, mailsTo, type TestTenant } from '#test/support/aut
 import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, bearer, post } from '#test/support/http.ts';
 import { issuerOf, localhostFetch } from '#test/support/oidc.ts';
+import {
+  addPasskeyThroughApi,
+  aStoredPasskey,
+  hostedCeremony,
+  passkeyReauthBody,
+  passkeySignInBody,
+} from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { register } from '#test/support/soft-authenticator.ts';
 
 /**
  * THE authorization matrix: every route of the identity
@@ -141,6 +149,19 @@ const identityMatrix: Record<string, Cell[]> = {
   oidcRevoke:              [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   endSession:              [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
   completeLogout:          [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  // Passkeys: signing in with one is open to all (its answer is the credential); the rest is the user's own, or an admin's.
+  passkeySignInOptions:    [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  signInWithPasskey:       [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  passkeyReauthOptions:    [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  reauthenticateWithPasskey: [UNAUTHENT, MISMATCH,  204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listMyPasskeys:          [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  passkeyRegistrationOptions: [UNAUTHENT, MISMATCH, 200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  registerPasskey:         [UNAUTHENT, MISMATCH,    201,       201,   201,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  renameMyPasskey:         [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  removeMyPasskey:         [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listUserPasskeys:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  removeUserPasskey:       [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getRelatedOrigins:       [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   notFound:                [NOT_FOUND, NOT_FOUND,   NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
@@ -522,9 +543,82 @@ const identityRecipes: Record<string, Recipe> = {
       return { method: 'POST', path: `/oidc/logout-requests/${logoutId}/complete`, body: {} };
     },
   },
+  passkeySignInOptions: { request: () => ({ method: 'POST', path: '/auth/passkeys/options', body: {} }) },
+  signInWithPasskey: {
+    // A user of its own for each column, with a passkey made through the API; its answer to a fresh challenge.
+    request: async () => {
+      const user = await aUser(tenant);
+      const signedIn = await signIn(user.email, user.password);
+      const { credential } = await addPasskeyThroughApi(api.url, api.stack, tenant, signedIn.accessToken);
+      return {
+        method: 'POST',
+        path: '/auth/passkeys/sign-in',
+        body: await passkeySignInBody(api.url, api.stack, tenant, credential),
+      };
+    },
+  },
+  passkeyReauthOptions: {
+    request: async (as) => {
+      await passkeyOf(as);
+      return { method: 'POST', path: '/auth/reauthenticate/passkey/options', body: {} };
+    },
+  },
+  reauthenticateWithPasskey: {
+    request: async (as) => ({
+      method: 'POST',
+      path: '/auth/reauthenticate/passkey',
+      body: await passkeyReauthBody(api.url, api.stack, tenant, as.token, (await passkeyOf(as)).credential),
+    }),
+  },
+  listMyPasskeys: { request: get('/users/me/passkeys') },
+  passkeyRegistrationOptions: { request: () => ({ method: 'POST', path: '/users/me/passkeys/options', body: {} }) },
+  registerPasskey: {
+    request: async (as) => {
+      const options = await post(`${api.url}/users/me/passkeys/options`, {}, bearer(tenant, as.token));
+      expect(options.status, options.text).toBe(200);
+      const { json } = register({
+        ...hostedCeremony(api.stack, tenant, options.body.options.challenge),
+        userHandle: options.body.options.user.id,
+      });
+      return { method: 'POST', path: '/users/me/passkeys', body: { credential: json } };
+    },
+  },
+  renameMyPasskey: {
+    request: async (as) => ({
+      method: 'PATCH',
+      path: `/users/me/passkeys/${(await passkeyOf(as)).passkey.id}`,
+      body: { name: 'Matrix' },
+    }),
+  },
+  removeMyPasskey: {
+    request: async (as) => ({
+      method: 'DELETE',
+      path: `/users/me/passkeys/${(await addPasskeyThroughApi(api.url, api.stack, tenant, as.token)).passkey.id}`,
+    }),
+  },
+  listUserPasskeys: { request: () => ({ method: 'GET', path: `/users/${target}/passkeys` }) },
+  removeUserPasskey: {
+    request: async () => ({
+      method: 'DELETE',
+      path: `/users/${target}/passkeys/${(await aStoredPasskey(tenant, target)).id}`,
+      actsOn: target,
+    }),
+  },
+  getRelatedOrigins: { request: () => ({ method: 'GET', path: '/passkeys/related-origins', issuer: true }) },
   // The $default route: a known path with a method it does not have (a write, so nothing may change).
   notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
+
+/** Each account's one passkey, made through the API the first time a recipe asks for it. */
+const passkeys = new Map<string, ReturnType<typeof addPasskeyThroughApi>>();
+function passkeyOf(as: Account) {
+  let made = passkeys.get(as.email);
+  if (!made) {
+    made = addPasskeyThroughApi(api.url, api.stack, tenant, as.token);
+    passkeys.set(as.email, made);
+  }
+  return made;
+}
 
 /** A confidential client: it has a secret to rotate. */
 const MATRIX_CLIENT = { name: 'Matrix', type: 'confidential', redirectUris: ['https://matrix.example/cb'] };

@@ -73,6 +73,8 @@ describe('GET /users/me/activity', () => {
         ip: expect.any(String),
         userAgent: 'journey-agent/1.0',
         actorId: user.id,
+        // A login says how the user proved who they are.
+        method: item.type === 'LOGIN' ? 'PASSWORD' : null,
       });
     }
     const times = res.body.items.map((i: Item) => i.at);

@@ -53,6 +53,7 @@ const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   HealthResponse: () => component('HealthResponse'),
   OidcClientResponse: () => component('OidcClientResponse'),
   OidcClientWithSecretResponse: () => component('OidcClientWithSecretResponse'),
+  PasskeyResponse: () => component('PasskeyResponse'),
 };
 
 /** A JSON Schema as the table says it: its types (null included) and allowed values. */

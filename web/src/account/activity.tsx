@@ -29,6 +29,9 @@ const ACTIVITY_SENTENCES: Record<ActivityType, TextKey> = {
   REFRESH_TOKEN_REUSED: 'account.activity.REFRESH_TOKEN_REUSED',
   REFRESH_TOKEN_GRACE: 'account.activity.REFRESH_TOKEN_GRACE',
   REAUTHENTICATED: 'account.activity.REAUTHENTICATED',
+  PASSKEY_ADDED: 'account.activity.PASSKEY_ADDED',
+  PASSKEY_REMOVED: 'account.activity.PASSKEY_REMOVED',
+  PASSKEY_COUNTER_MISMATCH: 'account.activity.PASSKEY_COUNTER_MISMATCH',
 };
 
 /**

@@ -82,7 +82,11 @@ export function UserPage() {
   // A change made here shows in the activity: it is read again after each. An answer that is a plain User (a
   // status change) keeps the mail suppression as it was read.
   const changed = (next: User | AdminUser) => {
-    setUser((current) => ({ mailSuppression: current?.mailSuppression ?? null, ...next }));
+    setUser((current) => ({
+      mailSuppression: current?.mailSuppression ?? null,
+      passkeyCount: current?.passkeyCount ?? 0,
+      ...next,
+    }));
     setVersion((n) => n + 1);
   };
   return (

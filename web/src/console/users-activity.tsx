@@ -83,6 +83,9 @@ const ACTIVITY_WORDS: Record<ActivityType, TextKey> = {
   REFRESH_TOKEN_REUSED: 'user.activity.REFRESH_TOKEN_REUSED',
   REFRESH_TOKEN_GRACE: 'user.activity.REFRESH_TOKEN_GRACE',
   REAUTHENTICATED: 'user.activity.REAUTHENTICATED',
+  PASSKEY_ADDED: 'user.activity.PASSKEY_ADDED',
+  PASSKEY_REMOVED: 'user.activity.PASSKEY_REMOVED',
+  PASSKEY_COUNTER_MISMATCH: 'user.activity.PASSKEY_COUNTER_MISMATCH',
 };
 
 const activityColumns = () => [

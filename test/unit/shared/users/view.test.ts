@@ -36,6 +36,7 @@ function aUser(overrides: Partial<User> = {}): User {
     lastLoginAt: null,
     lockedUntil: null,
     credentialEpoch: 0,
+    passkeyCount: 0,
     liveSessions: {},
     invitationHash: null,
     ...overrides,

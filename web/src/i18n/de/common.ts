@@ -39,6 +39,10 @@ const texts: Record<keyof typeof en, string> = {
   'problem.ORIGIN_NOT_ALLOWED': 'Diese Website darf diesen Dienst nicht verwenden.',
   'problem.TENANT_MISMATCH': 'Sie sind bei einem anderen Dienst angemeldet. Melden Sie sich ab und hier wieder an.',
   'problem.TOTP_NOT_ALLOWED': 'Authenticator-Apps sind für diesen Dienst nicht freigeschaltet.',
+  'problem.PASSKEYS_NOT_ALLOWED': 'Passkeys sind für diesen Dienst nicht freigeschaltet.',
+  'problem.PASSKEY_NOT_VERIFIED': 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
+  'problem.PASSKEY_LIMIT_REACHED':
+    'Dieses Konto hat bereits so viele Passkeys wie möglich. Entfernen Sie einen, um einen weiteren hinzuzufügen.',
   'problem.TOTP_REMOVAL_NOT_ALLOWED': 'Bei diesem Dienst müssen Sie Ihre Authenticator-App behalten.',
   'problem.LOGIN_MODE_NOT_ALLOWED': 'Diese Art der Anmeldung wird hier nicht angeboten.',
   'problem.SIGNUP_NOT_ALLOWED':

@@ -243,6 +243,9 @@ const texts: Record<keyof typeof en, string> = {
   'user.activity.REFRESH_TOKEN_REUSED': 'Sitzung beendet: Ein Token wurde zweimal verwendet',
   'user.activity.REFRESH_TOKEN_GRACE': 'Sitzung in einem anderen Tab fortgesetzt',
   'user.activity.REAUTHENTICATED': 'Identität bestätigt',
+  'user.activity.PASSKEY_ADDED': 'Passkey hinzugefügt',
+  'user.activity.PASSKEY_REMOVED': 'Passkey entfernt',
+  'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey abgelehnt: Er wurde möglicherweise kopiert',
 
   'roles.title': 'Rollen',
   'roles.exists': 'Es gibt schon eine Rolle mit diesem Namen. Wählen Sie einen anderen Namen.',

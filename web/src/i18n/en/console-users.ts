@@ -240,6 +240,9 @@ const texts = {
   'user.activity.REFRESH_TOKEN_REUSED': 'Session ended: a token was used twice',
   'user.activity.REFRESH_TOKEN_GRACE': 'Session continued in another tab',
   'user.activity.REAUTHENTICATED': 'Confirmed it was them',
+  'user.activity.PASSKEY_ADDED': 'Passkey added',
+  'user.activity.PASSKEY_REMOVED': 'Passkey removed',
+  'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
 
   // Roles (roles.tsx).
   'roles.title': 'Roles',
