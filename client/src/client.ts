@@ -1,5 +1,14 @@
 import { type CookieStore, defaultCookieStore } from './cookies.js';
 import { ApiError, CLIENT_ERROR_CODES, errorFromAnswer } from './errors.js';
+import {
+  after,
+  cancelCeremony,
+  createCredential,
+  getAssertion,
+  type PasskeySupport,
+  passkeySupport,
+  requireWebAuthn,
+} from './passkeys.js';
 import type {
   ActivityPage,
   AdminUser,
@@ -28,6 +37,9 @@ import type {
   Merchant,
   OidcClient,
   OidcClientWithSecret,
+  Passkey,
+  PasskeyCreationOptions,
+  PasskeyRequestOptions,
   ReauthenticateCodeRequest,
   ReauthenticateProof,
   ResendInvitationResponse,
@@ -114,6 +126,23 @@ export interface MeApi {
   activity(page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
 }
 
+/**
+ * The signed-in user's passkeys (`client.passkeys`). Adding, renaming and removing one needs a sign-in within 10
+ * minutes (403 REAUTHENTICATION_REQUIRED: `reauthenticate()` or `reauthenticateWithPasskey()`, then again).
+ */
+export interface PasskeysApi {
+  /**
+   * Makes a passkey on this device for the signed-in user and stores it: the browser asks the person to confirm
+   * (fingerprint, face, PIN). `name` defaults to the passkey provider's or the browser's. Rejects PASSKEY_CANCELLED
+   * when the prompt is closed, PASSKEY_ALREADY_ON_DEVICE when this authenticator holds one of the account already.
+   */
+  register(body?: { name?: string }): Promise<Passkey>;
+  list(): Promise<Passkey[]>;
+  rename(id: string, name: string): Promise<Passkey>;
+  /** The passkey no longer signs in, at once. */
+  remove(id: string): Promise<void>;
+}
+
 export interface AdminUsersApi {
   list(): Promise<User[]>;
   /** The user, with the suppression of mail to their address (`mailSuppression`, null when mail flows). */
@@ -138,6 +167,10 @@ export interface AdminUsersApi {
   clearMailSuppression(id: string): Promise<void>;
   devices(id: string): Promise<Device[]>;
   activity(id: string, page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
+  /** The user's passkeys (`GET /users/{id}/passkeys`). */
+  passkeys(id: string): Promise<Passkey[]>;
+  /** Removes a user's passkey (a lost device); a session of a recent sign-in, or an API key. */
+  removePasskey(id: string, passkeyId: string): Promise<void>;
 }
 
 export interface AdminMerchantApi {
@@ -265,6 +298,7 @@ function decodeCookie(value: string): string | undefined {
 export class IdentityClient {
   readonly me: MeApi;
   readonly admin: AdminApi;
+  readonly passkeys: PasskeysApi;
   readonly oidc: OidcApi;
 
   readonly #baseUrl: string;
@@ -291,6 +325,7 @@ export class IdentityClient {
     if (options.onSessionExpired) this.#expiryListeners.add(options.onSessionExpired);
     this.me = this.#meApi();
     this.oidc = this.#oidcApi();
+    this.passkeys = this.#passkeysApi();
     this.admin = {
       users: this.#adminUsersApi(),
       merchant: this.#adminMerchantApi(),
@@ -417,6 +452,76 @@ export class IdentityClient {
     const answer = await this.#call<ChallengeIdResponse | undefined>('POST', '/auth/reauthenticate', { body });
     // 204 (proven) has no body; 200 carries the challenge of the mailed code.
     return 'loginMode' in body ? answer : undefined;
+  }
+
+  /** Whether this browser can use passkeys, and offer them in the e-mail field's autofill (conditional UI). */
+  passkeySupport(): Promise<PasskeySupport> {
+    return passkeySupport();
+  }
+
+  /**
+   * Signs in with a passkey (`POST /auth/passkeys/options`, the browser's prompt, `POST /auth/passkeys/sign-in`);
+   * the tokens are kept. A passkey is two factors: there is never a TOTP step. `email`: only that account's passkey
+   * is taken. `conditional`: the browser offers the passkeys in the autofill of a field with
+   * `autocomplete="username webauthn"` and this resolves once the person picks one; it asks for a fresh challenge
+   * before each one lapses, and rejects PASSKEY_CANCELLED when `cancelPasskeySignIn()` or another ceremony (the
+   * button) ends it. Rejects 401 INVALID_CREDENTIALS for a passkey the service does not take (removed, another
+   * site's), PASSKEY_CANCELLED when the prompt is closed, PASSKEYS_UNSUPPORTED without WebAuthn.
+   */
+  async signInWithPasskey(options: { email?: string; conditional?: boolean } = {}): Promise<LoginSuccess> {
+    requireWebAuthn();
+    const body = options.email === undefined ? {} : { email: options.email };
+    const ask = () =>
+      this.#call<{ options: PasskeyRequestOptions }>('POST', '/auth/passkeys/options', { body, bearer: false });
+    let credential: unknown;
+    if (options.conditional) {
+      for (;;) {
+        const { options: requestOptions } = await ask();
+        // A minute before the challenge lapses, the waiting request is replaced by one with a fresh challenge.
+        let renewed = false;
+        const lapse = Math.max((requestOptions.timeout ?? 300_000) - 60_000, 30_000);
+        const stopRenewal = after(lapse, () => {
+          renewed = true;
+          cancelCeremony();
+        });
+        try {
+          credential = await getAssertion(requestOptions, true);
+          break;
+        } catch (error) {
+          if (renewed) continue;
+          throw error;
+        } finally {
+          stopRenewal();
+        }
+      }
+    } else {
+      credential = await getAssertion((await ask()).options);
+    }
+    const answer = await this.#call<Envelope<TokensResponse>>('POST', '/auth/passkeys/sign-in', {
+      body: { credential },
+      bearer: false,
+    });
+    return this.#keep(answer.data, true);
+  }
+
+  /** Ends a waiting `signInWithPasskey({ conditional: true })` (it rejects PASSKEY_CANCELLED). */
+  cancelPasskeySignIn(): void {
+    cancelCeremony();
+  }
+
+  /**
+   * Proves it is the signed-in user again with one of their passkeys (no TOTP code: a passkey is two factors), for
+   * the calls answered 403 REAUTHENTICATION_REQUIRED; the session then counts as fresh for 10 minutes. Rejects 404
+   * NOT_FOUND when the account has no passkey, 401 INVALID_CREDENTIALS for a passkey the service does not take.
+   */
+  async reauthenticateWithPasskey(): Promise<void> {
+    requireWebAuthn();
+    const { options } = await this.#call<{ options: PasskeyRequestOptions }>(
+      'POST',
+      '/auth/reauthenticate/passkey/options',
+    );
+    const credential = await getAssertion(options);
+    await this.#call('POST', '/auth/reauthenticate/passkey', { body: { credential } });
   }
 
   /** DELETE /auth/logout, then the local tokens are cleared whatever the answer. Never rejects. */
@@ -660,6 +765,22 @@ export class IdentityClient {
     };
   }
 
+  #passkeysApi(): PasskeysApi {
+    return {
+      register: async (body = {}) => {
+        requireWebAuthn();
+        const { options } = await this.#call<{ options: PasskeyCreationOptions }>('POST', '/users/me/passkeys/options');
+        const credential = await createCredential(options);
+        return this.#call('POST', '/users/me/passkeys', { body: { credential, ...body } });
+      },
+      list: () => this.#call('GET', '/users/me/passkeys'),
+      rename: (id, name) => this.#call('PATCH', `/users/me/passkeys/${seg(id)}`, { body: { name } }),
+      remove: async (id) => {
+        await this.#call('DELETE', `/users/me/passkeys/${seg(id)}`);
+      },
+    };
+  }
+
   #oidcApi(): OidcApi {
     const request = (requestId: string) => `/oidc/authorization-requests/${seg(requestId)}`;
     return {
@@ -694,6 +815,10 @@ export class IdentityClient {
       devices: (id) => this.#call('GET', `/users/${seg(id)}/devices`),
       activity: (id, page = {}) =>
         this.#call('GET', `/users/${seg(id)}/activity`, { query: { limit: page.limit, cursor: page.cursor } }),
+      passkeys: (id) => this.#call('GET', `/users/${seg(id)}/passkeys`),
+      removePasskey: async (id, passkeyId) => {
+        await this.#call('DELETE', `/users/${seg(id)}/passkeys/${seg(passkeyId)}`);
+      },
     };
   }
 

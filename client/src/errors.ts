@@ -15,6 +15,14 @@ export const CLIENT_ERROR_CODES = {
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   /** A refresh was needed, but no refresh token is stored; `status` is 401, no request was sent. */
   NO_REFRESH_TOKEN: 'NO_REFRESH_TOKEN',
+  /** This browser (or Node) has no WebAuthn: no passkey can be made or used here; `status` is 0. */
+  PASSKEYS_UNSUPPORTED: 'PASSKEYS_UNSUPPORTED',
+  /** The person closed the passkey prompt, it timed out, or another ceremony replaced it: nothing to report. */
+  PASSKEY_CANCELLED: 'PASSKEY_CANCELLED',
+  /** Adding a passkey: the authenticator already holds one of this account. */
+  PASSKEY_ALREADY_ON_DEVICE: 'PASSKEY_ALREADY_ON_DEVICE',
+  /** The platform refused the ceremony for another reason; `detail` says its words. */
+  PASSKEY_FAILED: 'PASSKEY_FAILED',
 } as const;
 
 /**

@@ -15,6 +15,7 @@ export {
   type IdentityClientOptions,
   type MeApi,
   type OidcApi,
+  type PasskeysApi,
   REFRESH_COOKIE,
   REFRESH_TOKEN_LIFETIME_MS,
 } from './client.js';
@@ -35,5 +36,6 @@ export {
   validateForm,
 } from './form-schemas.js';
 export { pageUsers, USERS_PAGE_SIZE, type UserPage } from './pager.js';
+export type { PasskeySupport } from './passkeys.js';
 export { authorityOf, hasRoles, mayActOn, mayGrant } from './roles.js';
 export type * from './types.js';

@@ -41,6 +41,17 @@ export type MailSuppression = Schemas['MailSuppression'];
 /** A user as an admin sees one (`admin.users.get`): with the suppression of mail to their address, or null. */
 export type AdminUser = Schemas['AdminUserResponse'];
 
+/**
+ * A passkey as its owner and an admin see it: never its key. `deviceType`: kept on one device (`singleDevice`), or
+ * synced by its provider to the person's other devices (`multiDevice`).
+ */
+export type Passkey = Schemas['PasskeyResponse'];
+
+/** What navigator.credentials.create() takes, in WebAuthn's JSON form (the client hands it to the browser). */
+export type PasskeyCreationOptions = Schemas['PasskeyCreationOptionsResponse']['options'];
+/** What navigator.credentials.get() takes, in WebAuthn's JSON form. */
+export type PasskeyRequestOptions = Schemas['PasskeyRequestOptionsResponse']['options'];
+
 /** What the login steps answer when another step is needed. */
 export type LoginChallenge = Schemas['ChallengeResponse'];
 

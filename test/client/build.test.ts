@@ -56,13 +56,16 @@ describe('the client build (npm run build:client)', () => {
     }
   });
 
-  it('is a publishable package: ESM, exports and types in dist, valibot its only dependency, Node 20+', () => {
+  it('is a publishable package: ESM, exports and types in dist, valibot and the WebAuthn helper its dependencies, Node 20+', () => {
     const pkg = JSON.parse(readFileSync(resolve(CLIENT_DIR, 'package.json'), 'utf8'));
     expect(pkg.type).toBe('module');
     expect(pkg.exports['.']).toMatchObject({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(Object.keys(pkg.dependencies)).toEqual(['valibot']);
+    // Both bundled into dist, and named for what a consumer's bundler resolves from the types.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@simplewebauthn/browser', 'valibot']);
     expect(pkg.devDependencies).toBeUndefined();
     expect(pkg.engines.node).toBe('>=20');
-    expect(readFileSync(resolve(CLIENT_DIR, 'README.md'), 'utf8')).toContain('client.login(');
+    const readme = readFileSync(resolve(CLIENT_DIR, 'README.md'), 'utf8');
+    expect(readme).toContain('client.login(');
+    expect(readme).toContain('client.signInWithPasskey(');
   });
 });

@@ -96,6 +96,7 @@ export const tenantConfig = {
   signupMode: 'OPEN',
   totpAllowed: true,
   allowUserDisableTotp: true,
+  passkeysAllowed: true,
 } as const;
 
 /** A CookieStore that records what the client hands it. */

@@ -3,6 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type * as me from '#shared/account/schemas.ts';
 import type * as auth from '#shared/auth/schemas.ts';
 import type * as merchants from '#shared/merchants/schemas.ts';
+import type * as passkeys from '#shared/passkeys/schemas.ts';
 import type * as roles from '#shared/roles/schemas.ts';
 import type * as tenancy from '#shared/tenancy/schemas.ts';
 import type * as admin from '#shared/users/admin-schemas.ts';
@@ -36,6 +37,7 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.EmailChangeVerifyResponse>().toEqualTypeOf<Answer<typeof me.EmailChangeVerifyResponse>>();
     expectTypeOf<sdk.TotpSetupResponse>().toEqualTypeOf<Answer<typeof me.TotpSetupResponse>>();
     expectTypeOf<sdk.Session>().toEqualTypeOf<Answer<typeof me.SessionResponse>>();
+    expectTypeOf<sdk.Passkey>().toEqualTypeOf<Answer<typeof passkeys.PasskeyResponse>>();
     expectTypeOf<sdk.Device>().toEqualTypeOf<Answer<typeof admin.DeviceResponse>>();
     expectTypeOf<sdk.Activity>().toEqualTypeOf<Answer<typeof admin.ActivityResponse>>();
     expectTypeOf<sdk.ActivityPage>().toEqualTypeOf<Answer<typeof admin.ActivityPage>>();
