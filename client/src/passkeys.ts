@@ -6,6 +6,7 @@
 import {
   browserSupportsWebAuthn,
   browserSupportsWebAuthnAutofill,
+  platformAuthenticatorIsAvailable,
   startAuthentication,
   startRegistration,
   WebAuthnAbortService,
@@ -14,15 +15,24 @@ import {
 import { ApiError, CLIENT_ERROR_CODES } from './errors.js';
 import type { PasskeyCreationOptions as CreationOptions, PasskeyRequestOptions as RequestOptions } from './types.js';
 
-/** What this browser can do with passkeys: at all (a button), and in the e-mail field's autofill. */
+/**
+ * What this browser can do with passkeys: at all (a button: a phone or a security key may answer), in the e-mail
+ * field's autofill, and with an authenticator of this device that verifies its user (where "make a passkey on this
+ * device" makes sense to offer).
+ */
 export interface PasskeySupport {
   passkeys: boolean;
   autofill: boolean;
+  platform: boolean;
 }
 
 export async function passkeySupport(): Promise<PasskeySupport> {
-  const passkeys = browserSupportsWebAuthn();
-  return { passkeys, autofill: passkeys && (await browserSupportsWebAuthnAutofill()) };
+  if (!browserSupportsWebAuthn()) return { passkeys: false, autofill: false, platform: false };
+  const [autofill, platform] = await Promise.all([
+    browserSupportsWebAuthnAutofill(),
+    platformAuthenticatorIsAvailable(),
+  ]);
+  return { passkeys: true, autofill, platform };
 }
 
 function clientError(code: string, detail: string, cause?: unknown): ApiError {
@@ -33,14 +43,19 @@ function clientError(code: string, detail: string, cause?: unknown): ApiError {
 
 /**
  * The platform's refusal as an ApiError: the person closed the prompt or it timed out, or another ceremony replaced
- * this one (PASSKEY_CANCELLED: nothing to report); the authenticator already holds a passkey of this account
- * (PASSKEY_ALREADY_ON_DEVICE); anything else (PASSKEY_FAILED, with the platform's words as `detail`).
+ * this one (PASSKEY_CANCELLED: nothing to report); no authenticator here can hold a passkey (PASSKEYS_UNSUPPORTED);
+ * the authenticator already holds a passkey of this account (PASSKEY_ALREADY_ON_DEVICE); anything else
+ * (PASSKEY_FAILED, with the platform's words as `detail`).
  */
 function platformRefusal(error: unknown): ApiError {
   const name = error instanceof Error ? error.name : '';
   const code = error instanceof WebAuthnError ? error.code : undefined;
   if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED') {
     return clientError(CLIENT_ERROR_CODES.PASSKEY_CANCELLED, 'the passkey prompt was closed', error);
+  }
+  // No authenticator here that holds passkeys (a desktop without one, with no phone paired): as if no WebAuthn.
+  if (name === 'NotSupportedError') {
+    return clientError(CLIENT_ERROR_CODES.PASSKEYS_UNSUPPORTED, 'no authenticator here can use a passkey', error);
   }
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
     return clientError(

@@ -40,7 +40,7 @@ describe('passkeys in the SDK', () => {
   it('says a runtime without WebAuthn can use no passkey, and sends nothing when asked to', async () => {
     const { client, fake } = aClient();
     await client.discover({ clientId: tenantConfig.publicApiKey });
-    expect(await client.passkeySupport()).toEqual({ passkeys: false, autofill: false });
+    expect(await client.passkeySupport()).toEqual({ passkeys: false, autofill: false, platform: false });
     const refusal = await client.signInWithPasskey().catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({ status: 0, code: CLIENT_ERROR_CODES.PASSKEYS_UNSUPPORTED });

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { t } from './i18n/index.ts';
+import { cancelledPasskey, passkeySentences, usePasskeySupport } from './pages/passkeys.tsx';
 import { ApiError } from './sdk.ts';
 import { useSession } from './session.tsx';
 import { Button, CodeField, Notice, onSubmit, PasswordField, Problem, useAction } from './ui.tsx';
@@ -96,6 +97,20 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
   const [code, setCode] = useState('');
   const [totpCode, setTotpCode] = useState('');
   const totp = Boolean(user?.totpEnabled);
+  // A passkey proves it too (no authenticator code then: it is two factors), where the account has one.
+  const support = usePasskeySupport();
+  const [hasPasskey, setHasPasskey] = useState(false);
+  useEffect(() => {
+    if (!support?.passkeys) return;
+    let live = true;
+    client.passkeys.list().then(
+      (passkeys) => live && setHasPasskey(passkeys.length > 0),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [support?.passkeys]);
 
   useEffect(() => {
     const element = dialog.current;
@@ -126,6 +141,15 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
     else await client.reauthenticate({ challengeId: challengeId ?? '', code: code.trim(), ...second });
     close(props.onProven);
   });
+  const withPasskey = useAction(async () => {
+    try {
+      await client.reauthenticateWithPasskey();
+    } catch (error) {
+      if (cancelledPasskey(error)) return;
+      throw error;
+    }
+    close(props.onProven);
+  });
   const askingForCode = method === 'OTP_EMAIL' && !challengeId;
   const address = { email: user?.email ?? '' };
 
@@ -141,6 +165,17 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
     >
       <h2 id={titleId}>{t('reauth.title')}</h2>
       <p>{props.reason ?? t('reauth.why')}</p>
+      {hasPasskey && (
+        <div class="passkey-reauth">
+          <Problem error={withPasskey.error} overrides={passkeySentences()} />
+          <Button type="button" kind="secondary" busy={withPasskey.busy} onClick={() => withPasskey.run()}>
+            {t('reauth.withPasskey')}
+          </Button>
+          <p class="or" aria-hidden="true">
+            {t('passkey.or')}
+          </p>
+        </div>
+      )}
       {methods.length > 1 && (
         <fieldset class="choice">
           <legend>{t('reauth.how')}</legend>

@@ -112,7 +112,7 @@ describe('the password', () => {
     const fresh = await web.open(tenant, '/sign-in');
     await fresh.getByLabel('E-mail address').fill(user.email);
     await fresh.getByLabel('Password').fill(user.password);
-    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(fresh.getByRole('alert').textContent()).resolves.toBe('The e-mail address or password is not right.');
     await signIn(fresh, { email: user.email, password: newPassword });
   });

@@ -21,7 +21,7 @@ export async function signIn(
 ): Promise<void> {
   await page.getByLabel('E-mail address').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   if (second) {
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
     if ('backupCode' in second) {

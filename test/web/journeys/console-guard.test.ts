@@ -11,7 +11,7 @@ describe('the console’s guard', () => {
     const page = await web.open(tenant, '/sign-in?next=/console/users');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'No access' }).waitFor();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('The console is for administrators');
     const main = page.getByRole('navigation', { name: 'Main' });

@@ -11,7 +11,7 @@ async function signIn(tenant: { subdomain: string }, email: string, password: st
   const page = await web.open(tenant, `/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL((url) => url.pathname === next);
   await page.locator('#main form').first().waitFor();
   return page;

@@ -69,7 +69,7 @@ describe('merchant settings: dark mode', () => {
     await saved(page);
 
     const fresh = await web.open(tenant, '/sign-in');
-    const button = fresh.getByRole('button', { name: 'Sign in' });
+    const button = fresh.getByRole('button', { name: 'Sign in', exact: true });
     await button.waitFor();
     await expect(styleOf(fresh, '.button.primary', 'backgroundColor')).resolves.toBe('rgb(31, 111, 92)');
     await fresh.emulateMedia({ colorScheme: 'dark' });

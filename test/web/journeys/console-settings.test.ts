@@ -54,7 +54,7 @@ describe('merchant settings', () => {
 
     const fresh = await web.open(tenant, '/sign-in');
     await fresh.getByRole('heading', { name: 'Sign in to Fern & Moss' }).waitFor();
-    const button = fresh.getByRole('button', { name: 'Sign in' });
+    const button = fresh.getByRole('button', { name: 'Sign in', exact: true });
     await expect(
       button.evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundColor),
     ).resolves.toBe('rgb(122, 31, 162)');

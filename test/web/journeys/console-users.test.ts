@@ -99,7 +99,7 @@ describe('the console’s users', () => {
     const userPage = await web.open(tenant, '/sign-in?next=/account');
     await userPage.getByLabel('E-mail address').fill(user.email);
     await userPage.getByLabel('Password').fill(user.password);
-    await userPage.getByRole('button', { name: 'Sign in' }).click();
+    await userPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await userPage.waitForURL(/\/account$/);
 
     const admin = await adminAt(tenant, `/console/users/${user.id}`);
@@ -131,7 +131,7 @@ describe('the console’s users', () => {
     await userPage.getByText('Your session has ended.', { exact: false }).waitFor();
     await userPage.getByLabel('E-mail address').fill(user.email);
     await userPage.getByLabel('Password').fill(user.password);
-    await userPage.getByRole('button', { name: 'Sign in' }).click();
+    await userPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(userPage.getByRole('alert').textContent()).resolves.toBe(
       'This account is disabled. Contact the administrator of this service.',
     );

@@ -104,7 +104,7 @@ const tenantName = (page: Page) => page.locator('.brand-name').first().innerText
 async function signInOnThePage(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /**
@@ -154,7 +154,7 @@ describe('signing in to an OpenID Connect client on the hosted page', () => {
     await screenshot(page, 'oidc-authorize-sign-in');
 
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const answer = await landedAtClient(page);
     expect(answer.get('code')).toEqual(expect.any(String));
     expect(answer.get('state')).toBe(first.state);

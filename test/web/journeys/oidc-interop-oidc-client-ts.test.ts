@@ -86,7 +86,7 @@ describe('oidc-client-ts in the browser, a public client', () => {
       const url = new URL(request.url());
       if (url.origin === issuer && url.pathname === '/api/v1/oidc/authorize') authorizeRequests.push(url);
     });
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in to continue to Plant Pal' }).waitFor();
     expect(new URL(page.url()).origin).toBe(issuer);
     await expectAccessible(page);
@@ -122,7 +122,7 @@ describe('oidc-client-ts in the browser, a public client', () => {
 
     // Signed in to the hosted pages now: the SPA's next sign-in goes straight through, no form.
     await page.goto(`${spa.origin}/`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await landedAt(page, spa.origin, '/callback.html');
     await page
       .getByRole('status')

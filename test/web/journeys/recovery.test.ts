@@ -57,10 +57,10 @@ describe('forgot and reset password', () => {
     await page.waitForURL(/\/sign-in/);
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('The e-mail address or password is not right.');
     await page.getByLabel('Password', { exact: true }).fill('Fresh-start-2027');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/account$/);
     await page.getByText(user.email).first().waitFor();
   });

@@ -10,7 +10,7 @@ describe('a session across page loads', () => {
     const page = await web.open(tenant, '/sign-in?next=/console');
     await page.getByLabel('E-mail address').fill(tenant.adminEmail);
     await page.getByLabel('Password').fill(tenant.adminPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/console\/users$/);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
 

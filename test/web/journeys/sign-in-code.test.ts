@@ -110,7 +110,7 @@ describe('sign-in by e-mail code', () => {
     const again = await web.open(tenant, '/sign-in');
     await again.getByLabel('E-mail address').fill(user.email);
     await again.getByLabel('Password', { exact: true }).fill(user.password);
-    await again.getByRole('button', { name: 'Sign in' }).click();
+    await again.getByRole('button', { name: 'Sign in', exact: true }).click();
     await again.waitForURL(/\/account$/);
   });
 });

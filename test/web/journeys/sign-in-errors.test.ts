@@ -10,7 +10,7 @@ async function signIn(page: Page, email: string, password: string): Promise<stri
   await page.getByLabel('Password').fill(password);
   // The alert of the attempt before goes when the form is sent; this attempt's comes with its answer.
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/login'));
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await answered;
   const alert = page.getByRole('alert');
   await alert.waitFor();
@@ -66,7 +66,7 @@ describe('sign-in problems are said as sentences', () => {
   it('an empty form is said at its fields, and focus goes to the first', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const page = await web.open(tenant, '/sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Enter your e-mail address.').waitFor();
     await page.getByText('Enter your password.').waitFor();
     await expect(page.getByLabel('E-mail address').getAttribute('aria-invalid')).resolves.toBe('true');
@@ -76,7 +76,7 @@ describe('sign-in problems are said as sentences', () => {
 
     await page.getByLabel('E-mail address').fill('not-an-address');
     await page.getByLabel('Password').fill('whatever-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Enter an e-mail address, like name@example.com.').waitFor();
     await expect(page.getByLabel('Password').getAttribute('aria-invalid')).resolves.toBeNull();
     await expectAccessible(page);

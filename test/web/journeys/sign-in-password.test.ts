@@ -14,7 +14,7 @@ describe('sign-in by password', () => {
     await screenshot(page, 'sign-in');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/account$/);
     await expect(page.getByText(`Signed in as ${user.email}`).isVisible()).resolves.toBe(true);
   });
@@ -25,7 +25,7 @@ describe('sign-in by password', () => {
     const page = await web.open(tenant, '/sign-in');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('The e-mail address or password is not right.');
     expect(new URL(page.url()).pathname).toBe('/sign-in');
   });

@@ -21,7 +21,7 @@ describe('sign-in with the authenticator step', () => {
     const page = await web.open(tenant, '/sign-in');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
     // Which account the code is for: the address just typed.
     await page.getByText(`Enter the 6-digit code your authenticator app shows for ${user.email}.`).waitFor();
@@ -46,7 +46,7 @@ describe('sign-in with the authenticator step', () => {
     const page = await web.open(tenant, '/sign-in');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Use a backup code instead' }).click();
     await page.getByLabel('Backup code').waitFor();
     await page.getByText('Enter one of the backup codes', { exact: false }).waitFor();
@@ -65,7 +65,7 @@ describe('sign-in with the authenticator step', () => {
     const page = await web.open(tenant, '/sign-in');
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Start again' }).click();
     await page.getByRole('heading', { name: /^Sign in to Shop / }).waitFor();
     await expect(page.getByLabel('E-mail address').inputValue()).resolves.toBe(user.email);

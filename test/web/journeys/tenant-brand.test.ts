@@ -30,7 +30,7 @@ describe('the pages in a dark colour scheme', () => {
   it('the sign-in page wears the dark palette and the derived dark brand when the device asks for dark', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const page = await web.open(tenant, '/sign-in');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await expectAccessible(page);
     await expect(styleOf(page, '.card', 'backgroundColor')).resolves.toBe('rgb(255, 255, 255)');
 
@@ -49,7 +49,7 @@ describe('the pages in a dark colour scheme', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByLabel('E-mail address').fill(tenant.adminEmail);
     await page.getByLabel('Password', { exact: true }).fill('not-the-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'dark-sign-in-refused');
@@ -168,7 +168,7 @@ describe("the tenant's brand on every page", () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD' });
     const user = await aUser(tenant);
     const bare = await web.open(tenant, '/sign-in');
-    await bare.getByRole('button', { name: 'Sign in' }).waitFor();
+    await bare.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await expect(bare.getByRole('contentinfo').getByRole('link').count()).resolves.toBe(0);
 
     await brandTenant(tenant, {

@@ -8,7 +8,7 @@ const web = useWebStack();
 async function signIn(page: Page, user: TestUser) {
   await page.getByLabel('E-mail address').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/account$/);
   await page.getByText(user.email).first().waitFor();
 }

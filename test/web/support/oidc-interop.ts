@@ -103,7 +103,7 @@ export const totpNow = (user: TestUser) =>
 export async function signInWithPassword(page: Page, user: TestUser): Promise<void> {
   await page.getByLabel('E-mail address').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** The second step of a user with TOTP: the authenticator code, once the page asks for it. */

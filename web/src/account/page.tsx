@@ -4,6 +4,7 @@ import { useSession } from '../session.tsx';
 import { AppLayout, CompactNav, RequireSignedIn } from '../shell.tsx';
 import { ActivitySection } from './activity.tsx';
 import { EmailSection } from './email.tsx';
+import { PasskeysSection } from './passkeys.tsx';
 import { PasswordSection } from './password.tsx';
 import { ProfileSection } from './profile.tsx';
 import { SessionsSection } from './sessions.tsx';
@@ -17,6 +18,7 @@ function SectionLinks() {
     ['profile', t('account.profile.title')],
     ['password', t('account.password.title')],
     ['email', t('account.email.title')],
+    ...(tenant.passkeysAllowed ? [['passkeys', t('account.passkeys.title')]] : []),
     ...(tenant.totpAllowed || user?.totpEnabled ? [['two-step', t('account.totp.title')]] : []),
     ['sessions', t('account.sessions.title')],
     ['activity', t('account.activity.title')],
@@ -61,6 +63,7 @@ export function Account() {
         <ProfileSection onChanged={changed} />
         <PasswordSection onChanged={changed} />
         <EmailSection onChanged={changed} />
+        <PasskeysSection onChanged={changed} />
         <TotpSection onChanged={changed} />
         <SessionsSection onChanged={changed} />
         <ActivitySection version={version} />

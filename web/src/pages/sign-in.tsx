@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { t, tx } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
-import type { LoginChallenge, LoginResult, User } from '../sdk.ts';
+import { ApiError, type LoginChallenge, type LoginResult, type User } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
 import {
   AccountEmailField,
@@ -18,6 +18,13 @@ import {
 } from '../ui.tsx';
 import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
 import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
+import {
+  cancelledPasskey,
+  PasskeyOffer,
+  passkeySentences,
+  shouldOfferPasskey,
+  usePasskeySupport,
+} from './passkeys.tsx';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
@@ -66,21 +73,64 @@ export function SignIn(props: SignInProps) {
   const [restarted, setRestarted] = useState(false);
   /** A new code was asked for on the second step. */
   const [resent, setResent] = useState(false);
+  /** Signed in by password or code, and offered a passkey for next time before going on. */
+  const [offerTo, setOfferTo] = useState<User | null>(null);
+  const support = usePasskeySupport();
   const emailField = useRef<HTMLInputElement>(null);
   const next = safeNext(query.next);
   useEffect(() => {
     if (restarted && !challenge) emailField.current?.focus();
   }, [restarted, challenge]);
 
-  const finish = (result: LoginResult) => {
-    if ('user' in result) {
-      setUser(result.user);
-      if (props.onSignedIn) props.onSignedIn(result.user);
-      else route(next);
-    } else {
-      setChallenge(result);
-    }
+  const proceed = (signedIn: User) => {
+    if (props.onSignedIn) props.onSignedIn(signedIn);
+    else route(next);
   };
+  /** Signed in (by password or code, with TOTP if asked): a passkey is offered first where it makes sense. */
+  const finish = async (result: LoginResult) => {
+    if (!('user' in result)) {
+      setChallenge(result);
+      return;
+    }
+    setUser(result.user);
+    if (await shouldOfferPasskey(client, tenant.passkeysAllowed, result.user)) setOfferTo(result.user);
+    else proceed(result.user);
+  };
+
+  // The browser's autofill offers the passkeys in the e-mail field (conditional UI) while the form shows. A
+  // ceremony started by the button ends this request; when that one is over, `armed` asks for a new one.
+  const [armed, setArmed] = useState(0);
+  const autofill = Boolean(support?.autofill) && !challenge && !offerTo;
+  useEffect(() => {
+    if (!autofill) return;
+    let live = true;
+    client.signInWithPasskey({ conditional: true }).then(
+      (result) => {
+        if (!live) return;
+        setUser(result.user);
+        proceed(result.user);
+      },
+      (error: unknown) => {
+        // Only the service's refusal of a passkey the person picked is worth a sentence: the platform's own
+        // refusals of a background offer (no authenticator that holds passkeys, say) are not the person's doing.
+        if (live && error instanceof ApiError && error.status > 0) passkey.setError(error);
+      },
+    );
+    return () => {
+      live = false;
+      client.cancelPasskeySignIn();
+    };
+  }, [autofill, armed]);
+  const passkey = useAction(async () => {
+    try {
+      const result = await client.signInWithPasskey();
+      setUser(result.user);
+      proceed(result.user);
+    } catch (error) {
+      setArmed((n) => n + 1);
+      if (!cancelledPasskey(error)) throw error;
+    }
+  });
 
   /**
    * The last code mailed from this page. Asked again for the same address within its minute (after "start
@@ -115,6 +165,8 @@ export function SignIn(props: SignInProps) {
         : (codeOnItsWay() ?? (await sendCode())),
     );
   });
+
+  if (offerTo) return <PasskeyOffer user={offerTo} onDone={() => proceed(offerTo)} />;
 
   if (challenge) {
     return (
@@ -176,6 +228,7 @@ export function SignIn(props: SignInProps) {
       <form onSubmit={onSubmit(start.run)} noValidate>
         <AccountEmailField
           inputRef={emailField}
+          autocomplete={support?.autofill ? 'username webauthn' : 'username'}
           label={fields.email}
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
@@ -195,6 +248,17 @@ export function SignIn(props: SignInProps) {
         {!saidAtFields(start.error, fields) && <Problem error={start.error} overrides={signInSentences()} />}
         <Button busy={start.busy}>{method === 'PASSWORD' ? t('signIn.submit') : t('signIn.sendCode')}</Button>
       </form>
+      {support?.passkeys && (
+        <div class="passkey-sign-in">
+          <p class="or" aria-hidden="true">
+            {t('passkey.or')}
+          </p>
+          <Problem error={passkey.error} overrides={passkeySentences()} />
+          <Button type="button" kind="secondary" busy={passkey.busy} onClick={() => passkey.run()}>
+            {t('passkey.signIn')}
+          </Button>
+        </div>
+      )}
       <nav class="links" aria-label={t('signIn.otherOptions')}>
         {method === 'PASSWORD' && (
           <a href={withQuery('/forgot-password', { email: email.trim(), next: props.returnTo })}>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem, waitFor, when } from '../messages.ts';
-import { ApiError, type Invitation } from '../sdk.ts';
+import { ApiError, type Invitation, type User } from '../sdk.ts';
 import { safeNext, useSession } from '../session.tsx';
 import {
   AuthLayout,
@@ -19,6 +19,7 @@ import {
 } from '../ui.tsx';
 import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
 import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
+import { PasskeyOffer, shouldOfferPasskey } from './passkeys.tsx';
 import './auth.css';
 
 const labels = () => ({
@@ -280,9 +281,11 @@ const nextParam = (next: string | undefined) => (next ? `&next=${encodeURICompon
 
 /** The second step of an OPEN sign-up: the mailed code, which activates the account and signs in. */
 function VerifySignUp(props: { email: string; challengeId: string; onResend(): Promise<void>; onRestart(): void }) {
-  const { client, setUser } = useSession();
+  const { client, tenant, setUser } = useSession();
   const { route, query } = useLocation();
   const [code, setCode] = useState('');
+  /** Signed up and in: a passkey is offered for next time before going on. */
+  const [offerTo, setOfferTo] = useState<User | null>(null);
   const [resent, setResent] = useState(false);
   const focus = useAutoFocus<HTMLInputElement>();
   const mailed = useCodeSent();
@@ -292,7 +295,8 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
     if ('user' in result) {
       setUser(result.user);
       // Signed up from an app's sign-in (OpenID Connect): back to it; else the account page.
-      route(safeNext(query.next));
+      if (await shouldOfferPasskey(client, tenant.passkeysAllowed, result.user)) setOfferTo(result.user);
+      else route(safeNext(query.next));
     } else {
       // Not expected of a new account; sign-in knows every further step.
       route(`/sign-in?registered=1&email=${encodeURIComponent(props.email)}${nextParam(query.next)}`);
@@ -307,6 +311,7 @@ function VerifySignUp(props: { email: string; challengeId: string; onResend(): P
     focus.current?.focus();
   });
   const problems = fieldSentences(verify.error, { code: t('code.fromMail') });
+  if (offerTo) return <PasskeyOffer user={offerTo} onDone={() => route(safeNext(query.next))} />;
   return (
     <AuthLayout title={t('code.checkMail')}>
       <Notice>

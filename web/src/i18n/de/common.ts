@@ -66,6 +66,13 @@ const texts: Record<keyof typeof en, string> = {
   'problem.UNAVAILABLE': 'Der Dienst ist ausgelastet oder nicht erreichbar. Versuchen Sie es gleich noch einmal.',
   'problem.NETWORK_ERROR':
     'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es noch einmal.',
+  'problem.PASSKEYS_UNSUPPORTED':
+    'Dieser Browser kann keine Passkeys verwenden. Melden Sie sich anders an oder versuchen Sie einen anderen Browser.',
+  'problem.PASSKEY_CANCELLED':
+    'Die Passkey-Abfrage wurde geschlossen, bevor sie fertig war. Versuchen Sie es erneut, wenn Sie bereit sind.',
+  'problem.PASSKEY_ALREADY_ON_DEVICE': 'Dieses Gerät hat bereits einen Passkey für Ihr Konto.',
+  'problem.PASSKEY_FAILED':
+    'Ihr Browser konnte gerade keinen Passkey verwenden. Versuchen Sie es erneut oder melden Sie sich anders an.',
   'problem.INVALID_RESPONSE':
     'Der Dienst hat eine Antwort gegeben, die wir nicht verstehen. Versuchen Sie es gleich noch einmal.',
   'problem.NO_REFRESH_TOKEN': 'Sie sind abgemeldet. Melden Sie sich wieder an, um fortzufahren.',

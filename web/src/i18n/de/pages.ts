@@ -162,6 +162,17 @@ const texts: Record<keyof typeof en, string> = {
   'reauth.wrongCode': 'Dieser Code stimmt nicht oder ist abgelaufen.',
   'reauth.confirm': 'Bestätigen',
   'reauth.cancel': 'Abbrechen',
+  'reauth.withPasskey': 'Passkey verwenden',
+  'passkey.or': 'oder',
+  'passkey.signIn': 'Mit einem Passkey anmelden',
+  'passkey.notKnown':
+    'Dieser Passkey gehört nicht zu diesem Konto oder wurde entfernt. Melden Sie sich auf anderem Weg an.',
+  'passkey.offerTitle': 'Nächstes Mal schneller anmelden',
+  'passkey.offerText':
+    'Fügen Sie einen Passkey hinzu und melden Sie sich bei {name} mit Fingerabdruck, Gesicht oder Displaysperre an statt mit einem Passwort.',
+  'passkey.offerHow': 'Er bleibt auf diesem Gerät (oder in Ihrem Passwortmanager); niemand sonst kann ihn verwenden.',
+  'passkey.offerAdd': 'Passkey hinzufügen',
+  'passkey.offerNotNow': 'Jetzt nicht',
 };
 
 export default texts;

@@ -56,6 +56,10 @@ const texts = {
   'problem.NETWORK_ERROR': 'We could not reach the service. Check your connection and try again.',
   'problem.INVALID_RESPONSE': 'The service gave an answer we did not understand. Try again in a moment.',
   'problem.NO_REFRESH_TOKEN': 'You are signed out. Sign in again to go on.',
+  'problem.PASSKEYS_UNSUPPORTED': 'This browser cannot use passkeys. Sign in another way, or try another browser.',
+  'problem.PASSKEY_CANCELLED': 'The passkey request was closed before it finished. Try again when you are ready.',
+  'problem.PASSKEY_ALREADY_ON_DEVICE': 'This device already has a passkey for your account.',
+  'problem.PASSKEY_FAILED': 'Your browser could not use a passkey just now. Try again, or sign in another way.',
   // Problem codes that come with Retry-After, said with the wait.
   'wait.TOO_MANY_ATTEMPTS': 'Too many attempts. For your safety, this is locked: try again in {wait}.',
   'wait.RATE_LIMITED': 'Too many requests from here. Try again in {wait}.',

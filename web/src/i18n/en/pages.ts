@@ -168,6 +168,17 @@ const texts = {
   'reauth.wrongCode': 'That code is not right, or it has expired.',
   'reauth.confirm': 'Confirm',
   'reauth.cancel': 'Cancel',
+  'reauth.withPasskey': 'Use a passkey',
+  // Passkeys on the sign-in pages and in the prompt above.
+  'passkey.or': 'or',
+  'passkey.signIn': 'Sign in with a passkey',
+  'passkey.notKnown': 'This passkey is not one of this account’s, or it was removed. Sign in another way.',
+  'passkey.offerTitle': 'Sign in faster next time',
+  'passkey.offerText':
+    'Add a passkey and sign in to {name} with your fingerprint, your face or your screen lock instead of a password.',
+  'passkey.offerHow': 'It stays on this device (or in your password manager); nobody else can use it.',
+  'passkey.offerAdd': 'Add a passkey',
+  'passkey.offerNotNow': 'Not now',
 };
 
 export default texts;
