@@ -200,7 +200,12 @@ describe('a user’s page', () => {
     await expect(rows.count()).resolves.toBe(3);
     const cells = async (n: number) => (await rows.nth(n).locator('td').allTextContents()).map((t) => t.trim());
     const [curl, iphone, windows] = [await cells(0), await cells(1), await cells(2)];
-    expect([windows[0], windows[2], windows[3], windows[5]]).toEqual(['Signed in', 'Chrome', 'Windows', 'The user']);
+    expect([windows[0], windows[2], windows[3], windows[5]]).toEqual([
+      'Signed in with a password',
+      'Chrome',
+      'Windows',
+      'The user',
+    ]);
     expect([iphone[2], iphone[3]]).toEqual(['Safari', 'iOS']);
     // A tool's agent is shown as it is, its system unknown.
     expect([curl[2], curl[3]]).toEqual(['curl/8.5.0', 'Unknown']);

@@ -64,6 +64,7 @@ interface Form {
   signupMode: SignupMode;
   totpAllowed: boolean;
   allowUserDisableTotp: boolean;
+  passkeysAllowed: boolean;
   allowedOrigins: string[];
 }
 
@@ -82,6 +83,7 @@ function formOf(merchant: Merchant): Form {
     signupMode: merchant.signupMode,
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
+    passkeysAllowed: merchant.passkeysAllowed,
     allowedOrigins: [...merchant.allowedOrigins],
   };
 }
@@ -112,7 +114,7 @@ function brandOfForm(form: Form, fallbackName: string): Brand {
 /**
  * The merchant's settings: name, logo and colours, light and dark (with a live
  * preview of the sign-in page), the policy links of the pages' footer, how
- * people sign in and sign up, authenticator apps, and the origins allowed to
+ * people sign in and sign up, authenticator apps, passkeys, and the origins allowed to
  * call the service from a browser.
  */
 export function Settings() {
@@ -144,6 +146,8 @@ export function Settings() {
               signupMode: saved.signupMode,
               totpAllowed: saved.totpAllowed,
               allowUserDisableTotp: saved.allowUserDisableTotp,
+              // The console is served on the hosted pages, where discovery says the setting as it is.
+              passkeysAllowed: saved.passkeysAllowed,
             });
           }}
         />
@@ -211,6 +215,7 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
       signupMode: form.signupMode,
       totpAllowed: form.totpAllowed,
       allowUserDisableTotp: form.allowUserDisableTotp,
+      passkeysAllowed: form.passkeysAllowed,
       allowedOrigins: form.allowedOrigins,
     };
     const answer = await client.admin.merchant.update(merchant.id, body);
@@ -399,6 +404,23 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
             <span>{t('settings.totpRemovable')}</span>
           </label>
           {form.totpAllowed && !form.allowUserDisableTotp && <p class="hint">{t('settings.totpStays')}</p>}
+        </fieldset>
+
+        <fieldset class="panel options">
+          <legend>{t('settings.passkeys')}</legend>
+          <label>
+            <input
+              type="checkbox"
+              name="passkeysAllowed"
+              checked={form.passkeysAllowed}
+              aria-describedby="passkeys-hint"
+              onChange={(e) => set({ passkeysAllowed: e.currentTarget.checked })}
+            />
+            <span>{t('settings.passkeysAllowed')}</span>
+          </label>
+          <p class="hint" id="passkeys-hint">
+            {t('settings.passkeysHint')}
+          </p>
         </fieldset>
 
         <Origins

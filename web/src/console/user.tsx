@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { type TextKey, t, tx } from '../i18n/index.ts';
 import { fieldSentences, when } from '../messages.ts';
@@ -19,17 +19,12 @@ import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, us
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { Loading } from './table-states.tsx';
+import { UserPasskeys } from './user-passkeys.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
-import { displayName, isExpired, StatusBadge, When } from './users-shared.tsx';
-
-/** What the service's refusals mean on this page. */
-const adminSentences = () => ({
-  FORBIDDEN: t('user.forbidden'),
-  NOT_FOUND: t('user.gone'),
-});
+import { adminSentences, displayName, isExpired, StatusBadge, useSectionHeading, When } from './users-shared.tsx';
 
 /**
- * `/console/users/:id`: one user's facts, status, roles, authenticator app, devices and activity, and their
+ * `/console/users/:id`: one user's facts, status, roles, authenticator app, passkeys, devices and activity, and their
  * deletion. Controls the caller's authority forbids are not offered (users-shared.tsx, `mayActOn`); the service
  * judges every call again and its refusal is said as a sentence.
  */
@@ -106,6 +101,7 @@ export function UserPage() {
       <StatusSection user={user} mayAct={mayAct} onChange={changed} />
       <RolesSection user={user} mayAct={mayAct} onChange={changed} />
       <TotpSection user={user} mayAct={mayAct} onChange={changed} />
+      <UserPasskeys user={user} mayAct={mayAct} onChange={changed} />
       <UserDevices userId={user.id} />
       <UserActivity key={version} userId={user.id} />
       {mayAct && <DeleteSection user={user} />}
@@ -119,7 +115,7 @@ const EMAIL_STATUS_WORDS: Record<User['emailStatus'], TextKey> = {
   UNVALIDATED: 'user.emailStatus.UNVALIDATED',
 };
 
-function Profile(props: { user: User }) {
+function Profile(props: { user: AdminUser }) {
   const { user } = props;
   return (
     <section class="panel" aria-labelledby="profile-heading">
@@ -145,6 +141,8 @@ function Profile(props: { user: User }) {
         <dd>
           <When at={user.lastLoginAt} />
         </dd>
+        <dt>{t('user.passkeyCount')}</dt>
+        <dd>{user.passkeyCount}</dd>
         <dt>{t('user.id')}</dt>
         <dd>
           <code>{user.id}</code>
@@ -303,12 +301,6 @@ function MailSection(props: { user: AdminUser; mayAct: boolean; onChange(user: A
       )}
     </section>
   );
-}
-
-/** Focus moves to a section's heading after its content changed under the button that was used. */
-function useSectionHeading() {
-  const ref = useRef<HTMLHeadingElement>(null);
-  return { ref, focus: () => setTimeout(() => ref.current?.focus(), 0) };
 }
 
 /** Each status an admin sets: its button (which also confirms), the question (of `{name}`) and the news. */

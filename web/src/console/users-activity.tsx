@@ -88,6 +88,19 @@ const ACTIVITY_WORDS: Record<ActivityType, TextKey> = {
   PASSKEY_COUNTER_MISMATCH: 'user.activity.PASSKEY_COUNTER_MISMATCH',
 };
 
+/** How a sign-in was made, where the entry says (those recorded before the method was kept do not). */
+const LOGIN_METHOD_WORDS: Record<NonNullable<Activity['method']>, TextKey> = {
+  PASSWORD: 'user.activity.loginWith.PASSWORD',
+  EMAIL_CODE: 'user.activity.loginWith.EMAIL_CODE',
+  PASSKEY: 'user.activity.loginWith.PASSKEY',
+};
+
+function activityWords(entry: Activity): string {
+  const method = entry.type === 'LOGIN' && entry.method ? LOGIN_METHOD_WORDS[entry.method] : undefined;
+  if (method) return t(method);
+  return ACTIVITY_WORDS[entry.type] ? t(ACTIVITY_WORDS[entry.type]) : entry.type;
+}
+
 const activityColumns = () => [
   t('user.activity.what'),
   t('user.activity.when'),
@@ -144,7 +157,7 @@ export function UserActivity(props: { userId: string }) {
                 const focus = activity.focusTarget(index) as HTMLAttributes<HTMLTableRowElement>;
                 return (
                   <tr key={entry.id} {...focus}>
-                    <td class="what">{ACTIVITY_WORDS[entry.type] ? t(ACTIVITY_WORDS[entry.type]) : entry.type}</td>
+                    <td class="what">{activityWords(entry)}</td>
                     <td class="nowrap">
                       <When at={entry.at} />
                     </td>

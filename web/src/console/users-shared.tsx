@@ -1,7 +1,20 @@
+import { useRef } from 'preact/hooks';
 import { type TextKey, t } from '../i18n/index.ts';
 import { when } from '../messages.ts';
 import type { User, UserRole, UserStatus } from '../sdk.ts';
 import './users.css';
+
+/** What the service's refusals mean on a user's page. */
+export const adminSentences = () => ({
+  FORBIDDEN: t('user.forbidden'),
+  NOT_FOUND: t('user.gone'),
+});
+
+/** Focus moves to a section's heading after its content changed under the button that was used. */
+export function useSectionHeading() {
+  const ref = useRef<HTMLHeadingElement>(null);
+  return { ref, focus: () => setTimeout(() => ref.current?.focus(), 0) };
+}
 
 /** Grants that have not expired (a grant past its `expiresAt` has no effect). */
 export function inForce(roles: readonly UserRole[], now: Date = new Date()): UserRole[] {

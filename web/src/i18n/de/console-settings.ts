@@ -66,6 +66,11 @@ const texts: Record<keyof typeof en, string> = {
   'settings.totpAllowed': 'Benutzer dürfen eine Authenticator-App für die Bestätigung in zwei Schritten einrichten.',
   'settings.totpRemovable': 'Benutzer dürfen ihre Authenticator-App selbst entfernen.',
   'settings.totpStays': 'Eine eingerichtete Authenticator-App bleibt, bis ein Administrator sie entfernt.',
+  'settings.passkeys': 'Passkeys',
+  'settings.passkeysAllowed':
+    'Benutzer dürfen sich mit einem Passkey anmelden: per Fingerabdruck, Gesicht oder Bildschirmsperre.',
+  'settings.passkeysHint':
+    'Ausgeschaltet kann niemand einen Passkey hinzufügen oder sich damit anmelden; vorhandene Passkeys bleiben für später erhalten.',
   'settings.origins': 'Erlaubte Ursprünge',
   'settings.originsIntro':
     'Websites, die diesen Dienst aus einem Browser aufrufen dürfen, etwa die Website Ihres Shops. Diese Anmeldeseiten sind immer erlaubt.',

@@ -106,6 +106,7 @@ const texts: Record<keyof typeof en, string> = {
   'user.phone': 'Telefon',
   'user.registered': 'Registriert',
   'user.lastLogin': 'Letzte Anmeldung',
+  'user.passkeyCount': 'Passkeys',
   'user.id': 'Benutzer-ID',
   'user.notAPhone': '(keine Telefonnummer: gespeichert, bevor Nummern geprüft wurden)',
   'user.mailNotSent':
@@ -190,6 +191,25 @@ const texts: Record<keyof typeof en, string> = {
     'Authenticator-App und Backup-Codes von {name} entfernen? Die Anmeldung geht dann ohne sie, bis eine neue eingerichtet ist.',
   'user.totp.confirm': 'Zurücksetzen',
 
+  'user.passkeys.title': 'Passkeys',
+  'user.passkeys.none': 'Der Benutzer hat keine Passkeys.',
+  'user.passkeys.off':
+    'Passkeys sind in den Einstellungen ausgeschaltet: Bis sie wieder eingeschaltet sind, ist mit keinem Passkey eine Anmeldung möglich.',
+  'user.passkeys.table': 'Passkeys, die ältesten zuerst',
+  'user.passkeys.loading': 'Die Passkeys werden geladen…',
+  'user.passkeys.name': 'Name',
+  'user.passkeys.added': 'Hinzugefügt',
+  'user.passkeys.lastUsed': 'Zuletzt verwendet',
+  'user.passkeys.kind': 'Speicherort',
+  'user.passkeys.synced': 'Synchronisiert',
+  'user.passkeys.oneDevice': 'Nur auf einem Gerät',
+  'user.passkeys.remove': 'Entfernen',
+  'user.passkeys.removeFull': 'Entfernen: Passkey „{passkey}“',
+  'user.passkeys.question':
+    'Den Passkey „{passkey}“ von {name} entfernen? Mit ihm ist ab sofort keine Anmeldung mehr möglich; in seinem Konto kann der Benutzer einen neuen hinzufügen.',
+  'user.passkeys.removed': 'Der Passkey „{passkey}“ wurde entfernt.',
+  'user.passkeys.gone': 'Dieser Passkey wurde bereits entfernt.',
+
   'user.delete.title': 'Löschen',
   'user.delete.text':
     'Das Löschen entfernt das Konto, seine Sitzungen und seine Rollen. Es kann nicht rückgängig gemacht werden.',
@@ -225,6 +245,9 @@ const texts: Record<keyof typeof en, string> = {
   'user.activity.shownAll.other': '{count} Einträge angezeigt, der gesamte Verlauf.',
   'user.activity.more': 'Mehr laden',
   'user.activity.LOGIN': 'Angemeldet',
+  'user.activity.loginWith.PASSWORD': 'Mit Passwort angemeldet',
+  'user.activity.loginWith.EMAIL_CODE': 'Mit Code per E-Mail angemeldet',
+  'user.activity.loginWith.PASSKEY': 'Mit Passkey angemeldet',
   'user.activity.LOGOUT': 'Abgemeldet',
   'user.activity.LOGIN_FAILED': 'Anmeldung fehlgeschlagen',
   'user.activity.PASSWORD_CHANGE': 'Passwort geändert',

@@ -63,6 +63,10 @@ const texts = {
   'settings.totpAllowed': 'People may set up an authenticator app for two-step verification.',
   'settings.totpRemovable': 'People may remove their authenticator app themselves.',
   'settings.totpStays': 'Once set up, an authenticator app stays until an administrator removes it.',
+  'settings.passkeys': 'Passkeys',
+  'settings.passkeysAllowed': 'People may sign in with a passkey: their fingerprint, face or screen lock.',
+  'settings.passkeysHint':
+    'Turned off, no one can add a passkey or sign in with one; passkeys already added are kept for when it is turned on again.',
   'settings.origins': 'Allowed origins',
   'settings.originsIntro':
     'Web sites that may call this service from a browser, such as your shop’s own site. These sign-in pages are always allowed.',
