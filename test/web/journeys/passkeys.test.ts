@@ -64,7 +64,7 @@ describe('passkeys', () => {
     await page.waitForURL(/\/account$/);
     const rows = passkeysRegion(page).getByRole('row');
     await expect.poll(() => rows.count()).toBe(2);
-    await expect(passkeysRegion(page).getByRole('cell', { name: 'This device only' }).isVisible()).resolves.toBe(true);
+    await expect(passkeysRegion(page).getByRole('cell', { name: 'One device only' }).isVisible()).resolves.toBe(true);
     const held = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(held.credentials).toHaveLength(1);
     expect(held.credentials[0]?.rpId).toBe(`${tenant.subdomain}.localhost`);

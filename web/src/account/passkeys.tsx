@@ -8,7 +8,7 @@ import { useSession } from '../session.tsx';
 import { Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
-/** "Synced" (its provider keeps it on the person's devices) or "This device only". */
+/** "Synced to your devices" (its provider keeps it on the person's devices) or "One device only". */
 const kindOf = (passkey: Passkey) =>
   passkey.deviceType === 'multiDevice' ? t('account.passkeys.synced') : t('account.passkeys.deviceBound');
 

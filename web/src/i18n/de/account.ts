@@ -97,7 +97,7 @@ const texts: Record<keyof typeof en, string> = {
   'account.passkeys.lastUsed': 'Zuletzt verwendet',
   'account.passkeys.never': 'Nie',
   'account.passkeys.synced': 'Auf Ihren Geräten synchronisiert',
-  'account.passkeys.deviceBound': 'Nur dieses Gerät',
+  'account.passkeys.deviceBound': 'Nur ein Gerät',
   'account.passkeys.rename': 'Umbenennen',
   'account.passkeys.remove': 'Entfernen',
   'account.passkeys.add': 'Passkey hinzufügen',

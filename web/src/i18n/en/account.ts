@@ -101,7 +101,7 @@ const texts = {
   'account.passkeys.lastUsed': 'Last used',
   'account.passkeys.never': 'Never',
   'account.passkeys.synced': 'Synced to your devices',
-  'account.passkeys.deviceBound': 'This device only',
+  'account.passkeys.deviceBound': 'One device only',
   'account.passkeys.rename': 'Rename',
   'account.passkeys.remove': 'Remove',
   'account.passkeys.add': 'Add a passkey',
