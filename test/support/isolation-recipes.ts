@@ -300,6 +300,26 @@ function challengeVariants(mine: keyof World['challenges'], extra: Partial<Recor
   ].map((v) => ({ ...v, path: '', body: { ...v.body, ...extra } }));
 }
 
+/**
+ * B's member's passkey answering live challenges of A (each its own, from `challenge`): signed for A's origin, for
+ * B's origin and RP ID, and with A's member's user handle. None is a passkey of A.
+ */
+async function theirPasskeyAnswers(path: string, challenge: () => Promise<string>): Promise<Variant[]> {
+  const theirs = B.member.passkey.credential;
+  const handleOfA = Buffer.from(A.member.userId, 'utf8').toString('base64url');
+  const signed = async (tenant: World['tenant'], userHandle?: string) => ({
+    credential: answer(theirs, {
+      ...hostedCeremony(api.stack, tenant, await challenge()),
+      ...(userHandle ? { userHandle } : {}),
+    }),
+  });
+  return [
+    { name: "B's member's passkey, signed for A's origin", path, body: await signed(A.tenant) },
+    { name: "B's member's passkey, signed for B's origin and RP ID", path, body: await signed(B.tenant) },
+    { name: "B's member's passkey with A's member's user handle", path, body: await signed(A.tenant, handleOfA) },
+  ];
+}
+
 const atPath = (path: string, variants: Variant[]) => variants.map((v) => ({ ...v, path }));
 
 /**
@@ -553,37 +573,12 @@ export const recipes: Record<string, Recipe> = {
     callers: ['anonymous'],
     refusal: problem(401, 'INVALID_CREDENTIALS'),
     sequential: true,
-    foreign: async () => {
-      const challenge = async () => {
+    foreign: () =>
+      theirPasskeyAnswers('/auth/passkeys/sign-in', async () => {
         const res = await call('POST', '/auth/passkeys/options', A.tenant.headers, {});
         expectStatus(res, 200, 'A: passkey challenge');
         return res.body.options.challenge as string;
-      };
-      const theirs = B.member.passkey.credential;
-      const handleOfA = Buffer.from(A.member.userId, 'utf8').toString('base64url');
-      return [
-        {
-          name: "B's member's passkey, signed for A's origin",
-          path: '/auth/passkeys/sign-in',
-          body: { credential: answer(theirs, hostedCeremony(api.stack, A.tenant, await challenge())) },
-        },
-        {
-          name: "B's member's passkey, signed for B's origin and RP ID",
-          path: '/auth/passkeys/sign-in',
-          body: { credential: answer(theirs, hostedCeremony(api.stack, B.tenant, await challenge())) },
-        },
-        {
-          name: "B's member's passkey with A's member's user handle",
-          path: '/auth/passkeys/sign-in',
-          body: {
-            credential: answer(theirs, {
-              ...hostedCeremony(api.stack, A.tenant, await challenge()),
-              userHandle: handleOfA,
-            }),
-          },
-        },
-      ];
-    },
+      }),
     own: async () => ({
       path: '/auth/passkeys/sign-in',
       body: await passkeySignInBody(api.url, api.stack, A.tenant, A.member.passkey.credential),
@@ -594,32 +589,12 @@ export const recipes: Record<string, Recipe> = {
     callers: ['member'],
     refusal: problem(401, 'INVALID_CREDENTIALS'),
     sequential: true,
-    foreign: async () => {
-      const challenge = async () => {
+    foreign: () =>
+      theirPasskeyAnswers('/auth/reauthenticate/passkey', async () => {
         const res = await call('POST', '/auth/reauthenticate/passkey/options', A.member.headers, {});
         expectStatus(res, 200, 'A: passkey reauthentication challenge');
         return res.body.options.challenge as string;
-      };
-      const theirs = B.member.passkey.credential;
-      const handleOfA = Buffer.from(A.member.userId, 'utf8').toString('base64url');
-      return [
-        {
-          name: "B's member's passkey, signed for A's origin",
-          path: '/auth/reauthenticate/passkey',
-          body: { credential: answer(theirs, hostedCeremony(api.stack, A.tenant, await challenge())) },
-        },
-        {
-          name: "B's member's passkey with A's member's user handle",
-          path: '/auth/reauthenticate/passkey',
-          body: {
-            credential: answer(theirs, {
-              ...hostedCeremony(api.stack, A.tenant, await challenge()),
-              userHandle: handleOfA,
-            }),
-          },
-        },
-      ];
-    },
+      }),
     own: async () => ({
       path: '/auth/reauthenticate/passkey',
       body: await passkeyReauthBody(api.url, api.stack, A.tenant, A.member.token, A.member.passkey.credential),

@@ -4,6 +4,7 @@ import { totpCodeAt } from '#shared/auth/totp.ts';
 import { aUser, forgetMailsTo, latestCodeTo, type TestTenant, type TestUser } from '#test/support/auth.ts';
 import { bearer, call, expectProblem, post } from '#test/support/http.ts';
 import { authorizeAs } from '#test/support/oidc.ts';
+import { addPasskeyThroughApi, passkeySignInBody } from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { ageSignIn, atIssuer, CALLBACK, claimsOf, oidcApi, type Provider } from './helpers.ts';
 
@@ -299,5 +300,24 @@ describe('amr: how the user signed in', () => {
     expect(done.status, JSON.stringify(done.problem)).toBe(200);
     const tokens = await redeem(provider.config, { ...pending, callback: done.redirectTo as URL });
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['otp'] });
+  });
+
+  it("a TOTP user who signed in with a passkey kept on one device: amr ['hwk', 'user', 'mfa'], no TOTP step", async () => {
+    const provider = await aProvider();
+    const user = await aUser(provider.tenant, { totp: true });
+    const { credential } = await addPasskeyThroughApi(
+      api.url,
+      api.stack,
+      provider.tenant,
+      await signInWithTotp(provider.tenant, user),
+    );
+    const body = await passkeySignInBody(api.url, api.stack, provider.tenant, credential);
+    const signedIn = await post(`${api.url}/auth/passkeys/sign-in`, body, provider.tenant.headers);
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const pending = await authorizationUrl(provider.config);
+    const done = await authorizeAs(api.url, provider.tenant, signedIn.body.data.accessToken, pending.url);
+    expect(done.status, JSON.stringify(done.problem)).toBe(200);
+    const tokens = await redeem(provider.config, { ...pending, callback: done.redirectTo as URL });
+    expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['hwk', 'user', 'mfa'] });
   });
 });
