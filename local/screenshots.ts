@@ -77,12 +77,12 @@ try {
   const context = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await page.goto(`${origin}/sign-in`);
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   await shoot(page, 'sign-in');
 
   await page.getByLabel('E-mail address').fill(tenant.adminEmail);
   await page.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/account/);
   await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
   await shoot(page, 'account');

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
+import { anEmail } from '#test/support/admin.ts';
 import { aTenantWith, aUser } from '#test/support/auth.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 import { ageSignIns } from './account-steps.ts';
@@ -125,5 +126,33 @@ describe('passkeys', () => {
       .first()
       .waitFor();
     expect(page.url()).toMatch(/\/sign-in/);
+  });
+
+  it('offered right after a sign-up; "Not now" goes on to the account and is not asked again in this browser', async () => {
+    const tenant = await aTenantWith({ signupMode: 'OPEN' });
+    const email = anEmail('passkey');
+    const page = await web.open(tenant, '/sign-up');
+    await virtualAuthenticator(page, true);
+    await page.reload();
+    await page.getByLabel('First name').fill('Fern');
+    await page.getByLabel('Last name').fill('Gully');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('Sprout-leaf-42');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await page.getByLabel('Code from the e-mail').fill(await web.latestCode(email));
+
+    await page.getByRole('heading', { name: 'Sign in faster next time' }).waitFor();
+    await page.getByRole('button', { name: 'Not now' }).click();
+    await page.waitForURL(/\/account$/);
+    await passkeysRegion(page).getByText('You have no passkey yet.').waitFor();
+
+    // Signing in again by password in this browser goes straight on: the answer was kept.
+    await signOut(page);
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Sprout-leaf-42');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/account$/);
+    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
   });
 });

@@ -17,8 +17,14 @@ import { BrandMark } from '../ui.tsx';
  * admin's own device asks for): the frame takes the palette of its scheme (`.scheme-light`, `.scheme-dark` in
  * styles.css) whatever the page around it wears.
  */
-export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signupMode: SignupMode }) {
-  const { brand, loginMode, signupMode } = props;
+export function SignInPreview(props: {
+  brand: Brand;
+  loginMode: LoginMode;
+  signupMode: SignupMode;
+  /** The passkey button shows where passkeys are on (browsers that have WebAuthn show it). */
+  passkeys: boolean;
+}) {
+  const { brand, loginMode, signupMode, passkeys } = props;
   const frame = useRef<HTMLDivElement>(null);
   const captionId = useId();
   const [scheme, setScheme] = useState<'light' | 'dark'>(() =>
@@ -100,6 +106,12 @@ export function SignInPreview(props: { brand: Brand; loginMode: LoginMode; signu
             </div>
           )}
           <span class="button primary preview-button">{t(password ? 'signIn.submit' : 'signIn.sendCode')}</span>
+          {passkeys && (
+            <>
+              <p class="or">{t('passkey.or')}</p>
+              <span class="button secondary preview-passkey">{t('passkey.signIn')}</span>
+            </>
+          )}
           <div class="preview-links">
             {password && <span class="preview-link">{t('signIn.forgot')}</span>}
             <span class="preview-link">{t(signupMode === 'OPEN' ? 'signIn.createAccount' : 'signIn.invited')}</span>

@@ -446,7 +446,12 @@ function SettingsForm(props: { merchant: Merchant; onSaved(merchant: Merchant): 
           <Problem error={save.error} />
         </div>
       </div>
-      <SignInPreview brand={brand} loginMode={form.loginMode} signupMode={form.signupMode} />
+      <SignInPreview
+        brand={brand}
+        loginMode={form.loginMode}
+        signupMode={form.signupMode}
+        passkeys={form.passkeysAllowed}
+      />
       <LeaveGuard dirty={dirty} question={t('settings.leaveQuestion')} />
     </form>
   );
