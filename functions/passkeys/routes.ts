@@ -62,9 +62,9 @@ export const passkeyRoutes = {
     body: PasskeyAnswerRequest,
     response: TokensEnvelope,
     errors: [OFF, 'INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'ACCOUNT_INACTIVE', 'RATE_LIMITED'],
-    // The challenge taken (DeleteItem), the profile and passkey (GetItem), the session's transaction (PutItem,
-    // UpdateItem: session, profile, passkey counter, activity), a mismatched counter recorded (PutItem).
-    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    // The challenge taken (DeleteItem), the profile and passkey in one read (BatchGetItem), the session's
+    // transaction (PutItem, UpdateItem: session, profile, passkey counter, activity), a mismatched counter (PutItem).
+    table: ['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     kms: SIGNS_TOKENS,
   },
   passkeyReauthOptions: {
@@ -89,7 +89,7 @@ export const passkeyRoutes = {
     status: 204,
     body: PasskeyAnswerRequest,
     errors: [...BEARER_ERRORS, OFF, 'INVALID_CREDENTIALS', 'RATE_LIMITED'],
-    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    table: ['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
   },
   listMyPasskeys: {
     ...bearerRoute({ tag: 'passkeys' }),

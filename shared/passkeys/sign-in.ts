@@ -13,7 +13,6 @@ import type { TenantRef } from '../store/keys.ts';
 import { type Passkey, type PasskeyCeremony, passkeyRepo } from '../store/passkey-repo.ts';
 import { sessionRepo } from '../store/session-repo.ts';
 import { transact } from '../store/transact.ts';
-import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 import { passkeyIdOf, userIdOfHandle } from './credentials.ts';
@@ -97,10 +96,9 @@ async function proveAnswer(
   const challenge = signedChallenge(credential.response.clientDataJSON);
   const userId = userIdOfHandle(credential.response.userHandle ?? undefined);
   const passkeyId = passkeyIdOf(tenant, credential.id);
-  const [issued, user, passkey] = await Promise.all([
+  const [issued, { user, passkey }] = await Promise.all([
     challenge ? passkeyRepo(deps.store).takeChallenge(tenant, challengeHash(challenge), ceremony, now) : null,
-    userId ? userRepo(deps.store).get(tenant, userId) : null,
-    userId ? passkeyRepo(deps.store).get(tenant, userId, passkeyId) : null,
+    userId ? passkeyRepo(deps.store).getWithUser(tenant, userId, passkeyId) : { user: null, passkey: null },
   ]);
   if (!challenge || !issued || !user || !passkey || passkey.credentialId !== credential.id) throw refused();
   if (!check(issued, user)) throw refused();

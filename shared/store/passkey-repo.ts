@@ -1,10 +1,12 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import { conditionalWrite, isConditionFailure } from './errors.ts';
 import { keys, passkeyKeys, type TenantRef } from './keys.ts';
-import { getItem } from './prefetch.ts';
+import { batchGetConsistent, getItem } from './prefetch.ts';
 import type { TransactItem } from './transact.ts';
 import { ttlAfter } from './ttl.ts';
+import { toUser } from './user-repo.ts';
 
 /** What the authenticator said of a credential (WebAuthn's backup eligibility): kept on one device, or synced. */
 export type PasskeyDeviceType = 'singleDevice' | 'multiDevice';
@@ -85,6 +87,19 @@ export function passkeyRepo(store: StoreClient) {
     async get(t: TenantRef, userId: string, passkeyId: string): Promise<Passkey | null> {
       const item = await getItem(store, passkeyKeys.passkey(t, userId, passkeyId));
       return item ? toPasskey(item) : null;
+    },
+
+    /** A user and one of their passkeys, in one read (both live in the user's partition). */
+    async getWithUser(
+      t: TenantRef,
+      userId: string,
+      passkeyId: string,
+    ): Promise<{ user: User | null; passkey: Passkey | null }> {
+      const profileKey = keys.user(t, userId);
+      const items = await batchGetConsistent(store, [profileKey, passkeyKeys.passkey(t, userId, passkeyId)]);
+      const profile = items.find((item) => item.sk === profileKey.sk);
+      const passkey = items.find((item) => item.sk !== profileKey.sk);
+      return { user: profile ? toUser(profile) : null, passkey: passkey ? toPasskey(passkey) : null };
     },
 
     /**
