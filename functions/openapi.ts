@@ -23,6 +23,8 @@ export function identityOpenApi(serverUrl: string) {
         "Each tenant's OpenID Provider. The protocol endpoints (tenant: issuer) are served on the tenant's issuer, its hosted origin https://<subdomain>.<webDomain>, under /api/v1: they answer OAuth's errors, not problem details. The sign-in and sign-out pages' steps take the tenant headers.",
       passkeys:
         "Passkeys (WebAuthn): signing in and proving it is you again with one, the signed-in user's own, an admin's view of a user's. Each tenant is its own relying party: its RP ID is its hosted pages' host, <subdomain>.<webDomain>.",
+      'sign-in-providers':
+        "Signing in with Google, Apple, Microsoft, GitHub or any OpenID provider, configured per tenant: the providers (a signed-in admin; never an API key), the sign-in (start, the providers' callback on the tenant's issuer host <subdomain>.<webDomain>, the page taking the result) and the provider accounts linked to a user.",
     },
   });
 }

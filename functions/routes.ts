@@ -16,6 +16,7 @@ import { oidcRoutes, oidcSchemas } from './oidc/routes.ts';
 import { passkeyRoutes, passkeySchemas } from './passkeys/routes.ts';
 import { roleRoutes, roleSchemas } from './roles/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
+import { signInProviderRoutes, signInProviderSchemas } from './sign-in-providers/routes.ts';
 import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
 import { myActivityRoutes } from './users/my-activity-routes.ts';
 import { userRoutes, userSchemas } from './users/routes.ts';
@@ -34,6 +35,7 @@ export const identityRoutes = {
   ...oidcRoutes,
   ...oidcProviderRoutes,
   ...passkeyRoutes,
+  ...signInProviderRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -52,4 +54,5 @@ export const namedSchemas = {
   ...oidcSchemas,
   ...oidcProviderSchemas,
   ...passkeySchemas,
+  ...signInProviderSchemas,
 };

@@ -55,6 +55,11 @@ export interface LocalStackOptions {
    * the environment, else production's, which `npm start` runs with.
    */
   argon2Params?: string;
+  /**
+   * Fake sign-in providers on loopback standing in for a kind's real one, by kind (`{ GOOGLE: '<issuer>' }`;
+   * LOCAL_SIGN_IN_PROVIDERS, shared/sign-in-providers/kinds.ts). Every local stack allows loopback providers.
+   */
+  signInProviderEndpoints?: Record<string, string>;
 }
 
 export interface LocalStack {
@@ -208,6 +213,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Behind the JWT authorizer the plant store takes its caller from the authorizer's claims, as the stack sets it.
       PLANTS_JWT_AUTHORIZER: authorizerSettings ? 'true' : 'false',
       ...(options.argon2Params && { ARGON2_PARAMS: options.argon2Params }),
+      LOCAL_SIGN_IN_PROVIDERS: JSON.stringify(options.signInProviderEndpoints ?? {}),
     };
     deps = makeDeps(environment);
     plantDeps = makePlantDeps(environment);

@@ -101,6 +101,12 @@ const Env = v.object({
   ),
   /** Open signups (not invitations) one IP may make to one tenant an hour; past it 429 RATE_LIMITED. */
   SIGNUPS_PER_IP_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), '20'),
+  /**
+   * Local runs only (the local stack and the tests set it; no deployment does): JSON `{ "GOOGLE": "<issuer>", … }`,
+   * where the fake providers on loopback stand in for the real ones' endpoints, and plain-http loopback providers are
+   * allowed (shared/sign-in-providers/kinds.ts).
+   */
+  LOCAL_SIGN_IN_PROVIDERS: v.optional(v.string()),
 });
 
 export interface Config {
@@ -131,6 +137,8 @@ export interface Config {
   edgeOnly: boolean;
   /** ARGON2_PARAMS: the cost passwords are hashed at (shared/auth/passwords.ts); production's unless a test sets it. */
   argon2: Argon2Params;
+  /** LOCAL_SIGN_IN_PROVIDERS, as given (read by shared/sign-in-providers/kinds.ts only). */
+  localSignInProviders: string | undefined;
 }
 
 export interface Deps {
@@ -203,6 +211,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       edgeSecretArn: e.EDGE_SECRET_ARN,
       edgeOnly: e.EDGE_ONLY === 'true',
       argon2: e.ARGON2_PARAMS ?? PRODUCTION_ARGON2,
+      localSignInProviders: e.LOCAL_SIGN_IN_PROVIDERS,
     },
     store,
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

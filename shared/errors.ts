@@ -11,6 +11,8 @@ export const ERRORS = {
   PASSKEY_NOT_VERIFIED: 400,
   /** OAuth: the code or refresh token is unknown, used, expired, another client's, or fails its PKCE check. */
   INVALID_GRANT: 400,
+  /** A sign-in provider's issuer whose discovery document cannot be read, names another issuer, or is not public. */
+  PROVIDER_DISCOVERY_FAILED: 400,
   /** OAuth: the client may not use this grant type. */
   UNAUTHORIZED_CLIENT: 400,
   /** OAuth: a grant type this provider does not implement. */
@@ -31,6 +33,8 @@ export const ERRORS = {
   REFRESH_TOKEN_INVALID: 401,
   REFRESH_TOKEN_REUSED: 401,
   SESSION_REVOKED: 401,
+  /** A sign-in provider's answer that did not verify (state, code, ID token), or a result unknown, used or expired. */
+  PROVIDER_SIGN_IN_FAILED: 401,
   FORBIDDEN: 403,
   REAUTHENTICATION_REQUIRED: 403,
   /** A third-party OpenID Connect client without the user's consent to what it asks. */
@@ -42,6 +46,10 @@ export const ERRORS = {
   /** The tenant has passkeys off (or the deployment has no hosted pages, whose host passkeys are bound to). */
   PASSKEYS_NOT_ALLOWED: 403,
   LOGIN_MODE_NOT_ALLOWED: 403,
+  /** The user stopped at the provider (it answered `access_denied`): nothing happened. */
+  PROVIDER_SIGN_IN_CANCELLED: 403,
+  /** The provider did not call the account's address verified: it can neither make an account nor find one. */
+  PROVIDER_EMAIL_NOT_VERIFIED: 403,
   SIGNUP_NOT_ALLOWED: 403,
   ACCOUNT_DISABLED: 403,
   ACCOUNT_INACTIVE: 403,
@@ -53,6 +61,12 @@ export const ERRORS = {
   TOTP_ALREADY_ENABLED: 409,
   /** The account holds as many passkeys as it may (20). */
   PASSKEY_LIMIT_REACHED: 409,
+  /** The provider's account is linked to another user, or this user already has one of this provider linked. */
+  PROVIDER_ALREADY_LINKED: 409,
+  /** Unlinking would leave the account no way to sign in. */
+  LAST_SIGN_IN_METHOD: 409,
+  /** The tenant has as many sign-in providers as it may (10). */
+  PROVIDER_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_ATTEMPTS: 429,

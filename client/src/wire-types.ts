@@ -56,6 +56,7 @@ export interface Schemas {
     totpAllowed: boolean;
     allowUserDisableTotp: boolean;
     passkeysAllowed: boolean;
+    signInProviders: Schemas['SignInProviderButton'][];
   };
   InvitationLookupRequest: {
     invitationToken: string;
@@ -195,6 +196,7 @@ export interface Schemas {
     totpAllowed: boolean;
     allowUserDisableTotp: boolean;
     passkeysAllowed: boolean;
+    signInProviders: Schemas['SignInProviderButton'][];
     adminUserId: string;
     allowedOrigins: string[];
     createdAt: string;
@@ -280,12 +282,14 @@ export interface Schemas {
         | 'REAUTHENTICATED'
         | 'PASSKEY_ADDED'
         | 'PASSKEY_REMOVED'
-        | 'PASSKEY_COUNTER_MISMATCH';
+        | 'PASSKEY_COUNTER_MISMATCH'
+        | 'IDENTITY_LINKED'
+        | 'IDENTITY_UNLINKED';
       at: string;
       ip: string;
       userAgent: string;
       actorId: string;
-      method: ('PASSWORD' | 'EMAIL_CODE' | 'PASSKEY') | null;
+      method: ('PASSWORD' | 'EMAIL_CODE' | 'PASSKEY' | 'PROVIDER') | null;
     }[];
     nextCursor: string | null;
   };
@@ -485,6 +489,45 @@ export interface Schemas {
       userVerification?: string;
       hints?: string[];
     };
+  };
+  SignInProviderResponse: {
+    id: string;
+    kind: 'GOOGLE' | 'APPLE' | 'MICROSOFT' | 'GITHUB' | 'OIDC';
+    displayName: string;
+    clientId: string;
+    issuer: string;
+    microsoftTenant: string | null;
+    scopes: string[];
+    enabled: boolean;
+    trustEmail: boolean;
+    order: number;
+    redirectUri: string;
+    apple: {
+      teamId: string;
+      keyId: string;
+    } | null;
+    secretSetAt: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  SignInProviderButton: {
+    id: string;
+    kind: 'GOOGLE' | 'APPLE' | 'MICROSOFT' | 'GITHUB' | 'OIDC';
+    displayName: string;
+  };
+  IdentityResponse: {
+    providerId: string;
+    kind: 'GOOGLE' | 'APPLE' | 'MICROSOFT' | 'GITHUB' | 'OIDC';
+    displayName: string | null;
+    email: string | null;
+    linkedAt: string;
+    lastUsedAt: string | null;
+  };
+  LinkRequiredResponse: {
+    linkRequired: true;
+    email: string;
+    providerName: string;
+    expiresAt: string;
   };
   Problem: {
     type: string;
@@ -1294,6 +1337,179 @@ export interface Operations {
       200: {
         origins: string[];
       };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listSignInProviders: {
+    responses: {
+      200: Schemas['SignInProviderResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  createSignInProvider: {
+    body: {
+      kind: 'GOOGLE' | 'APPLE' | 'MICROSOFT' | 'GITHUB' | 'OIDC';
+      displayName?: string;
+      clientId: string;
+      clientSecret?: string;
+      apple?: {
+        teamId: string;
+        keyId: string;
+        privateKey: string;
+      };
+      issuer?: string;
+      microsoftTenant?: string;
+      scopes?: string[];
+      enabled?: boolean;
+      trustEmail?: boolean;
+      order?: number;
+    };
+    responses: {
+      201: Schemas['SignInProviderResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  getSignInProvider: {
+    responses: {
+      200: Schemas['SignInProviderResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  updateSignInProvider: {
+    body: {
+      displayName?: string;
+      clientId?: string;
+      clientSecret?: string;
+      apple?: {
+        teamId: string;
+        keyId: string;
+        privateKey: string;
+      };
+      issuer?: string;
+      microsoftTenant?: string;
+      scopes?: string[];
+      enabled?: boolean;
+      trustEmail?: boolean;
+      order?: number;
+    };
+    responses: {
+      200: Schemas['SignInProviderResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  deleteSignInProvider: {
+    responses: {
+      204: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  startProviderSignIn: {
+    body: {
+      returnTo: string;
+      codeChallenge: string;
+      loginHint?: string;
+    };
+    responses: {
+      200: {
+        authorizationUrl: string;
+      };
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  providerCallback: {
+    responses: {
+      302: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  providerCallbackPost: {
+    body: Record<string, string>;
+    responses: {
+      302: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  signInWithProvider: {
+    body: {
+      result: string;
+      codeVerifier: string;
+    };
+    responses: {
+      200: {
+        success: true;
+        data: Schemas['TokensResponse'] | Schemas['ChallengeResponse'] | Schemas['LinkRequiredResponse'];
+      };
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listMyIdentities: {
+    responses: {
+      200: Schemas['IdentityResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  linkIdentity: {
+    body: {
+      result: string;
+      codeVerifier: string;
+    };
+    responses: {
+      201: Schemas['IdentityResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  startIdentityLink: {
+    body: {
+      providerId: string;
+      returnTo: string;
+      codeChallenge: string;
+    };
+    responses: {
+      200: {
+        authorizationUrl: string;
+      };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  unlinkMyIdentity: {
+    responses: {
+      204: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listUserIdentities: {
+    responses: {
+      200: Schemas['IdentityResponse'][];
       503: Schemas['Problem'];
       '4XX': Schemas['Problem'];
       default: Schemas['Problem'];

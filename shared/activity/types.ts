@@ -28,19 +28,26 @@ export const ACTIVITY_TYPES = [
    * may exist. The sign-in was refused.
    */
   'PASSKEY_COUNTER_MISMATCH',
+  /** A sign-in provider's account linked to the user (shared/sign-in-providers/), and one unlinked. */
+  'IDENTITY_LINKED',
+  'IDENTITY_UNLINKED',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** How a LOGIN proved who the user is: a password, an e-mail code (signup's too), or a passkey. */
-export const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY'] as const;
+/** How a LOGIN proved who the user is: a password, an e-mail code (signup's too), a passkey, or a sign-in provider. */
+export const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY', 'PROVIDER'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
-/** A session's RFC 8176 `amr` read as the LOGIN's method: its first factor (`pwd`, `otp`, a key). */
+/**
+ * A session's RFC 8176 `amr` read as the LOGIN's method: its first factor (`pwd`, `otp`, a key, or `fed`: ours, not
+ * in RFC 8176's registry, for a sign-in another identity provider vouched for).
+ */
 export function loginMethodOf(amr: readonly string[] | undefined): LoginMethod | undefined {
   const first = amr?.[0];
   if (first === 'pwd') return 'PASSWORD';
   if (first === 'otp') return 'EMAIL_CODE';
   if (first === 'hwk' || first === 'swk') return 'PASSKEY';
+  if (first === 'fed') return 'PROVIDER';
   return undefined;
 }

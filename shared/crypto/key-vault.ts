@@ -18,9 +18,10 @@ export interface KeyVault {
  * What a context is for: its `purpose` key, which the IAM grants are conditioned on
  * (`kms:EncryptionContext:purpose`). `jwt-signing`: the private halves of the token-signing
  * keys (shared/tokens/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts);
- * `refresh-mac`: the server key that derives refresh-token successors (shared/tokens/refresh-successor.ts).
+ * `refresh-mac`: the server key that derives refresh-token successors (shared/tokens/refresh-successor.ts);
+ * `sign-in-provider`: the client secrets (and Apple keys) of tenants' sign-in providers (shared/sign-in-providers/).
  */
-export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac';
+export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac' | 'sign-in-provider';
 export type VaultUse = 'encrypt' | 'decrypt';
 /**
  * One permission of a function: a purpose and what it may do with it (`totp:decrypt`). A route

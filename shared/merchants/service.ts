@@ -34,6 +34,7 @@ export function toMerchantResponse(merchant: Merchant & { adminUserId: string })
     totpAllowed: merchant.totpAllowed,
     allowUserDisableTotp: merchant.allowUserDisableTotp,
     passkeysAllowed: merchant.passkeysAllowed,
+    signInProviders: merchant.signInProviders,
     adminUserId: merchant.adminUserId,
     allowedOrigins: merchant.allowedOrigins ?? [],
     createdAt: merchant.createdAt,

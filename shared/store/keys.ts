@@ -197,3 +197,34 @@ export const passkeyKeys = {
     sk: 'PKCH',
   }),
 } as const;
+
+/**
+ * The keys of sign-in providers (shared/sign-in-providers/), kept apart from `keys` for the same reason as
+ * passkeyKeys: only the bundles that touch providers carry them.
+ */
+export const signInProviderKeys = {
+  /** A provider of the tenant: its settings and vault-encrypted secret. */
+  provider: (t: TenantRef, providerId: string) => ({
+    pk: tenantPrefix(t),
+    sk: `SIGNINPROVIDER#${segment(providerId)}`,
+  }),
+  prefix: 'SIGNINPROVIDER#',
+  /** A sign-in started at a provider and not yet come back, by the SHA-256 of its `state`; 10 minutes. */
+  flow: (t: TenantRef, stateHash: string) => ({ pk: `${tenantPrefix(t)}#PFLOW#${segment(stateHash)}`, sk: 'PFLOW' }),
+  /** What the provider proved, waiting for the page that started to take it, by the SHA-256 of its handle. */
+  result: (t: TenantRef, resultHash: string) => ({
+    pk: `${tenantPrefix(t)}#PRESULT#${segment(resultHash)}`,
+    sk: 'PRESULT',
+  }),
+  /** A provider account linked to the user, beside the user: one per provider. */
+  identity: (t: TenantRef, userId: string, providerId: string) => ({
+    pk: userPartition(t, userId),
+    sk: `IDENTITY#${segment(providerId)}`,
+  }),
+  identityPrefix: 'IDENTITY#',
+  /** A provider account is one user's in the tenant: the claim holds the user id while the link exists. */
+  identityClaim: (t: TenantRef, providerId: string, subjectHash: string) => ({
+    pk: `${tenantPrefix(t)}#IDENTITYOF#${segment(providerId)}#${segment(subjectHash)}`,
+    sk: 'IDENTITYOF',
+  }),
+} as const;

@@ -30,6 +30,8 @@ export const MERCHANT_FIELDS: FieldNames<Merchant> = {
   totpAllowed: true,
   allowUserDisableTotp: true,
   passkeysAllowed: true,
+  signInProviders: true,
+  signInProvidersVersion: true,
   adminUserId: true,
   allowedOrigins: true,
   createdAt: true,
@@ -43,6 +45,8 @@ export function toMerchant(item: Record<string, unknown>): Merchant {
     ...merchant,
     defaultLanguage: languageOr(merchant.defaultLanguage),
     passkeysAllowed: merchant.passkeysAllowed !== false,
+    signInProviders: merchant.signInProviders ?? [],
+    signInProvidersVersion: merchant.signInProvidersVersion ?? 0,
   };
 }
 

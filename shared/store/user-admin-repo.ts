@@ -2,7 +2,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grant, ListedUser, User } from '../users/types.ts';
 import type { StoreClient } from './client.ts';
 import type { FieldNames } from './fields.ts';
-import { keys, passkeyKeys, type TenantRef } from './keys.ts';
+import { keys, passkeyKeys, signInProviderKeys, type TenantRef } from './keys.ts';
 import { queryAll } from './query.ts';
 import type { Device } from './session-repo.ts';
 import type { TransactItem } from './transact.ts';
@@ -144,8 +144,9 @@ export function userAdminRepo(store: StoreClient) {
     },
 
     /**
-     * Every item of the user's own partitions (profile, sessions, devices, passkeys, used refresh tokens; activity),
-     * and the tenant's claim of each passkey's credential id, so that nothing the user registered is left behind.
+     * Every item of the user's own partitions (profile, sessions, devices, passkeys, linked provider accounts, used
+     * refresh tokens; activity), and the tenant's claim of each passkey's credential id and of each provider account,
+     * so that nothing the user registered is left behind.
      */
     async deletePartitions(t: TenantRef, userId: string): Promise<void> {
       const partitions = [keys.userPartition(t, userId), keys.activityPartition(t, userId)];
@@ -153,12 +154,19 @@ export function userAdminRepo(store: StoreClient) {
         const found = await queryAll(store, {
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: 'pk, sk',
+          ProjectionExpression: 'pk, sk, subjectHash',
         });
-        const items = found.flatMap((key) => {
-          const sk = key.sk as string;
-          if (!sk.startsWith(passkeyKeys.prefix)) return [key];
-          return [key, passkeyKeys.claim(t, decodeURIComponent(sk.slice(passkeyKeys.prefix.length)))];
+        const items = found.flatMap((item) => {
+          const key = { pk: item.pk as string, sk: item.sk as string };
+          const sk = key.sk;
+          if (sk.startsWith(passkeyKeys.prefix)) {
+            return [key, passkeyKeys.claim(t, decodeURIComponent(sk.slice(passkeyKeys.prefix.length)))];
+          }
+          if (sk.startsWith(signInProviderKeys.identityPrefix) && typeof item.subjectHash === 'string') {
+            const providerId = decodeURIComponent(sk.slice(signInProviderKeys.identityPrefix.length));
+            return [key, signInProviderKeys.identityClaim(t, providerId, item.subjectHash)];
+          }
+          return [key];
         });
         for (let i = 0; i < items.length; i += 25) {
           let pending: Record<string, unknown>[] | undefined = items

@@ -99,6 +99,8 @@ export async function createTenant(deps: Deps, input: CreateTenantInput): Promis
     totpAllowed: spec.totpAllowed,
     allowUserDisableTotp: spec.allowUserDisableTotp,
     passkeysAllowed: spec.passkeysAllowed,
+    signInProviders: [],
+    signInProvidersVersion: 0,
     adminUserId,
     allowedOrigins: [...new Set(spec.origins)],
     createdAt: now,

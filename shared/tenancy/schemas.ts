@@ -7,6 +7,18 @@ export const DefaultLanguage = v.picklist(LANGUAGES, `must be ${LANGUAGES.join('
 export const LoginMode = v.picklist(['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL']);
 export const SignupMode = v.picklist(['OPEN', 'INVITATION_ONLY']);
 export type LoginMode = v.InferOutput<typeof LoginMode>;
+
+/** The kinds of sign-in provider a tenant may add (shared/sign-in-providers/). */
+export const PROVIDER_KINDS = ['GOOGLE', 'APPLE', 'MICROSOFT', 'GITHUB', 'OIDC'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** A "Sign in with …" button of the sign-in page: a provider the tenant has on, in discovery, in order. */
+export const SignInProviderButton = v.object({
+  id: v.string(),
+  kind: v.picklist(PROVIDER_KINDS),
+  displayName: v.string(),
+});
+export type SignInProviderButton = v.InferOutput<typeof SignInProviderButton>;
 export type SignupMode = v.InferOutput<typeof SignupMode>;
 
 /** `#rrggbb` colours, as the brief and the client's form rules have them. */
@@ -56,5 +68,7 @@ export const DiscoveryResponse = v.object({
   allowUserDisableTotp: v.boolean(),
   /** Whether the pages offer passkeys: the tenant's setting, in a deployment with hosted pages (their host is the RP ID). */
   passkeysAllowed: v.boolean(),
+  /** The sign-in page's "Sign in with …" buttons, in order: the providers turned on. */
+  signInProviders: v.array(SignInProviderButton),
 });
 export type DiscoveryResponse = v.InferOutput<typeof DiscoveryResponse>;

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { passkeysOffered } from './hosted-pages.ts';
+import { hostedOrigin, passkeysOffered } from './hosted-pages.ts';
 import type { DiscoveryResponse } from './schemas.ts';
 import type { Merchant } from './types.ts';
 
@@ -32,5 +32,7 @@ export function toDiscovery(
     totpAllowed: tenant.totpAllowed,
     allowUserDisableTotp: tenant.allowUserDisableTotp,
     passkeysAllowed: passkeysOffered(deps.config, tenant),
+    // A provider's callback is on the hosted origin: without hosted pages there are no buttons to show.
+    signInProviders: hostedOrigin(deps.config, tenant.subdomain) ? tenant.signInProviders : [],
   };
 }

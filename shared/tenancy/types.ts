@@ -1,5 +1,5 @@
 import type { Language } from '../i18n/languages.ts';
-import type { LoginMode, SignupMode } from './schemas.ts';
+import type { LoginMode, SignInProviderButton, SignupMode } from './schemas.ts';
 
 /** A tenant. `app` and `mid` identify it on every request (X-App-ID, X-Mid-Key). */
 export interface Merchant {
@@ -27,6 +27,10 @@ export interface Merchant {
   allowUserDisableTotp: boolean;
   /** Whether users may add and sign in with passkeys (shared/passkeys/); on unless the merchant turns it off. */
   passkeysAllowed: boolean;
+  /** The sign-in providers turned on, as the sign-in page's buttons, in order (shared/sign-in-providers/). */
+  signInProviders: SignInProviderButton[];
+  /** Moved on with every change of `signInProviders`: two admins' changes never lose one another's. */
+  signInProvidersVersion: number;
   /**
    * The first admin, made with the tenant (the tenant CLI's `adminUserId`).
    * Null only on a tenant stored before it was kept, until its first merchant

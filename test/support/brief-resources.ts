@@ -83,9 +83,11 @@ const ACTIVITY_TYPES = [
   'PASSKEY_ADDED',
   'PASSKEY_REMOVED',
   'PASSKEY_COUNTER_MISMATCH',
+  'IDENTITY_LINKED',
+  'IDENTITY_UNLINKED',
 ] as const;
 /** Ours: how a LOGIN proved who the user is. */
-const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY'] as const;
+const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY', 'PROVIDER'] as const;
 
 const USER_RESPONSE = {
   id: text,
@@ -173,6 +175,7 @@ export const BRIEF_RESOURCES = {
     totpAllowed: flag,
     allowUserDisableTotp: flag,
     passkeysAllowed: ours(flag),
+    signInProviders: { type: 'array', items: 'SignInProviderButton', ours: true },
     allowedOrigins: { type: 'array', items: text, ours: true },
     updatedAt: { ...timestamp, ours: true },
   },
@@ -195,6 +198,13 @@ export const BRIEF_RESOURCES = {
     totpAllowed: flag,
     allowUserDisableTotp: flag,
     passkeysAllowed: ours(flag),
+    signInProviders: { type: 'array', items: 'SignInProviderButton', ours: true },
+  },
+  /** Ours wholly: a sign-in provider's button on the sign-in page. */
+  SignInProviderButton: {
+    id: ours(text),
+    kind: ours({ type: 'string', values: ['GOOGLE', 'APPLE', 'MICROSOFT', 'GITHUB', 'OIDC'] }),
+    displayName: ours(text),
   },
   /** Ours wholly: a passkey as its owner and an admin see it (never its key or credential id). */
   PasskeyResponse: {

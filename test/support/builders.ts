@@ -27,6 +27,8 @@ export function aMerchant(overrides: Partial<Merchant> = {}): Merchant {
     totpAllowed: true,
     allowUserDisableTotp: true,
     passkeysAllowed: true,
+    signInProviders: [],
+    signInProvidersVersion: 0,
     adminUserId: `usr_${suffix}`,
     allowedOrigins: ['https://shop.example'],
     createdAt: '2026-11-21T00:00:00.000Z',

@@ -19,6 +19,8 @@ export function useLocalStack(
     webDist?: string;
     /** The plant store behind the emulated JWT authorizer (LocalStackOptions.plantsJwtAuthorizer). */
     plantsJwtAuthorizer?: LocalStackOptions['plantsJwtAuthorizer'];
+    /** Fake providers standing in for a kind's real one, read when the stack starts (after the fakes' own beforeAll). */
+    signInProviderEndpoints?: () => Record<string, string>;
   } = {},
 ): {
   readonly url: string;
@@ -48,6 +50,7 @@ export function useLocalStack(
       webDist: options.webDist,
       plantsJwtAuthorizer: options.plantsJwtAuthorizer,
       argon2Params: TEST_ARGON2_PARAMS,
+      signInProviderEndpoints: options.signInProviderEndpoints?.(),
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);

@@ -54,6 +54,7 @@ const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   OidcClientResponse: () => component('OidcClientResponse'),
   OidcClientWithSecretResponse: () => component('OidcClientWithSecretResponse'),
   PasskeyResponse: () => component('PasskeyResponse'),
+  SignInProviderButton: () => component('SignInProviderButton'),
 };
 
 /** A JSON Schema as the table says it: its types (null included) and allowed values. */

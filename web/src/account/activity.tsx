@@ -32,6 +32,8 @@ const ACTIVITY_SENTENCES: Record<ActivityType, TextKey> = {
   PASSKEY_ADDED: 'account.activity.PASSKEY_ADDED',
   PASSKEY_REMOVED: 'account.activity.PASSKEY_REMOVED',
   PASSKEY_COUNTER_MISMATCH: 'account.activity.PASSKEY_COUNTER_MISMATCH',
+  IDENTITY_LINKED: 'account.activity.IDENTITY_LINKED',
+  IDENTITY_UNLINKED: 'account.activity.IDENTITY_UNLINKED',
 };
 
 /**

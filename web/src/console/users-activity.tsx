@@ -86,6 +86,8 @@ const ACTIVITY_WORDS: Record<ActivityType, TextKey> = {
   PASSKEY_ADDED: 'user.activity.PASSKEY_ADDED',
   PASSKEY_REMOVED: 'user.activity.PASSKEY_REMOVED',
   PASSKEY_COUNTER_MISMATCH: 'user.activity.PASSKEY_COUNTER_MISMATCH',
+  IDENTITY_LINKED: 'user.activity.IDENTITY_LINKED',
+  IDENTITY_UNLINKED: 'user.activity.IDENTITY_UNLINKED',
 };
 
 /** How a sign-in was made, where the entry says (those recorded before the method was kept do not). */
@@ -93,6 +95,7 @@ const LOGIN_METHOD_WORDS: Record<NonNullable<Activity['method']>, TextKey> = {
   PASSWORD: 'user.activity.loginWith.PASSWORD',
   EMAIL_CODE: 'user.activity.loginWith.EMAIL_CODE',
   PASSKEY: 'user.activity.loginWith.PASSKEY',
+  PROVIDER: 'user.activity.loginWith.PROVIDER',
 };
 
 function activityWords(entry: Activity): string {

@@ -158,6 +158,8 @@ const texts: Record<keyof typeof en, string> = {
   'account.activity.LOGIN_PASSKEY': 'Mit einem Passkey angemeldet',
   'account.activity.PASSKEY_REMOVED': 'Passkey entfernt',
   'account.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey abgelehnt: Er wurde möglicherweise kopiert',
+  'account.activity.IDENTITY_LINKED': 'Anmeldeanbieter verknüpft',
+  'account.activity.IDENTITY_UNLINKED': 'Anmeldeanbieter entfernt',
   'account.activity.byApiKey': '{what} (durch einen API-Schlüssel)',
   'account.activity.byAdmin': '{what} (durch einen Administrator)',
   'account.activity.loading': 'Ihre Aktivitäten werden geladen…',

@@ -43,6 +43,19 @@ const texts: Record<keyof typeof en, string> = {
   'problem.PASSKEY_NOT_VERIFIED': 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
   'problem.PASSKEY_LIMIT_REACHED':
     'Dieses Konto hat bereits so viele Passkeys wie möglich. Entfernen Sie einen, um einen weiteren hinzuzufügen.',
+  'problem.PROVIDER_DISCOVERY_FAILED':
+    'Die Einstellungen des Anbieters konnten nicht von seinem Aussteller gelesen werden. Prüfen Sie die Adresse und versuchen Sie es erneut.',
+  'problem.PROVIDER_SIGN_IN_FAILED':
+    'Die Anmeldung über diesen Anbieter hat nicht funktioniert. Bitte versuchen Sie es erneut.',
+  'problem.PROVIDER_SIGN_IN_CANCELLED':
+    'Die Anmeldung über diesen Anbieter wurde abgebrochen. Es hat sich nichts geändert.',
+  'problem.PROVIDER_EMAIL_NOT_VERIFIED':
+    'Dieser Anbieter hat Ihre E-Mail-Adresse nicht bestätigt. Bestätigen Sie sie dort, oder melden Sie sich anders an.',
+  'problem.PROVIDER_ALREADY_LINKED': 'Dieses Konto des Anbieters ist hier bereits mit einem Konto verknüpft.',
+  'problem.LAST_SIGN_IN_METHOD':
+    'Dies ist Ihre einzige Möglichkeit, sich anzumelden. Fügen Sie zuerst eine andere hinzu.',
+  'problem.PROVIDER_LIMIT_REACHED':
+    'Dieser Dienst hat so viele Anmeldeanbieter, wie er haben kann. Entfernen Sie einen, um einen weiteren hinzuzufügen.',
   'problem.TOTP_REMOVAL_NOT_ALLOWED': 'Bei diesem Dienst müssen Sie Ihre Authenticator-App behalten.',
   'problem.LOGIN_MODE_NOT_ALLOWED': 'Diese Art der Anmeldung wird hier nicht angeboten.',
   'problem.SIGNUP_NOT_ALLOWED':

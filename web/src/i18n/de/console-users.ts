@@ -248,6 +248,7 @@ const texts: Record<keyof typeof en, string> = {
   'user.activity.loginWith.PASSWORD': 'Mit Passwort angemeldet',
   'user.activity.loginWith.EMAIL_CODE': 'Mit Code per E-Mail angemeldet',
   'user.activity.loginWith.PASSKEY': 'Mit Passkey angemeldet',
+  'user.activity.loginWith.PROVIDER': 'Über einen Anmeldeanbieter angemeldet',
   'user.activity.LOGOUT': 'Abgemeldet',
   'user.activity.LOGIN_FAILED': 'Anmeldung fehlgeschlagen',
   'user.activity.PASSWORD_CHANGE': 'Passwort geändert',
@@ -269,6 +270,8 @@ const texts: Record<keyof typeof en, string> = {
   'user.activity.PASSKEY_ADDED': 'Passkey hinzugefügt',
   'user.activity.PASSKEY_REMOVED': 'Passkey entfernt',
   'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey abgelehnt: Er wurde möglicherweise kopiert',
+  'user.activity.IDENTITY_LINKED': 'Anmeldeanbieter verknüpft',
+  'user.activity.IDENTITY_UNLINKED': 'Anmeldeanbieter entfernt',
 
   'roles.title': 'Rollen',
   'roles.exists': 'Es gibt schon eine Rolle mit diesem Namen. Wählen Sie einen anderen Namen.',

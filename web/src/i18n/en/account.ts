@@ -163,6 +163,8 @@ const texts = {
   'account.activity.LOGIN_PASSKEY': 'Signed in with a passkey',
   'account.activity.PASSKEY_REMOVED': 'Passkey removed',
   'account.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
+  'account.activity.IDENTITY_LINKED': 'Sign-in provider linked',
+  'account.activity.IDENTITY_UNLINKED': 'Sign-in provider unlinked',
   'account.activity.byApiKey': '{what} (by an API key)',
   'account.activity.byAdmin': '{what} (by an administrator)',
   'account.activity.loading': 'Loading your activity…',

@@ -36,6 +36,16 @@ const texts = {
   'problem.PASSKEYS_NOT_ALLOWED': 'Passkeys are not enabled for this service.',
   'problem.PASSKEY_NOT_VERIFIED': 'The passkey could not be checked. Please try again.',
   'problem.PASSKEY_LIMIT_REACHED': 'This account has as many passkeys as it can hold. Remove one to add another.',
+  'problem.PROVIDER_DISCOVERY_FAILED':
+    "The provider's settings could not be read from its issuer. Check the issuer address and try again.",
+  'problem.PROVIDER_SIGN_IN_FAILED': 'Signing in with that provider did not work. Please try again.',
+  'problem.PROVIDER_SIGN_IN_CANCELLED': 'Signing in with that provider was cancelled. Nothing has changed.',
+  'problem.PROVIDER_EMAIL_NOT_VERIFIED':
+    'That provider has not verified your e-mail address. Verify it there, or sign in another way.',
+  'problem.PROVIDER_ALREADY_LINKED': 'That provider account is already linked to an account here.',
+  'problem.LAST_SIGN_IN_METHOD': 'This is your only way to sign in. Add another before removing it.',
+  'problem.PROVIDER_LIMIT_REACHED':
+    'This service has as many sign-in providers as it can hold. Remove one to add another.',
   'problem.TOTP_REMOVAL_NOT_ALLOWED': 'This service requires you to keep your authenticator app.',
   'problem.LOGIN_MODE_NOT_ALLOWED': 'This way of signing in is not offered here.',
   'problem.SIGNUP_NOT_ALLOWED': 'Sign-up is by invitation only. Ask an administrator for an invitation.',

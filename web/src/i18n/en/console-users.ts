@@ -244,6 +244,7 @@ const texts = {
   'user.activity.loginWith.PASSWORD': 'Signed in with a password',
   'user.activity.loginWith.EMAIL_CODE': 'Signed in with an e-mail code',
   'user.activity.loginWith.PASSKEY': 'Signed in with a passkey',
+  'user.activity.loginWith.PROVIDER': 'Signed in with a sign-in provider',
   'user.activity.LOGOUT': 'Signed out',
   'user.activity.LOGIN_FAILED': 'Failed sign-in',
   'user.activity.PASSWORD_CHANGE': 'Password changed',
@@ -265,6 +266,8 @@ const texts = {
   'user.activity.PASSKEY_ADDED': 'Passkey added',
   'user.activity.PASSKEY_REMOVED': 'Passkey removed',
   'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
+  'user.activity.IDENTITY_LINKED': 'Sign-in provider linked',
+  'user.activity.IDENTITY_UNLINKED': 'Sign-in provider unlinked',
 
   // Roles (roles.tsx).
   'roles.title': 'Roles',
