@@ -194,15 +194,12 @@ export function signInProviderRepo(store: StoreClient) {
           TableName: tableName,
           Key: keys.merchant(t),
           UpdateExpression: 'SET signInProviders = :buttons, signInProvidersVersion = :next',
+          // A tenant stored before providers has no version: that reads as 0.
           ConditionExpression:
             version === 0
-              ? 'attribute_exists(pk) AND attribute_not_exists(signInProvidersVersion)'
+              ? 'attribute_exists(pk) AND (attribute_not_exists(signInProvidersVersion) OR signInProvidersVersion = :version)'
               : 'signInProvidersVersion = :version',
-          ExpressionAttributeValues: {
-            ':buttons': buttons,
-            ':next': version + 1,
-            ...(version === 0 ? {} : { ':version': version }),
-          },
+          ExpressionAttributeValues: { ':buttons': buttons, ':next': version + 1, ':version': version },
         },
       };
     },
