@@ -136,6 +136,18 @@ describe('adding a provider', () => {
     }
   });
 
+  it('keeps both buttons when two admins add providers at the same moment', async () => {
+    const { tenant, adminToken } = await flows.anAdminTenant();
+    const added = await Promise.all(
+      ['One', 'Two', 'Three'].map((name) =>
+        flows.addProvider(tenant, adminToken, anOidcProvider({ displayName: name })),
+      ),
+    );
+    for (const res of added) expect(res.status, res.text).toBe(201);
+    const names = (await discoveryOf(tenant)).signInProviders.map((b: { displayName: string }) => b.displayName);
+    expect(names.sort()).toEqual(['One', 'Three', 'Two']);
+  });
+
   it('holds at most ten per tenant', async () => {
     const { tenant, adminToken } = await flows.anAdminTenant();
     for (let i = 0; i < 10; i++) {

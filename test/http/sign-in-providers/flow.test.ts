@@ -98,6 +98,22 @@ describe('a first sign-in with a provider', () => {
     expect(linked.body[0].lastUsedAt).toEqual(expect.any(String));
   });
 
+  it('two first sign-ins of one provider account at once end in one account, both signed in', async () => {
+    const { tenant, providerId } = await aTenantWithProvider();
+    const account = anUpstreamAccount();
+    const [a, b] = await Promise.all([
+      flows.throughProvider(tenant, providerId, upstream, { sub: account.sub }),
+      flows.throughProvider(tenant, providerId, upstream, { sub: account.sub }),
+    ]);
+    const [first, second] = await Promise.all([
+      flows.signIn(tenant, a.result ?? '', a.verifier),
+      flows.signIn(tenant, b.result ?? '', b.verifier),
+    ]);
+    expect(first.status, first.text).toBe(200);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.data.user.id).toBe(first.body.data.user.id);
+  });
+
   it('in an INVITATION_ONLY tenant: an uninvited address is refused, an invited one accepts its invitation', async () => {
     const { tenant, providerId } = await aTenantWithProvider({ tenant: { signupMode: 'INVITATION_ONLY' } });
     const stranger = anUpstreamAccount();
