@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { post } from '#test/support/http.ts';
+import { bearer, post } from '#test/support/http.ts';
 import { visit } from '#test/support/oidc.ts';
 import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
@@ -16,14 +16,15 @@ import { ageSignIns, apiOf, openAsOwner } from './account-steps.ts';
  * field; deleted (after confirming it is the admin) it is gone, and the user's link names a deleted provider.
  */
 
-const web = useWebStack();
-
 const ADA = { sub: 'ada', email: 'ada@demo-id.example', emailVerified: true, name: 'Ada Lovelace' };
 let upstream: OidcUpstream;
 beforeAll(async () => {
   upstream = await startOidcUpstream({ accounts: [ADA] });
 });
 afterAll(() => upstream?.close());
+
+// The fake stands in for Apple too, whose issuer is not the admin's to give (started first: the stack reads it).
+const web = useWebStack({ signInProviderEndpoints: () => ({ APPLE: upstream.issuer }) });
 
 /** A loopback port with nothing listening: an issuer there never answers. */
 async function deadPort(): Promise<number> {
@@ -66,6 +67,32 @@ async function signInWithProvider(tenant: TestTenant, providerId: string) {
   const signIn = await post(`${api}/auth/providers/sign-in`, { result, codeVerifier: verifier }, tenant.headers);
   expect(signIn.status, signIn.text).toBe(200);
   return signIn.body.data as { user: { id: string; email: string } };
+}
+
+/** An Apple "Sign in with Apple" key as its .p8 file holds it (PKCS #8 PEM). */
+const P8 = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+
+/** The provider as the admin API answers it (the admin signed in through the API, just now). */
+async function providerOf(tenant: TestTenant, providerId: string) {
+  const api = apiOf(web, tenant);
+  const login = await post(
+    `${api}/auth/login`,
+    { email: tenant.adminEmail, password: tenant.adminPassword },
+    tenant.headers,
+  );
+  expect(login.status, login.text).toBe(200);
+  const res = await fetch(`${api}/sign-in-providers/${providerId}`, {
+    headers: bearer(tenant, login.body.data.accessToken),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as {
+    displayName: string;
+    order: number;
+    apple: { teamId: string; keyId: string } | null;
+    secretSetAt: string;
+  };
 }
 
 /** The text of each row's cells, row by row (not the placeholder rows). */
@@ -256,5 +283,52 @@ describe('sign-in providers in the console', () => {
     await page.getByText('Geben Sie die Client-ID ein.').waitFor();
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'console-providers-add-microsoft-de', expectAccessible);
+  });
+
+  it('Apple: its key, never shown back, is kept when other settings change; a new key ID asks for its key; the change asks the admin to confirm it is them', async () => {
+    const tenant = await aTenantWith();
+    const page = await openAsOwner(web, tenant, '/console/sign-in-providers/new', { ready: '#main form' });
+    await page.getByRole('radio', { name: /^Apple/ }).check();
+    await field(page, 'Services ID').fill('com.shop.signin');
+    await field(page, 'Team ID').fill('abcde12345');
+    // Typed in capitals, as Apple writes them.
+    await expect(field(page, 'Team ID').inputValue()).resolves.toBe('ABCDE12345');
+    await field(page, 'Key ID').fill('KEY1234567');
+    await field(page, 'Private key (.p8)').fill('not a key');
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByText('This is not a .p8 key', { exact: false }).waitFor();
+    await field(page, 'Private key (.p8)').fill(P8);
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Apple' }).waitFor();
+    await page.getByText('add this address under “Return URLs”', { exact: false }).waitFor();
+    await expect(field(page, 'Private key (.p8)').inputValue()).resolves.toBe('');
+    await page.getByText('Leave empty to keep the stored key.', { exact: false }).waitFor();
+    const providerId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    const before = await providerOf(tenant, providerId);
+    expect(before.apple).toEqual({ teamId: 'ABCDE12345', keyId: 'KEY1234567' });
+    await expectAccessible(page);
+    await screenshotsOnPhoneAndDark(page, 'console-provider-apple', expectAccessible);
+
+    // Another key ID needs the key that goes with it.
+    await field(page, 'Key ID').fill('KEY7654321');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Paste the private key that goes with the new team or key ID.').waitFor();
+    await field(page, 'Key ID').fill('KEY1234567');
+
+    // A new name and order alone: the admin, signed in a while ago, confirms it is them; the key stays as it was.
+    await field(page, 'Name on the button (optional)').fill('Apple ID');
+    await field(page, 'Order (optional)').fill('5');
+    await ageSignIns(tenant, tenant.adminUserId);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await prompt.waitFor();
+    await prompt.getByLabel('Password', { exact: true }).fill(tenant.adminPassword);
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('status').filter({ hasText: 'The provider “Apple ID” is saved.' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Apple ID' }).waitFor();
+    const after = await providerOf(tenant, providerId);
+    expect(after).toMatchObject({ displayName: 'Apple ID', order: 5, apple: before.apple });
+    expect(after.secretSetAt).toBe(before.secretSetAt);
+    await expect(buttonsOf(tenant)).resolves.toEqual([{ id: providerId, kind: 'APPLE', displayName: 'Apple ID' }]);
   });
 });
