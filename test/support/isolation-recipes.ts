@@ -5,6 +5,7 @@ import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { keys } from '#shared/store/keys.ts';
 import { adminApi, anInvitedUser, aRoleName, aStoredUser } from './admin.ts';
+import { makeTestDeps } from './deps.ts';
 import { type Answer, expectProblem } from './http.ts';
 import {
   A,
@@ -26,6 +27,7 @@ import {
   passkeyReauthBody,
   passkeySignInBody,
 } from './passkeys.ts';
+import { aStoredLink, aStoredResult } from './sign-in-providers.ts';
 import { answer, register } from './soft-authenticator.ts';
 
 /**
@@ -37,6 +39,7 @@ import { answer, register } from './soft-authenticator.ts';
  */
 
 const { call, aRole, grant } = adminApi(() => api.url);
+const deps = makeTestDeps();
 
 // ---------------------------------------------------------------- requests
 
@@ -208,6 +211,53 @@ async function freshOidcClientOfA(): Promise<string> {
   expectStatus(res, 201, 'A: oidc client');
   return res.body.clientId;
 }
+
+/** A new sign-in provider of A (GitHub: never contacted by these requests), added by A's owner; its id. */
+async function freshProviderOfA(): Promise<string> {
+  const res = await call('POST', '/sign-in-providers', A.owner.headers, {
+    kind: 'GITHUB',
+    clientId: 'isolation-spare',
+    clientSecret: 'isolation-secret',
+  });
+  expectStatus(res, 201, 'A: sign-in provider');
+  return res.body.id;
+}
+
+/** A `/sign-in-providers/{providerId}` route: B's provider id and look-alikes are 404. */
+function onProvider(admitted: number, own: () => string | Promise<string>, body?: unknown): Recipe {
+  return {
+    // An API key never reaches providers at all (403 FORBIDDEN, the authorization matrix).
+    callers: ['SUPER_ADMIN'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.provider.id, A.provider.id).map((v) => ({
+        name: v.name,
+        path: `/sign-in-providers/${enc(v.value)}`,
+        body,
+      })),
+    own: async () => ({ path: `/sign-in-providers/${await own()}`, body }),
+    admitted,
+  };
+}
+
+/** What a provider proved, for B's page: B's result and verifier, B's result with A's verifier, look-alikes. */
+function foreignResults(
+  own: { result: string; codeVerifier: string },
+  theirs: { result: string; codeVerifier: string },
+) {
+  return [
+    { name: "B's result with B's verifier", body: theirs },
+    { name: "B's result with A's verifier", body: { result: theirs.result, codeVerifier: own.codeVerifier } },
+    ...lookalikes(theirs.result, own.result).map((v) => ({
+      name: `${v.name} (a result)`,
+      body: { result: v.value, codeVerifier: theirs.codeVerifier },
+      // A look-alike that is not even shaped like a result is refused as bad input.
+      ...(/^[A-Za-z0-9_-]{16,128}$/.test(v.value) ? {} : { expect: problem(400, 'VALIDATION_FAILED') }),
+    })),
+  ];
+}
+
+const PROVIDER_SIGN_IN_FAILED = problem(401, 'PROVIDER_SIGN_IN_FAILED');
 
 /** An `/oidc/clients/{clientId}…` admin route: B's client id and look-alikes are 404. */
 function onOidcClient(
@@ -666,6 +716,105 @@ export const recipes: Record<string, Recipe> = {
   sendPasswordReset: onUser('/password-reset', freshUserOfA, 204),
   clearMailSuppression: onUser('/mail-suppression', () => A.member.userId, 204),
   listUserDevices: onUser('/devices', () => A.member.userId, 200),
+  // --- sign-in providers: B's provider, B's provider results and B's member's link name nothing of A.
+  getSignInProvider: onProvider(200, () => A.provider.id),
+  updateSignInProvider: onProvider(200, () => A.provider.id, { displayName: 'Isolation changed' }),
+  deleteSignInProvider: onProvider(204, freshProviderOfA),
+  // The client id, key id and team id are the merchant's names at the provider, not ids of ours: B's values make a
+  // provider of A (nothing of B is read or changed).
+  createSignInProvider: {
+    callers: ['SUPER_ADMIN'],
+    refusal: NOT_FOUND,
+    foreign: () => [
+      {
+        name: "B's provider's client id",
+        path: '/sign-in-providers',
+        body: { kind: 'GITHUB', clientId: `isolation-B`, clientSecret: 'x' },
+        expect: { says: '201, a provider of A', check: (res: Answer) => expect(res.status).toBe(201) },
+      },
+    ],
+    own: () => ({ path: '/sign-in-providers', body: { kind: 'GITHUB', clientId: 'isolation-own', clientSecret: 'x' } }),
+    admitted: 201,
+  },
+  startProviderSignIn: {
+    callers: ['anonymous'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.provider.id, A.provider.id).map((v) => ({
+        name: v.name,
+        path: `/auth/providers/${enc(v.value)}/start`,
+        body: { returnTo: `${ORIGIN}/signed-in`, codeChallenge: 'a'.repeat(43) },
+      })),
+    own: () => ({
+      path: `/auth/providers/${A.provider.id}/start`,
+      body: { returnTo: `${ORIGIN}/signed-in`, codeChallenge: 'a'.repeat(43) },
+    }),
+    admitted: 200,
+  },
+  signInWithProvider: {
+    callers: ['anonymous'],
+    refusal: PROVIDER_SIGN_IN_FAILED,
+    foreign: () =>
+      foreignResults(A.providerResults.signIn, B.providerResults.signIn).map((v) => ({
+        ...v,
+        path: '/auth/providers/sign-in',
+      })),
+    own: async () => ({
+      path: '/auth/providers/sign-in',
+      body: await aStoredResult(deps, A.tenant, { providerId: A.provider.id }),
+    }),
+    admitted: 200,
+  },
+  startIdentityLink: {
+    callers: ['member'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.provider.id, A.provider.id).map((v) => ({
+        name: v.name,
+        path: '/users/me/identities/start',
+        body: { providerId: v.value, returnTo: `${ORIGIN}/account`, codeChallenge: 'a'.repeat(43) },
+      })),
+    own: async () => ({
+      path: '/users/me/identities/start',
+      body: { providerId: await freshProviderOfA(), returnTo: `${ORIGIN}/account`, codeChallenge: 'a'.repeat(43) },
+    }),
+    admitted: 200,
+  },
+  linkIdentity: {
+    callers: ['member'],
+    refusal: PROVIDER_SIGN_IN_FAILED,
+    foreign: () =>
+      foreignResults(A.providerResults.link, B.providerResults.link).map((v) => ({
+        ...v,
+        path: '/users/me/identities',
+      })),
+    own: async () => ({
+      path: '/users/me/identities',
+      body: await aStoredResult(deps, A.tenant, {
+        providerId: await freshProviderOfA(),
+        intent: 'LINK',
+        userId: A.member.userId,
+        sessionId: A.member.sessionId,
+      }),
+    }),
+    admitted: 201,
+  },
+  unlinkMyIdentity: {
+    callers: ['member'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.provider.id, A.provider.id).map((v) => ({
+        name: v.name,
+        path: `/users/me/identities/${enc(v.value)}`,
+      })),
+    own: async () => {
+      const providerId = await freshProviderOfA();
+      await aStoredLink(deps, A.tenant, A.member.userId, { id: providerId, kind: 'GITHUB' });
+      return { path: `/users/me/identities/${providerId}` };
+    },
+    admitted: 204,
+  },
+  listUserIdentities: onUser('/identities', () => A.member.userId, 200),
   listUserPasskeys: onUser('/passkeys', () => A.member.userId, 200),
   // B's passkey under its own user or under A's member, and look-alikes of its id: 404.
   removeUserPasskey: {
@@ -854,8 +1003,8 @@ function grantRecipe(path: string, own: () => Promise<{ userId: string; roleId: 
 
 export const allRoutes: readonly RouteDef[] = [...identityRouteList, ...plantRouteList];
 
-/** A field that names something stored: an id, a token, a cursor, or the tenant (`app`, `mid`). */
-const ID_FIELD = /^(id|app|mid|cursor|[a-z]+Id|[a-z]*Token)$/;
+/** A field that names something stored: an id, a token, a cursor, a provider's result, or the tenant (`app`, `mid`). */
+const ID_FIELD = /^(id|app|mid|cursor|result|[a-z]+Id|[a-z]*Token)$/;
 
 /** The field names of a valibot schema, through objects, pipes, optionals, unions and arrays. */
 function fieldNames(schema: unknown, out = new Set<string>()): Set<string> {
@@ -897,6 +1046,13 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   assignRole: ['app', 'mid', 'roleId', 'userId'],
   revokeRole: ['app', 'mid', 'roleId', 'userId'],
   createPlant: ['id'],
+  // The merchant's names for its app at the provider (not ids of ours), and a provider of the tenant.
+  createSignInProvider: ['clientId', 'keyId', 'teamId'],
+  updateSignInProvider: ['clientId', 'keyId', 'teamId'],
+  startIdentityLink: ['providerId'],
+  // What a provider proved, found by its hash under the tenant's own key only.
+  signInWithProvider: ['result'],
+  linkIdentity: ['result'],
 };
 
 // The $default routes (notFound, plantsNotFound) take no id and read nothing: no path parameter, no recipe.

@@ -8,6 +8,7 @@ import type { Answer } from './http.ts';
 import { aPendingAuthorization, aPendingLogout } from './oidc.ts';
 import { addPasskeyThroughApi } from './passkeys.ts';
 import type { useLocalStack } from './server.ts';
+import { aStoredLink, aStoredResult } from './sign-in-providers.ts';
 import type { SoftCredential } from './soft-authenticator.ts';
 import {
   expectUnchanged,
@@ -79,6 +80,15 @@ export interface World {
     rotatedRefreshToken: string;
     /** A passkey of the member, added through the API: its id, and the authenticator's credential that signs for it. */
     passkey: { id: string; credential: SoftCredential };
+  };
+  /**
+   * A sign-in provider (GitHub, added by the owner; never contacted), the member's account there linked, and what it
+   * proved for two pages still to take it: a first sign-in, and a link the member's session started.
+   */
+  provider: { id: string };
+  providerResults: {
+    signIn: { result: string; codeVerifier: string };
+    link: { result: string; codeVerifier: string };
   };
   totpUser: TestUser;
   recoverUser: TestUser;
@@ -171,6 +181,23 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     aPendingAuthorization(api.stack, tenant, oidc.body.clientId, OIDC_REDIRECT_URI),
     aPendingLogout(api.stack, tenant, oidc.body.clientId),
   ]);
+  const provider = await call('POST', '/sign-in-providers', owner.headers, {
+    kind: 'GITHUB',
+    clientId: `isolation-${label}`,
+    clientSecret: 'isolation-secret',
+  });
+  expectStatus(provider, 201, `${label}: sign-in provider`);
+  const providerId = provider.body.id as string;
+  await aStoredLink(deps, tenant, memberUser.id, { id: providerId, kind: 'GITHUB' });
+  const [signInResult, linkResult] = await Promise.all([
+    aStoredResult(deps, tenant, { providerId }),
+    aStoredResult(deps, tenant, {
+      providerId,
+      intent: 'LINK',
+      userId: memberUser.id,
+      sessionId: sessionOf(mine.refreshToken),
+    }),
+  ]);
   const all = await listRoles({ tenant, ...owner });
   const byName = (name: string) => {
     const role = all.find((r) => r.name === name);
@@ -206,6 +233,8 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
       rotatedRefreshToken: refreshed.refreshToken,
       passkey: { id: memberPasskey.passkey.id, credential: memberPasskey.credential },
     },
+    provider: { id: providerId },
+    providerResults: { signIn: signInResult, link: linkResult },
     totpUser,
     recoverUser,
     victim,

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { LocalStack } from '#local/stack.ts';
+import { hashToken } from '#shared/auth/codes.ts';
+import type { Deps } from '#shared/deps.ts';
+import { subjectHashOf } from '#shared/sign-in-providers/flow.ts';
+import type { ProviderKind } from '#shared/sign-in-providers/schemas.ts';
+import type { TenantRef } from '#shared/store/keys.ts';
+import { type ProviderResult, signInProviderRepo } from '#shared/store/sign-in-provider-repo.ts';
+import { transact } from '#shared/store/transact.ts';
 import { aTenantWith, type TestTenant } from './auth.ts';
 import { type Answer, bearer, call, identityApi, post } from './http.ts';
 import { issuerOf, localhostFetch } from './oidc.ts';
@@ -114,4 +121,54 @@ export function signInProviderApi(api: { readonly url: string; readonly stack: L
     identities,
     hostedSignIn,
   };
+}
+
+/** A provider account linked to a user, written straight to the store (no provider involved); its subject. */
+export async function aStoredLink(
+  deps: Deps,
+  tenant: TenantRef,
+  userId: string,
+  provider: { id: string; kind: ProviderKind },
+): Promise<string> {
+  const subject = `subject-${randomBytes(6).toString('hex')}`;
+  const items = signInProviderRepo(deps.store).linkItems(tenant, userId, {
+    providerId: provider.id,
+    kind: provider.kind,
+    subjectHash: subjectHashOf(tenant, provider.id, subject),
+    email: `${subject}@provider.test`,
+    linkedAt: new Date().toISOString(),
+    lastUsedAt: null,
+  });
+  const failed = await transact(deps.store, items);
+  expect([...failed]).toEqual([]);
+  return subject;
+}
+
+/**
+ * What a provider proved, waiting for the page, written straight to the store as the callback writes it: a first
+ * sign-in of a new verified address unless `fields` says otherwise. The page's result and verifier.
+ */
+export async function aStoredResult(
+  deps: Deps,
+  tenant: TenantRef,
+  fields: Partial<ProviderResult> & { providerId: string },
+): Promise<{ result: string; codeVerifier: string }> {
+  const pkce = aPagePkce();
+  const result = randomBytes(32).toString('base64url');
+  const subject = `subject-${randomBytes(6).toString('hex')}`;
+  await signInProviderRepo(deps.store).putResult(tenant, hashToken(result), {
+    intent: 'SIGN_IN',
+    pageChallenge: pkce.challenge,
+    subjectHash: subjectHashOf(tenant, fields.providerId, subject),
+    email: `${subject}@provider.test`,
+    emailVerified: true,
+    firstName: null,
+    lastName: null,
+    userId: null,
+    sessionId: null,
+    linkOnly: false,
+    expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    ...fields,
+  });
+  return { result, codeVerifier: pkce.verifier };
 }

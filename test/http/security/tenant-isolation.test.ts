@@ -51,7 +51,8 @@ import { itemKey, tenantItems } from '#test/support/tenant-snapshot.ts';
  * of each route (its recipe) are in test/support/isolation-recipes.ts.
  */
 
-const api = useLocalStack();
+// Sign-in providers of kind GITHUB are saved without reaching GitHub (its endpoints are fixed): this one is never called.
+const api = useLocalStack({ signInProviderEndpoints: () => ({ GITHUB: 'http://127.0.0.1:9' }) });
 useIsolationWorlds(api);
 const { call } = adminApi(() => api.url);
 const deps = makeTestDeps();
@@ -117,6 +118,10 @@ describe('the routes that take an id', () => {
         'PASSKEY',
         'PASSKEY_ID',
         'ACTIVITY:PASSKEY_ADDED',
+        'SIGNIN_PROVIDER',
+        'IDENTITY',
+        'IDENTITY_OF',
+        'PROVIDER_RESULT',
       ]),
     );
     expect(
