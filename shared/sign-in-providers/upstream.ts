@@ -159,7 +159,11 @@ export interface ProvenAccount {
 }
 
 /** Apple's client secret: a JWT signed with the merchant's key, good for five minutes (Apple allows six months). */
-async function appleClientSecret(provider: StoredSignInProvider, privateKeyPem: string, now: Date): Promise<string> {
+export async function appleClientSecret(
+  provider: StoredSignInProvider,
+  privateKeyPem: string,
+  now: Date,
+): Promise<string> {
   if (!provider.apple) throw new Error('an Apple provider without its key');
   const key = await importPKCS8(privateKeyPem, 'ES256');
   const issuedAt = Math.floor(now.getTime() / 1000);
@@ -271,7 +275,7 @@ export async function proveAccount(
 }
 
 /** The templated issuer with the directory of the ID token in `response` (read from a copy; checked afterwards). */
-async function directoryIssuer(template: string, response: Response): Promise<string> {
+export async function directoryIssuer(template: string, response: Response): Promise<string> {
   const body = (await response
     .clone()
     .json()

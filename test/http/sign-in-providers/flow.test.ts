@@ -114,6 +114,18 @@ describe('a first sign-in with a provider', () => {
     expect(second.body.data.user.id).toBe(first.body.data.user.id);
   });
 
+  it("a deleted user's provider account is free again: it signs up as a new account", async () => {
+    const { tenant, adminToken, providerId } = await aTenantWithProvider();
+    const account = anUpstreamAccount();
+    const first = await flows.signInThrough(tenant, providerId, upstream, { sub: account.sub });
+    const deleted = await call(api.url, 'DELETE', `/users/${first.body.data.user.id}`, bearer(tenant, adminToken));
+    expect(deleted.status, deleted.text).toBe(204);
+    const again = await flows.signInThrough(tenant, providerId, upstream, { sub: account.sub });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.data.user.id).not.toBe(first.body.data.user.id);
+    expect(again.body.data.user.email).toBe(account.email);
+  });
+
   it('in an INVITATION_ONLY tenant: an uninvited address is refused, an invited one accepts its invitation', async () => {
     const { tenant, providerId } = await aTenantWithProvider({ tenant: { signupMode: 'INVITATION_ONLY' } });
     const stranger = anUpstreamAccount();
