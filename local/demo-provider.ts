@@ -1,3 +1,8 @@
+import type { Principal } from '#shared/auth/principal.ts';
+import type { Deps } from '#shared/deps.ts';
+import { createSignInProvider, listSignInProviders, updateSignInProvider } from '#shared/sign-in-providers/admin.ts';
+import type { TenantRef } from '#shared/store/keys.ts';
+import { merchantRepo } from '#shared/store/merchant-repo.ts';
 import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
 
 /**
@@ -32,3 +37,33 @@ export async function startDemoProvider(options: { port: number; redirectUris: s
     clients: [{ ...DEMO_PROVIDER_CLIENT, redirectUris: options.redirectUris }],
   });
 }
+
+/**
+ * The demo tenant's "Demo ID" button: the provider added once (as its admin would in the console, through the same
+ * service), and its issuer kept at the demo provider's address. Returns the provider's id.
+ */
+export async function ensureDemoProvider(deps: Deps, tenantRef: TenantRef, issuer: string): Promise<string> {
+  const tenant = await merchantRepo(deps.store).get(tenantRef);
+  if (!tenant?.adminUserId) throw new Error('the demo tenant is missing');
+  // The demo tenant's first admin, as if just signed in: the console's own path, without a browser.
+  const admin: Principal = {
+    kind: 'user',
+    userId: tenant.adminUserId,
+    sessionId: 'local-demo',
+    roles: ['SUPER_ADMIN'],
+    authority: 0,
+    authenticatedAt: deps.clock.now().toISOString(),
+  };
+  const existing = (await listSignInProviders(deps, tenant, admin)).find((p) => p.displayName === DEMO_PROVIDER_NAME);
+  if (existing?.issuer === issuer) return existing.id;
+  if (existing) return (await updateSignInProvider(deps, tenant, admin, existing.id, { issuer })).id;
+  const created = await createSignInProvider(deps, tenant, admin, {
+    kind: 'OIDC',
+    displayName: DEMO_PROVIDER_NAME,
+    issuer,
+    ...DEMO_PROVIDER_CLIENT,
+  });
+  return created.id;
+}
+
+const DEMO_PROVIDER_NAME = 'Demo ID';

@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { badPortWarnings } from './bad-ports.ts';
+import { ensureDemoProvider, startDemoProvider } from './demo-provider.ts';
 import { ensureDemoTenant } from './demo-tenant.ts';
 import { collectMetrics } from './metrics.ts';
 import { localSecretsKey } from './secrets-key.ts';
@@ -37,6 +38,14 @@ const stack = await startLocalStack({
 });
 const tenant = await ensureDemoTenant(stack.deps, dataDir);
 const portOf = (url: string) => Number(new URL(url).port || 80);
+const pages = stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
+
+// "Demo ID": a real OpenID provider on this machine, the demo tenant's "Sign in with Demo ID" button.
+const demoProvider = await startDemoProvider({
+  port: Number(process.env.DEMO_ID_PORT ?? 3002),
+  redirectUris: [`${pages}/api/v1/auth/providers/callback`],
+});
+await ensureDemoProvider(stack.deps, tenant, demoProvider.issuer);
 
 // The ports a browser opens (the pages and API, the plant store its pages call, the inbox): one it refuses is
 // said before the ready message, not discovered as a page that never loads.
@@ -44,12 +53,12 @@ for (const warning of badPortWarnings({
   PORT: stack.port,
   ...(stack.plantsUrl ? { PLANTS_PORT: portOf(stack.plantsUrl) } : {}),
   SES_PORT: portOf(stack.sesUrl),
+  DEMO_ID_PORT: demoProvider.port,
 })) {
   console.warn(warning);
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-const pages = stack.hostedPagesOrigin.replace('{subdomain}', tenant.subdomain);
 console.log(`
 Identity service ready in ${seconds} s
 
@@ -64,6 +73,7 @@ Hosted pages of the demo tenant (open in Chromium or any browser that resolves *
   Inbox        ${stack.sesUrl.replace('127.0.0.1', 'localhost')}/   (JSON: /store)
   DynamoDB     ${stack.dynamoEndpoint}   ${dataDir ? `data in ${dataDir}` : 'in memory'}
   Plant store  ${stack.plantsUrl}   (OpenAPI: ${stack.plantsUrl}/openapi.json)
+  Demo ID      ${demoProvider.issuer}   (a sign-in provider: "Sign in with Demo ID" on the sign-in page)
 
 Demo tenant "${tenant.subdomain}"
   app           ${tenant.app}
@@ -82,7 +92,7 @@ const shutdown = async () => {
   if (stopping) return;
   stopping = true;
   console.log(`\n${metrics.summary()}\n\nstopping…`);
-  await stack.stop();
+  await Promise.all([stack.stop(), demoProvider.close()]);
   process.exit(0);
 };
 process.on('SIGINT', shutdown);
