@@ -65,9 +65,25 @@ async function ownerHeaders(web: WebStack, tenant: TestTenant): Promise<Record<s
   return { ...tenant.headers, authorization: `Bearer ${body.data?.accessToken}` };
 }
 
+/** A provider of the tenant, made by its admin through the API as the console would (POST /sign-in-providers). */
+export async function aProvider(
+  web: WebStack,
+  tenant: TestTenant,
+  body: Record<string, unknown>,
+): Promise<{ id: string; displayName: string; redirectUri: string }> {
+  const res = await fetch(`${apiOf(web, tenant)}/sign-in-providers`, {
+    method: 'POST',
+    headers: await ownerHeaders(web, tenant),
+    body: JSON.stringify(body),
+  });
+  const provider = (await res.json()) as { id: string; displayName: string; redirectUri: string };
+  expect(res.status, JSON.stringify(provider)).toBe(201);
+  return provider;
+}
+
 /**
- * The tenant's provider "Demo ID" (kind OIDC, issuer Demo ID's), made by its admin through the API, and a client of
- * its own at Demo ID whose redirect URI is the one the API says to register. Answers the provider as the API does.
+ * The tenant's provider "Demo ID" (kind OIDC, issuer Demo ID's), and a client of its own at Demo ID whose redirect
+ * URI is the one the API says to register. Answers the provider as the API does.
  */
 export async function aDemoIdProvider(
   web: WebStack,
@@ -76,19 +92,13 @@ export async function aDemoIdProvider(
   options: { displayName?: string; trustEmail?: boolean } = {},
 ): Promise<{ id: string; displayName: string; redirectUri: string }> {
   const client = { clientId: `demo-${tenant.subdomain}`, clientSecret: `secret-${tenant.subdomain}` };
-  const res = await fetch(`${apiOf(web, tenant)}/sign-in-providers`, {
-    method: 'POST',
-    headers: await ownerHeaders(web, tenant),
-    body: JSON.stringify({
-      kind: 'OIDC',
-      displayName: options.displayName ?? 'Demo ID',
-      issuer: upstream.issuer,
-      ...client,
-      ...(options.trustEmail === undefined ? {} : { trustEmail: options.trustEmail }),
-    }),
+  const provider = await aProvider(web, tenant, {
+    kind: 'OIDC',
+    displayName: options.displayName ?? 'Demo ID',
+    issuer: upstream.issuer,
+    ...client,
+    ...(options.trustEmail === undefined ? {} : { trustEmail: options.trustEmail }),
   });
-  const provider = (await res.json()) as { id: string; displayName: string; redirectUri: string };
-  expect(res.status, JSON.stringify(provider)).toBe(201);
   await upstream.addClient({ ...client, redirectUris: [provider.redirectUri] });
   return provider;
 }

@@ -259,7 +259,10 @@ export function SignIn(props: SignInProps) {
       {query.reset && <Notice>{t('signIn.reset')}</Notice>}
       {query.registered && <Notice>{t('signIn.registered')}</Notice>}
       {linking && (
-        <Notice>{t('provider.linkRequired', { email: linking.email, provider: linking.providerName })}</Notice>
+        // Not an error of theirs, but theirs to act on: sign in here once.
+        <p class="warning" role="status">
+          {t('provider.linkRequired', { email: linking.email, provider: linking.providerName })}
+        </p>
       )}
       {user && !props.onSignedIn && (
         <Notice>
