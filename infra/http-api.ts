@@ -7,6 +7,7 @@ import {
   HttpApi,
   HttpMethod,
   HttpRoute,
+  type HttpRouteIntegrationBindOptions,
   HttpRouteKey,
   HttpStage,
   LogGroupLogDestination,
@@ -432,12 +433,28 @@ export function serviceFunction(
 }
 
 /**
- * A route's API Gateway route, its Lambda integration and the permission to invoke `fn`, in the API's own scope
- * (and so its stack, whichever stack the function is in).
+ * A Lambda integration whose invoke permission is made beside its function (in the function's stack: an area's
+ * nested stack), not beside the route: the API's stack then holds two resources a route, not three.
+ */
+class PermittedBesideFunction extends HttpLambdaIntegration {
+  readonly #fn: NodejsFunction;
+  constructor(id: string, fn: NodejsFunction) {
+    super(id, fn);
+    this.#fn = fn;
+  }
+  override completeBind(options: HttpRouteIntegrationBindOptions): void {
+    super.completeBind({ ...options, scope: this.#fn });
+  }
+}
+
+/**
+ * A route's API Gateway route and its Lambda integration, in the API's own scope (and so its stack, whichever stack
+ * the function is in: a route that moves to another area is updated in place), and the permission to invoke `fn`,
+ * beside `fn`.
  */
 export function apiRouteTo(api: HttpApi, route: RouteDef, fn: NodejsFunction, basePath: string): HttpRoute[] {
   // Payload format 2.0 (the default): the handlers take APIGatewayProxyEventV2.
-  const integration = new HttpLambdaIntegration(`${constructIdOf(route)}Integration`, fn);
+  const integration = new PermittedBesideFunction(`${constructIdOf(route)}Integration`, fn);
   // The `$default` route takes what no other route matches, so that API Gateway never answers its bare 404.
   return isDefaultRoute(route)
     ? [

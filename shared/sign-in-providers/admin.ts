@@ -5,8 +5,9 @@ import { BASE_PATH } from '../http/route.ts';
 import { newId } from '../random.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { merchantRepo } from '../store/merchant-repo.ts';
 import { type StoredSignInProvider, signInProviderRepo } from '../store/sign-in-provider-repo.ts';
-import { transact } from '../store/transact.ts';
+import { type TransactItem, transact } from '../store/transact.ts';
 import { hostedOrigin } from '../tenancy/hosted-pages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { issuerFor, KINDS } from './kinds.ts';
@@ -125,26 +126,36 @@ async function encryptSecret(deps: Deps, tenant: TenantRef, providerId: string, 
   return deps.vault.encrypt(new TextEncoder().encode(secret), secretContext(tenant, providerId));
 }
 
+/** How often a change that met another admin's change of another provider is tried again, on a fresh read. */
+const SAVE_ATTEMPTS = 5;
+
 /**
- * Saves a provider and the merchant's buttons in one transaction, over the versions read: a change made meanwhile by
- * another admin answers 409 CONFLICT (read again and retry) rather than being lost.
+ * Writes a provider change (`write`) and the merchant's buttons in one transaction, the buttons made by `change` from
+ * the providers read, over the buttons' version read. Another admin's change of another provider meanwhile moves that
+ * version: the providers and the version are read again and the change retried, so neither change is lost. A change of
+ * the same provider meanwhile (its `updatedAt`) answers 409 CONFLICT: read it again.
  */
-async function save(
+async function saveWithButtons(
   deps: Deps,
   tenant: Merchant,
-  provider: StoredSignInProvider,
-  read: StoredSignInProvider | null,
-  others: StoredSignInProvider[],
+  read: StoredSignInProvider[],
+  write: TransactItem,
+  change: (providers: StoredSignInProvider[]) => StoredSignInProvider[],
 ): Promise<void> {
   const repo = signInProviderRepo(deps.store);
-  const items = repo.saveItems(
-    tenant,
-    provider,
-    { updatedAt: read?.updatedAt ?? null, buttonsVersion: tenant.signInProvidersVersion },
-    buttonsOf([...others, provider]),
-  );
-  const failed = await transact(deps.store, items, { retryConflicts: true });
-  if (failed.size > 0) throw fail('CONFLICT', 'the sign-in providers changed meanwhile; read them again and retry');
+  let providers = read;
+  let version = tenant.signInProvidersVersion;
+  for (let attempt = 1; ; attempt++) {
+    const buttons = repo.buttonsItem(tenant, version, buttonsOf(change(providers)));
+    const failed = await transact(deps.store, { provider: write, buttons }, { retryConflicts: true });
+    if (failed.size === 0) return;
+    if (failed.has('provider') || attempt >= SAVE_ATTEMPTS) {
+      throw fail('CONFLICT', 'the sign-in providers changed meanwhile; read them again and retry');
+    }
+    const [fresh, merchant] = await Promise.all([repo.list(tenant), merchantRepo(deps.store).get(tenant)]);
+    providers = fresh;
+    version = merchant?.signInProvidersVersion ?? 0;
+  }
 }
 
 /** POST /sign-in-providers: its metadata read from the provider (OpenID discovery) before anything is stored. */
@@ -184,7 +195,13 @@ export async function createSignInProvider(
     createdAt: now,
     updatedAt: now,
   };
-  await save(deps, tenant, provider, null, others);
+  await saveWithButtons(
+    deps,
+    tenant,
+    others,
+    signInProviderRepo(deps.store).saveItem(tenant, provider, null),
+    (list) => [...list.filter((other) => other.id !== provider.id), provider],
+  );
   return toProviderResponse(deps, tenant, provider);
 }
 
@@ -223,12 +240,12 @@ export async function updateSignInProvider(
     endpoints,
     updatedAt: now,
   };
-  await save(
+  await saveWithButtons(
     deps,
     tenant,
-    provider,
-    read,
-    all.filter((other) => other.id !== providerId),
+    all,
+    signInProviderRepo(deps.store).saveItem(tenant, provider, read.updatedAt),
+    (list) => list.map((other) => (other.id === provider.id ? provider : other)),
   );
   return toProviderResponse(deps, tenant, provider);
 }
@@ -242,12 +259,7 @@ export async function deleteSignInProvider(deps: Deps, tenant: Merchant, princip
   const all = await signInProviderRepo(deps.store).list(tenant);
   const read = all.find((provider) => provider.id === providerId);
   if (!read) throw fail('NOT_FOUND');
-  const items = signInProviderRepo(deps.store).deleteItems(
-    tenant,
-    read,
-    tenant.signInProvidersVersion,
-    buttonsOf(all.filter((other) => other.id !== providerId)),
+  await saveWithButtons(deps, tenant, all, signInProviderRepo(deps.store).deleteItem(tenant, read), (list) =>
+    list.filter((other) => other.id !== providerId),
   );
-  const failed = await transact(deps.store, items, { retryConflicts: true });
-  if (failed.size > 0) throw fail('CONFLICT', 'the sign-in providers changed meanwhile; read them again and retry');
 }

@@ -8,7 +8,7 @@ import { assertMayLogIn } from '../auth/login-steps.ts';
 import { type SessionCommit, startSession } from '../auth/session-start.ts';
 import { sameSecret } from '../crypto/same-secret.ts';
 import type { Deps } from '../deps.ts';
-import { fail, failField } from '../errors.ts';
+import { fail, failField, isAppError } from '../errors.ts';
 import { Reply } from '../http/reply.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { withQuery } from '../oidc/issuer.ts';
@@ -231,9 +231,28 @@ export async function signInWithProvider(
   await enforceRateLimit(deps, tenant, client.ip);
   const result = await takeResult(deps, tenant, body);
   if (result.intent !== 'SIGN_IN') throw fail('PROVIDER_SIGN_IN_FAILED');
-  const repo = signInProviderRepo(deps.store);
-  const provider = await repo.get(tenant, result.providerId);
+  const provider = await signInProviderRepo(deps.store).get(tenant, result.providerId);
   if (!provider?.enabled) throw fail('PROVIDER_SIGN_IN_FAILED');
+  try {
+    return await signInAs(deps, tenant, body, result, provider, client);
+  } catch (error) {
+    // Two first sign-ins of one provider account at once (two tabs): the one whose new account lost finds the
+    // account the other made, now linked, and signs in to it.
+    if (isAppError(error) && error.code === 'CONFLICT') return signInAs(deps, tenant, body, result, provider, client);
+    throw error;
+  }
+}
+
+/** signInWithProvider's decision, once the result is taken and its provider is on. */
+async function signInAs(
+  deps: Deps,
+  tenant: Merchant,
+  body: ProviderResultRequest,
+  result: ProviderResult,
+  provider: StoredSignInProvider,
+  client: ClientInfo,
+) {
+  const repo = signInProviderRepo(deps.store);
   const now = deps.clock.now();
   const users = userRepo(deps.store);
   const linkedUserId = await repo.linkedUserOf(tenant, provider.id, result.subjectHash);

@@ -149,41 +149,27 @@ export function signInProviderRepo(store: StoreClient) {
       return item ? toProvider(item) : null;
     },
 
-    /**
-     * The writes that store a provider: the item (new, or over the version read: `provider` fails when another change
-     * came first) and the merchant's list of buttons, over the list version read (`buttons` fails likewise).
-     */
-    saveItems(
-      t: TenantRef,
-      provider: StoredSignInProvider,
-      read: { updatedAt: string | null; buttonsVersion: number },
-      buttons: SignInProviderButton[],
-    ) {
+    /** A provider written: new (`readUpdatedAt` null), or over the version read (else its condition fails). */
+    saveItem(t: TenantRef, provider: StoredSignInProvider, readUpdatedAt: string | null): TransactItem {
       return {
-        provider: {
-          Put: {
-            TableName: tableName,
-            Item: { ...signInProviderKeys.provider(t, provider.id), entity: 'SIGNIN_PROVIDER', ...provider },
-            ConditionExpression: read.updatedAt === null ? 'attribute_not_exists(pk)' : 'updatedAt = :read',
-            ...(read.updatedAt === null ? {} : { ExpressionAttributeValues: { ':read': read.updatedAt } }),
-          },
-        } satisfies TransactItem,
-        buttons: this.buttonsItem(t, read.buttonsVersion, buttons),
+        Put: {
+          TableName: tableName,
+          Item: { ...signInProviderKeys.provider(t, provider.id), entity: 'SIGNIN_PROVIDER', ...provider },
+          ConditionExpression: readUpdatedAt === null ? 'attribute_not_exists(pk)' : 'updatedAt = :read',
+          ...(readUpdatedAt === null ? {} : { ExpressionAttributeValues: { ':read': readUpdatedAt } }),
+        },
       };
     },
 
-    /** The writes that delete a provider (over the version read) and take its button away. */
-    deleteItems(t: TenantRef, provider: StoredSignInProvider, buttonsVersion: number, buttons: SignInProviderButton[]) {
+    /** A provider deleted, as read (else its condition fails). */
+    deleteItem(t: TenantRef, provider: StoredSignInProvider): TransactItem {
       return {
-        provider: {
-          Delete: {
-            TableName: tableName,
-            Key: signInProviderKeys.provider(t, provider.id),
-            ConditionExpression: 'updatedAt = :read',
-            ExpressionAttributeValues: { ':read': provider.updatedAt },
-          },
-        } satisfies TransactItem,
-        buttons: this.buttonsItem(t, buttonsVersion, buttons),
+        Delete: {
+          TableName: tableName,
+          Key: signInProviderKeys.provider(t, provider.id),
+          ConditionExpression: 'updatedAt = :read',
+          ExpressionAttributeValues: { ':read': provider.updatedAt },
+        },
       };
     },
 

@@ -395,6 +395,12 @@ describe('IdentityStack: IAM', () => {
     ['verifyTotp', { totp: ['kms:Decrypt'] }],
     ['disableTotp', { totp: ['kms:Decrypt'] }],
     ['changePassword', { totp: ['kms:Decrypt'] }],
+    // A sign-in provider's secret: stored encrypted by the admin routes, read only by the callback that uses it.
+    ['createSignInProvider', { 'sign-in-provider': ['kms:Encrypt'] }],
+    ['updateSignInProvider', { 'sign-in-provider': ['kms:Encrypt'] }],
+    ['providerCallback', { 'sign-in-provider': ['kms:Decrypt'] }],
+    ['providerCallbackPost', { 'sign-in-provider': ['kms:Decrypt'] }],
+    ['signInWithProvider', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
   ] as const)('grants %s KMS for exactly these encryption-context purposes: %o', (operationId, expected) => {
     const route = identityRouteList.find((r) => r.operationId === operationId);
     if (!route) throw new Error(`no route ${operationId}`);
@@ -425,6 +431,12 @@ describe('IdentityStack: IAM', () => {
         'refresh',
         // A passkey signs the user in: the tokens are signed there.
         'signInWithPasskey',
+        // Sign-in providers: their secrets encrypted when saved, decrypted at the callback; the sign-in signs.
+        'createSignInProvider',
+        'updateSignInProvider',
+        'providerCallback',
+        'providerCallbackPost',
+        'signInWithProvider',
         'signupVerify',
         'verifyTotp',
       ].sort(),

@@ -1,9 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { type AdminTenant, adminApi, aStoredUser, type RoleResponse } from '#test/support/admin.ts';
 import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
 
 /**
  * The admin routes' authority over ids, beyond the caller columns of the
@@ -21,11 +22,15 @@ const { call, aSuperAdmin, aRole, grant } = adminApi(() => api.url);
 
 const adminRoutes = identityRouteList.filter((route) => route.auth === 'admin');
 
-/** What a row works on: a fresh plain user of tenant A, a MERCHANT role of A that user holds, and an OIDC client of A. */
+/**
+ * What a row works on: a fresh plain user of tenant A, a MERCHANT role of A that user holds, an OIDC client of A, and
+ * for the routes that name one, a sign-in provider of A.
+ */
 interface Row {
   target: string;
   role: RoleResponse;
   client: string;
+  provider: string;
 }
 
 interface Recipe {
@@ -70,6 +75,13 @@ const recipes: Record<string, Recipe> = {
   updateOidcClient: { body: () => ({ name: 'Taken over' }) },
   deleteOidcClient: {},
   rotateOidcClientSecret: {},
+  // `{providerId}` names the row's sign-in provider of A.
+  listSignInProviders: {},
+  createSignInProvider: {},
+  getSignInProvider: {},
+  updateSignInProvider: { body: () => ({ displayName: 'Taken over' }) },
+  deleteSignInProvider: {},
+  listUserIdentities: { id: 'user' },
 };
 
 /** The routes promised as admin-only (a bearer of ADMIN or SUPER_ADMIN, or an admin API key) from the start. */
@@ -100,13 +112,16 @@ const FAKE_PASSKEY_ID = 'pkey_000000000000000000000000';
 
 let tenantA: AdminTenant;
 let tenantB: AdminTenant;
+/** Where tenant A's sign-in providers are read from when added. */
+let upstream: OidcUpstream;
 
 beforeAll(async () => {
-  [tenantA, tenantB] = await Promise.all([aSuperAdmin(), aSuperAdmin()]);
+  [tenantA, tenantB, upstream] = await Promise.all([aSuperAdmin(), aSuperAdmin(), startOidcUpstream({ accounts: [] })]);
 });
+afterAll(() => upstream?.close());
 
-async function aRow(): Promise<Row> {
-  const [target, role, client] = await Promise.all([
+async function aRow(route: RouteDef): Promise<Row> {
+  const [target, role, client, provider] = await Promise.all([
     aStoredUser(tenantA.tenant),
     aRole(tenantA, 10),
     call('POST', '/oidc/clients', tenantA.headers, {
@@ -114,10 +129,20 @@ async function aRow(): Promise<Row> {
       type: 'confidential',
       redirectUris: ['https://shop.example/callback'],
     }),
+    route.path.includes('{providerId}')
+      ? call('POST', '/sign-in-providers', tenantA.headers, {
+          kind: 'OIDC',
+          displayName: 'Cross-tenant',
+          issuer: upstream.issuer,
+          clientId: 'cross-tenant',
+          clientSecret: 'cross-tenant-secret',
+        })
+      : undefined,
   ]);
   expect(client.status, JSON.stringify(client.body)).toBe(201);
+  if (provider) expect(provider.status, JSON.stringify(provider.body)).toBe(201);
   await grant(tenantA, target.id, role.id);
-  return { target: target.id, role, client: client.body.clientId };
+  return { target: target.id, role, client: client.body.clientId, provider: provider?.body.id ?? '' };
 }
 
 /** The request a route gets for a row. */
@@ -128,7 +153,8 @@ function requestFor(route: RouteDef, row: Row) {
     .replace('{id}', ids[recipe?.id ?? (route.path.startsWith('/merchants/') ? 'merchant' : 'user')])
     .replace('{keyId}', FAKE_KEY_ID)
     .replace('{passkeyId}', FAKE_PASSKEY_ID)
-    .replace('{clientId}', row.client);
+    .replace('{clientId}', row.client)
+    .replace('{providerId}', row.provider);
   return { path, body: recipe?.body?.(row) };
 }
 
@@ -146,6 +172,8 @@ async function snapshot(row: Row) {
     [tenantA, '/merchants/me'],
     [tenantA, '/oidc/clients'],
     [tenantB, '/oidc/clients'],
+    [tenantA, '/sign-in-providers'],
+    [tenantB, '/sign-in-providers'],
     [tenantB, '/users'],
     [tenantB, '/roles'],
     [tenantB, '/merchants/me'],
@@ -161,7 +189,7 @@ const isMutating = (route: RouteDef) => route.method !== 'GET';
 
 /** Sends a request that must be refused, and checks (for mutating routes) that nothing changed. */
 async function refused(route: RouteDef, headers: Record<string, string>, status: number, code: string) {
-  const row = await aRow();
+  const row = await aRow(route);
   const before = isMutating(route) ? await snapshot(row) : undefined;
   expectProblem(await send(route, requestFor(route, row), headers), status, code);
   if (before) expect(await snapshot(row)).toEqual(before);

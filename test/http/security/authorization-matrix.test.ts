@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantRouteList } from '#functions/plants/routes.ts';
 import { BASE_PATH, identityRouteList } from '#functions/routes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
@@ -18,7 +18,9 @@ import {
   passkeySignInBody,
 } from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { aPagePkce, signInProviderApi } from '#test/support/sign-in-providers.ts';
 import { register } from '#test/support/soft-authenticator.ts';
+import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
 
 /**
  * THE authorization matrix: every route of the identity
@@ -149,6 +151,22 @@ const identityMatrix: Record<string, Cell[]> = {
   oidcRevoke:              [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   endSession:              [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
   completeLogout:          [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  // Sign-in providers: managed by a signed-in admin only (never an API key); the sign-in is open to all (its result is
+  // the credential); linked providers are the user's own, or an admin's to read.
+  listSignInProviders:     [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  createSignInProvider:    [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getSignInProvider:       [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  updateSignInProvider:    [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  deleteSignInProvider:    [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  startProviderSignIn:     [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  providerCallback:        [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
+  providerCallbackPost:    [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
+  signInWithProvider:      [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  listMyIdentities:        [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  startIdentityLink:       [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  linkIdentity:            [UNAUTHENT, MISMATCH,    201,       201,   201,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  unlinkMyIdentity:        [UNAUTHENT, MISMATCH,    204,       204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listUserIdentities:      [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   // Passkeys: signing in with one is open to all (its answer is the credential); the rest is the user's own, or an admin's.
   passkeySignInOptions:    [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
   signInWithPasskey:       [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
@@ -543,6 +561,81 @@ const identityRecipes: Record<string, Recipe> = {
       return { method: 'POST', path: `/oidc/logout-requests/${logoutId}/complete`, body: {} };
     },
   },
+  listSignInProviders: { request: get('/sign-in-providers') },
+  createSignInProvider: {
+    request: () => ({ method: 'POST', path: '/sign-in-providers', body: matrixProviderBody() }),
+  },
+  getSignInProvider: {
+    request: async () => ({ method: 'GET', path: `/sign-in-providers/${await aSignInProvider()}` }),
+  },
+  updateSignInProvider: {
+    request: async () => ({
+      method: 'PATCH',
+      path: `/sign-in-providers/${await aSignInProvider()}`,
+      body: { displayName: 'Changed' },
+    }),
+  },
+  deleteSignInProvider: {
+    request: async () => ({ method: 'DELETE', path: `/sign-in-providers/${await aSignInProvider()}` }),
+  },
+  startProviderSignIn: {
+    request: async () => ({
+      method: 'POST',
+      path: `/auth/providers/${await matrixProvider()}/start`,
+      body: { returnTo: `${issuerOf(api.stack, tenant)}/sign-in`, codeChallenge: aPagePkce().challenge },
+    }),
+  },
+  providerCallback: {
+    // A fresh sign-in at the provider each time: its answer, delivered to the callback as the browser would.
+    request: async () => {
+      const answer = await atTheProvider({});
+      return { method: 'GET', path: `/auth/providers/callback${answer.url.search}`, issuer: true };
+    },
+  },
+  providerCallbackPost: {
+    request: async () => {
+      const answer = await atTheProvider({ responseMode: 'form_post' });
+      return {
+        method: 'POST',
+        path: '/auth/providers/callback',
+        issuer: true,
+        form: Object.fromEntries(answer.params),
+      };
+    },
+  },
+  signInWithProvider: {
+    request: async () => {
+      const outcome = await providerFlows.throughProvider(tenant, await matrixProvider(), upstream, { sub: 'matrix' });
+      return {
+        method: 'POST',
+        path: '/auth/providers/sign-in',
+        body: { result: outcome.result, codeVerifier: outcome.verifier },
+      };
+    },
+  },
+  listMyIdentities: { request: get('/users/me/identities') },
+  startIdentityLink: {
+    request: async () => ({
+      method: 'POST',
+      path: '/users/me/identities/start',
+      body: {
+        providerId: await matrixProvider(),
+        returnTo: `${issuerOf(api.stack, tenant)}/account`,
+        codeChallenge: aPagePkce().challenge,
+      },
+    }),
+  },
+  linkIdentity: {
+    request: async (as) => ({ method: 'POST', path: '/users/me/identities', body: await aLinkResult(as) }),
+  },
+  unlinkMyIdentity: {
+    request: async (as) => {
+      const linked = await post(`${api.url}/users/me/identities`, await aLinkResult(as), bearer(tenant, as.token));
+      expect(linked.status, linked.text).toBe(201);
+      return { method: 'DELETE', path: `/users/me/identities/${linked.body.providerId}` };
+    },
+  },
+  listUserIdentities: { request: () => ({ method: 'GET', path: `/users/${target}/identities` }) },
   passkeySignInOptions: { request: () => ({ method: 'POST', path: '/auth/passkeys/options', body: {} }) },
   signInWithPasskey: {
     // A user of its own for each column, with a passkey made through the API; its answer to a fresh challenge.
@@ -608,6 +701,74 @@ const identityRecipes: Record<string, Recipe> = {
   // The $default route: a known path with a method it does not have (a write, so nothing may change).
   notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
+
+// ------------------------------------------------------------------ sign-in providers
+
+/** The provider the matrix signs in at: a real OpenID provider on loopback. */
+let upstream: OidcUpstream;
+const providerFlows = signInProviderApi(api);
+let providerSubjects = 0;
+
+beforeAll(async () => {
+  upstream = await startOidcUpstream({
+    accounts: [{ sub: 'matrix', email: 'matrix@demo-id.example', emailVerified: true }],
+  });
+});
+afterAll(() => upstream?.close());
+
+function matrixProviderBody() {
+  return {
+    kind: 'OIDC',
+    displayName: 'Matrix ID',
+    issuer: upstream.issuer,
+    clientId: 'matrix',
+    clientSecret: 'matrix-secret',
+  };
+}
+
+/** A new provider of tenant A, added by its owner (and known to the upstream); its id. */
+async function aSignInProvider(): Promise<string> {
+  const res = await call('POST', '/sign-in-providers', bearer(tenant, owner.token), matrixProviderBody());
+  expect(res.status, res.text).toBe(201);
+  await upstream.addClient({ clientId: 'matrix', clientSecret: 'matrix-secret', redirectUris: [res.body.redirectUri] });
+  return res.body.id;
+}
+let signInProvider: Promise<string> | undefined;
+function matrixProvider(): Promise<string> {
+  signInProvider ??= aSignInProvider();
+  return signInProvider;
+}
+
+/** A sign-in started at the matrix provider and answered by it (as a fresh account): where its answer goes. */
+async function atTheProvider(options: { responseMode?: string }) {
+  const started = await providerFlows.start(tenant, await matrixProvider());
+  const url = new URL(started.authorizationUrl ?? '');
+  if (options.responseMode) url.searchParams.set('response_mode', options.responseMode);
+  return upstream.authorize(url, { sub: 'matrix' });
+}
+
+/** A provider account of the upstream's, new each time, sent through a link `as` started: the link's body. */
+async function aLinkResult(as: Account) {
+  // One link per provider and account: a link an earlier row made goes first.
+  const unlinked = await call('DELETE', `/users/me/identities/${await matrixProvider()}`, bearer(tenant, as.token));
+  expect([204, 404], JSON.stringify(unlinked.body)).toContain(unlinked.status);
+  const sub = `matrix-link-${++providerSubjects}`;
+  upstream.setAccount({ sub, email: `${sub}@demo-id.example`, emailVerified: true });
+  const pkce = aPagePkce();
+  const started = await post(
+    `${api.url}/users/me/identities/start`,
+    {
+      providerId: await matrixProvider(),
+      returnTo: `${issuerOf(api.stack, tenant)}/account`,
+      codeChallenge: pkce.challenge,
+    },
+    bearer(tenant, as.token),
+  );
+  expect(started.status, started.text).toBe(200);
+  const outcome = await providerFlows.deliver(await upstream.authorize(started.body.authorizationUrl, { sub }));
+  expect(outcome.result, String(outcome.location)).toEqual(expect.any(String));
+  return { result: outcome.result, codeVerifier: pkce.verifier };
+}
 
 /** Each account's one passkey, made through the API the first time a recipe asks for it. */
 const passkeys = new Map<string, ReturnType<typeof addPasskeyThroughApi>>();

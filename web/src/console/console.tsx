@@ -6,6 +6,7 @@ import { Invitations } from './invitations.tsx';
 import { OidcClients } from './oidc-clients.tsx';
 import { Roles } from './roles.tsx';
 import { Settings } from './settings.tsx';
+import { NewSignInProvider, SignInProviderPage, SignInProviders } from './sign-in-providers.tsx';
 import { UserPage } from './user.tsx';
 import { Users } from './users.tsx';
 
@@ -32,6 +33,9 @@ export function Console() {
         <Route path="/settings" component={Settings} />
         <Route path="/api-keys" component={ApiKeys} />
         <Route path="/oidc-clients" component={OidcClients} />
+        <Route path="/sign-in-providers" component={SignInProviders} />
+        <Route path="/sign-in-providers/new" component={NewSignInProvider} />
+        <Route path="/sign-in-providers/:id" component={SignInProviderPage} />
         <Route default component={RedirectToUsers} />
       </Router>
     </RequireConsole>

@@ -12,6 +12,7 @@ const SECTIONS = [
   { path: '/console/settings', label: 'console.section.settings' },
   { path: '/console/api-keys', label: 'console.section.apiKeys' },
   { path: '/console/oidc-clients', label: 'console.section.clients' },
+  { path: '/console/sign-in-providers', label: 'console.section.providers' },
 ] as const;
 
 const isCurrent = (path: string, section: string) => path === section || path.startsWith(`${section}/`);

@@ -19,12 +19,13 @@ import { Button, Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, us
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { Loading } from './table-states.tsx';
+import { UserIdentities } from './user-identities.tsx';
 import { UserPasskeys } from './user-passkeys.tsx';
 import { UserActivity, UserDevices } from './users-activity.tsx';
 import { adminSentences, displayName, isExpired, StatusBadge, useSectionHeading, When } from './users-shared.tsx';
 
 /**
- * `/console/users/:id`: one user's facts, status, roles, authenticator app, passkeys, devices and activity, and their
+ * `/console/users/:id`: one user's facts, status, roles, authenticator app, passkeys, linked sign-in providers, devices and activity, and their
  * deletion. Controls the caller's authority forbids are not offered (users-shared.tsx, `mayActOn`); the service
  * judges every call again and its refusal is said as a sentence.
  */
@@ -102,6 +103,7 @@ export function UserPage() {
       <RolesSection user={user} mayAct={mayAct} onChange={changed} />
       <TotpSection user={user} mayAct={mayAct} onChange={changed} />
       <UserPasskeys user={user} mayAct={mayAct} onChange={changed} />
+      <UserIdentities userId={user.id} />
       <UserDevices userId={user.id} />
       <UserActivity key={version} userId={user.id} />
       {mayAct && <DeleteSection user={user} />}

@@ -1,5 +1,6 @@
+import providers from './console-providers.ts';
 import settings from './console-settings.ts';
 import users from './console-users.ts';
 
 /** The console's texts, one chunk loaded with the console. */
-export default { ...users, ...settings };
+export default { ...users, ...settings, ...providers };
