@@ -19,6 +19,7 @@ import {
   pendingLink,
   pkcePair,
   readProviderReturn,
+  resultLapse,
 } from './providers.js';
 import type {
   ActivityPage,
@@ -161,12 +162,13 @@ export interface IdentitiesApi {
    * Back from the provider: links what it proved (`POST /users/me/identities`) and answers the new link; null when
    * `url` (default: this page's) carries no result. The address bar loses the provider's parameters either way.
    * Rejects PROVIDER_SIGN_IN_CANCELLED, PROVIDER_SIGN_IN_FAILED, PROVIDER_ALREADY_LINKED (that provider account is
-   * another user's).
+   * another user's), REAUTHENTICATION_REQUIRED (the result is then kept: `reauthenticate()`, then `linkPending()`).
    */
   completeLink(url?: string): Promise<Identity | null>;
   /**
    * After `completeProviderSignIn()` answered `linkRequired` and the user then signed in to that account another
-   * way: links the provider with the result kept in this tab (`POST /users/me/identities`). Null when nothing is
+   * way (or `completeLink()` was refused REAUTHENTICATION_REQUIRED and the user has since confirmed it is them):
+   * links the provider with the result kept in this tab (`POST /users/me/identities`). Null when nothing is
    * kept (or it expired). Rejects PROVIDER_SIGN_IN_FAILED when the account signed in to is not the provider's address.
    */
   linkPending(): Promise<Identity | null>;
@@ -909,7 +911,14 @@ export class IdentityClient {
         const back = readProviderReturn(url);
         if (!back) return null;
         if ('error' in back) throw back.error;
-        return link(back);
+        try {
+          return await link(back);
+        } catch (error) {
+          // Refused before the service took the result (the sign-in is older than 10 minutes, say): it is kept for
+          // linkPending() once the user has confirmed it is them.
+          if (linkMayRetry(error)) keepPendingLink({ ...back, expiresAt: resultLapse() });
+          throw error;
+        }
       },
       linkPending: async () => {
         const kept = pendingLink();

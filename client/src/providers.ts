@@ -202,6 +202,11 @@ export interface PendingLink {
   expiresAt: string;
 }
 
+/** How long the service keeps a provider's result: 10 minutes from the callback (at most that from now). */
+export function resultLapse(): string {
+  return new Date(Date.now() + 10 * 60 * 1000).toISOString();
+}
+
 export function keepPendingLink(link: PendingLink): void {
   storage().setItem(PENDING_LINK_KEY, JSON.stringify(link));
 }

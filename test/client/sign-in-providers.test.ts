@@ -354,6 +354,23 @@ describe('me.identities', () => {
     expect(await client.me.identities.completeLink()).toBeNull();
   });
 
+  it('keeps the result when completeLink is refused REAUTHENTICATION_REQUIRED, for linkPending once proven', async () => {
+    const answers = [problem(403, 'REAUTHENTICATION_REQUIRED'), json(201, identity)];
+    const { client, fake } = await signedIn((request) =>
+      request.path === '/users/me/identities' ? (answers.shift() ?? problem(500, 'INTERNAL')) : noContent(),
+    );
+    await client.me.identities.link('sip_demo');
+    const [start] = fake.to('POST', '/users/me/identities/start');
+    backFromProvider(start as SentRequest, { provider_result: aResult(5) });
+    await expect(client.me.identities.completeLink()).rejects.toMatchObject({ code: 'REAUTHENTICATION_REQUIRED' });
+    expect(await client.me.identities.completeLink()).toBeNull();
+    await client.reauthenticate({ password: 'Monstera-42-leaf' });
+    expect(await client.me.identities.linkPending()).toEqual(identity);
+    const [first, second] = fake.to('POST', '/users/me/identities');
+    expect(second?.body).toEqual(first?.body);
+    expect(s256(second?.body.codeVerifier)).toBe(start?.body.codeChallenge);
+  });
+
   it('completeLink rejects with the callback’s code', async () => {
     const { client } = await signedIn(() => problem(404, 'NOT_FOUND'));
     location.href = 'https://shop.id.example.test/account?provider_error=PROVIDER_SIGN_IN_FAILED';

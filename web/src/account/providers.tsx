@@ -33,9 +33,12 @@ export function ProvidersSection(props: { onChanged(): void }) {
     heading.current?.focus();
   };
 
-  // Back from linking at the provider: the link is made (or why not is said) when the page opens.
+  // Back from linking at the provider: the link is made (or why not is said) when the page opens. A sign-in grown
+  // older than 10 minutes meanwhile asks to confirm it is you; the result, kept, is linked then.
   const completing = useAction(async () => {
-    const identity = await client.me.identities.completeLink();
+    const identity = await reauth.run(
+      async () => (await client.me.identities.completeLink()) ?? (await client.me.identities.linkPending()),
+    );
     if (identity) await done(t('account.providers.linked', { name: nameOf(identity) }));
   });
   useEffect(() => {
