@@ -9,6 +9,18 @@ import {
   passkeySupport,
   requireWebAuthn,
 } from './passkeys.js';
+import {
+  browserLocation,
+  dropPendingLink,
+  dropVerifier,
+  keepPendingLink,
+  keepVerifier,
+  linkMayRetry,
+  pendingLink,
+  pkcePair,
+  readProviderReturn,
+  resultLapse,
+} from './providers.js';
 import type {
   ActivityPage,
   AdminUser,
@@ -23,9 +35,11 @@ import type {
   CompleteAuthorizationRequest,
   CreateOidcClientRequest,
   CreateRoleRequest,
+  CreateSignInProviderRequest,
   Device,
   EmailChangeVerifyResponse,
   GeneratedApiKey,
+  Identity,
   Invitation,
   InviteUserRequest,
   InviteUserResponse,
@@ -40,6 +54,8 @@ import type {
   Passkey,
   PasskeyCreationOptions,
   PasskeyRequestOptions,
+  ProviderLinkRequired,
+  ProviderSignInResult,
   ReauthenticateCodeRequest,
   ReauthenticateProof,
   ResendInvitationResponse,
@@ -48,12 +64,14 @@ import type {
   Role,
   Session,
   SettableUserStatus,
+  SignInProvider,
   SignupRequest,
   TenantConfig,
   TokensResponse,
   TotpSetupResponse,
   UpdateMerchantRequest,
   UpdateOidcClientRequest,
+  UpdateSignInProviderRequest,
   UpdateUserRequest,
   User,
 } from './types.js';
@@ -124,6 +142,38 @@ export interface MeApi {
   };
   /** The caller's own activity, newest first; pass the answer's `nextCursor` for the next page (null: no more). */
   activity(page?: { limit?: number; cursor?: string | null }): Promise<ActivityPage>;
+  identities: IdentitiesApi;
+}
+
+/**
+ * The provider accounts linked to the signed-in user (`client.me.identities`). Linking and unlinking need a sign-in
+ * within 10 minutes (403 REAUTHENTICATION_REQUIRED: `reauthenticate()` or `reauthenticateWithPasskey()`, then again).
+ */
+export interface IdentitiesApi {
+  /** Oldest first. */
+  list(): Promise<Identity[]>;
+  /**
+   * Begins linking a provider (`POST /users/me/identities/start`, with a PKCE challenge whose verifier this tab
+   * keeps), then leaves for the provider (`location.assign`). It comes back to `returnTo` (default: this page) with
+   * the result for `completeLink()`. Rejects PROVIDER_ALREADY_LINKED, NOT_FOUND (a provider the tenant has not on).
+   */
+  link(providerId: string, options?: { returnTo?: string }): Promise<void>;
+  /**
+   * Back from the provider: links what it proved (`POST /users/me/identities`) and answers the new link; null when
+   * `url` (default: this page's) carries no result. The address bar loses the provider's parameters either way.
+   * Rejects PROVIDER_SIGN_IN_CANCELLED, PROVIDER_SIGN_IN_FAILED, PROVIDER_ALREADY_LINKED (that provider account is
+   * another user's), REAUTHENTICATION_REQUIRED (the result is then kept: `reauthenticate()`, then `linkPending()`).
+   */
+  completeLink(url?: string): Promise<Identity | null>;
+  /**
+   * After `completeProviderSignIn()` answered `linkRequired` and the user then signed in to that account another
+   * way (or `completeLink()` was refused REAUTHENTICATION_REQUIRED and the user has since confirmed it is them):
+   * links the provider with the result kept in this tab (`POST /users/me/identities`). Null when nothing is
+   * kept (or it expired). Rejects PROVIDER_SIGN_IN_FAILED when the account signed in to is not the provider's address.
+   */
+  linkPending(): Promise<Identity | null>;
+  /** Unlinks; 409 LAST_SIGN_IN_METHOD when it is the only way left to sign in. */
+  unlink(providerId: string): Promise<void>;
 }
 
 /**
@@ -171,6 +221,23 @@ export interface AdminUsersApi {
   passkeys(id: string): Promise<Passkey[]>;
   /** Removes a user's passkey (a lost device); a session of a recent sign-in, or an API key. */
   removePasskey(id: string, passkeyId: string): Promise<void>;
+  /** The provider accounts linked to a user (`GET /users/{id}/identities`). */
+  identities(id: string): Promise<Identity[]>;
+}
+
+/**
+ * The tenant's sign-in providers (Google, Apple, Microsoft, GitHub, any OpenID provider): a signed-in admin only, no
+ * API key; create, update and remove need a sign-in within 10 minutes. Secrets are written, never read back.
+ */
+export interface AdminSignInProvidersApi {
+  /** In button order. */
+  list(): Promise<SignInProvider[]>;
+  get(providerId: string): Promise<SignInProvider>;
+  /** Reads the provider's discovery document first: 400 PROVIDER_DISCOVERY_FAILED; 409 PROVIDER_LIMIT_REACHED. */
+  create(body: CreateSignInProviderRequest): Promise<SignInProvider>;
+  update(providerId: string, body: UpdateSignInProviderRequest): Promise<SignInProvider>;
+  /** Its button goes, and the accounts linked to it sign in with it no more. */
+  remove(providerId: string): Promise<void>;
 }
 
 export interface AdminMerchantApi {
@@ -228,6 +295,7 @@ export interface AdminApi {
   merchant: AdminMerchantApi;
   roles: AdminRolesApi;
   oidcClients: AdminOidcClientsApi;
+  signInProviders: AdminSignInProvidersApi;
 }
 
 interface Envelope<T> {
@@ -262,11 +330,11 @@ function refusesSession(error: unknown): boolean {
 }
 
 /**
- * 401 codes that refuse a proof the body carried (a password, a code), not
+ * 401 codes that refuse a proof the body carried (a password, a code, a provider's result), not
  * the access token: a refresh cannot cure them, and a retry would count the
- * same wrong guess twice against the account's lockout.
+ * same wrong guess twice against the account's lockout (or present a used result again).
  */
-const PROOF_REFUSALS: ReadonlySet<string> = new Set(['INVALID_CREDENTIALS', 'INVALID_CODE']);
+const PROOF_REFUSALS: ReadonlySet<string> = new Set(['INVALID_CREDENTIALS', 'INVALID_CODE', 'PROVIDER_SIGN_IN_FAILED']);
 
 function refusesProof(answer: Answer): boolean {
   try {
@@ -331,6 +399,7 @@ export class IdentityClient {
       merchant: this.#adminMerchantApi(),
       roles: this.#adminRolesApi(),
       oidcClients: this.#adminOidcClientsApi(),
+      signInProviders: this.#adminSignInProvidersApi(),
     };
   }
 
@@ -522,6 +591,59 @@ export class IdentityClient {
     );
     const credential = await getAssertion(options);
     await this.#call('POST', '/auth/reauthenticate/passkey', { body: { credential } });
+  }
+
+  /**
+   * Signs in (or up) with one of the tenant's providers (`tenant.signInProviders`): makes a PKCE pair whose verifier
+   * this tab keeps (sessionStorage), asks the service where to go (`POST /auth/providers/{id}/start`), and leaves
+   * for the provider (`location.assign`). The provider sends the browser back to `returnTo` (default: this page; it
+   * must be on the hosted pages or an allowed origin), where `completeProviderSignIn()` finishes. `loginHint`: the
+   * address to suggest at the provider. Browsers only.
+   */
+  async signInWith(providerId: string, options: { returnTo?: string; loginHint?: string } = {}): Promise<void> {
+    const location = browserLocation();
+    const pair = await pkcePair();
+    const returnTo = keepVerifier(pair, options.returnTo ?? location.href);
+    const body = {
+      returnTo,
+      codeChallenge: pair.challenge,
+      ...(options.loginHint ? { loginHint: options.loginHint } : {}),
+    };
+    const { authorizationUrl } = await this.#call<{ authorizationUrl: string }>(
+      'POST',
+      `/auth/providers/${seg(providerId)}/start`,
+      { body, bearer: false },
+    ).catch((error: unknown) => {
+      dropVerifier(pair.challenge);
+      throw error;
+    });
+    location.assign(authorizationUrl);
+  }
+
+  /**
+   * Back from the provider (`url`, default: this page's, carries `provider_result` or `provider_error`): presents
+   * the result with this tab's verifier (`POST /auth/providers/sign-in`). Answers as `login` does (`{ user }`, the
+   * tokens kept; or the TOTP step, for `verifyLogin`), or `{ linkRequired, email, providerName, expiresAt }`: the
+   * address has an account here not linked to the provider; sign in to it another way, then
+   * `me.identities.linkPending()`. Null when `url` has neither parameter. The address bar loses them either way
+   * (history.replaceState). Rejects PROVIDER_SIGN_IN_CANCELLED, PROVIDER_SIGN_IN_FAILED, PROVIDER_EMAIL_NOT_VERIFIED,
+   * SIGNUP_NOT_ALLOWED, ACCOUNT_DISABLED, PROVIDER_ALREADY_LINKED.
+   */
+  async completeProviderSignIn(url: string = browserLocation().href): Promise<ProviderSignInResult | null> {
+    const back = readProviderReturn(url);
+    if (!back) return null;
+    if ('error' in back) throw back.error;
+    const answer = await this.#call<Envelope<TokensResponse | LoginChallenge | ProviderLinkRequired>>(
+      'POST',
+      '/auth/providers/sign-in',
+      { body: back, bearer: false },
+    );
+    const data = answer.data;
+    if ('linkRequired' in data && data.linkRequired) {
+      keepPendingLink({ ...back, expiresAt: data.expiresAt });
+      return data;
+    }
+    return this.#settle(data as TokensResponse | LoginChallenge);
   }
 
   /** DELETE /auth/logout, then the local tokens are cleared whatever the answer. Never rejects. */
@@ -762,6 +884,58 @@ export class IdentityClient {
       },
       activity: (page = {}) =>
         this.#call('GET', '/users/me/activity', { query: { limit: page.limit, cursor: page.cursor } }),
+      identities: this.#identitiesApi(),
+    };
+  }
+
+  #identitiesApi(): IdentitiesApi {
+    const link = async (body: { result: string; codeVerifier: string }) =>
+      this.#call<Identity>('POST', '/users/me/identities', { body });
+    return {
+      list: () => this.#call('GET', '/users/me/identities'),
+      link: async (providerId, options = {}) => {
+        const location = browserLocation();
+        const pair = await pkcePair();
+        const returnTo = keepVerifier(pair, options.returnTo ?? location.href);
+        const { authorizationUrl } = await this.#call<{ authorizationUrl: string }>(
+          'POST',
+          '/users/me/identities/start',
+          { body: { providerId, returnTo, codeChallenge: pair.challenge } },
+        ).catch((error: unknown) => {
+          dropVerifier(pair.challenge);
+          throw error;
+        });
+        location.assign(authorizationUrl);
+      },
+      completeLink: async (url = browserLocation().href) => {
+        const back = readProviderReturn(url);
+        if (!back) return null;
+        if ('error' in back) throw back.error;
+        try {
+          return await link(back);
+        } catch (error) {
+          // Refused before the service took the result (the sign-in is older than 10 minutes, say): it is kept for
+          // linkPending() once the user has confirmed it is them.
+          if (linkMayRetry(error)) keepPendingLink({ ...back, expiresAt: resultLapse() });
+          throw error;
+        }
+      },
+      linkPending: async () => {
+        const kept = pendingLink();
+        if (!kept) return null;
+        try {
+          const linked = await link({ result: kept.result, codeVerifier: kept.codeVerifier });
+          dropPendingLink();
+          return linked;
+        } catch (error) {
+          // The service takes a result once: only a refusal before it was taken leaves it worth another try.
+          if (!linkMayRetry(error)) dropPendingLink();
+          throw error;
+        }
+      },
+      unlink: async (providerId) => {
+        await this.#call('DELETE', `/users/me/identities/${seg(providerId)}`);
+      },
     };
   }
 
@@ -818,6 +992,20 @@ export class IdentityClient {
       passkeys: (id) => this.#call('GET', `/users/${seg(id)}/passkeys`),
       removePasskey: async (id, passkeyId) => {
         await this.#call('DELETE', `/users/${seg(id)}/passkeys/${seg(passkeyId)}`);
+      },
+      identities: (id) => this.#call('GET', `/users/${seg(id)}/identities`),
+    };
+  }
+
+  #adminSignInProvidersApi(): AdminSignInProvidersApi {
+    const one = (providerId: string) => `/sign-in-providers/${seg(providerId)}`;
+    return {
+      list: () => this.#call('GET', '/sign-in-providers'),
+      get: (providerId) => this.#call('GET', one(providerId)),
+      create: (body) => this.#call('POST', '/sign-in-providers', { body }),
+      update: (providerId, body) => this.#call('PATCH', one(providerId), { body }),
+      remove: async (providerId) => {
+        await this.#call('DELETE', one(providerId));
       },
     };
   }

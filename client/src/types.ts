@@ -207,3 +207,39 @@ export type AuthorizationRedirect = Answer<'completeAuthorization', 200>;
 
 /** POST /oidc/logout-requests/{logoutId}/complete: the client's post-logout URI, or null (the page says so itself). */
 export type LogoutRedirect = Answer<'completeLogout', 200>;
+
+/** The kinds of sign-in provider: Google, Apple, Microsoft (Entra ID), GitHub, or any OpenID provider. */
+export type SignInProviderKind = SignInProvider['kind'];
+
+/**
+ * A sign-in provider of the tenant, as its admins see it (never its secret). `redirectUri`: what to register at the
+ * provider (the tenant's callback on its hosted origin). `apple`: the team and key ids of an Apple provider.
+ */
+export type SignInProvider = Schemas['SignInProviderResponse'];
+
+/** A provider's button, as discovery lists them (`TenantConfig.signInProviders`), in order. */
+export type SignInProviderButton = Schemas['SignInProviderButton'];
+
+/**
+ * Adding a provider: `clientSecret` for every kind but Apple, whose `apple` key signs its own secrets; `issuer` for
+ * OIDC only (required there), `microsoftTenant` for Microsoft only.
+ */
+export type CreateSignInProviderRequest = Body<'createSignInProvider'>;
+
+/** Any field but the kind; a secret (or Apple key) given replaces the stored one. */
+export type UpdateSignInProviderRequest = Body<'updateSignInProvider'>;
+
+/**
+ * A provider account linked to a user. `displayName`: null once the provider was deleted (the link signs in no
+ * more). `email`: the address the provider gave when linked or last used.
+ */
+export type Identity = Schemas['IdentityResponse'];
+
+/**
+ * The provider's address has an account here not yet linked to it: the user signs in to it another way (password,
+ * code, passkey), then `me.identities.linkPending()` links it, until `expiresAt`.
+ */
+export type ProviderLinkRequired = Schemas['LinkRequiredResponse'];
+
+/** What a provider sign-in ends in: signed in (`{ user }`), the TOTP step, or a link to make first. */
+export type ProviderSignInResult = LoginResult | ProviderLinkRequired;

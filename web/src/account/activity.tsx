@@ -48,13 +48,15 @@ export function ActivitySection(props: { version: number }) {
 
   /** What happened, and who did it when it was not the user. */
   const said = (a: Activity) => {
-    // A sign-in with a passkey says so (a password or code sign-in is the plain "Signed in").
+    // A sign-in with a passkey or a provider says so (a password or code sign-in is the plain "Signed in").
     const what =
       a.type === 'LOGIN' && a.method === 'PASSKEY'
         ? t('account.activity.LOGIN_PASSKEY')
-        : ACTIVITY_SENTENCES[a.type]
-          ? t(ACTIVITY_SENTENCES[a.type])
-          : a.type;
+        : a.type === 'LOGIN' && a.method === 'PROVIDER'
+          ? t('account.activity.LOGIN_PROVIDER')
+          : ACTIVITY_SENTENCES[a.type]
+            ? t(ACTIVITY_SENTENCES[a.type])
+            : a.type;
     if (a.actorId === user?.id) return what;
     return t(a.actorId.startsWith('apikey:') ? 'account.activity.byApiKey' : 'account.activity.byAdmin', { what });
   };

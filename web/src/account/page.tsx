@@ -7,6 +7,7 @@ import { EmailSection } from './email.tsx';
 import { PasskeysSection } from './passkeys.tsx';
 import { PasswordSection } from './password.tsx';
 import { ProfileSection } from './profile.tsx';
+import { ProvidersSection } from './providers.tsx';
 import { SessionsSection } from './sessions.tsx';
 import { TotpSection } from './totp.tsx';
 import './account.css';
@@ -19,6 +20,7 @@ function SectionLinks() {
     ['password', t('account.password.title')],
     ['email', t('account.email.title')],
     ...(tenant.passkeysAllowed ? [['passkeys', t('account.passkeys.title')]] : []),
+    ...((tenant.signInProviders ?? []).length > 0 ? [['providers', t('account.providers.title')]] : []),
     ...(tenant.totpAllowed || user?.totpEnabled ? [['two-step', t('account.totp.title')]] : []),
     ['sessions', t('account.sessions.title')],
     ['activity', t('account.activity.title')],
@@ -36,7 +38,7 @@ function SectionLinks() {
 
 /**
  * The signed-in user's own account: profile, password, e-mail
- * address, two-step verification, sessions and recent activity, each a panel,
+ * address, passkeys, sign-in providers, two-step verification, sessions and recent activity, each a panel,
  * all through the SDK. A change anywhere reads the activity again.
  */
 export function Account() {
@@ -64,6 +66,7 @@ export function Account() {
         <PasswordSection onChanged={changed} />
         <EmailSection onChanged={changed} />
         <PasskeysSection onChanged={changed} />
+        <ProvidersSection onChanged={changed} />
         <TotpSection onChanged={changed} />
         <SessionsSection onChanged={changed} />
         <ActivitySection version={version} />

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { t, tx } from '../i18n/index.ts';
 import { fieldSentences, formProblem } from '../messages.ts';
-import { ApiError, type LoginChallenge, type LoginResult, type User } from '../sdk.ts';
+import { ApiError, type LoginChallenge, type LoginResult, type ProviderLinkRequired, type User } from '../sdk.ts';
 import { safeNext, useSession, withQuery } from '../session.tsx';
 import {
   AccountEmailField,
@@ -25,6 +25,7 @@ import {
   shouldOfferPasskey,
   usePasskeySupport,
 } from './passkeys.tsx';
+import { backFromProvider, LinkConfirmation, type LinkOutcome, ProviderButtons } from './providers.tsx';
 import './auth.css';
 
 type Method = 'PASSWORD' | 'OTP_EMAIL';
@@ -75,8 +76,15 @@ export function SignIn(props: SignInProps) {
   const [resent, setResent] = useState(false);
   /** Signed in by password or code, and offered a passkey for next time before going on. */
   const [offerTo, setOfferTo] = useState<User | null>(null);
+  /** Back from a provider: its result is being presented (the page shows a moment's wait, not the form). */
+  const [completing, setCompleting] = useState(backFromProvider);
+  /** The provider's address has an account here: signing in to it links the provider. */
+  const [linking, setLinking] = useState<ProviderLinkRequired | null>(null);
+  /** Signed in and the provider linked (or not): said before going on. */
+  const [linked, setLinked] = useState<LinkOutcome | null>(null);
   const support = usePasskeySupport();
   const emailField = useRef<HTMLInputElement>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
   const next = safeNext(query.next);
   useEffect(() => {
     if (restarted && !challenge) emailField.current?.focus();
@@ -86,15 +94,33 @@ export function SignIn(props: SignInProps) {
     if (props.onSignedIn) props.onSignedIn(signedIn);
     else route(next);
   };
-  /** Signed in (by password or code, with TOTP if asked): a passkey is offered first where it makes sense. */
+  /**
+   * Signed in, by whatever means. A provider waiting to be linked is linked first, and the outcome said; else, after
+   * a password or a code, a passkey is offered where it makes sense.
+   */
+  const signedIn = async (user: User, offerPasskey: boolean) => {
+    setUser(user);
+    if (linking) {
+      const provider = linking.providerName;
+      try {
+        const identity = await client.me.identities.linkPending();
+        setLinked({ user, provider, identity, error: null });
+      } catch (error) {
+        setLinked({ user, provider, identity: null, error });
+      }
+      setLinking(null);
+      return;
+    }
+    if (offerPasskey && (await shouldOfferPasskey(client, tenant.passkeysAllowed, user))) setOfferTo(user);
+    else proceed(user);
+  };
+  /** Signed in (by password, code or provider, with TOTP if asked), or the next step. */
   const finish = async (result: LoginResult) => {
     if (!('user' in result)) {
       setChallenge(result);
       return;
     }
-    setUser(result.user);
-    if (await shouldOfferPasskey(client, tenant.passkeysAllowed, result.user)) setOfferTo(result.user);
-    else proceed(result.user);
+    await signedIn(result.user, true);
   };
 
   // The browser's autofill offers the passkeys in the e-mail field (conditional UI) while the form shows. A
@@ -106,9 +132,7 @@ export function SignIn(props: SignInProps) {
     let live = true;
     client.signInWithPasskey({ conditional: true }).then(
       (result) => {
-        if (!live) return;
-        setUser(result.user);
-        proceed(result.user);
+        if (live) signedIn(result.user, false);
       },
       (error: unknown) => {
         // Only the service's refusal of a passkey the person picked is worth a sentence: the platform's own
@@ -124,8 +148,7 @@ export function SignIn(props: SignInProps) {
   const passkey = useAction(async () => {
     try {
       const result = await client.signInWithPasskey();
-      setUser(result.user);
-      proceed(result.user);
+      await signedIn(result.user, false);
     } catch (error) {
       setArmed((n) => n + 1);
       if (!cancelledPasskey(error)) throw error;
@@ -166,6 +189,38 @@ export function SignIn(props: SignInProps) {
     );
   });
 
+  // Back from a provider: its result presented once, when the page opens.
+  useEffect(() => {
+    if (!completing) return;
+    client
+      .completeProviderSignIn()
+      .then(async (result) => {
+        if (!result) return;
+        if ('linkRequired' in result) {
+          setLinking(result);
+          setEmail(result.email);
+        } else {
+          await finish(result);
+        }
+      })
+      .catch((error: unknown) => start.setError(error))
+      .finally(() => setCompleting(false));
+  }, []);
+  // Asked to sign in to link a provider: the address is filled in, the next field is the one to type in.
+  useEffect(() => {
+    if (linking) (passwordField.current ?? emailField.current)?.focus();
+  }, [linking]);
+
+  if (completing) {
+    return (
+      <AuthLayout title={t('authorize.signingIn')}>
+        <p role="status">{t('authorize.oneMoment')}</p>
+      </AuthLayout>
+    );
+  }
+
+  if (linked) return <LinkConfirmation outcome={linked} onContinue={() => proceed(linked.user)} />;
+
   if (offerTo) return <PasskeyOffer user={offerTo} onDone={() => proceed(offerTo)} />;
 
   if (challenge) {
@@ -193,6 +248,7 @@ export function SignIn(props: SignInProps) {
 
   const fields = labels();
   const problems = fieldSentences(start.error, fields);
+  const providers = tenant.signInProviders ?? [];
   useFocusFirstProblem(start.error);
   return (
     <AuthLayout
@@ -202,6 +258,12 @@ export function SignIn(props: SignInProps) {
       {query.expired && <Notice>{t('signIn.expired')}</Notice>}
       {query.reset && <Notice>{t('signIn.reset')}</Notice>}
       {query.registered && <Notice>{t('signIn.registered')}</Notice>}
+      {linking && (
+        // Not an error of theirs, but theirs to act on: sign in here once.
+        <p class="warning" role="status">
+          {t('provider.linkRequired', { email: linking.email, provider: linking.providerName })}
+        </p>
+      )}
       {user && !props.onSignedIn && (
         <Notice>
           {tx('signIn.signedInAs', { email: user.email, continue: <a href={next}>{t('signIn.continue')}</a> })}
@@ -236,6 +298,7 @@ export function SignIn(props: SignInProps) {
         />
         {method === 'PASSWORD' && (
           <PasswordField
+            inputRef={passwordField}
             label={fields.password}
             name="password"
             autocomplete="current-password"
@@ -248,17 +311,21 @@ export function SignIn(props: SignInProps) {
         {!saidAtFields(start.error, fields) && <Problem error={start.error} overrides={signInSentences()} />}
         <Button busy={start.busy}>{method === 'PASSWORD' ? t('signIn.submit') : t('signIn.sendCode')}</Button>
       </form>
+      {(support?.passkeys || (!linking && providers.length > 0)) && (
+        <p class="or" aria-hidden="true">
+          {t('passkey.or')}
+        </p>
+      )}
       {support?.passkeys && (
         <div class="passkey-sign-in">
-          <p class="or" aria-hidden="true">
-            {t('passkey.or')}
-          </p>
           <Problem error={passkey.error} overrides={passkeySentences()} />
           <Button type="button" kind="secondary" busy={passkey.busy} onClick={() => passkey.run()}>
             {t('passkey.signIn')}
           </Button>
         </div>
       )}
+      {/* Linking one provider, the others would only lead astray. */}
+      {!linking && <ProviderButtons verb="signIn" />}
       <nav class="links" aria-label={t('signIn.otherOptions')}>
         {method === 'PASSWORD' && (
           <a href={withQuery('/forgot-password', { email: email.trim(), next: props.returnTo })}>
@@ -300,6 +367,10 @@ export function ChallengeStep(props: {
     await props.onResend();
   });
   const title = byMail ? t('code.checkMail') : t('signIn.twoStep');
+  // After a provider, the address was never typed here: the account is named by the tenant alone.
+  const totpHelp = props.email
+    ? t(backup ? 'signIn.backupHelp' : 'signIn.totpHelp', { email: props.email, name: tenant.name })
+    : t(backup ? 'signIn.backupHelpAccount' : 'signIn.totpHelpAccount', { name: tenant.name });
   const sentences = signInSentences();
   const wrongCode = byMail ? sentences.INVALID_CODE : backup ? t('signIn.wrongBackup') : t('signIn.wrongTotp');
   const codeLabel = byMail ? t('code.fromMail') : backup ? t('signIn.backupCode') : t('code.authenticator');
@@ -309,7 +380,7 @@ export function ChallengeStep(props: {
       {byMail ? (
         <Notice>{props.resent ? t('signIn.codeResent', who) : t('signIn.codeSent', who)}</Notice>
       ) : (
-        <p>{backup ? t('signIn.backupHelp', who) : t('signIn.totpHelp', who)}</p>
+        <p>{totpHelp}</p>
       )}
       <form onSubmit={onSubmit(verify.run)} noValidate>
         <CodeField

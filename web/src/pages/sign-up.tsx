@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { t } from '../i18n/index.ts';
 import { fieldSentences, formProblem, waitFor, when } from '../messages.ts';
 import { ApiError, type Invitation, type User } from '../sdk.ts';
-import { safeNext, useSession } from '../session.tsx';
+import { safeNext, useSession, withQuery } from '../session.tsx';
 import {
   AuthLayout,
   Button,
@@ -20,6 +20,7 @@ import {
 import { checkForm, saidAtFields, useFocusFirstProblem } from './auth-forms.ts';
 import { CodeExpiry, ResendButton, useCodeSent } from './code-clock.tsx';
 import { PasskeyOffer, shouldOfferPasskey } from './passkeys.tsx';
+import { ProviderButtons } from './providers.tsx';
 import './auth.css';
 
 const labels = () => ({
@@ -271,6 +272,19 @@ function SignUpForm(props: { invitation?: Invitation & { token: string } }) {
         )}
         <Button busy={submit.busy}>{t('signUp.submit')}</Button>
       </form>
+      {(tenant.signInProviders ?? []).length > 0 && (
+        <>
+          <p class="or" aria-hidden="true">
+            {t('passkey.or')}
+          </p>
+          {/* The sign-in page finishes (a new account, an invitation accepted), then goes where sign-up was going. */}
+          <ProviderButtons
+            verb="signUp"
+            returnTo={`${location.origin}${withQuery('/sign-in', { next: query.next })}`}
+            loginHint={invitation?.email}
+          />
+        </>
+      )}
       <HaveAnAccount next={query.next} />
     </AuthLayout>
   );

@@ -33,6 +33,10 @@ const texts: Record<keyof typeof en, string> = {
   'signIn.totpHelp': 'Geben Sie den 6-stelligen Code ein, den Ihre Authenticator-App für {email} anzeigt.',
   'signIn.backupHelp':
     'Geben Sie einen der Backup-Codes ein, die Sie beim Einrichten Ihrer Authenticator-App für {email} gespeichert haben. Jeder gilt einmal.',
+  'signIn.totpHelpAccount':
+    'Geben Sie den 6-stelligen Code ein, den Ihre Authenticator-App für Ihr Konto bei {name} anzeigt.',
+  'signIn.backupHelpAccount':
+    'Geben Sie einen der Backup-Codes ein, die Sie beim Einrichten Ihrer Authenticator-App für Ihr Konto bei {name} gespeichert haben. Jeder gilt einmal.',
   'signIn.backupCode': 'Backup-Code',
   'signIn.wrongBackup': 'Dieser Backup-Code stimmt nicht oder wurde schon verwendet.',
   'signIn.wrongTotp':
@@ -173,6 +177,16 @@ const texts: Record<keyof typeof en, string> = {
   'passkey.offerHow': 'Er bleibt auf diesem Gerät (oder in Ihrem Passwortmanager); niemand sonst kann ihn verwenden.',
   'passkey.offerAdd': 'Passkey hinzufügen',
   'passkey.offerNotNow': 'Jetzt nicht',
+  'provider.signInWith': 'Mit {name} anmelden',
+  'provider.signUpWith': 'Mit {name} registrieren',
+  'provider.linkRequired':
+    'Für {email} gibt es bereits ein Konto. Melden Sie sich einmal dort an, um {provider} zu verknüpfen.',
+  'provider.linkedTitle': '{provider} ist verknüpft',
+  'provider.linkedText': 'Beim nächsten Mal können Sie sich mit {provider} anmelden.',
+  'provider.notLinkedTitle': '{provider} konnte nicht verknüpft werden',
+  'provider.linkLapsed':
+    'Das Verknüpfen von {provider} hat zu lange gedauert. Sie sind angemeldet: Melden Sie sich erneut mit {provider} an, um es zu verknüpfen.',
+  'provider.continue': 'Weiter',
 };
 
 export default texts;

@@ -115,6 +115,29 @@ const texts = {
   'account.passkeys.removeText':
     'It will no longer sign you in. Your password or e-mail codes still work. The passkey may stay in your password manager until you delete it there.',
   'account.passkeys.removeYes': 'Remove passkey',
+
+  // Sign-in providers (providers.tsx): `{name}` is the provider's name, as the tenant set it.
+  'account.providers.title': 'Sign-in providers',
+  'account.providers.intro': 'Sign in with an account you already have elsewhere, instead of a password or a code.',
+  'account.providers.loading': 'Loading your sign-in providers…',
+  'account.providers.none': 'No sign-in provider is linked to your account yet.',
+  'account.providers.table': 'Your sign-in providers',
+  'account.providers.caption': 'The sign-in providers linked to your account, oldest first',
+  'account.providers.provider': 'Provider',
+  'account.providers.address': 'Its e-mail address',
+  'account.providers.linkedAt': 'Linked',
+  'account.providers.lastUsed': 'Last used',
+  'account.providers.never': 'Never',
+  /** A provider the service has since removed: its link signs in no more. */
+  'account.providers.deleted': 'A provider no longer offered',
+  'account.providers.link': 'Link {name}',
+  'account.providers.unlink': 'Unlink',
+  'account.providers.linked': '{name} is linked. Next time, you can sign in with it.',
+  'account.providers.unlinked': '{name} is unlinked. It no longer signs you in.',
+  'account.providers.unlinkQuestion': 'Unlink {name}?',
+  'account.providers.unlinkText':
+    'You will no longer be able to sign in with {name}. Your account and your other ways to sign in stay as they are.',
+  'account.providers.unlinkYes': 'Yes, unlink {name}',
   'account.sessions.title': 'Where you are signed in',
   'account.sessions.app': '{app} (an app you signed in to with this account)',
   'account.sessions.unknownBrowser': 'Unknown browser',
@@ -162,6 +185,7 @@ const texts = {
   'account.activity.PASSKEY_ADDED': 'Passkey added',
   'account.activity.LOGIN_PASSKEY': 'Signed in with a passkey',
   'account.activity.PASSKEY_REMOVED': 'Passkey removed',
+  'account.activity.LOGIN_PROVIDER': 'Signed in with a sign-in provider',
   'account.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
   'account.activity.IDENTITY_LINKED': 'Sign-in provider linked',
   'account.activity.IDENTITY_UNLINKED': 'Sign-in provider unlinked',

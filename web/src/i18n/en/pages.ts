@@ -34,6 +34,10 @@ const texts = {
   'signIn.totpHelp': 'Enter the 6-digit code your authenticator app shows for {email}.',
   'signIn.backupHelp':
     'Enter one of the backup codes you saved when you set up your authenticator app for {email}. Each works once.',
+  // The same after signing in with a provider, where no address was typed.
+  'signIn.totpHelpAccount': 'Enter the 6-digit code your authenticator app shows for your {name} account.',
+  'signIn.backupHelpAccount':
+    'Enter one of the backup codes you saved when you set up your authenticator app for your {name} account. Each works once.',
   'signIn.backupCode': 'Backup code',
   'signIn.wrongBackup': 'That backup code is not right, or it was used already.',
   'signIn.wrongTotp': 'That code is not right. Enter the code your authenticator app shows now, before it changes.',
@@ -179,6 +183,17 @@ const texts = {
   'passkey.offerHow': 'It stays on this device (or in your password manager); nobody else can use it.',
   'passkey.offerAdd': 'Add a passkey',
   'passkey.offerNotNow': 'Not now',
+
+  // Signing in with a provider (pages/providers.tsx): `{name}` and `{provider}` are its name, as the tenant set it.
+  'provider.signInWith': 'Sign in with {name}',
+  'provider.signUpWith': 'Sign up with {name}',
+  'provider.linkRequired': 'There is already an account for {email}. Sign in to it once to link {provider}.',
+  'provider.linkedTitle': '{provider} is linked',
+  'provider.linkedText': 'Next time, you can sign in with {provider}.',
+  'provider.notLinkedTitle': '{provider} could not be linked',
+  'provider.linkLapsed':
+    'Linking {provider} took too long. You are signed in: sign in with {provider} again to link it.',
+  'provider.continue': 'Continue',
 };
 
 export default texts;
