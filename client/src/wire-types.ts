@@ -1464,6 +1464,20 @@ export interface Operations {
       default: Schemas['Problem'];
     };
   };
+  reauthenticateWithProvider: {
+    body: {
+      result: string;
+      codeVerifier: string;
+      totpCode?: string;
+    };
+    responses: {
+      204: undefined;
+      429: Schemas['Problem'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
   listMyIdentities: {
     responses: {
       200: Schemas['IdentityResponse'][];

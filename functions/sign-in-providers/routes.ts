@@ -18,6 +18,7 @@ import {
   IdentityResponse,
   LinkRequiredResponse,
   ProviderIdParams,
+  ProviderReauthRequest,
   ProviderResultRequest,
   ProviderSignInResponse,
   SignInProviderButton,
@@ -186,6 +187,22 @@ export const signInProviderRoutes = {
     // a new account (Query: the DEFAULT role), the session's writes (PutItem, UpdateItem), the TOTP step (PutItem).
     table: ['DeleteItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem'],
     kms: SIGNS_TOKENS,
+  },
+  reauthenticateWithProvider: {
+    ...bearerRoute({ tag: TAG }),
+    operationId: 'reauthenticateWithProvider',
+    method: 'POST',
+    path: '/auth/reauthenticate/provider',
+    entry: 'functions/sign-in-providers/reauthenticate-with-provider.ts',
+    summary:
+      'Prove it is you again with a linked provider (a sign-in at it, started at /auth/providers/{providerId}/start), and TOTP when on: the session counts as freshly authenticated for 10 minutes',
+    status: 204,
+    body: ProviderReauthRequest,
+    errors: [...BEARER_ERRORS, 'PROVIDER_SIGN_IN_FAILED', 'INVALID_CODE', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED'],
+    // The result taken (DeleteItem), the provider and the link (GetItem), the lockout's place (UpdateItem), the
+    // session marked and the activity (UpdateItem, PutItem).
+    table: ['DeleteItem', 'GetItem', 'UpdateItem', 'PutItem'],
+    kms: ['totp:decrypt'],
   },
   listMyIdentities: {
     ...bearerRoute({ tag: TAG }),

@@ -1,16 +1,19 @@
 import { activityItem } from '../activity/record.ts';
+import { proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
+import { secondFactorIsGood } from '../auth/second-factor.ts';
 import type { Deps } from '../deps.ts';
-import { fail } from '../errors.ts';
+import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { sessionRepo } from '../store/session-repo.ts';
 import { type LinkedIdentity, signInProviderRepo } from '../store/sign-in-provider-repo.ts';
 import { transact } from '../store/transact.ts';
 import { userRepo } from '../store/user-repo.ts';
 import { passkeysOffered } from '../tenancy/hosted-pages.ts';
 import type { Merchant } from '../tenancy/types.ts';
-import { targetUser } from '../users/lookup.ts';
+import { currentUser, targetUser } from '../users/lookup.ts';
 import { beginAtProvider, checkReturnTo, enabledProvider, takeResult } from './flow.ts';
 import type { IdentityResponse, ProviderResultRequest } from './schemas.ts';
 
@@ -143,4 +146,39 @@ export async function unlinkMyIdentity(
     }),
   });
   if (failed.has('identity')) throw fail('NOT_FOUND');
+}
+
+/**
+ * POST /auth/reauthenticate/provider: proving it is you again with a linked provider (a sign-in at it, started as
+ * any sign-in is), for an account that may have no password. The provider account must be linked to the caller; a
+ * TOTP user adds a TOTP or backup code, as with a password. The session counts as freshly authenticated for 10
+ * minutes. A wrong TOTP code counts in the login lockout, as at POST /auth/reauthenticate.
+ */
+export async function reauthenticateWithProvider(
+  deps: Deps,
+  tenant: Merchant,
+  principal: UserPrincipal,
+  body: ProviderResultRequest & { totpCode?: string | undefined },
+  client: ClientInfo,
+): Promise<void> {
+  const user = await currentUser(deps, tenant, principal);
+  if (user.totpEnabled && body.totpCode === undefined) throw failField('totpCode', 'is required while TOTP is on');
+  const result = await takeResult(deps, tenant, body);
+  const repo = signInProviderRepo(deps.store);
+  const [provider, linkedUserId] = await Promise.all([
+    repo.get(tenant, result.providerId),
+    repo.linkedUserOf(tenant, result.providerId, result.subjectHash),
+  ]);
+  if (!provider?.enabled || linkedUserId !== user.id) throw fail('PROVIDER_SIGN_IN_FAILED');
+  if (user.totpEnabled) {
+    await proveSignedIn(deps, tenant, user.email, client.ip, async () =>
+      (await secondFactorIsGood(deps, tenant, user, body.totpCode ?? '')) ? null : 'INVALID_CODE',
+    );
+  }
+  const now = deps.clock.now();
+  const failed = await transact(deps.store, {
+    session: sessionRepo(deps.store).reauthenticatedItem(tenant, user.id, principal.sessionId, now),
+    activity: activityItem(deps, tenant, user.id, 'REAUTHENTICATED', { ...client, actorId: user.id }),
+  });
+  if (failed.has('session')) throw fail('SESSION_REVOKED');
 }

@@ -175,6 +175,14 @@ export const ProviderResultRequest = v.strictObject({
 });
 export type ProviderResultRequest = v.InferOutput<typeof ProviderResultRequest>;
 
+/** POST /auth/reauthenticate/provider: a sign-in at a linked provider, and the TOTP code when TOTP is on. */
+export const ProviderReauthRequest = v.strictObject({
+  result: ProviderResultRequest.entries.result,
+  codeVerifier: ProviderResultRequest.entries.codeVerifier,
+  /** A TOTP code or a backup code; required while TOTP is on. */
+  totpCode: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'is required'), v.maxLength(32))),
+});
+
 /**
  * The provider's address has an account here that is not linked to it: the user signs in to that account another way,
  * then links it (POST /users/me/identities with the same result, while it lasts).

@@ -401,6 +401,8 @@ describe('IdentityStack: IAM', () => {
     ['providerCallback', { 'sign-in-provider': ['kms:Decrypt'] }],
     ['providerCallbackPost', { 'sign-in-provider': ['kms:Decrypt'] }],
     ['signInWithProvider', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
+    // Proving it is you again with a provider checks the TOTP code of a TOTP user.
+    ['reauthenticateWithProvider', { totp: ['kms:Decrypt'] }],
   ] as const)('grants %s KMS for exactly these encryption-context purposes: %o', (operationId, expected) => {
     const route = identityRouteList.find((r) => r.operationId === operationId);
     if (!route) throw new Error(`no route ${operationId}`);
@@ -437,6 +439,7 @@ describe('IdentityStack: IAM', () => {
         'providerCallback',
         'providerCallbackPost',
         'signInWithProvider',
+        'reauthenticateWithProvider',
         'signupVerify',
         'verifyTotp',
       ].sort(),

@@ -815,6 +815,25 @@ export const recipes: Record<string, Recipe> = {
     admitted: 204,
   },
   listUserIdentities: onUser('/identities', () => A.member.userId, 200),
+  // A provider account proven for B (and linked to B's member) never freshens a session of A.
+  reauthenticateWithProvider: {
+    callers: ['member'],
+    refusal: PROVIDER_SIGN_IN_FAILED,
+    foreign: () =>
+      foreignResults(A.providerResults.signIn, B.providerResults.signIn).map((v) => ({
+        ...v,
+        path: '/auth/reauthenticate/provider',
+      })),
+    own: async () => {
+      const providerId = await freshProviderOfA();
+      const subject = await aStoredLink(deps, A.tenant, A.member.userId, { id: providerId, kind: 'GITHUB' });
+      return {
+        path: '/auth/reauthenticate/provider',
+        body: await aStoredResult(deps, A.tenant, { providerId, subject }),
+      };
+    },
+    admitted: 204,
+  },
   listUserPasskeys: onUser('/passkeys', () => A.member.userId, 200),
   // B's passkey under its own user or under A's member, and look-alikes of its id: 404.
   removeUserPasskey: {
@@ -1053,6 +1072,7 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   // What a provider proved, found by its hash under the tenant's own key only.
   signInWithProvider: ['result'],
   linkIdentity: ['result'],
+  reauthenticateWithProvider: ['result'],
 };
 
 // The $default routes (notFound, plantsNotFound) take no id and read nothing: no path parameter, no recipe.

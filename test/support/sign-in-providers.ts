@@ -151,11 +151,11 @@ export async function aStoredLink(
 export async function aStoredResult(
   deps: Deps,
   tenant: TenantRef,
-  fields: Partial<ProviderResult> & { providerId: string },
+  fields: Partial<ProviderResult> & { providerId: string; subject?: string },
 ): Promise<{ result: string; codeVerifier: string }> {
   const pkce = aPagePkce();
   const result = randomBytes(32).toString('base64url');
-  const subject = `subject-${randomBytes(6).toString('hex')}`;
+  const { subject = `subject-${randomBytes(6).toString('hex')}`, ...stored } = fields;
   await signInProviderRepo(deps.store).putResult(tenant, hashToken(result), {
     intent: 'SIGN_IN',
     pageChallenge: pkce.challenge,
@@ -168,7 +168,7 @@ export async function aStoredResult(
     sessionId: null,
     linkOnly: false,
     expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
-    ...fields,
+    ...stored,
   });
   return { result, codeVerifier: pkce.verifier };
 }

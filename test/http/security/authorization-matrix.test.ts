@@ -162,6 +162,7 @@ const identityMatrix: Record<string, Cell[]> = {
   providerCallback:        [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
   providerCallbackPost:    [302,       302,         302,       302,   302,        302,       302,       302,     302,       302,       302],
   signInWithProvider:      [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  reauthenticateWithProvider: [UNAUTHENT, MISMATCH, 204,     204,   204,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   listMyIdentities:        [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   startIdentityLink:       [UNAUTHENT, MISMATCH,    200,       200,   200,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   linkIdentity:            [UNAUTHENT, MISMATCH,    201,       201,   201,        UNAUTHENT, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
@@ -614,16 +615,33 @@ const identityRecipes: Record<string, Recipe> = {
     },
   },
   listMyIdentities: { request: get('/users/me/identities') },
+  reauthenticateWithProvider: {
+    // The account's own provider account, linked now, then signed in at the provider again.
+    request: async (as) => {
+      const { sub, body } = await aLinkOf(as);
+      const linked = await post(`${api.url}/users/me/identities`, body, bearer(tenant, as.token));
+      expect(linked.status, linked.text).toBe(201);
+      const outcome = await providerFlows.throughProvider(tenant, await matrixProvider(), upstream, { sub });
+      return {
+        method: 'POST',
+        path: '/auth/reauthenticate/provider',
+        body: { result: outcome.result, codeVerifier: outcome.verifier },
+      };
+    },
+  },
   startIdentityLink: {
-    request: async () => ({
-      method: 'POST',
-      path: '/users/me/identities/start',
-      body: {
-        providerId: await matrixProvider(),
-        returnTo: `${issuerOf(api.stack, tenant)}/account`,
-        codeChallenge: aPagePkce().challenge,
-      },
-    }),
+    request: async (as) => {
+      await notLinked(as);
+      return {
+        method: 'POST',
+        path: '/users/me/identities/start',
+        body: {
+          providerId: await matrixProvider(),
+          returnTo: `${issuerOf(api.stack, tenant)}/account`,
+          codeChallenge: aPagePkce().challenge,
+        },
+      };
+    },
   },
   linkIdentity: {
     request: async (as) => ({ method: 'POST', path: '/users/me/identities', body: await aLinkResult(as) }),
@@ -749,9 +767,18 @@ async function atTheProvider(options: { responseMode?: string }) {
 
 /** A provider account of the upstream's, new each time, sent through a link `as` started: the link's body. */
 async function aLinkResult(as: Account) {
-  // One link per provider and account: a link an earlier row made goes first.
+  return (await aLinkOf(as)).body;
+}
+
+/** One link per provider and account: a link an earlier row made goes first. */
+async function notLinked(as: Account) {
   const unlinked = await call('DELETE', `/users/me/identities/${await matrixProvider()}`, bearer(tenant, as.token));
   expect([204, 404], JSON.stringify(unlinked.body)).toContain(unlinked.status);
+}
+
+/** aLinkResult's body, and the upstream account it proves. */
+async function aLinkOf(as: Account) {
+  await notLinked(as);
   const sub = `matrix-link-${++providerSubjects}`;
   upstream.setAccount({ sub, email: `${sub}@demo-id.example`, emailVerified: true });
   const pkce = aPagePkce();
@@ -767,7 +794,7 @@ async function aLinkResult(as: Account) {
   expect(started.status, started.text).toBe(200);
   const outcome = await providerFlows.deliver(await upstream.authorize(started.body.authorizationUrl, { sub }));
   expect(outcome.result, String(outcome.location)).toEqual(expect.any(String));
-  return { result: outcome.result, codeVerifier: pkce.verifier };
+  return { sub, body: { result: outcome.result, codeVerifier: pkce.verifier } };
 }
 
 /** Each account's one passkey, made through the API the first time a recipe asks for it. */

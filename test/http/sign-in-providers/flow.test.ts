@@ -8,6 +8,7 @@ import { issuerOf } from '#test/support/oidc.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { aPagePkce, signInProviderApi } from '#test/support/sign-in-providers.ts';
 import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
+import { ageSignIn } from '../oidc/helpers.ts';
 
 /**
  * Signing in with an OpenID provider, end to end over real protocol: a real OpenID Provider (oidc-provider) on
@@ -380,5 +381,72 @@ describe('linked providers of a signed-in user', () => {
     await setLoginPolicy(tenant, { loginMode: 'PASSWORD_OR_OTP_EMAIL' });
     const allowed = await call(api.url, 'DELETE', `/users/me/identities/${providerId}`, bearer(tenant, token));
     expect(allowed.status, allowed.text).toBe(204);
+  });
+});
+
+describe('proving it is you again with a provider', () => {
+  it('lets an account with no password freshen its session, and then change how it signs in', async () => {
+    const { tenant, providerId } = await aTenantWithProvider();
+    const account = anUpstreamAccount();
+    const first = await flows.signInThrough(tenant, providerId, upstream, { sub: account.sub });
+    const token = first.body.data.accessToken;
+    await ageSignIn(tenant, token, 11 * 60_000);
+    const pkce = aPagePkce();
+    const startLink = () =>
+      post(
+        `${api.url}/users/me/identities/start`,
+        { providerId, returnTo: `${issuerOf(api.stack, tenant)}/account`, codeChallenge: pkce.challenge },
+        bearer(tenant, token),
+      );
+    expectProblem(await startLink(), 403, 'REAUTHENTICATION_REQUIRED');
+
+    const again = await flows.throughProvider(tenant, providerId, upstream, { sub: account.sub });
+    const reauth = await post(
+      `${api.url}/auth/reauthenticate/provider`,
+      { result: again.result, codeVerifier: again.verifier },
+      bearer(tenant, token),
+    );
+    expect(reauth.status, reauth.text).toBe(204);
+    // Recent again: the start is judged on (this provider is linked already).
+    expectProblem(await startLink(), 409, 'PROVIDER_ALREADY_LINKED');
+  });
+
+  it("refuses a provider account that is not the caller's, and asks a TOTP user for the code", async () => {
+    const { tenant, providerId } = await aTenantWithProvider({ trustEmail: true });
+    const owner = await aUser(tenant, { totp: true });
+    const mine = anUpstreamAccount({ email: owner.email });
+    const linking = await flows.signInThrough(tenant, providerId, upstream, { sub: mine.sub });
+    expect(linking.body.data.challengeType, linking.text).toBe('TOTP');
+    const token = (
+      await post(
+        `${api.url}/auth/login/verify`,
+        { challengeId: linking.body.data.challengeId, code: totpCodeAt(owner.totpSecret ?? '', new Date()) },
+        tenant.headers,
+      )
+    ).body.data.accessToken;
+
+    const stranger = anUpstreamAccount();
+    const theirs = await flows.throughProvider(tenant, providerId, upstream, { sub: stranger.sub });
+    const refused = await post(
+      `${api.url}/auth/reauthenticate/provider`,
+      { result: theirs.result, codeVerifier: theirs.verifier, totpCode: '000000' },
+      bearer(tenant, token),
+    );
+    expectProblem(refused, 401, 'PROVIDER_SIGN_IN_FAILED');
+
+    const ours = await flows.throughProvider(tenant, providerId, upstream, { sub: mine.sub });
+    const withoutCode = await post(
+      `${api.url}/auth/reauthenticate/provider`,
+      { result: ours.result, codeVerifier: ours.verifier },
+      bearer(tenant, token),
+    );
+    expectProblem(withoutCode, 400, 'VALIDATION_FAILED');
+    const ours2 = await flows.throughProvider(tenant, providerId, upstream, { sub: mine.sub });
+    const withCode = await post(
+      `${api.url}/auth/reauthenticate/provider`,
+      { result: ours2.result, codeVerifier: ours2.verifier, totpCode: owner.backupCodes?.[0] },
+      bearer(tenant, token),
+    );
+    expect(withCode.status, withCode.text).toBe(204);
   });
 });
