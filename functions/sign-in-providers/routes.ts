@@ -139,6 +139,7 @@ export const signInProviderRoutes = {
     tenant: 'issuer',
     auth: 'none',
     status: 302,
+    anyOrigin: true,
     errors: ['TENANT_NOT_FOUND'],
     // The flow taken (DeleteItem), the provider (GetItem), the result (PutItem).
     table: ['DeleteItem', 'GetItem', 'PutItem'],
@@ -154,6 +155,7 @@ export const signInProviderRoutes = {
     tenant: 'issuer',
     auth: 'none',
     status: 302,
+    anyOrigin: true,
     body: CallbackForm,
     bodyType: 'form',
     errors: ['TENANT_NOT_FOUND', 'UNSUPPORTED_MEDIA_TYPE'],

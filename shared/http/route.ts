@@ -128,6 +128,12 @@ export interface RouteDef {
   undocumented?: boolean;
   /** Refused without an `Origin` header (403 ORIGIN_NOT_ALLOWED), browsers only: documented as a required header. */
   requiresOrigin?: boolean;
+  /**
+   * Taken from any Origin: a sign-in provider's answer, which the provider's own page may post (Apple's form_post
+   * comes with `Origin: https://appleid.apple.com`). It reads no cookie or other ambient credential: its `state`,
+   * single use and bound to the tenant, is what it acts on, so the Origin check defends nothing here.
+   */
+  anyOrigin?: true;
 }
 
 /**

@@ -64,8 +64,13 @@ export function signInProviderApi(api: { readonly url: string; readonly stack: L
   }
 
   /** Delivers a provider's answer to the callback it names (on the tenant's issuer host) and reads where it points. */
-  async function deliver(answer: AuthorizationResponse): Promise<CallbackOutcome> {
-    const res = await localhostFetch(callbackRequest(answer), { redirect: 'manual' });
+  async function deliver(
+    answer: AuthorizationResponse,
+    headers: Record<string, string> = {},
+  ): Promise<CallbackOutcome> {
+    const request = callbackRequest(answer);
+    for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+    const res = await localhostFetch(request, { redirect: 'manual' });
     const location = new URL(res.headers.get('location') ?? 'http://nowhere.invalid/');
     return {
       status: res.status,

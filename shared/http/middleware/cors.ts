@@ -14,7 +14,7 @@ export const CORS_MAX_AGE_SECONDS = '600';
 export function checkOrigin(request: HttpRequest): void {
   const { tenant, origin, deps, route } = request.internal.state;
   // OAuth's protocol endpoints read no cookie: a code needs its verifier or the client's secret, userinfo a bearer.
-  if (route.oauth) return;
+  if (route.oauth || route.anyOrigin) return;
   if (tenant && origin !== undefined && !originAllowed(deps.config, tenant, origin)) {
     throw fail('ORIGIN_NOT_ALLOWED');
   }

@@ -137,7 +137,7 @@ describe('GitHub (OAuth 2 and its user API)', () => {
 });
 
 describe('an answer the provider posts (response_mode=form_post, as Apple answers)', () => {
-  it('is taken at the same callback by POST', async () => {
+  it("is taken at the same callback by POST, from the provider's page (its Origin)", async () => {
     const { tenant, providerId } = await withProvider(
       { kind: 'GOOGLE', clientId: 'google-posting', clientSecret: 'google-secret' },
       google,
@@ -147,7 +147,8 @@ describe('an answer the provider posts (response_mode=form_post, as Apple answer
     url.searchParams.set('response_mode', 'form_post');
     const answer = await google.authorize(url, { sub: 'g-1' });
     expect(answer.method).toBe('POST');
-    const outcome = await flows.deliver(answer);
+    // A browser posting the provider's form names the provider's page as its Origin.
+    const outcome = await flows.deliver(answer, { origin: new URL(google.issuer).origin });
     expect(outcome.status).toBe(302);
     expect(outcome.error).toBeNull();
     const res = await flows.signIn(tenant, outcome.result ?? '', started.verifier);
