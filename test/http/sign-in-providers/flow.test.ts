@@ -270,6 +270,19 @@ describe('refusals of the flow', () => {
     expect(replay.error).toBe('PROVIDER_SIGN_IN_FAILED');
   });
 
+  it('a state the service never sent (or altered) finds no sign-in, and the right one still works after', async () => {
+    const { tenant, providerId } = await aTenantWithProvider();
+    const account = anUpstreamAccount();
+    const started = await flows.start(tenant, providerId);
+    const answer = await upstream.authorize(started.authorizationUrl ?? '', { sub: account.sub });
+    const forged = new URL(answer.url);
+    forged.searchParams.set('state', `${forged.searchParams.get('state')?.slice(0, -2)}xx`);
+    const outcome = await flows.deliver({ ...answer, url: forged, params: forged.searchParams });
+    expect(outcome.error).toBe('PROVIDER_SIGN_IN_FAILED');
+    expect(outcome.result).toBeNull();
+    expect((await flows.deliver(answer)).result).toEqual(expect.any(String));
+  });
+
   it("a callback on another tenant's host finds no sign-in there", async () => {
     const { tenant, providerId } = await aTenantWithProvider();
     const { tenant: other } = await aTenantWithProvider();
