@@ -490,6 +490,10 @@ export interface Schemas {
       hints?: string[];
     };
   };
+  AppleKeyInfo: {
+    teamId: string;
+    keyId: string;
+  };
   SignInProviderResponse: {
     id: string;
     kind: 'GOOGLE' | 'APPLE' | 'MICROSOFT' | 'GITHUB' | 'OIDC';
@@ -502,10 +506,7 @@ export interface Schemas {
     trustEmail: boolean;
     order: number;
     redirectUri: string;
-    apple: {
-      teamId: string;
-      keyId: string;
-    } | null;
+    apple: Schemas['AppleKeyInfo'] | null;
     secretSetAt: string;
     createdAt: string;
     updatedAt: string;

@@ -13,6 +13,7 @@ import {
   SIGNS_TOKENS,
 } from '#shared/http/route.ts';
 import {
+  AppleKeyInfo,
   AuthorizationUrlResponse,
   CreateSignInProviderRequest,
   IdentityResponse,
@@ -274,6 +275,7 @@ export const signInProviderRoutes = {
 } as const satisfies Record<string, RouteDef>;
 
 export const signInProviderSchemas = {
+  AppleKeyInfo,
   SignInProviderResponse,
   SignInProviderButton,
   IdentityResponse,

@@ -112,6 +112,9 @@ export type UpdateSignInProviderRequest = v.InferOutput<typeof UpdateSignInProvi
 
 export const ProviderIdParams = v.object({ providerId: v.pipe(v.string(), v.maxLength(64)) });
 
+/** Apple's team and key ids, as a provider shows them (never the key). */
+export const AppleKeyInfo = v.object({ teamId: v.string(), keyId: v.string() });
+
 /** A provider as admins see it: never its secret or key, only when it was last set. */
 export const SignInProviderResponse = v.object({
   id: v.string(),
@@ -127,7 +130,7 @@ export const SignInProviderResponse = v.object({
   order: v.number(),
   /** The redirect URI to register at the provider: the tenant's callback on its hosted origin. */
   redirectUri: v.string(),
-  apple: v.nullable(v.object({ teamId: v.string(), keyId: v.string() })),
+  apple: v.nullable(AppleKeyInfo),
   secretSetAt: v.string(),
   createdAt: v.string(),
   updatedAt: v.string(),

@@ -200,6 +200,35 @@ export const BRIEF_RESOURCES = {
     passkeysAllowed: ours(flag),
     signInProviders: { type: 'array', items: 'SignInProviderButton', ours: true },
   },
+  /** Ours wholly: a sign-in provider as its admins see it (never its secret or key). */
+  SignInProviderResponse: {
+    id: ours(text),
+    kind: ours({ type: 'string', values: ['GOOGLE', 'APPLE', 'MICROSOFT', 'GITHUB', 'OIDC'] }),
+    displayName: ours(text),
+    clientId: ours(text),
+    issuer: ours(text),
+    microsoftTenant: ours(nullableText),
+    scopes: ours({ type: 'array', items: text }),
+    enabled: ours(flag),
+    trustEmail: ours(flag),
+    order: ours({ type: 'number' }),
+    redirectUri: ours(text),
+    apple: ours({ type: 'object', nullable: true, resource: 'AppleKeyInfo' }),
+    secretSetAt: ours(timestamp),
+    createdAt: ours(timestamp),
+    updatedAt: ours(timestamp),
+  },
+  /** Ours wholly: Apple's team and key ids of a provider. */
+  AppleKeyInfo: { teamId: ours(text), keyId: ours(text) },
+  /** Ours wholly: a provider account linked to a user. */
+  IdentityResponse: {
+    providerId: ours(text),
+    kind: ours({ type: 'string', values: ['GOOGLE', 'APPLE', 'MICROSOFT', 'GITHUB', 'OIDC'] }),
+    displayName: ours(nullableText),
+    email: ours(nullableText),
+    linkedAt: ours(timestamp),
+    lastUsedAt: ours(nullableTimestamp),
+  },
   /** Ours wholly: a sign-in provider's button on the sign-in page. */
   SignInProviderButton: {
     id: ours(text),

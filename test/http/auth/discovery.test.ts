@@ -34,6 +34,7 @@ describe('GET /auth/discovery', () => {
       totpAllowed: true,
       allowUserDisableTotp: true,
       passkeysAllowed: true,
+      signInProviders: [],
     });
   });
 

@@ -6,7 +6,9 @@ import { type ResourceName, violationsOf } from '#test/support/brief-resources.t
 import type { Answer } from '#test/support/http.ts';
 import { hostedCeremony, passkeySignInBody } from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { aPagePkce, signInProviderApi } from '#test/support/sign-in-providers.ts';
 import { register } from '#test/support/soft-authenticator.ts';
+import { startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
 
 /**
  * A client written from the brief's field tables (test/support/brief-resources.ts,
@@ -50,6 +52,10 @@ const NOT_BRIEF_RESOURCES = new Set([
   'POST /auth/passkeys/options',
   'POST /auth/reauthenticate/passkey/options',
   'GET /passkeys/related-origins',
+  // Where the browser goes at a sign-in provider: OAuth's authorization URL, held to its schema by every answer's check
+  // against the document, its parameters by test/http/sign-in-providers/.
+  'POST /auth/providers/{providerId}/start',
+  'POST /users/me/identities/start',
 ]);
 
 /** `METHOD /path/template` of every route this file checked. */
@@ -287,6 +293,71 @@ describe('the service answers every brief resource exactly as the brief names it
     const body = await passkeySignInBody(api.url, api.stack, tenant, credential);
     const signedInWithPasskey = await call('POST', '/auth/passkeys/sign-in', tenant.headers, body);
     await expectResource('POST /auth/passkeys/sign-in', signedInWithPasskey, 200, 'LoginTokens', 'envelope');
+  });
+
+  it('sign-in providers (ours): added, read, changed, listed; a sign-in through one; linked providers, listed and linked', async () => {
+    const upstream = await startOidcUpstream({
+      accounts: [{ sub: 'contract', email: anEmail('provider'), emailVerified: true, givenName: 'Ada' }],
+    });
+    try {
+      const added = await call('POST', '/sign-in-providers', adminHeaders, {
+        kind: 'OIDC',
+        displayName: 'Demo ID',
+        issuer: upstream.issuer,
+        clientId: 'contract',
+        clientSecret: 'contract-secret',
+      });
+      await expectResource('POST /sign-in-providers', added, 201, 'SignInProviderResponse');
+      const id = added.body.id as string;
+      await upstream.addClient({
+        clientId: 'contract',
+        clientSecret: 'contract-secret',
+        redirectUris: [added.body.redirectUri],
+      });
+      await expectResource(
+        'GET /sign-in-providers',
+        await call('GET', '/sign-in-providers', adminHeaders),
+        200,
+        'SignInProviderResponse',
+        'list',
+      );
+      await expectResource(
+        'GET /sign-in-providers/{providerId}',
+        await call('GET', `/sign-in-providers/${id}`, adminHeaders),
+        200,
+        'SignInProviderResponse',
+      );
+      const changed = await call('PATCH', `/sign-in-providers/${id}`, adminHeaders, { order: 3 });
+      await expectResource('PATCH /sign-in-providers/{providerId}', changed, 200, 'SignInProviderResponse');
+
+      const flows = signInProviderApi(api);
+      const outcome = await flows.throughProvider(tenant, id, upstream, { sub: 'contract' });
+      const signedIn = await flows.signIn(tenant, outcome.result ?? '', outcome.verifier);
+      await expectResource('POST /auth/providers/sign-in', signedIn, 200, 'LoginTokens', 'envelope');
+      const mine = await call('GET', '/users/me/identities', bearer(tenant, signedIn.body.data.accessToken));
+      await expectResource('GET /users/me/identities', mine, 200, 'IdentityResponse', 'list');
+      const byAdmin = await call('GET', `/users/${signedIn.body.data.user.id}/identities`, adminHeaders);
+      await expectResource('GET /users/{id}/identities', byAdmin, 200, 'IdentityResponse', 'list');
+
+      // A user with a password links the provider from the account page.
+      upstream.setAccount({ sub: 'contract-2', email: anEmail('provider'), emailVerified: true });
+      const user = await aUser(tenant, { password: PASSWORD });
+      const token = (await logIn(tenant, user.email, PASSWORD)).accessToken;
+      const pkce = aPagePkce();
+      const started = await call('POST', '/users/me/identities/start', bearer(tenant, token), {
+        providerId: id,
+        returnTo: `${ORIGIN}/account`,
+        codeChallenge: pkce.challenge,
+      });
+      const back = await flows.deliver(await upstream.authorize(started.body.authorizationUrl, { sub: 'contract-2' }));
+      const linked = await call('POST', '/users/me/identities', bearer(tenant, token), {
+        result: back.result,
+        codeVerifier: pkce.verifier,
+      });
+      await expectResource('POST /users/me/identities', linked, 201, 'IdentityResponse');
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('left no documented route with a JSON answer unchecked (runs last)', () => {

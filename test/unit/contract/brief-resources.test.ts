@@ -55,6 +55,9 @@ const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   OidcClientWithSecretResponse: () => component('OidcClientWithSecretResponse'),
   PasskeyResponse: () => component('PasskeyResponse'),
   SignInProviderButton: () => component('SignInProviderButton'),
+  SignInProviderResponse: () => component('SignInProviderResponse'),
+  AppleKeyInfo: () => component('AppleKeyInfo'),
+  IdentityResponse: () => component('IdentityResponse'),
 };
 
 /** A JSON Schema as the table says it: its types (null included) and allowed values. */
