@@ -1,5 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
 import {
@@ -25,16 +28,20 @@ const demo = useDemoId();
 
 const prompt = (page: Page) => page.getByRole('dialog', { name: 'Confirm it is you' });
 
-/** The user's id, as the tenant's owner reads it (the sessions to age are under it). */
-async function idOf(tenant: TestTenant, email: string): Promise<string> {
-  const api = apiOf(web, tenant);
-  const login = await fetch(`${api}/auth/login`, {
+/** The tenant's owner's bearer headers, signed in through the API just now. */
+async function ownerHeaders(tenant: TestTenant): Promise<Record<string, string>> {
+  const login = await fetch(`${apiOf(web, tenant)}/auth/login`, {
     method: 'POST',
     headers: tenant.headers,
     body: JSON.stringify({ email: tenant.adminEmail, password: tenant.adminPassword }),
   });
   const { accessToken } = ((await login.json()) as { data: { accessToken: string } }).data;
-  const res = await fetch(`${api}/users`, { headers: { ...tenant.headers, authorization: `Bearer ${accessToken}` } });
+  return { ...tenant.headers, authorization: `Bearer ${accessToken}` };
+}
+
+/** The user's id, as the tenant's owner reads it (the sessions to age are under it). */
+async function idOf(tenant: TestTenant, email: string): Promise<string> {
+  const res = await fetch(`${apiOf(web, tenant)}/users`, { headers: await ownerHeaders(tenant) });
   const users = (await res.json()) as { id: string; email: string }[];
   const found = users.find((user) => user.email === email);
   if (!found) throw new Error(`no user ${email}`);
@@ -57,25 +64,43 @@ async function virtualAuthenticator(page: Page) {
   });
 }
 
-/** In the prompt: Continue with Demo ID, and at Demo ID (which asks afresh) `account`; back on the account page. */
-async function continueWithDemoId(page: Page, account = ADA) {
+/** In the prompt: Continue with Demo ID, and at Demo ID (which asks afresh) `account`; back on `path`. */
+async function continueWithDemoId(page: Page, account = ADA, path = '/account') {
   await forgetDemoIdSession(page, demo.upstream);
   await prompt(page).getByRole('button', { name: 'Continue with Demo ID', exact: true }).click();
   await continueAtDemoId(page, demo.upstream, account);
-  await page.waitForURL((url) => url.pathname === '/account');
-  await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+  await page.waitForURL((url) => url.pathname === path);
+  if (path === '/account') await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
 }
+
+/** Signs in with Demo ID on the sign-in page, making the account the first time: lands on the account page. */
+async function signInWithDemoId(page: Page) {
+  await forgetDemoIdSession(page, demo.upstream);
+  await page.getByRole('button', { name: 'Sign in with Demo ID', exact: true }).click();
+  await continueAtDemoId(page, demo.upstream, ADA);
+  await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+  await page.getByText(`Signed in as ${ADA.email}`).waitFor();
+}
+
+/** An app's side: a loopback redirect URI of this file, answering a page of its own. */
+let appServer: Server | undefined;
+let appOrigin = '';
+beforeAll(async () => {
+  appServer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html lang="en"><title>The app</title><main><h1>Back at the app</h1></main></html>');
+  });
+  await new Promise<void>((resolve) => appServer?.listen(0, '127.0.0.1', resolve));
+  appOrigin = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => (appServer ? appServer.close(() => resolve()) : resolve())));
 
 describe('confirming it is you with a provider', () => {
   it('an account Demo ID made (no password): sets up TOTP after Continue with Demo ID; with TOTP on, adds a passkey after Demo ID and the authenticator code (another person’s Demo ID account and a wrong code refused)', async () => {
     const tenant = await aTenantWith({ loginMode: 'PASSWORD', signupMode: 'OPEN', totpAllowed: true });
     await aDemoIdProvider(web, tenant, demo.upstream);
     const page = await web.open(tenant, '/sign-in');
-    await forgetDemoIdSession(page, demo.upstream);
-    await page.getByRole('button', { name: 'Sign in with Demo ID', exact: true }).click();
-    await continueAtDemoId(page, demo.upstream, ADA);
-    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
-    await page.getByText(`Signed in as ${ADA.email}`).waitFor();
+    await signInWithDemoId(page);
     const userId = await idOf(tenant, ADA.email ?? '');
 
     // Signed in more than 10 minutes ago, she sets up an authenticator app: the prompt offers Demo ID.
@@ -184,5 +209,48 @@ describe('confirming it is you with a provider', () => {
     // Her activity says each time she confirmed it was her.
     const activity = page.getByRole('list', { name: 'Your activity, newest first' });
     await expect.poll(() => activity.getByText('Confirmed it was you').count()).toBe(3);
+  });
+
+  it('an app asks her to sign in again (prompt=login): on /authorize she continues with Demo ID, and the app gets its code', async () => {
+    const tenant = await aTenantWith({ loginMode: 'PASSWORD', signupMode: 'OPEN' });
+    await aDemoIdProvider(web, tenant, demo.upstream);
+    const registered = await fetch(`${apiOf(web, tenant)}/oidc/clients`, {
+      method: 'POST',
+      headers: await ownerHeaders(tenant),
+      body: JSON.stringify({
+        type: 'public',
+        name: 'Shop app',
+        firstParty: true,
+        redirectUris: [`${appOrigin}/callback`],
+      }),
+    });
+    const app = (await registered.json()) as { clientId: string };
+    expect(registered.status, JSON.stringify(app)).toBe(201);
+    const page = await web.open(tenant, '/sign-in');
+    await signInWithDemoId(page);
+
+    const state = randomBytes(12).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: `${appOrigin}/callback`,
+      scope: 'openid email',
+      state,
+      prompt: 'login',
+      code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`${web.origin(tenant)}/api/v1/oidc/authorize?${query}`);
+    await prompt(page).getByText('Shop app asks you to confirm it is you before going on.').waitFor();
+    await prompt(page).getByRole('button', { name: 'Continue with Demo ID', exact: true }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'reauth-provider-authorize');
+
+    await continueWithDemoId(page, ADA, '/authorize');
+    await page.waitForURL((url) => url.origin === appOrigin);
+    const answer = new URL(page.url()).searchParams;
+    expect(answer.get('code')).toEqual(expect.any(String));
+    expect(answer.get('state')).toBe(state);
+    expect(answer.get('error')).toBeNull();
   });
 });
