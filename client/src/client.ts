@@ -12,13 +12,18 @@ import {
 import {
   browserLocation,
   dropPendingLink,
+  dropPendingReauthentication,
   dropVerifier,
   keepPendingLink,
+  keepPendingReauthentication,
   keepVerifier,
   linkMayRetry,
   pendingLink,
+  pendingReauthentication,
   pkcePair,
   readProviderReturn,
+  reauthenticationMayRetry,
+  reauthenticationReturn,
   resultLapse,
 } from './providers.js';
 import type {
@@ -644,6 +649,83 @@ export class IdentityClient {
       return data;
     }
     return this.#settle(data as TokensResponse | LoginChallenge);
+  }
+
+  /**
+   * Proves it is the signed-in user again with a provider linked to their account (`me.identities.list()`, those the
+   * tenant still offers: `tenant.signInProviders`), for the calls answered 403 REAUTHENTICATION_REQUIRED: an account
+   * made by a provider may have no password. As `signInWith`: a PKCE pair whose verifier this tab keeps, marked as a
+   * re-authentication (`completeProviderSignIn` and `me.identities.completeLink` leave its result alone), then
+   * `POST /auth/providers/{id}/start` and `location.assign` to the provider. It sends the browser back to `returnTo`
+   * (default: this page), where `completeProviderReauthentication()` finishes. Browsers only.
+   */
+  async reauthenticateWithProvider(providerId: string, options: { returnTo?: string } = {}): Promise<void> {
+    const location = browserLocation();
+    const pair = await pkcePair();
+    const returnTo = keepVerifier(pair, options.returnTo ?? location.href, { reauthenticate: providerId });
+    const { authorizationUrl } = await this.#call<{ authorizationUrl: string }>(
+      'POST',
+      `/auth/providers/${seg(providerId)}/start`,
+      { body: { returnTo, codeChallenge: pair.challenge }, bearer: false },
+    ).catch((error: unknown) => {
+      dropVerifier(pair.challenge);
+      throw error;
+    });
+    location.assign(authorizationUrl);
+  }
+
+  /**
+   * Whether a `reauthenticateWithProvider()` of this tab waits to be finished by `completeProviderReauthentication()`,
+   * and with which provider: `url` (default: this page's) is the way back from it, or its result is kept after a
+   * refusal worth another try (the TOTP code was missing). Null otherwise. Sends nothing and takes nothing: a page
+   * asks this first, to ask for the TOTP code (when the user has TOTP) before it completes.
+   */
+  pendingProviderReauthentication(url: string = browserLocation().href): { providerId: string } | null {
+    const back = reauthenticationReturn(url);
+    if (back) return back;
+    const kept = pendingReauthentication();
+    return kept ? { providerId: kept.providerId } : null;
+  }
+
+  /**
+   * Back from `reauthenticateWithProvider()`: presents the provider's result with this tab's verifier, and `totpCode`
+   * (a TOTP or backup code) when the user has TOTP (`POST /auth/reauthenticate/provider`); the session then counts as
+   * fresh for 10 minutes. Resolves true when proven, false when there is nothing to finish (see
+   * `pendingProviderReauthentication`). The address bar loses the provider's parameters. A refusal before the service
+   * took the result (400 VALIDATION_FAILED on `totpCode`: it is required while TOTP is on; no answer; 429; 5xx) keeps
+   * the result in this tab for another call. Rejects PROVIDER_SIGN_IN_CANCELLED, PROVIDER_SIGN_IN_FAILED (not a
+   * provider account linked to this user), INVALID_CODE (the TOTP code; the result is used then: go to the provider
+   * again).
+   */
+  async completeProviderReauthentication(options: { totpCode?: string; url?: string } = {}): Promise<boolean> {
+    const url = options.url ?? browserLocation().href;
+    const back = reauthenticationReturn(url);
+    let pending = pendingReauthentication();
+    if (back) {
+      const read = readProviderReturn(url, 'reauthenticate');
+      if (read && 'error' in read) {
+        dropPendingReauthentication();
+        throw read.error;
+      }
+      if (read) {
+        pending = { ...read, providerId: back.providerId, expiresAt: resultLapse() };
+        keepPendingReauthentication(pending);
+      }
+    }
+    if (!pending) return false;
+    const body = {
+      result: pending.result,
+      codeVerifier: pending.codeVerifier,
+      ...(options.totpCode === undefined ? {} : { totpCode: options.totpCode }),
+    };
+    try {
+      await this.#call('POST', '/auth/reauthenticate/provider', { body });
+    } catch (error) {
+      if (!reauthenticationMayRetry(error)) dropPendingReauthentication();
+      throw error;
+    }
+    dropPendingReauthentication();
+    return true;
   }
 
   /** DELETE /auth/logout, then the local tokens are cleared whatever the answer. Never rejects. */

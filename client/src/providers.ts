@@ -47,6 +47,7 @@ export const FLOW_PARAM = 'provider_flow';
 
 const VERIFIER_PREFIX = 'identity-client:pkce:';
 const PENDING_LINK_KEY = 'identity-client:provider-link';
+const PENDING_REAUTH_KEY = 'identity-client:provider-reauth';
 /** A flow and its result live 10 minutes each at the service: a verifier older than both is of no use. */
 const VERIFIER_LIFETIME_MS = 30 * 60 * 1000;
 
@@ -98,20 +99,49 @@ export function browserLocation(): NonNullable<BrowserGlobals['location']> {
   return location;
 }
 
+/** What a kept verifier's flow is for: a sign-in or a link (the default), or proving it is you again. */
+export interface FlowPurpose {
+  /** The provider a re-authentication went to: its result is for `POST /auth/reauthenticate/provider` only. */
+  reauthenticate?: string;
+}
+
+interface KeptVerifier extends FlowPurpose {
+  verifier?: unknown;
+  at?: unknown;
+}
+
+function keptAt(store: StorageLike, key: string): KeptVerifier | null {
+  try {
+    const kept = JSON.parse(store.getItem(key) ?? 'null') as unknown;
+    return typeof kept === 'object' && kept !== null ? (kept as KeptVerifier) : null;
+  } catch {
+    return null;
+  }
+}
+
+const isReauthentication = (kept: KeptVerifier | null) => typeof kept?.reauthenticate === 'string';
+
 /**
- * Keeps the verifier in this tab, under its challenge, and answers `returnTo` with the flow's marker. Verifiers left
- * by flows that never came back are dropped once they are too old to be of use.
+ * Keeps the verifier in this tab, under its challenge (with what its flow is for), and answers `returnTo` with the
+ * flow's marker. Verifiers left by flows that never came back are dropped once they are too old to be of use.
  */
-export function keepVerifier(pair: { verifier: string; challenge: string }, returnTo: string): string {
+export function keepVerifier(
+  pair: { verifier: string; challenge: string },
+  returnTo: string,
+  purpose: FlowPurpose = {},
+): string {
   const store = storage();
   const now = Date.now();
   for (let i = store.length - 1; i >= 0; i--) {
     const key = store.key(i);
     if (!key?.startsWith(VERIFIER_PREFIX)) continue;
-    const at = Number((JSON.parse(store.getItem(key) ?? '{}') as { at?: unknown }).at);
+    const at = Number(keptAt(store, key)?.at);
     if (!(now - at < VERIFIER_LIFETIME_MS)) store.removeItem(key);
   }
-  store.setItem(`${VERIFIER_PREFIX}${pair.challenge}`, JSON.stringify({ verifier: pair.verifier, at: now }));
+  store.setItem(
+    `${VERIFIER_PREFIX}${pair.challenge}`,
+    JSON.stringify({ verifier: pair.verifier, at: now, ...purpose }),
+  );
   const url = new URL(returnTo);
   for (const name of [RESULT_PARAM, ERROR_PARAM, FLOW_PARAM]) url.searchParams.delete(name);
   url.searchParams.set(FLOW_PARAM, pair.challenge);
@@ -123,7 +153,10 @@ export function dropVerifier(challenge: string): void {
   browser().sessionStorage?.removeItem(`${VERIFIER_PREFIX}${challenge}`);
 }
 
-/** The verifier of a flow, taken (a result is used once): by its marker, else the newest this tab keeps. */
+/**
+ * The verifier of a flow, taken (a result is used once): by its marker, else the newest sign-in or link this tab
+ * keeps (a re-authentication's result always comes back with its marker).
+ */
 function takeVerifier(flow: string | null): string | undefined {
   const store = storage();
   let key = flow ? `${VERIFIER_PREFIX}${flow}` : undefined;
@@ -132,7 +165,9 @@ function takeVerifier(flow: string | null): string | undefined {
     for (let i = 0; i < store.length; i++) {
       const candidate = store.key(i);
       if (!candidate?.startsWith(VERIFIER_PREFIX)) continue;
-      const at = Number((JSON.parse(store.getItem(candidate) ?? '{}') as { at?: unknown }).at);
+      const kept = keptAt(store, candidate);
+      if (isReauthentication(kept)) continue;
+      const at = Number(kept?.at);
       if (at > newest) {
         newest = at;
         key = candidate;
@@ -140,26 +175,44 @@ function takeVerifier(flow: string | null): string | undefined {
     }
   }
   if (!key) return undefined;
-  const kept = store.getItem(key);
+  const kept = keptAt(store, key);
   store.removeItem(key);
-  if (!kept) return undefined;
-  const verifier = (JSON.parse(kept) as { verifier?: unknown }).verifier;
-  return typeof verifier === 'string' ? verifier : undefined;
+  return typeof kept?.verifier === 'string' ? kept.verifier : undefined;
+}
+
+/** The flow a return names (its marker), as this tab keeps it; null when it names none this tab knows. */
+function flowOf(parsed: UrlLike): KeptVerifier | null {
+  const flow = parsed.searchParams.get(FLOW_PARAM);
+  const store = browser().sessionStorage;
+  return flow && store ? keptAt(store, `${VERIFIER_PREFIX}${flow}`) : null;
+}
+
+/**
+ * Whether `url` is the way back from a re-authentication this tab started (`reauthenticateWithProvider`), and to
+ * which provider it went; null for any other address. Reads nothing from the address bar and takes nothing.
+ */
+export function reauthenticationReturn(url: string): { providerId: string } | null {
+  const parsed = new URL(url, browser().location?.href);
+  if (parsed.searchParams.get(RESULT_PARAM) === null && parsed.searchParams.get(ERROR_PARAM) === null) return null;
+  const providerId = flowOf(parsed)?.reauthenticate;
+  return typeof providerId === 'string' ? { providerId } : null;
 }
 
 /** What the callback brought back to a page: a result with its verifier, or the failure's ApiError. */
 export type ProviderReturn = { result: string; codeVerifier: string } | { error: ApiError };
 
 /**
- * Reads `provider_result` / `provider_error` (and the flow marker) from `url`; null when it has neither. The
- * address bar loses them at once, whatever follows: a reload must not present a used result again.
+ * Reads `provider_result` / `provider_error` (and the flow marker) from `url`; null when it has neither, or when it
+ * is the way back from a flow of the other kind (a re-authentication's result is not a sign-in's, nor the reverse).
+ * The address bar loses them at once, whatever follows: a reload must not present a used result again.
  */
-export function readProviderReturn(url: string): ProviderReturn | null {
+export function readProviderReturn(url: string, kind: 'sign-in' | 'reauthenticate' = 'sign-in'): ProviderReturn | null {
   const parsed = new URL(url, browser().location?.href);
   const result = parsed.searchParams.get(RESULT_PARAM);
   const error = parsed.searchParams.get(ERROR_PARAM);
   const flow = parsed.searchParams.get(FLOW_PARAM);
   if (result === null && error === null) return null;
+  if ((kind === 'reauthenticate') !== isReauthentication(flowOf(parsed))) return null;
   cleanAddressBar();
   if (error !== null) {
     if (flow) takeVerifier(flow);
@@ -235,6 +288,56 @@ export function pendingLink(): PendingLink | null {
 
 export function dropPendingLink(): void {
   browser().sessionStorage?.removeItem(PENDING_LINK_KEY);
+}
+
+/** A re-authentication's result the service has not taken yet (the TOTP code was missing, say), kept in this tab. */
+export interface PendingReauthentication extends PendingLink {
+  providerId: string;
+}
+
+export function keepPendingReauthentication(pending: PendingReauthentication): void {
+  storage().setItem(PENDING_REAUTH_KEY, JSON.stringify(pending));
+}
+
+/** The kept re-authentication, while it lasts (an expired one is dropped). */
+export function pendingReauthentication(): PendingReauthentication | null {
+  const store = browser().sessionStorage;
+  const kept = store?.getItem(PENDING_REAUTH_KEY);
+  if (!store || !kept) return null;
+  try {
+    const pending = JSON.parse(kept) as Partial<PendingReauthentication>;
+    if (
+      typeof pending.result === 'string' &&
+      typeof pending.codeVerifier === 'string' &&
+      typeof pending.providerId === 'string' &&
+      typeof pending.expiresAt === 'string' &&
+      Date.parse(pending.expiresAt) > Date.now()
+    ) {
+      return pending as PendingReauthentication;
+    }
+  } catch {
+    // Not ours, or damaged: dropped below.
+  }
+  store.removeItem(PENDING_REAUTH_KEY);
+  return null;
+}
+
+export function dropPendingReauthentication(): void {
+  browser().sessionStorage?.removeItem(PENDING_REAUTH_KEY);
+}
+
+/**
+ * Whether a refused re-authentication may be tried again with the same result: the service refused it before taking
+ * it (the TOTP code missing or malformed, no answer, too many requests, a failure of its own).
+ */
+export function reauthenticationMayRetry(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    ((error.code === 'VALIDATION_FAILED' && error.errors.some((e) => e.path === 'totpCode')) ||
+      error.code === CLIENT_ERROR_CODES.NETWORK_ERROR ||
+      (error.status === 429 && error.code !== 'TOO_MANY_ATTEMPTS') ||
+      error.status >= 500)
+  );
 }
 
 /** Whether a failed link may be tried again with the same result (the service has not taken it). */

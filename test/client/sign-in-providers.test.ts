@@ -379,6 +379,137 @@ describe('me.identities', () => {
   });
 });
 
+describe('reauthenticateWithProvider, then completeProviderReauthentication', () => {
+  const ACCOUNT = 'https://shop.id.example.test/account';
+  const totpMissing = () =>
+    json(400, {
+      type: 'about:blank',
+      title: 'Error',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'totpCode', message: 'is required while TOTP is on' }],
+    });
+
+  async function signedIn(respond: Responder) {
+    const made = aClient(respond);
+    await made.client.discover({ clientId: tenantConfig.publicApiKey });
+    await made.client.login({ email: 'ada@shop.test', password: 'Monstera-42-leaf' });
+    location.href = ACCOUNT;
+    return made;
+  }
+
+  /** A re-authentication started, at the provider, and back on the account page with `params`. */
+  async function backFromReauthentication(made: Awaited<ReturnType<typeof signedIn>>, params: Record<string, string>) {
+    await made.client.reauthenticateWithProvider('sip_demo');
+    const start = made.fake.to('POST', '/auth/providers/sip_demo/start').at(-1) as SentRequest;
+    backFromProvider(start, params);
+    return start;
+  }
+
+  it('starts as a sign-in does (no bearer), and back, proves it with the bearer; sign-in and link leave its result alone', async () => {
+    const made = await signedIn(() => noContent());
+    const { client, fake } = made;
+    const start = await backFromReauthentication(made, { provider_result: aResult(9) });
+    expect(start.headers).toMatchObject({ 'x-app-id': tenantConfig.app, 'x-mid-key': tenantConfig.mid });
+    expect(start.headers.authorization).toBeUndefined();
+    expect(new URL(start.body.returnTo).pathname).toBe('/account');
+    expect(location.assign).toHaveBeenCalledWith(AT_PROVIDER);
+    const back = location.href;
+
+    // The page asks first (to ask for a TOTP code, say): nothing is sent, nothing taken.
+    expect(client.pendingProviderReauthentication()).toEqual({ providerId: 'sip_demo' });
+    // A result for a re-authentication is not a sign-in's, nor a link's.
+    expect(await client.completeProviderSignIn()).toBeNull();
+    expect(await client.me.identities.completeLink()).toBeNull();
+    expect(location.href).toBe(back);
+    expect(fake.to('POST', '/auth/providers/sign-in')).toHaveLength(0);
+    expect(fake.to('POST', '/users/me/identities')).toHaveLength(0);
+
+    await expect(client.completeProviderReauthentication()).resolves.toBe(true);
+    const [proof] = fake.to('POST', '/auth/reauthenticate/provider');
+    expect(proof?.headers.authorization).toBe('Bearer at-login');
+    expect(proof?.body).toEqual({ result: aResult(9), codeVerifier: expect.any(String) });
+    expect(s256(proof?.body.codeVerifier)).toBe(start.body.codeChallenge);
+    expect(location.href).toBe(ACCOUNT);
+    // Used: nothing is left to finish, or to present again.
+    expect(client.pendingProviderReauthentication()).toBeNull();
+    await expect(client.completeProviderReauthentication()).resolves.toBe(false);
+    expect(fake.to('POST', '/auth/reauthenticate/provider')).toHaveLength(1);
+    expect(storage.items.size).toBe(0);
+  });
+
+  it('keeps the result when the TOTP code was missing, and sends it again with the code', async () => {
+    const answers = [totpMissing(), noContent()];
+    const made = await signedIn((request) =>
+      request.path === '/auth/reauthenticate/provider' ? (answers.shift() ?? problem(500, 'INTERNAL')) : noContent(),
+    );
+    await backFromReauthentication(made, { provider_result: aResult(4) });
+    await expect(made.client.completeProviderReauthentication()).rejects.toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    // Out of the address bar, still waiting in this tab.
+    expect(location.href).toBe(ACCOUNT);
+    expect(made.client.pendingProviderReauthentication()).toEqual({ providerId: 'sip_demo' });
+    await expect(made.client.completeProviderReauthentication({ totpCode: '123456' })).resolves.toBe(true);
+    const [first, second] = made.fake.to('POST', '/auth/reauthenticate/provider');
+    expect(second?.body).toEqual({ ...first?.body, totpCode: '123456' });
+    expect(made.client.pendingProviderReauthentication()).toBeNull();
+  });
+
+  it('drops the result the service took: a wrong TOTP code, a provider account not linked to this user (no refresh)', async () => {
+    const answers = [problem(401, 'INVALID_CODE'), problem(401, 'PROVIDER_SIGN_IN_FAILED')];
+    const made = await signedIn((request) =>
+      request.path === '/auth/reauthenticate/provider' ? (answers.shift() ?? problem(500, 'INTERNAL')) : noContent(),
+    );
+    await backFromReauthentication(made, { provider_result: aResult(1) });
+    await expect(made.client.completeProviderReauthentication({ totpCode: '000000' })).rejects.toMatchObject({
+      code: 'INVALID_CODE',
+    });
+    expect(made.client.pendingProviderReauthentication()).toBeNull();
+
+    await backFromReauthentication(made, { provider_result: aResult(2) });
+    await expect(made.client.completeProviderReauthentication()).rejects.toMatchObject({
+      status: 401,
+      code: 'PROVIDER_SIGN_IN_FAILED',
+    });
+    expect(made.client.pendingProviderReauthentication()).toBeNull();
+    // Those 401s refused the proof, not the token: no refresh, and the session stands.
+    expect(made.fake.to('POST', '/auth/refresh')).toHaveLength(0);
+    expect(made.client.isAuthenticated()).toBe(true);
+  });
+
+  it('rejects with the callback’s code and sends nothing; a sign-in’s result is not one to finish', async () => {
+    const made = await signedIn(() => noContent());
+    await backFromReauthentication(made, { provider_error: 'PROVIDER_SIGN_IN_CANCELLED' });
+    expect(made.client.pendingProviderReauthentication()).toEqual({ providerId: 'sip_demo' });
+    await expect(made.client.completeProviderReauthentication()).rejects.toMatchObject({
+      code: 'PROVIDER_SIGN_IN_CANCELLED',
+    });
+    expect(location.href).toBe(ACCOUNT);
+    expect(storage.items.size).toBe(0);
+
+    await made.client.signInWith('sip_demo');
+    backFromProvider(made.fake.to('POST', '/auth/providers/sip_demo/start')[1] as SentRequest, {
+      provider_result: aResult(6),
+    });
+    expect(made.client.pendingProviderReauthentication()).toBeNull();
+    await expect(made.client.completeProviderReauthentication()).resolves.toBe(false);
+    expect(made.fake.to('POST', '/auth/reauthenticate/provider')).toHaveLength(0);
+    expect(location.href).not.toBe(ACCOUNT);
+  });
+
+  it('keeps nothing and goes nowhere when the service refuses the start', async () => {
+    const made = await signedIn(() => noContent());
+    const fake = fakeFetch(() => problem(404, 'NOT_FOUND'));
+    const client = new IdentityClient({ baseUrl: BASE_URL, fetch: fake.fetch, cookies: recordingCookies().store });
+    await expect(client.reauthenticateWithProvider('sip_gone')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(storage.items.size).toBe(0);
+    expect(location.assign).not.toHaveBeenCalled();
+    expect(made.fake.to('POST', '/auth/reauthenticate/provider')).toHaveLength(0);
+  });
+});
+
 describe('admin', () => {
   it('reads and changes the tenant’s sign-in providers, and a user’s linked accounts', async () => {
     const provider = { id: 'sip_1', kind: 'OIDC', displayName: 'Demo ID' };

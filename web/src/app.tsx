@@ -8,6 +8,7 @@ import { ResetPassword } from './pages/reset-password.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignOut } from './pages/sign-out.tsx';
 import { SignUp } from './pages/sign-up.tsx';
+import { ProviderReauthReturn } from './reauth.tsx';
 import { useSession } from './session.tsx';
 
 // The account page and the console load on demand: the sign-in pages carry neither (budget: 60 KB gzipped).
@@ -65,6 +66,7 @@ export function App() {
   return (
     <LocationProvider>
       <ExpiryWatcher />
+      <ProviderReauthReturn />
       <ErrorBoundary>
         <Router>
           <Route path="/" component={Home} />

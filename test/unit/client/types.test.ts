@@ -5,6 +5,7 @@ import type * as auth from '#shared/auth/schemas.ts';
 import type * as merchants from '#shared/merchants/schemas.ts';
 import type * as passkeys from '#shared/passkeys/schemas.ts';
 import type * as roles from '#shared/roles/schemas.ts';
+import type * as providers from '#shared/sign-in-providers/schemas.ts';
 import type * as tenancy from '#shared/tenancy/schemas.ts';
 import type * as admin from '#shared/users/admin-schemas.ts';
 import type * as users from '#shared/users/schemas.ts';
@@ -46,6 +47,15 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.Merchant>().toEqualTypeOf<Answer<typeof merchants.MerchantResponse>>();
     expectTypeOf<sdk.ApiKey>().toEqualTypeOf<Answer<typeof merchants.ApiKeyResponse>>();
     expectTypeOf<sdk.GeneratedApiKey>().toEqualTypeOf<Answer<typeof merchants.GenerateApiKeyResponse>>();
+    expectTypeOf<sdk.SignInProvider>().toEqualTypeOf<Answer<typeof providers.SignInProviderResponse>>();
+    expectTypeOf<sdk.SignInProviderButton>().toEqualTypeOf<Answer<typeof providers.SignInProviderButton>>();
+    expectTypeOf<sdk.Identity>().toEqualTypeOf<Answer<typeof providers.IdentityResponse>>();
+    expectTypeOf<sdk.ProviderLinkRequired>().toEqualTypeOf<Answer<typeof providers.LinkRequiredResponse>>();
+    // A provider sign-in answers as login does (the tokens kept, `{ user }` given back), or the link to make first.
+    type ProviderAnswer = Answer<typeof providers.ProviderSignInResponse>['data'];
+    expectTypeOf<Exclude<sdk.ProviderSignInResult, sdk.LoginSuccess>>().toEqualTypeOf<
+      Exclude<ProviderAnswer, Answer<typeof auth.TokensResponse>>
+    >();
   });
 
   it('send request bodies the server accepts', () => {
@@ -63,5 +73,7 @@ describe('client SDK types', () => {
     expectTypeOf<sdk.CreateRoleRequest>().toEqualTypeOf<Body<typeof roles.CreateRoleRequest>>();
     expectTypeOf<sdk.AssignRoleRequest>().toEqualTypeOf<Body<typeof roles.AssignRoleRequest>>();
     expectTypeOf<sdk.RevokeRoleRequest>().toEqualTypeOf<Body<typeof roles.RevokeRoleRequest>>();
+    expectTypeOf<sdk.CreateSignInProviderRequest>().toEqualTypeOf<Body<typeof providers.CreateSignInProviderRequest>>();
+    expectTypeOf<sdk.UpdateSignInProviderRequest>().toEqualTypeOf<Body<typeof providers.UpdateSignInProviderRequest>>();
   });
 });

@@ -195,8 +195,12 @@ describe('sign-in providers in the console', () => {
     const providerId = new URL(page.url()).pathname.split('/').pop() ?? '';
     expect(providerId).toMatch(/^sip_/);
 
-    // The sign-in page's discovery lists its button; registered at the fake, it signs a new person up.
+    // The sign-in page's discovery lists its button, and the hosted sign-in page, in a browser of its own, shows it;
+    // registered at the fake, it signs a new person up.
     await expect(buttonsOf(tenant)).resolves.toEqual([{ id: providerId, kind: 'OIDC', displayName: 'Demo ID' }]);
+    const visitor = await web.open(tenant, '/sign-in');
+    await visitor.getByRole('button', { name: 'Sign in with Demo ID', exact: true }).waitFor();
+    await visitor.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await upstream.addClient({
       clientId: 'shop-console',
       clientSecret: 'demo-secret-0123456789',
@@ -246,6 +250,9 @@ describe('sign-in providers in the console', () => {
     await expect(page.getByText('Unsaved changes').count()).resolves.toBe(0);
     await expect(page.getByRole('checkbox', { name: 'Turned on' }).isChecked()).resolves.toBe(false);
     await expect(buttonsOf(tenant)).resolves.toEqual([]);
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await expect(visitor.getByRole('button', { name: 'Sign in with Demo ID' }).count()).resolves.toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'console-provider-off');
 

@@ -287,8 +287,12 @@ export async function screenshotsOnPhoneAndDark(page: Page, name: string, onPhon
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** A screenshot of the page in .screenshots/<name>.png, to look at. */
+/**
+ * A screenshot of the page in .screenshots/<name>.png, to look at: the whole page, or the screen while a modal dialog
+ * is open (a whole-page capture leaves the dialog out, the backdrop half drawn).
+ */
 export async function screenshot(page: Page, name: string): Promise<Buffer> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const modal = await page.evaluate("document.querySelector('dialog:modal') !== null");
+  return page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage: !modal });
 }

@@ -17,15 +17,24 @@ const emailSentences = () => ({
  */
 export function EmailSection(props: { onChanged(): void }) {
   const { client, user, setUser } = useSession();
-  const reauth = useReauthenticated();
+  // The change goes on after the user confirmed it is them at a provider (the page loaded again on the way back).
+  const reauth = useReauthenticated({
+    'email.change': (email) => {
+      setNewEmail(String(email));
+      start.run(String(email));
+    },
+  });
   const [newEmail, setNewEmail] = useState('');
   const [challenge, setChallenge] = useState<{ id: string; email: string } | null>(null);
   const [changedTo, setChangedTo] = useState<string | null>(null);
 
-  const start = useAction(async () => {
+  const start = useAction(async (typed: string) => {
     setChangedTo(null);
-    const email = newEmail.trim();
-    const { challengeId } = await reauth.run(() => client.me.startEmailChange({ newEmail: email }));
+    const email = typed.trim();
+    const { challengeId } = await reauth.run(() => client.me.startEmailChange({ newEmail: email }), {
+      key: 'email.change',
+      data: email,
+    });
     setChallenge({ id: challengeId, email });
   });
   const problems = fieldSentences(start.error);
@@ -47,7 +56,7 @@ export function EmailSection(props: { onChanged(): void }) {
           onRestart={() => setChallenge(null)}
         />
       ) : (
-        <form onSubmit={onSubmit(start.run)} noValidate>
+        <form onSubmit={onSubmit(() => start.run(newEmail))} noValidate>
           <Field
             label={t('account.email.new')}
             name="newEmail"

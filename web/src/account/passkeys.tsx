@@ -8,6 +8,10 @@ import { useSession } from '../session.tsx';
 import { Field, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
+/** A passkey as a change names it (kept while the user confirms it is them at a provider). */
+type Named = Pick<Passkey, 'id' | 'name'>;
+const named = (passkey: Named): Named => ({ id: passkey.id, name: passkey.name });
+
 /** "Synced to your devices" (its provider keeps it on the person's devices) or "One device only". */
 const kindOf = (passkey: Passkey) =>
   passkey.deviceType === 'multiDevice' ? t('account.passkeys.synced') : t('account.passkeys.deviceBound');
@@ -21,7 +25,15 @@ const kindOf = (passkey: Passkey) =>
 export function PasskeysSection(props: { onChanged(): void }) {
   const { client, tenant } = useSession();
   const support = usePasskeySupport();
-  const reauth = useReauthenticated();
+  // Each change goes on after the user confirmed it is them at a provider (the page loaded again on the way back).
+  const reauth = useReauthenticated({
+    'passkeys.add': () => add.run(),
+    'passkeys.rename': (data) => {
+      const { passkey, name } = data as { passkey: Named; name: string };
+      rename.run(passkey, name);
+    },
+    'passkeys.remove': (passkey) => remove.run(passkey as Named),
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   const list = useResource(() => client.passkeys.list());
   const passkeys = list.data;
@@ -40,20 +52,23 @@ export function PasskeysSection(props: { onChanged(): void }) {
   const add = useAction(async () => {
     let added: Passkey;
     try {
-      added = await reauth.run(() => client.passkeys.register());
+      added = await reauth.run(() => client.passkeys.register(), { key: 'passkeys.add' });
     } catch (error) {
       if (cancelledPasskey(error)) return;
       throw error;
     }
     await done(t('account.passkeys.added', { name: added.name }));
   });
-  const rename = useAction(async (passkey: Passkey, name: string) => {
-    const renamed = await reauth.run(() => client.passkeys.rename(passkey.id, name.trim()));
+  const rename = useAction(async (passkey: Named, name: string) => {
+    const renamed = await reauth.run(() => client.passkeys.rename(passkey.id, name.trim()), {
+      key: 'passkeys.rename',
+      data: { passkey: named(passkey), name },
+    });
     setRenaming(null);
     await done(t('account.passkeys.renamed', { name: renamed.name }));
   });
-  const remove = useAction(async (passkey: Passkey) => {
-    await reauth.run(() => client.passkeys.remove(passkey.id));
+  const remove = useAction(async (passkey: Named) => {
+    await reauth.run(() => client.passkeys.remove(passkey.id), { key: 'passkeys.remove', data: named(passkey) });
     setRemoving(null);
     await done(t('account.passkeys.removed', { name: passkey.name }));
   });

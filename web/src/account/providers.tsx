@@ -8,8 +8,11 @@ import { useSession } from '../session.tsx';
 import { Notice, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Section } from './section.tsx';
 
+/** A link to unlink: which provider, by its name. */
+type Unlinking = Pick<Identity, 'providerId' | 'displayName'>;
+
 /** A linked provider's name; one the tenant has since deleted is said so (it signs in no more). */
-const nameOf = (identity: Identity) => identity.displayName ?? t('account.providers.deleted');
+const nameOf = (identity: Pick<Identity, 'displayName'>) => identity.displayName ?? t('account.providers.deleted');
 
 /**
  * The provider accounts linked to the user (GET /users/me/identities): which provider, the address it gave, when
@@ -19,12 +22,20 @@ const nameOf = (identity: Identity) => identity.displayName ?? t('account.provid
  */
 export function ProvidersSection(props: { onChanged(): void }) {
   const { client, tenant } = useSession();
-  const reauth = useReauthenticated();
+  // Each change goes on after the user confirmed it is them at a provider (the page loaded again on the way back).
+  const reauth = useReauthenticated({
+    'providers.complete': () => completing.run(),
+    'providers.link': (providerId) => {
+      const provider = tenant.signInProviders?.find((p) => p.id === providerId);
+      if (provider) link.run(provider);
+    },
+    'providers.unlink': (data) => unlink.run(data as Unlinking),
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   const list = useResource(() => client.me.identities.list());
   const identities = list.data;
   const [news, setNews] = useState<string | null>(null);
-  const [unlinking, setUnlinking] = useState<Identity | null>(null);
+  const [unlinking, setUnlinking] = useState<Unlinking | null>(null);
 
   const done = async (sentence: string) => {
     await list.reload();
@@ -38,19 +49,29 @@ export function ProvidersSection(props: { onChanged(): void }) {
   const completing = useAction(async () => {
     const identity = await reauth.run(
       async () => (await client.me.identities.completeLink()) ?? (await client.me.identities.linkPending()),
+      { key: 'providers.complete' },
     );
     if (identity) await done(t('account.providers.linked', { name: nameOf(identity) }));
   });
   useEffect(() => {
-    if (backFromProvider()) completing.run().finally(() => heading.current?.focus());
+    // Not the way back from confirming it is you at a provider: the prompt takes that one.
+    if (backFromProvider() && !client.pendingProviderReauthentication()) {
+      completing.run().finally(() => heading.current?.focus());
+    }
   }, []);
 
   const link = useAction(async (provider: SignInProviderButton) => {
-    await reauth.run(() => client.me.identities.link(provider.id, { returnTo: `${location.origin}/account` }));
+    await reauth.run(() => client.me.identities.link(provider.id, { returnTo: `${location.origin}/account` }), {
+      key: 'providers.link',
+      data: provider.id,
+    });
   });
-  const unlink = useAction(async (identity: Identity) => {
+  const unlink = useAction(async (identity: Unlinking) => {
     try {
-      await reauth.run(() => client.me.identities.unlink(identity.providerId));
+      await reauth.run(() => client.me.identities.unlink(identity.providerId), {
+        key: 'providers.unlink',
+        data: { providerId: identity.providerId, displayName: identity.displayName },
+      });
     } finally {
       // Unlinked, or refused (the last way to sign in): the question is answered either way.
       setUnlinking(null);

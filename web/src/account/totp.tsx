@@ -20,7 +20,9 @@ type Stage = { kind: 'idle' } | { kind: 'setup'; setup: TotpSetupResponse } | { 
  */
 export function TotpSection(props: { onChanged(): void }) {
   const { client, tenant, user, setUser } = useSession();
-  const reauth = useReauthenticated();
+  // Setting up goes on after the user confirmed it is them at a provider (the page loaded again on the way back). The
+  // later steps hold what the page showed (the QR code, a code typed): made again, they find the session fresh.
+  const reauth = useReauthenticated({ 'totp.setUp': () => begin.run() });
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   const [turnedOff, setTurnedOff] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -28,7 +30,7 @@ export function TotpSection(props: { onChanged(): void }) {
 
   const begin = useAction(async () => {
     setTurnedOff(false);
-    const setup = await reauth.run(() => client.me.totp.init());
+    const setup = await reauth.run(() => client.me.totp.init(), { key: 'totp.setUp' });
     setStage({ kind: 'setup', setup });
   });
 

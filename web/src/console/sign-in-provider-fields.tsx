@@ -1,14 +1,14 @@
 import { useId } from 'preact/hooks';
 import { type TextKey, t, tx } from '../i18n/index.ts';
 import { codeSentence, fieldSentences, formProblem } from '../messages.ts';
-import { ApiError } from '../sdk.ts';
+import {
+  ApiError,
+  type CreateSignInProviderRequest,
+  type SignInProviderKind as ProviderKind,
+  type SignInProvider,
+  type UpdateSignInProviderRequest,
+} from '../sdk.ts';
 import { Field, PasswordField } from '../ui.tsx';
-import type {
-  CreateSignInProviderRequest,
-  ProviderKind,
-  SignInProvider,
-  UpdateSignInProviderRequest,
-} from './sign-in-providers-api.ts';
 
 /** What each kind is, as the form and the provider's page say it. */
 interface KindFacts {

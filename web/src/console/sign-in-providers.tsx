@@ -3,7 +3,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { t, tx } from '../i18n/index.ts';
 import { codeSentence } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
-import { ApiError } from '../sdk.ts';
+import { ApiError, type SignInProvider } from '../sdk.ts';
 import { useSession } from '../session.tsx';
 import { Button, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
@@ -24,17 +24,15 @@ import {
   remoteProblems,
   sameDraft,
 } from './sign-in-provider-fields.tsx';
-import { type SignInProvider, signInProvidersApi } from './sign-in-providers-api.ts';
 import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
 import { When } from './users-shared.tsx';
 import './sign-in-providers.css';
 
 const LIST = '/console/sign-in-providers';
 
-/** The API of the providers, for the session's client (one per client). */
+/** The SDK's admin API of the tenant's providers. */
 function useProvidersApi() {
-  const { client } = useSession();
-  return useMemo(() => signInProvidersApi(client), [client]);
+  return useSession().client.admin.signInProviders;
 }
 
 /**

@@ -1,8 +1,6 @@
-import { useMemo } from 'preact/hooks';
 import { t } from '../i18n/index.ts';
 import { useSession } from '../session.tsx';
 import { Problem, ScrollingTable, TableHead, useResource } from '../ui.tsx';
-import { signInProvidersApi } from './sign-in-providers-api.ts';
 import { Loading, SkeletonRows } from './table-states.tsx';
 import { adminSentences, When } from './users-shared.tsx';
 
@@ -19,8 +17,11 @@ const identityColumns = () => [
  */
 export function UserIdentities(props: { userId: string }) {
   const { client } = useSession();
-  const api = useMemo(() => signInProvidersApi(client), [client]);
-  const { data: identities, error, reload } = useResource(() => api.identities(props.userId), [api, props.userId]);
+  const {
+    data: identities,
+    error,
+    reload,
+  } = useResource(() => client.admin.users.identities(props.userId), [client, props.userId]);
   return (
     <section class="panel" aria-labelledby="identities-heading">
       <h2 id="identities-heading">{t('user.identities.title')}</h2>

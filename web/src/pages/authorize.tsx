@@ -199,6 +199,8 @@ function AuthorizationFlow(props: { requestId: string }) {
           {stage.open && (
             <ReauthPrompt
               reason={t('authorize.confirmReason', { client: name })}
+              // Back from a provider, this page opens the prompt again by itself, which then finishes.
+              resume={{ key: 'authorize' }}
               onProven={() => {
                 complete(request);
               }}

@@ -167,6 +167,18 @@ const texts: Record<keyof typeof en, string> = {
   'reauth.confirm': 'Bestätigen',
   'reauth.cancel': 'Abbrechen',
   'reauth.withPasskey': 'Passkey verwenden',
+  'reauth.withProvider': 'Weiter mit {name}',
+  'reauth.backFrom': 'Mit {name} bestätigt. Geben Sie zum Abschluss Ihren Authenticator-Code ein.',
+  'reauth.confirming': 'Es wird mit {name} bestätigt, dass Sie es sind …',
+  'reauth.providerNotLinked':
+    'Das Konto, das Sie bei {name} verwendet haben, ist nicht mit Ihrem verknüpft. Fahren Sie mit dem verknüpften fort oder bestätigen Sie auf anderem Weg.',
+  'reauth.providerWrongCode':
+    'Dieser Code stimmt nicht oder ist abgelaufen. Um es erneut zu versuchen, fahren Sie noch einmal mit {name} fort.',
+  'reauth.theProvider': 'dem Anbieter',
+  'reauth.confirmedTitle': 'Sie haben bestätigt, dass Sie es sind',
+  'reauth.confirmedText':
+    'Nehmen Sie Ihre Änderung erneut vor: In den nächsten 10 Minuten wird sie ohne Rückfrage ausgeführt.',
+  'reauth.close': 'OK',
   'passkey.or': 'oder',
   'passkey.signIn': 'Mit einem Passkey anmelden',
   'passkey.notKnown':

@@ -173,6 +173,19 @@ const texts = {
   'reauth.confirm': 'Confirm',
   'reauth.cancel': 'Cancel',
   'reauth.withPasskey': 'Use a passkey',
+  /** `{name}`: a sign-in provider linked to the account (its name as the tenant set it). */
+  'reauth.withProvider': 'Continue with {name}',
+  'reauth.backFrom': 'Confirmed with {name}. Enter your authenticator code to finish.',
+  'reauth.confirming': 'Confirming it is you with {name}…',
+  'reauth.providerNotLinked':
+    'The account you used at {name} is not linked to yours. Continue with the one you linked, or confirm another way.',
+  'reauth.providerWrongCode':
+    'That code is not right, or it has expired. To try again, continue with {name} once more.',
+  /** Stands for `{name}` (after "with", "at") when the provider is no longer the tenant's. */
+  'reauth.theProvider': 'the provider',
+  'reauth.confirmedTitle': 'You have confirmed it is you',
+  'reauth.confirmedText': 'Make your change again: for the next 10 minutes, it goes through without asking.',
+  'reauth.close': 'OK',
   // Passkeys on the sign-in pages and in the prompt above.
   'passkey.or': 'or',
   'passkey.signIn': 'Sign in with a passkey',
