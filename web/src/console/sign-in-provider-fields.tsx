@@ -380,10 +380,12 @@ export function ProviderFields(props: {
   return (
     <>
       {stored ? (
-        <p>
-          <span class="option-title">{t('providers.kindIs')}</span> {kindName(stored.kind)}{' '}
-          <span class="muted">{t('providers.kindNever')}</span>
-        </p>
+        <>
+          <p>
+            <span class="option-title">{t('providers.kindIs')}</span> {kindName(stored.kind)}
+          </p>
+          <p class="muted">{t('providers.kindNever')}</p>
+        </>
       ) : (
         <fieldset class="choice options">
           <legend>{t('providers.kind')}</legend>
