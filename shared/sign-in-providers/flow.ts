@@ -47,7 +47,7 @@ export function subjectHashOf(tenant: TenantRef, providerId: string, subject: st
 }
 
 /** The page's PKCE check (RFC 7636 S256): only the page that started, holding the verifier, takes the result. */
-function verifierMatches(verifier: string, challenge: string): boolean {
+export function verifierMatches(verifier: string, challenge: string): boolean {
   const computed = createHash('sha256').update(verifier).digest('base64url');
   return sameSecret(Buffer.from(computed), Buffer.from(challenge));
 }

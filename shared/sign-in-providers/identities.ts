@@ -1,4 +1,5 @@
 import { activityItem } from '../activity/record.ts';
+import { hashToken } from '../auth/codes.ts';
 import { proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood } from '../auth/second-factor.ts';
@@ -14,7 +15,7 @@ import { userRepo } from '../store/user-repo.ts';
 import { passkeysOffered } from '../tenancy/hosted-pages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser, targetUser } from '../users/lookup.ts';
-import { beginAtProvider, checkReturnTo, enabledProvider, takeResult } from './flow.ts';
+import { beginAtProvider, checkReturnTo, enabledProvider, takeResult, verifierMatches } from './flow.ts';
 import type { IdentityResponse, ProviderResultRequest } from './schemas.ts';
 
 async function identitiesOf(deps: Deps, tenant: TenantRef, userId: string): Promise<IdentityResponse[]> {
@@ -152,7 +153,9 @@ export async function unlinkMyIdentity(
  * POST /auth/reauthenticate/provider: proving it is you again with a linked provider (a sign-in at it, started as
  * any sign-in is), for an account that may have no password. The provider account must be linked to the caller; a
  * TOTP user adds a TOTP or backup code, as with a password. The session counts as freshly authenticated for 10
- * minutes. A wrong TOTP code counts in the login lockout, as at POST /auth/reauthenticate.
+ * minutes. The result is read first and taken only once the TOTP code is right: a mistyped code is typed again,
+ * not another trip to the provider (a wrong code counts in the login lockout, as at POST /auth/reauthenticate).
+ * A result that is not the caller's, or comes with a wrong verifier, is used up at once.
  */
 export async function reauthenticateWithProvider(
   deps: Deps,
@@ -163,18 +166,31 @@ export async function reauthenticateWithProvider(
 ): Promise<void> {
   const user = await currentUser(deps, tenant, principal);
   if (user.totpEnabled && body.totpCode === undefined) throw failField('totpCode', 'is required while TOTP is on');
-  const result = await takeResult(deps, tenant, body);
   const repo = signInProviderRepo(deps.store);
-  const [provider, linkedUserId] = await Promise.all([
-    repo.get(tenant, result.providerId),
-    repo.linkedUserOf(tenant, result.providerId, result.subjectHash),
-  ]);
-  if (!provider?.enabled || linkedUserId !== user.id) throw fail('PROVIDER_SIGN_IN_FAILED');
+  const read = await repo.peekResult(tenant, hashToken(body.result), deps.clock.now());
+  const [provider, linkedUserId] = read
+    ? await Promise.all([
+        repo.get(tenant, read.providerId),
+        repo.linkedUserOf(tenant, read.providerId, read.subjectHash),
+      ])
+    : [null, null];
+  if (
+    !read ||
+    !provider?.enabled ||
+    linkedUserId !== user.id ||
+    !verifierMatches(body.codeVerifier, read.pageChallenge)
+  ) {
+    // Used up: a result someone else's page made, or guessed at, is worth one try.
+    await repo.takeResult(tenant, hashToken(body.result), deps.clock.now());
+    throw fail('PROVIDER_SIGN_IN_FAILED');
+  }
   if (user.totpEnabled) {
     await proveSignedIn(deps, tenant, user.email, client.ip, async () =>
       (await secondFactorIsGood(deps, tenant, user, body.totpCode ?? '')) ? null : 'INVALID_CODE',
     );
   }
+  // Taken now, once: of two answers racing with one result, one freshens the session.
+  await takeResult(deps, tenant, body);
   const now = deps.clock.now();
   const failed = await transact(deps.store, {
     session: sessionRepo(deps.store).reauthenticatedItem(tenant, user.id, principal.sessionId, now),

@@ -127,6 +127,23 @@ function toIdentity(item: Record<string, unknown>): LinkedIdentity {
   };
 }
 
+function toResult(item: Record<string, unknown>): ProviderResult {
+  return {
+    providerId: item.providerId as string,
+    intent: item.intent as ProviderIntent,
+    pageChallenge: item.pageChallenge as string,
+    subjectHash: item.subjectHash as string,
+    email: (item.email as string | null) ?? null,
+    emailVerified: item.emailVerified === true,
+    firstName: (item.firstName as string | null) ?? null,
+    lastName: (item.lastName as string | null) ?? null,
+    userId: (item.userId as string | null) ?? null,
+    sessionId: (item.sessionId as string | null) ?? null,
+    linkOnly: item.linkOnly === true,
+    expiresAt: item.expiresAt as string,
+  };
+}
+
 /**
  * Sign-in providers (SIGNIN_PROVIDER, in the tenant's partition, with the buttons' list kept on the merchant), their
  * flows and results (PROVIDER_FLOW, PROVIDER_RESULT: short-lived, each taken once), and the provider accounts linked
@@ -239,21 +256,13 @@ export function signInProviderRepo(store: StoreClient) {
     /** Takes a result: deleted whatever follows (a page that must link gets it back). Null: unknown, used or expired. */
     async takeResult(t: TenantRef, resultHash: string, now: Date): Promise<ProviderResult | null> {
       const taken = await takeOnce(store, signInProviderKeys.result(t, resultHash), now);
-      if (!taken) return null;
-      return {
-        providerId: taken.providerId as string,
-        intent: taken.intent as ProviderIntent,
-        pageChallenge: taken.pageChallenge as string,
-        subjectHash: taken.subjectHash as string,
-        email: (taken.email as string | null) ?? null,
-        emailVerified: taken.emailVerified === true,
-        firstName: (taken.firstName as string | null) ?? null,
-        lastName: (taken.lastName as string | null) ?? null,
-        userId: (taken.userId as string | null) ?? null,
-        sessionId: (taken.sessionId as string | null) ?? null,
-        linkOnly: taken.linkOnly === true,
-        expiresAt: taken.expiresAt as string,
-      };
+      return taken ? toResult(taken) : null;
+    },
+
+    /** Reads a result without taking it (a proof that still needs its TOTP code). Null: unknown, used or expired. */
+    async peekResult(t: TenantRef, resultHash: string, now: Date): Promise<ProviderResult | null> {
+      const item = await getItem(store, signInProviderKeys.result(t, resultHash));
+      return item && (item.expiresAt as string) > now.toISOString() ? toResult(item) : null;
     },
 
     /** The user a provider account is linked to, if any. */

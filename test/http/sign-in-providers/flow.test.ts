@@ -247,7 +247,9 @@ describe('refusals of the flow', () => {
     const { tenant, providerId } = await aTenantWithProvider();
     const account = anUpstreamAccount();
     const outcome = await flows.throughProvider(tenant, providerId, upstream, { sub: account.sub });
-    const stranger = await flows.signIn(tenant, outcome.result ?? '', `${outcome.verifier.slice(0, -1)}A`);
+    // Another verifier: the page's with its last character changed.
+    const other = `${outcome.verifier.slice(0, -1)}${outcome.verifier.endsWith('A') ? 'B' : 'A'}`;
+    const stranger = await flows.signIn(tenant, outcome.result ?? '', other);
     expectProblem(stranger, 401, 'PROVIDER_SIGN_IN_FAILED');
     // The wrong verifier used it up: the page's own is refused too (a stolen result is worth one guess, then nothing).
     expectProblem(await flows.signIn(tenant, outcome.result ?? '', outcome.verifier), 401, 'PROVIDER_SIGN_IN_FAILED');
@@ -454,12 +456,17 @@ describe('proving it is you again with a provider', () => {
       bearer(tenant, token),
     );
     expectProblem(withoutCode, 400, 'VALIDATION_FAILED');
-    const ours2 = await flows.throughProvider(tenant, providerId, upstream, { sub: mine.sub });
-    const withCode = await post(
-      `${api.url}/auth/reauthenticate/provider`,
-      { result: ours2.result, codeVerifier: ours2.verifier, totpCode: owner.backupCodes?.[0] },
-      bearer(tenant, token),
-    );
+    // A mistyped code is typed again: the provider's result is kept until the code is right.
+    const send = (totpCode: string) =>
+      post(
+        `${api.url}/auth/reauthenticate/provider`,
+        { result: ours.result, codeVerifier: ours.verifier, totpCode },
+        bearer(tenant, token),
+      );
+    expectProblem(await send('000000'), 401, 'INVALID_CODE');
+    const withCode = await send(owner.backupCodes?.[0] ?? '');
     expect(withCode.status, withCode.text).toBe(204);
+    // Then it is used up.
+    expectProblem(await send(owner.backupCodes?.[1] ?? ''), 401, 'PROVIDER_SIGN_IN_FAILED');
   });
 });
