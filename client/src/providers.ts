@@ -328,12 +328,14 @@ export function dropPendingReauthentication(): void {
 
 /**
  * Whether a refused re-authentication may be tried again with the same result: the service refused it before taking
- * it (the TOTP code missing or malformed, no answer, too many requests, a failure of its own).
+ * it (the TOTP code missing, malformed or wrong: the service takes the result only with a right code; no answer, too
+ * many requests, a failure of its own).
  */
 export function reauthenticationMayRetry(error: unknown): boolean {
   return (
     error instanceof ApiError &&
     ((error.code === 'VALIDATION_FAILED' && error.errors.some((e) => e.path === 'totpCode')) ||
+      error.code === 'INVALID_CODE' ||
       error.code === CLIENT_ERROR_CODES.NETWORK_ERROR ||
       (error.status === 429 && error.code !== 'TOO_MANY_ATTEMPTS') ||
       error.status >= 500)

@@ -457,7 +457,7 @@ describe('reauthenticateWithProvider, then completeProviderReauthentication', ()
     expect(made.client.pendingProviderReauthentication()).toBeNull();
   });
 
-  it('drops the result the service took: a wrong TOTP code, a provider account not linked to this user (no refresh)', async () => {
+  it('keeps the result through a wrong TOTP code (the service takes it only with a right one), drops one not linked to this user (no refresh)', async () => {
     const answers = [problem(401, 'INVALID_CODE'), problem(401, 'PROVIDER_SIGN_IN_FAILED')];
     const made = await signedIn((request) =>
       request.path === '/auth/reauthenticate/provider' ? (answers.shift() ?? problem(500, 'INTERNAL')) : noContent(),
@@ -466,7 +466,7 @@ describe('reauthenticateWithProvider, then completeProviderReauthentication', ()
     await expect(made.client.completeProviderReauthentication({ totpCode: '000000' })).rejects.toMatchObject({
       code: 'INVALID_CODE',
     });
-    expect(made.client.pendingProviderReauthentication()).toBeNull();
+    expect(made.client.pendingProviderReauthentication()).toEqual({ providerId: 'sip_demo' });
 
     await backFromReauthentication(made, { provider_result: aResult(2) });
     await expect(made.client.completeProviderReauthentication()).rejects.toMatchObject({

@@ -348,8 +348,9 @@ export function ReauthPrompt(props: { onProven(): void; onDismiss(): void; reaso
       throw error;
     }
   });
-  // Back from the provider: its result presented (with the authenticator code when TOTP is on). A result the service
-  // has used (a wrong code) or refused leaves the other ways, and the provider again, to confirm it.
+  // Back from the provider: its result presented (with the authenticator code when TOTP is on). A wrong code is typed
+  // again (the service keeps the result until the code is right); a result it refused leaves the other ways, and the
+  // provider again, to confirm it.
   const finish = useAction(async () => {
     try {
       const proven = await client.completeProviderReauthentication(totp ? { totpCode: totpCode.trim() } : {});

@@ -154,7 +154,7 @@ describe('confirming it is you with a provider', () => {
     await expectAccessible(page);
     await screenshot(page, 'reauth-provider-not-linked');
 
-    // Hers, and a wrong code: the result is used up, so Demo ID once more.
+    // Hers, and a wrong code: the result is kept (the service takes it only with a right code), the code asked again.
     await continueWithDemoId(page);
     await prompt(page).getByText('Confirmed with Demo ID. Enter your authenticator code to finish.').waitFor();
     await expect(prompt(page).getByLabel('Password', { exact: true }).count()).resolves.toBe(0);
@@ -164,13 +164,14 @@ describe('confirming it is you with a provider', () => {
     await prompt(page).getByLabel('Authenticator code').fill('000000');
     await prompt(page).getByRole('button', { name: 'Confirm' }).click();
     await prompt(page)
-      .getByText('That code is not right, or it has expired. To try again, continue with Demo ID once more.')
+      .getByText(
+        'That code is not right, or it has expired. Enter the code your authenticator app shows now to finish with Demo ID.',
+      )
       .waitFor();
     await expectAccessible(page);
     await screenshot(page, 'reauth-provider-wrong-code');
 
-    // Demo ID and a backup code: confirmed, and the passkey is added without another press.
-    await continueWithDemoId(page);
+    // A backup code, with no second trip to Demo ID: confirmed, and the passkey is added without another press.
     await prompt(page)
       .getByLabel('Authenticator code')
       .fill(codes[1] ?? '');

@@ -173,7 +173,7 @@ const texts: Record<keyof typeof en, string> = {
   'reauth.providerNotLinked':
     'Das Konto, das Sie bei {name} verwendet haben, ist nicht mit Ihrem verknüpft. Fahren Sie mit dem verknüpften fort oder bestätigen Sie auf anderem Weg.',
   'reauth.providerWrongCode':
-    'Dieser Code stimmt nicht oder ist abgelaufen. Um es erneut zu versuchen, fahren Sie noch einmal mit {name} fort.',
+    'Dieser Code stimmt nicht oder ist abgelaufen. Geben Sie den Code ein, den Ihre Authenticator-App jetzt anzeigt, um mit {name} abzuschließen.',
   'reauth.theProvider': 'dem Anbieter',
   'reauth.confirmedTitle': 'Sie haben bestätigt, dass Sie es sind',
   'reauth.confirmedText':

@@ -180,7 +180,7 @@ const texts = {
   'reauth.providerNotLinked':
     'The account you used at {name} is not linked to yours. Continue with the one you linked, or confirm another way.',
   'reauth.providerWrongCode':
-    'That code is not right, or it has expired. To try again, continue with {name} once more.',
+    'That code is not right, or it has expired. Enter the code your authenticator app shows now to finish with {name}.',
   /** Stands for `{name}` (after "with", "at") when the provider is no longer the tenant's. */
   'reauth.theProvider': 'the provider',
   'reauth.confirmedTitle': 'You have confirmed it is you',
