@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { hashToken } from '../auth/codes.ts';
 import { type Rotated, rotateRefreshToken } from '../auth/refresh.ts';
 import { beginSession } from '../auth/session-start.ts';
+import { pkceMatches } from '../crypto/pkce.ts';
 import type { Deps } from '../deps.ts';
 import { type AppError, fail, failField, isAppError } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -18,20 +18,12 @@ import type { TokenRequest } from './protocol-schemas.ts';
 import { sameRedirectUri } from './schemas.ts';
 import { claimsFor, rolesClaim } from './scopes.ts';
 
-/** RFC 7636 4.1: 43 to 128 unreserved characters. */
-const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
-
 const required = (value: string | undefined, name: string): string => {
   if (value === undefined || value === '') {
     throw failField(name, 'is required');
   }
   return value;
 };
-
-/** RFC 7636 4.6: BASE64URL(SHA256(verifier)) equals the challenge. */
-function pkceMatches(verifier: string, challenge: string): boolean {
-  return CODE_VERIFIER.test(verifier) && createHash('sha256').update(verifier).digest('base64url') === challenge;
-}
 
 /**
  * POST /oidc/token (RFC 6749 3.2, OIDC Core 3.1.3): the client is authenticated first (401 INVALID_CLIENT),

@@ -6,7 +6,7 @@ import { hashToken, newOpaqueToken } from '../auth/codes.ts';
 import { enforceRateLimit, enforceSignupLimit } from '../auth/guards.ts';
 import { assertMayLogIn } from '../auth/login-steps.ts';
 import { type SessionCommit, startSession } from '../auth/session-start.ts';
-import { sameSecret } from '../crypto/same-secret.ts';
+import { pkceMatches } from '../crypto/pkce.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField, isAppError } from '../errors.ts';
 import { Reply } from '../http/reply.ts';
@@ -44,12 +44,6 @@ export function subjectHashOf(tenant: TenantRef, providerId: string, subject: st
   return createHash('sha256')
     .update(JSON.stringify([tenant.app, tenant.mid, providerId, subject]))
     .digest('base64url');
-}
-
-/** The page's PKCE check (RFC 7636 S256): only the page that started, holding the verifier, takes the result. */
-export function verifierMatches(verifier: string, challenge: string): boolean {
-  const computed = createHash('sha256').update(verifier).digest('base64url');
-  return sameSecret(Buffer.from(computed), Buffer.from(challenge));
 }
 
 /** Where a provider may send the browser back: the tenant's hosted origin, or one of its allowed origins. */
@@ -184,7 +178,8 @@ export async function providerCallback(deps: Deps, tenant: Merchant, params: URL
  */
 export async function takeResult(deps: Deps, tenant: TenantRef, body: ProviderResultRequest): Promise<ProviderResult> {
   const result = await signInProviderRepo(deps.store).takeResult(tenant, hashToken(body.result), deps.clock.now());
-  if (!result || !verifierMatches(body.codeVerifier, result.pageChallenge)) throw fail('PROVIDER_SIGN_IN_FAILED');
+  // The page's PKCE check: only the page that started, holding the verifier, takes the result.
+  if (!result || !pkceMatches(body.codeVerifier, result.pageChallenge)) throw fail('PROVIDER_SIGN_IN_FAILED');
   return result;
 }
 

@@ -3,6 +3,7 @@ import { hashToken } from '../auth/codes.ts';
 import { proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood } from '../auth/second-factor.ts';
+import { pkceMatches } from '../crypto/pkce.ts';
 import type { Deps } from '../deps.ts';
 import { fail, failField } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
@@ -15,7 +16,7 @@ import { userRepo } from '../store/user-repo.ts';
 import { passkeysOffered } from '../tenancy/hosted-pages.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser, targetUser } from '../users/lookup.ts';
-import { beginAtProvider, checkReturnTo, enabledProvider, takeResult, verifierMatches } from './flow.ts';
+import { beginAtProvider, checkReturnTo, enabledProvider, takeResult } from './flow.ts';
 import type { IdentityResponse, ProviderResultRequest } from './schemas.ts';
 
 async function identitiesOf(deps: Deps, tenant: TenantRef, userId: string): Promise<IdentityResponse[]> {
@@ -58,8 +59,10 @@ export async function startIdentityLink(
 ) {
   requireRecentAuthentication(deps, principal);
   checkReturnTo(deps, tenant, body.returnTo);
-  const provider = await enabledProvider(deps, tenant, body.providerId);
-  const linked = await signInProviderRepo(deps.store).identities(tenant, principal.userId);
+  const [provider, linked] = await Promise.all([
+    enabledProvider(deps, tenant, body.providerId),
+    signInProviderRepo(deps.store).identities(tenant, principal.userId),
+  ]);
   if (linked.some((link) => link.providerId === provider.id)) throw fail('PROVIDER_ALREADY_LINKED');
   return beginAtProvider(deps, tenant, provider, {
     intent: 'LINK',
@@ -174,12 +177,7 @@ export async function reauthenticateWithProvider(
         repo.linkedUserOf(tenant, read.providerId, read.subjectHash),
       ])
     : [null, null];
-  if (
-    !read ||
-    !provider?.enabled ||
-    linkedUserId !== user.id ||
-    !verifierMatches(body.codeVerifier, read.pageChallenge)
-  ) {
+  if (!read || !provider?.enabled || linkedUserId !== user.id || !pkceMatches(body.codeVerifier, read.pageChallenge)) {
     // Used up: a result someone else's page made, or guessed at, is worth one try.
     await repo.takeResult(tenant, hashToken(body.result), deps.clock.now());
     throw fail('PROVIDER_SIGN_IN_FAILED');

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import * as v from 'valibot';
 import { ChallengeResponse, TokensResponse } from '../auth/schemas.ts';
 import { PROVIDER_KINDS } from '../tenancy/schemas.ts';
@@ -32,7 +33,17 @@ const Scopes = v.pipe(v.array(Scope), v.maxLength(20, 'must list at most 20 scop
 /** Apple's ten-character team and key identifiers. */
 const AppleId = v.pipe(v.string('must be a string'), v.regex(/^[A-Z0-9]{10}$/, 'must be 10 capital letters or digits'));
 
-/** Apple's "Sign in with Apple" key: its PKCS #8 PEM (the .p8 file), from which each client secret is signed. */
+/** Apple's keys sign ES256: a P-256 key, which Node reads from the .p8 file's PKCS #8 PEM. */
+function isAppleKey(pem: string): boolean {
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
+/** Apple's "Sign in with Apple" key: its .p8 file, from which each client secret is signed. */
 export const AppleKey = v.strictObject({
   teamId: AppleId,
   keyId: AppleId,
@@ -40,7 +51,7 @@ export const AppleKey = v.strictObject({
     v.string('must be a string'),
     v.trim(),
     v.maxLength(4096, 'must be at most 4096 characters'),
-    v.regex(/^-----BEGIN PRIVATE KEY-----[A-Za-z0-9+/=\s]+-----END PRIVATE KEY-----$/, 'must be the .p8 key (PEM)'),
+    v.check(isAppleKey, 'must be the .p8 key (PEM)'),
   ),
 });
 export type AppleKey = v.InferOutput<typeof AppleKey>;

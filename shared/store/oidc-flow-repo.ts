@@ -1,9 +1,9 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreClient } from './client.ts';
-import { isConditionFailure } from './errors.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
+import { takeLiveItem } from './take.ts';
 import { type TransactItem, transact } from './transact.ts';
 import { HOUR_MS, ttlAfter } from './ttl.ts';
 
@@ -247,20 +247,7 @@ export function oidcFlowRepo(store: StoreClient) {
 
   /** Deletes an item that is still live, answering it as it was; null when it was not there (or expired). */
   async function take<T>(key: { pk: string; sk: string }, now: Date, names: FieldNames<T>): Promise<T | null> {
-    try {
-      const { Attributes } = await doc.send(
-        new DeleteCommand({
-          TableName: tableName,
-          Key: key,
-          ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return Attributes ? fieldsOf<T>(Attributes, names) : null;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    const taken = await takeLiveItem(store, key, now);
+    return taken ? fieldsOf<T>(taken, names) : null;
   }
 }

@@ -1,10 +1,11 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProviderKind, SignInProviderButton } from '../sign-in-providers/schemas.ts';
 import type { StoreClient } from './client.ts';
-import { conditionalWrite, isConditionFailure } from './errors.ts';
+import { conditionalWrite } from './errors.ts';
 import { keys, signInProviderKeys, type TenantRef } from './keys.ts';
 import { getItem } from './prefetch.ts';
 import { queryAll } from './query.ts';
+import { takeLiveItem } from './take.ts';
 import type { TransactItem } from './transact.ts';
 import { ttlAfter } from './ttl.ts';
 
@@ -224,7 +225,7 @@ export function signInProviderRepo(store: StoreClient) {
 
     /** Takes a flow: deleted whatever follows, so each `state` comes back once. Null: unknown, used or expired. */
     async takeFlow(t: TenantRef, stateHash: string, now: Date): Promise<ProviderFlow | null> {
-      const taken = await takeOnce(store, signInProviderKeys.flow(t, stateHash), now);
+      const taken = await takeLiveItem(store, signInProviderKeys.flow(t, stateHash), now);
       if (!taken) return null;
       return {
         providerId: taken.providerId as string,
@@ -255,7 +256,7 @@ export function signInProviderRepo(store: StoreClient) {
 
     /** Takes a result: deleted whatever follows (a page that must link gets it back). Null: unknown, used or expired. */
     async takeResult(t: TenantRef, resultHash: string, now: Date): Promise<ProviderResult | null> {
-      const taken = await takeOnce(store, signInProviderKeys.result(t, resultHash), now);
+      const taken = await takeLiveItem(store, signInProviderKeys.result(t, resultHash), now);
       return taken ? toResult(taken) : null;
     },
 
@@ -352,27 +353,4 @@ export function signInProviderRepo(store: StoreClient) {
       );
     },
   };
-}
-
-/** A short-lived item deleted by its one reader, alive (not yet expired) when taken; its attributes, or null. */
-async function takeOnce(
-  store: StoreClient,
-  key: { pk: string; sk: string },
-  now: Date,
-): Promise<Record<string, unknown> | null> {
-  try {
-    const { Attributes } = await store.doc.send(
-      new DeleteCommand({
-        TableName: store.tableName,
-        Key: key,
-        ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return Attributes ?? null;
-  } catch (error) {
-    if (isConditionFailure(error)) return null;
-    throw error;
-  }
 }

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,10 @@ beforeAll(async () => {
 afterAll(() => upstream?.close());
 
 const SECRET = 'the-upstream-client-secret-0123456789';
+/** A well-formed private key that is not a P-256 one. */
+const RSA_PEM = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 function anOidcProvider(overrides: Record<string, unknown> = {}) {
   return {
@@ -128,6 +133,11 @@ describe('adding a provider', () => {
       [{ kind: 'GITHUB', clientId: 'x', clientSecret: 's', microsoftTenant: 'common' }, 'microsoftTenant'],
       [{ kind: 'OIDC', clientId: 'x', clientSecret: 's', issuer: upstream.issuer }, 'displayName'],
       [{ kind: 'OIDC', clientId: 'x', clientSecret: 's', displayName: 'X' }, 'issuer'],
+      // An RSA key is no Apple key (they sign ES256 with P-256).
+      [
+        { kind: 'APPLE', clientId: 'x', apple: { teamId: 'TEAM123456', keyId: 'KEY1234567', privateKey: RSA_PEM } },
+        'apple.privateKey',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await flows.addProvider(tenant, adminToken, body);

@@ -83,7 +83,8 @@ export const MAX_PROVIDERS = 10;
 const MAX_NAME = 40;
 const MAX_SCOPES = 20;
 const APPLE_ID = /^[A-Z0-9]{10}$/;
-const APPLE_KEY = /^-----BEGIN PRIVATE KEY-----[A-Za-z0-9+/=\s]+-----END PRIVATE KEY-----$/;
+/** A PEM block's shape, its BEGIN and END lines around base64 (the service checks it is an Apple key). */
+const APPLE_KEY = /^-----BEGIN [A-Z ]+-----[A-Za-z0-9+/=\s]+-----END [A-Z ]+-----$/;
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/;
 const DIRECTORY = /^[A-Za-z0-9.-]{1,128}$/;
 
@@ -344,7 +345,6 @@ function KeyField(props: {
         rows={5}
         spellcheck={false}
         autocomplete="off"
-        placeholder={'-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----'}
         aria-invalid={props.problem ? 'true' : undefined}
         aria-describedby={described}
         value={props.value}

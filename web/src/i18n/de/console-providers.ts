@@ -124,7 +124,7 @@ const texts: Record<keyof typeof en, string> = {
   'providers.problem.keyId': 'Geben Sie die Key-ID ein: zehn Großbuchstaben und Ziffern.',
   'providers.problem.privateKey': 'Fügen Sie den privaten Schlüssel aus der .p8-Datei ein.',
   'providers.problem.privateKeyForm':
-    'Das ist kein .p8-Schlüssel: Fügen Sie die ganze Datei ein, von -----BEGIN PRIVATE KEY----- bis -----END PRIVATE KEY-----.',
+    'Das ist kein .p8-Schlüssel: Fügen Sie die ganze Datei ein, mit ihrer BEGIN- und ihrer END-Zeile.',
   'providers.problem.privateKeyAgain': 'Fügen Sie den privaten Schlüssel ein, der zur neuen Team- oder Key-ID gehört.',
   'providers.problem.issuer': 'Geben Sie die Issuer-URL des Anbieters ein.',
   'providers.problem.issuerUrl': 'Geben Sie eine vollständige Adresse ein, beginnend mit https://.',

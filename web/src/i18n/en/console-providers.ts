@@ -119,8 +119,7 @@ const texts = {
   'providers.problem.teamId': 'Enter the team ID: ten capital letters and digits.',
   'providers.problem.keyId': 'Enter the key ID: ten capital letters and digits.',
   'providers.problem.privateKey': 'Paste the private key from the .p8 file.',
-  'providers.problem.privateKeyForm':
-    'This is not a .p8 key: paste the whole file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----.',
+  'providers.problem.privateKeyForm': 'This is not a .p8 key: paste the whole file, its BEGIN and END lines included.',
   'providers.problem.privateKeyAgain': 'Paste the private key that goes with the new team or key ID.',
   'providers.problem.issuer': 'Enter the provider’s issuer URL.',
   'providers.problem.issuerUrl': 'Enter a whole address, starting with https://.',
