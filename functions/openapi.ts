@@ -1,4 +1,5 @@
 import { buildOpenApi } from '#shared/http/openapi.ts';
+import { webhookDocs } from '#shared/webhooks/events.ts';
 import { identityRouteList, namedSchemas } from './routes.ts';
 
 /** The identity service's OpenAPI document, for `GET /openapi.json` and `npm run openapi`. */
@@ -25,7 +26,10 @@ export function identityOpenApi(serverUrl: string) {
         "Passkeys (WebAuthn): signing in and proving it is you again with one, the signed-in user's own, an admin's view of a user's. Each tenant is its own relying party: its RP ID is its hosted pages' host, <subdomain>.<webDomain>.",
       'sign-in-providers':
         "Signing in with Google, Apple, Microsoft, GitHub or any OpenID provider, configured per tenant: the providers (a signed-in admin; never an API key), the sign-in (start, the providers' callback on the tenant's issuer host <subdomain>.<webDomain>, the page taking the result) and the provider accounts linked to a user.",
+      webhooks:
+        "Signed webhooks (Standard Webhooks): a tenant's endpoints, their signing secrets, their delivery log, test events, redelivery and replay (a signed-in admin; never an API key). The events sent are the document's `webhooks`.",
     },
+    webhooks: webhookDocs(),
   });
 }
 

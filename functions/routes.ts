@@ -20,6 +20,7 @@ import { signInProviderRoutes, signInProviderSchemas } from './sign-in-providers
 import { adminUserRoutes, adminUserSchemas } from './users/admin-routes.ts';
 import { myActivityRoutes } from './users/my-activity-routes.ts';
 import { userRoutes, userSchemas } from './users/routes.ts';
+import { webhookRoutes, webhookSchemas } from './webhooks/routes.ts';
 
 export { BASE_PATH };
 
@@ -36,6 +37,7 @@ export const identityRoutes = {
   ...oidcProviderRoutes,
   ...passkeyRoutes,
   ...signInProviderRoutes,
+  ...webhookRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type IdentityRouteId = keyof typeof identityRoutes;
@@ -55,4 +57,5 @@ export const namedSchemas = {
   ...oidcProviderSchemas,
   ...passkeySchemas,
   ...signInProviderSchemas,
+  ...webhookSchemas,
 };

@@ -143,8 +143,9 @@ function blockOf(printed: Printed, indent: string): string[] {
 }
 
 function arrayOf(item: Printed): Printed {
-  if (item.inline !== undefined) return word(item.union ? `(${item.inline})[]` : `${item.inline}[]`);
   return {
+    inline: item.inline === undefined ? undefined : item.union ? `(${item.inline})[]` : `${item.inline}[]`,
+    // Too long for a line: an object's lines with `[]` after its brace, a union's members in parentheses.
     block: (indent) => {
       if (!item.union) {
         const lines = item.block(indent);
@@ -184,6 +185,7 @@ function objectOf(members: Member[]): Printed {
           return [...doc, `${INDENT}${m.head}:`, ...body.slice(0, -1), `${body.at(-1)};`];
         }
         const [first, ...rest] = m.type.block(inner);
+        if (rest.length === 0) return [...doc, `${INDENT}${m.head}: ${first};`];
         const body = rest.map((line) => `${INDENT}${line}`);
         return [...doc, `${INDENT}${m.head}: ${first}`, ...body.slice(0, -1), `${body.at(-1)};`];
       });

@@ -107,6 +107,25 @@ const Env = v.object({
    * allowed (shared/sign-in-providers/kinds.ts).
    */
   LOCAL_SIGN_IN_PROVIDERS: v.optional(v.string()),
+  /** The webhook deliveries queue (SQS, infra/webhooks.ts): where the dispatcher puts each delivery and its retries. */
+  WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** Where a delivery goes once its 24 hours of retries are spent (an alarm watches it). */
+  WEBHOOK_DEAD_LETTER_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** Context `webhookEventBus`: an EventBridge bus (name or ARN) that gets every event too. Unset: none. */
+  WEBHOOK_EVENT_BUS: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /**
+   * Local runs only (the local stack sets it; no deployment does): webhook endpoints may be plain-http loopback
+   * URLs, where the tests' receivers and a developer's own listen.
+   */
+  WEBHOOK_LOOPBACK: v.optional(v.picklist(['true', 'false']), 'false'),
+  /**
+   * Tests only: webhook retry waits and the 24 hours they span, times this factor (`0.001`: 5 s become 5 ms), so that
+   * a test sees a day of retries in seconds. Unset: 1.
+   */
+  WEBHOOK_TIME_SCALE: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0.000001), v.maxValue(1)),
+    '1',
+  ),
 });
 
 export interface Config {
@@ -139,6 +158,14 @@ export interface Config {
   argon2: Argon2Params;
   /** LOCAL_SIGN_IN_PROVIDERS, as given (read by shared/sign-in-providers/kinds.ts only). */
   localSignInProviders: string | undefined;
+  /** WEBHOOK_QUEUE_URL, WEBHOOK_DEAD_LETTER_QUEUE_URL, WEBHOOK_EVENT_BUS, WEBHOOK_LOOPBACK, WEBHOOK_TIME_SCALE. */
+  webhooks: {
+    queueUrl: string | undefined;
+    deadLetterQueueUrl: string | undefined;
+    eventBus: string | undefined;
+    allowLoopback: boolean;
+    timeScale: number;
+  };
 }
 
 export interface Deps {
@@ -212,6 +239,13 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       edgeOnly: e.EDGE_ONLY === 'true',
       argon2: e.ARGON2_PARAMS ?? PRODUCTION_ARGON2,
       localSignInProviders: e.LOCAL_SIGN_IN_PROVIDERS,
+      webhooks: {
+        queueUrl: e.WEBHOOK_QUEUE_URL,
+        deadLetterQueueUrl: e.WEBHOOK_DEAD_LETTER_QUEUE_URL,
+        eventBus: e.WEBHOOK_EVENT_BUS,
+        allowLoopback: e.WEBHOOK_LOOPBACK === 'true',
+        timeScale: e.WEBHOOK_TIME_SCALE,
+      },
     },
     store,
     vault: vaultOf(e.KMS_KEY_ID, e.LOCAL_SECRETS_KEY),

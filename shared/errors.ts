@@ -13,6 +13,8 @@ export const ERRORS = {
   INVALID_GRANT: 400,
   /** A sign-in provider's issuer whose discovery document cannot be read, names another issuer, or is not public. */
   PROVIDER_DISCOVERY_FAILED: 400,
+  /** A webhook endpoint URL that is not https, carries credentials, or names a host that is not public. */
+  WEBHOOK_URL_NOT_ALLOWED: 400,
   /** OAuth: the client may not use this grant type. */
   UNAUTHORIZED_CLIENT: 400,
   /** OAuth: a grant type this provider does not implement. */
@@ -67,6 +69,8 @@ export const ERRORS = {
   LAST_SIGN_IN_METHOD: 409,
   /** The tenant has as many sign-in providers as it may (10). */
   PROVIDER_LIMIT_REACHED: 409,
+  /** The tenant has as many webhook endpoints as it may (20). */
+  WEBHOOK_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_ATTEMPTS: 429,

@@ -284,7 +284,9 @@ export interface Schemas {
         | 'PASSKEY_REMOVED'
         | 'PASSKEY_COUNTER_MISMATCH'
         | 'IDENTITY_LINKED'
-        | 'IDENTITY_UNLINKED';
+        | 'IDENTITY_UNLINKED'
+        | 'PROFILE_UPDATED'
+        | 'INVITED';
       at: string;
       ip: string;
       userAgent: string;
@@ -529,6 +531,80 @@ export interface Schemas {
     email: string;
     providerName: string;
     expiresAt: string;
+  };
+  WebhookEndpointResponse: {
+    id: string;
+    url: string;
+    description: string | null;
+    eventTypes: (
+      | 'user.created'
+      | 'user.verified'
+      | 'user.updated'
+      | 'user.email_changed'
+      | 'user.status_changed'
+      | 'user.deleted'
+      | 'user.role_assigned'
+      | 'user.role_revoked'
+      | 'user.password_changed'
+      | 'user.mfa_enabled'
+      | 'user.mfa_disabled'
+      | 'session.created'
+      | 'session.revoked'
+      | 'invitation.created'
+      | 'invitation.accepted'
+    )[];
+    enabled: boolean;
+    disabledReason: 'FAILING' | null;
+    disabledAt: string | null;
+    failingSince: string | null;
+    lastSuccessAt: string | null;
+    secretCreatedAt: string;
+    previousSecretExpiresAt: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
+  WebhookEndpointWithSecret: {
+    id: string;
+    url: string;
+    description: string | null;
+    eventTypes: (
+      | 'user.created'
+      | 'user.verified'
+      | 'user.updated'
+      | 'user.email_changed'
+      | 'user.status_changed'
+      | 'user.deleted'
+      | 'user.role_assigned'
+      | 'user.role_revoked'
+      | 'user.password_changed'
+      | 'user.mfa_enabled'
+      | 'user.mfa_disabled'
+      | 'session.created'
+      | 'session.revoked'
+      | 'invitation.created'
+      | 'invitation.accepted'
+    )[];
+    enabled: boolean;
+    disabledReason: 'FAILING' | null;
+    disabledAt: string | null;
+    failingSince: string | null;
+    lastSuccessAt: string | null;
+    secretCreatedAt: string;
+    previousSecretExpiresAt: string | null;
+    createdAt: string;
+    updatedAt: string;
+    secret: string;
+  };
+  DeliveryAttemptResponse: {
+    id: string;
+    eventId: string;
+    eventType: string;
+    at: string;
+    attempt: number;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    retryAt: string | null;
   };
   Problem: {
     type: string;
@@ -1525,6 +1601,148 @@ export interface Operations {
   listUserIdentities: {
     responses: {
       200: Schemas['IdentityResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listWebhookEndpoints: {
+    responses: {
+      200: Schemas['WebhookEndpointResponse'][];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  createWebhookEndpoint: {
+    body: {
+      url: string;
+      description?: string | null;
+      eventTypes: (
+        | 'user.created'
+        | 'user.verified'
+        | 'user.updated'
+        | 'user.email_changed'
+        | 'user.status_changed'
+        | 'user.deleted'
+        | 'user.role_assigned'
+        | 'user.role_revoked'
+        | 'user.password_changed'
+        | 'user.mfa_enabled'
+        | 'user.mfa_disabled'
+        | 'session.created'
+        | 'session.revoked'
+        | 'invitation.created'
+        | 'invitation.accepted'
+      )[];
+      enabled?: boolean;
+    };
+    responses: {
+      201: Schemas['WebhookEndpointWithSecret'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  getWebhookEndpoint: {
+    responses: {
+      200: Schemas['WebhookEndpointResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  updateWebhookEndpoint: {
+    body: {
+      url?: string;
+      description?: string | null;
+      eventTypes?: (
+        | 'user.created'
+        | 'user.verified'
+        | 'user.updated'
+        | 'user.email_changed'
+        | 'user.status_changed'
+        | 'user.deleted'
+        | 'user.role_assigned'
+        | 'user.role_revoked'
+        | 'user.password_changed'
+        | 'user.mfa_enabled'
+        | 'user.mfa_disabled'
+        | 'session.created'
+        | 'session.revoked'
+        | 'invitation.created'
+        | 'invitation.accepted'
+      )[];
+      enabled?: boolean;
+    };
+    responses: {
+      200: Schemas['WebhookEndpointResponse'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  deleteWebhookEndpoint: {
+    responses: {
+      204: undefined;
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  rotateWebhookSecret: {
+    responses: {
+      200: Schemas['WebhookEndpointWithSecret'];
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  listWebhookAttempts: {
+    responses: {
+      200: {
+        items: Schemas['DeliveryAttemptResponse'][];
+        nextCursor: string | null;
+      };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  sendTestWebhook: {
+    responses: {
+      202: {
+        eventId: string | null;
+        events: number;
+      };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  redeliverWebhookEvent: {
+    body: {
+      eventId: string;
+    };
+    responses: {
+      202: {
+        eventId: string | null;
+        events: number;
+      };
+      503: Schemas['Problem'];
+      '4XX': Schemas['Problem'];
+      default: Schemas['Problem'];
+    };
+  };
+  replayWebhookEvents: {
+    body: {
+      since: string;
+    };
+    responses: {
+      202: {
+        eventId: string | null;
+        events: number;
+      };
       503: Schemas['Problem'];
       '4XX': Schemas['Problem'];
       default: Schemas['Problem'];

@@ -7,6 +7,6 @@ import { sesMailerFor } from '#shared/mail/ses-mailer.ts';
 
 export const handler = httpHandler(
   adminUserRoutes.inviteUser,
-  ({ tenant, auth, body }, deps) => inviteUser(deps, tenant, auth, body),
+  ({ tenant, auth, body, client }, deps) => inviteUser(deps, tenant, auth, body, client),
   { authenticators: identityAuthenticators, mailer: sesMailerFor },
 );

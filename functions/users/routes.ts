@@ -41,7 +41,8 @@ export const userRoutes = {
     body: UpdateUserRequest,
     response: UserResponse,
     errors: BEARER_ERRORS,
-    table: ['UpdateItem'],
+    // The profile and its PROFILE_UPDATED activity in one transaction.
+    table: ['UpdateItem', 'PutItem'],
   },
   changePassword: {
     ...bearerRoute({ tag: 'me' }),

@@ -6,6 +6,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 export const handler = httpHandler(
   userRoutes.updateMe,
-  ({ tenant, auth, body }, deps) => updateMe(deps, tenant, auth, body),
+  ({ tenant, auth, body, client }, deps) => updateMe(deps, tenant, auth, body, client),
   { authenticators: userAuthenticators },
 );

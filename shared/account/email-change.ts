@@ -114,7 +114,14 @@ async function commitEmailChange(
         { email: newEmail, emailStatus: 'VALIDATED' },
         { email: oldEmail },
       ),
-      activity: activityItem(deps, tenant, principal.userId, 'EMAIL_CHANGE', { ...client, actorId: principal.userId }),
+      activity: activityItem(
+        deps,
+        tenant,
+        principal.userId,
+        'EMAIL_CHANGE',
+        { ...client, actorId: principal.userId },
+        { detail: { email: newEmail, previousEmail: oldEmail } },
+      ),
       code: challengeRepo(deps.store).consumeItem(tenant, codeChallengeOf(challenge), now),
       // The new address is proven: its count of wrong codes starts again.
       codeLockout: attempt.clearItem(),

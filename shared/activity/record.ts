@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { newId } from '../random.ts';
-import { type Activity, activityRepo } from '../store/activity-repo.ts';
+import { type Activity, type ActivityDetail, activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
 import type { TransactItem } from '../store/transact.ts';
 import type { ActivityType, LoginMethod } from './types.ts';
@@ -14,13 +14,19 @@ export interface ActivityContext extends Pick<ClientInfo, 'ip' | 'userAgent'> {
   actorId: string;
 }
 
+/** What an activity may add: a LOGIN's method, and the detail its webhook event carries. */
+export interface ActivityExtra {
+  method?: LoginMethod | undefined;
+  detail?: ActivityDetail;
+}
+
 /** A new activity of a user, now. */
 export function newActivity(
   deps: Pick<Deps, 'clock' | 'random'>,
   userId: string,
   type: ActivityType,
   context: ActivityContext,
-  method?: LoginMethod,
+  { method, detail }: ActivityExtra = {},
 ): Activity {
   return {
     id: newId(deps.random, 'act'),
@@ -31,6 +37,7 @@ export function newActivity(
     userAgent: context.userAgent,
     actorId: context.actorId,
     ...(method && { method }),
+    ...(detail && { detail }),
   };
 }
 
@@ -41,9 +48,9 @@ export function activityItem(
   userId: string,
   type: ActivityType,
   context: ActivityContext,
-  method?: LoginMethod,
+  extra?: ActivityExtra,
 ): TransactItem {
-  return activityRepo(deps.store).putItem(t, newActivity(deps, userId, type, context, method));
+  return activityRepo(deps.store).putItem(t, newActivity(deps, userId, type, context, extra));
 }
 
 /** Records one activity on its own (when no other write goes with it). */
@@ -53,6 +60,7 @@ export async function recordActivity(
   userId: string,
   type: ActivityType,
   context: ActivityContext,
+  extra?: ActivityExtra,
 ): Promise<void> {
-  await activityRepo(deps.store).record(t, newActivity(deps, userId, type, context));
+  await activityRepo(deps.store).record(t, newActivity(deps, userId, type, context, extra));
 }

@@ -31,6 +31,10 @@ export const ACTIVITY_TYPES = [
   /** A sign-in provider's account linked to the user (shared/sign-in-providers/), and one unlinked. */
   'IDENTITY_LINKED',
   'IDENTITY_UNLINKED',
+  /** The user's names or phone changed (PATCH /users/me). */
+  'PROFILE_UPDATED',
+  /** An admin (or API key) invited the user: an INVITED account and its invitation mail (POST /users/invitations). */
+  'INVITED',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];

@@ -152,7 +152,14 @@ export async function assignRole(
       target.id,
       grantOf(role, now.toISOString(), actorId, expiresAt),
     ),
-    activity: activityItem(deps, tenant, target.id, 'ROLE_ASSIGNED', { ...client, actorId }),
+    activity: activityItem(
+      deps,
+      tenant,
+      target.id,
+      'ROLE_ASSIGNED',
+      { ...client, actorId },
+      { detail: { role: role.name, expiresAt } },
+    ),
   });
   // Deleted meanwhile.
   if (failed.has('grant')) throw fail('NOT_FOUND');
@@ -185,7 +192,14 @@ export async function revokeRole(
     deps.store,
     {
       grant: userAdminRepo(deps.store).revokeRoleItem(tenant, target.id, body.roleId),
-      activity: activityItem(deps, tenant, target.id, 'ROLE_REVOKED', { ...client, actorId: actorIdOf(principal) }),
+      activity: activityItem(
+        deps,
+        tenant,
+        target.id,
+        'ROLE_REVOKED',
+        { ...client, actorId: actorIdOf(principal) },
+        { detail: { role: grant.name } },
+      ),
       actor: superAdminActorCheck(deps, tenant, principal, target, now),
     },
     { retryConflicts: true },

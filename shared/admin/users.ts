@@ -170,6 +170,7 @@ export async function inviteUser(
   tenant: Merchant,
   principal: Principal,
   body: { email: string; firstName?: string | null | undefined; lastName?: string | null | undefined },
+  client: ClientInfo,
 ) {
   const inviterName = await inviterNameOf(deps, tenant, principal);
   const invitation = await createInvitation(deps, tenant, {
@@ -200,6 +201,15 @@ export async function inviteUser(
     });
     throw error;
   }
+  // Recorded once the mail went out: an invitation whose mail failed was taken back, and never existed.
+  await recordActivity(
+    deps,
+    tenant,
+    invitation.userId,
+    'INVITED',
+    { ...client, actorId: actorIdOf(principal) },
+    { detail: { email: body.email.trim().toLowerCase() } },
+  );
   return { userId: invitation.userId, status: 'INVITED' as const };
 }
 

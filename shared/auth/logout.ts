@@ -15,5 +15,12 @@ export async function logout(
   // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
   const listed = principal.user?.liveSessions?.[principal.sessionId] !== undefined;
   await sessionRepo(deps.store).revoke(tenant, principal.userId, principal.sessionId, deps.clock.now(), listed);
-  await recordActivity(deps, tenant, principal.userId, 'LOGOUT', { ...client, actorId: principal.userId });
+  await recordActivity(
+    deps,
+    tenant,
+    principal.userId,
+    'LOGOUT',
+    { ...client, actorId: principal.userId },
+    { detail: { sessionId: principal.sessionId } },
+  );
 }

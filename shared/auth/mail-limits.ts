@@ -64,6 +64,8 @@ const PURPOSE_OF: Record<MailMessage['kind'], MailPurpose | null> = {
   PASSWORD_RESET_DONE: null,
   EMAIL_CHANGED: null,
   ACCOUNT_LOCKED: null,
+  // At most one per endpoint a day: only a day of failed deliveries turns an endpoint off.
+  WEBHOOK_DISABLED: null,
 };
 
 /**

@@ -134,7 +134,14 @@ export async function rotateRefreshToken(
     deps.signals.count('RefreshReuse');
     deps.signals.user(userId);
     if (await endSession()) {
-      await recordActivity(deps, tenant, userId, 'REFRESH_TOKEN_REUSED', { ...client, actorId: userId });
+      await recordActivity(
+        deps,
+        tenant,
+        userId,
+        'REFRESH_TOKEN_REUSED',
+        { ...client, actorId: userId },
+        { detail: { sessionId } },
+      );
     }
     throw fail('REFRESH_TOKEN_REUSED');
   }

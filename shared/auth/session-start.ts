@@ -125,7 +125,7 @@ export async function beginSession<T>(
     user.id,
     'LOGIN',
     { ...client, actorId: user.id },
-    loginMethodOf(commit.amr),
+    { method: loginMethodOf(commit.amr), detail: { sessionId: session.id } },
   );
   // Signed first (on a cold start that reads the signing key): once the session is stored, nothing may
   // fail before the tokens go out, or a failed login would leave a session nobody holds.
@@ -133,8 +133,8 @@ export async function beginSession<T>(
   const { consumes, amr: _amr, device, settle, ...also } = commit;
   const cap = capSessions(user.liveSessions, now, session.clientId);
   // A session the limit ends (50 per user, 10 per client) is recorded, as any revoked session is, in the same transaction.
-  const ended = cap.evict.map(() =>
-    activityItem(deps, tenant, user.id, 'SESSION_REVOKED', { ...client, actorId: user.id }),
+  const ended = cap.evict.map((sessionId) =>
+    activityItem(deps, tenant, user.id, 'SESSION_REVOKED', { ...client, actorId: user.id }, { detail: { sessionId } }),
   );
   const items = [
     ...(also.items ?? []),

@@ -58,7 +58,14 @@ async function activate(
         }
       : {}),
   };
-  const signedUp = activityItem(deps, tenant, user.id, 'SIGNUP', { ...client, actorId: user.id });
+  const signedUp = activityItem(
+    deps,
+    tenant,
+    user.id,
+    'SIGNUP',
+    { ...client, actorId: user.id },
+    { detail: { via: 'SIGNUP', email: user.email } },
+  );
   const started = await startSession(deps, tenant, { ...user, ...activation }, client, {
     consumes: codeChallengeOf(challenge),
     // The mailed code is what proved the address, and the person, just now.

@@ -70,7 +70,14 @@ async function acceptInvitation(
           ...(invitation.invited.invitationHash === null ? {} : { invitationHash: invitation.tokenHash }),
         },
       ),
-      activity: activityItem(deps, tenant, invitation.userId, 'SIGNUP', { ...client, actorId: invitation.userId }),
+      activity: activityItem(
+        deps,
+        tenant,
+        invitation.userId,
+        'SIGNUP',
+        { ...client, actorId: invitation.userId },
+        { detail: { via: 'INVITATION', email: invitation.invited.email } },
+      ),
     },
     { retryConflicts: true },
   );

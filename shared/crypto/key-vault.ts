@@ -19,9 +19,10 @@ export interface KeyVault {
  * (`kms:EncryptionContext:purpose`). `jwt-signing`: the private halves of the token-signing
  * keys (shared/tokens/signing-keys.ts); `totp`: users' TOTP secrets (shared/auth/totp.ts);
  * `refresh-mac`: the server key that derives refresh-token successors (shared/tokens/refresh-successor.ts);
- * `sign-in-provider`: the client secrets (and Apple keys) of tenants' sign-in providers (shared/sign-in-providers/).
+ * `sign-in-provider`: the client secrets (and Apple keys) of tenants' sign-in providers (shared/sign-in-providers/);
+ * `webhook`: the signing secrets of tenants' webhook endpoints (shared/webhooks/).
  */
-export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac' | 'sign-in-provider';
+export type VaultPurpose = 'jwt-signing' | 'totp' | 'refresh-mac' | 'sign-in-provider' | 'webhook';
 export type VaultUse = 'encrypt' | 'decrypt';
 /**
  * One permission of a function: a purpose and what it may do with it (`totp:decrypt`). A route

@@ -42,6 +42,35 @@ export interface OpenApiInfo {
   license?: { name: string; identifier?: string; url?: string };
   /** A description of each tag the routes use; the document lists them at the top level. */
   tags: Record<string, string>;
+  /** The requests the service sends (OpenAPI 3.1 `webhooks`), by event type: what it is, and its body. */
+  webhooks?: Record<string, { summary: string; body: v.GenericSchema }>;
+}
+
+/** The Standard Webhooks headers every webhook request carries. */
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'The event id: the same on every attempt, to drop what was seen'],
+  ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch'],
+  ['webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, one per live secret'],
+].map(([name, description]) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description }));
+
+/** The document's `webhooks`: one POST per event type, its body converted from the schema the service builds it by. */
+function webhooksOf(webhooks: NonNullable<OpenApiInfo['webhooks']>, convert: (schema: v.GenericSchema) => Json) {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([type, { summary, body }]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook:${type}`,
+          summary,
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: convert(body) } } },
+          responses: {
+            '2XX': { description: 'Received; any other answer (or none within 10 s) is retried for 24 hours' },
+          },
+        },
+      },
+    ]),
+  );
 }
 
 /** How a service's errors are described: its error body, and how a route's error codes become responses. */
@@ -276,6 +305,7 @@ export function buildOpenApi(
     servers: [{ url: info.serverUrl }],
     tags: tagsOf(documented, info.tags),
     paths,
+    ...(info.webhooks ? { webhooks: webhooksOf(info.webhooks, convert) } : {}),
     components: {
       schemas: components,
       ...(tenantHeaders || origin

@@ -29,7 +29,9 @@ export type MailMessage =
   | { kind: 'EMAIL_CHANGE_REQUESTED'; newEmail: string }
   /** POST /auth/reauthenticate in a tenant taking e-mail codes: proves the signed-in user holds the mailbox. */
   | { kind: 'REAUTH_CODE'; code: string }
-  | { kind: 'ACCOUNT_LOCKED'; minutes: number };
+  | { kind: 'ACCOUNT_LOCKED'; minutes: number }
+  /** To the admin who made a webhook endpoint that the service turned off after a day of failed deliveries. */
+  | { kind: 'WEBHOOK_DISABLED'; url: string };
 
 export interface Mailer {
   /**

@@ -64,6 +64,7 @@ const MAIL_KINDS: Record<MailMessage['kind'], true> = {
   EMAIL_CHANGE_REQUESTED: true,
   REAUTH_CODE: true,
   ACCOUNT_LOCKED: true,
+  WEBHOOK_DISABLED: true,
 };
 
 /** Our ids (`app_…`, `mid_…`) as tags carry them; anything else names no tenant of ours. */

@@ -274,6 +274,19 @@ function contentOf(words: Words, message: MailMessage, context: MailContext): Co
         ],
       };
     }
+    case 'WEBHOOK_DISABLED': {
+      const page = pageLink(context, '/console/webhooks', {});
+      return {
+        subject: t('webhookDisabled.subject'),
+        preheader: t('webhookDisabled.preheader'),
+        blocks: [
+          { paragraph: t('webhookDisabled.off') },
+          { code: message.url },
+          { paragraph: t('webhookDisabled.what') },
+          ...(page ? [{ link: page, label: t('webhookDisabled.pageLink') }] : []),
+        ],
+      };
+    }
   }
 }
 

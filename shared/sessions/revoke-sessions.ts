@@ -25,7 +25,14 @@ export async function revokeMySession(
   ) {
     throw fail('NOT_FOUND');
   }
-  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
+  await recordActivity(
+    deps,
+    tenant,
+    principal.userId,
+    'SESSION_REVOKED',
+    { ...client, actorId: principal.userId },
+    { detail: { sessionId } },
+  );
 }
 
 /**
@@ -39,5 +46,13 @@ export async function revokeAllMySessions(
   client: ClientInfo,
 ): Promise<void> {
   if (!(await sessionRepo(deps.store).revokeAll(tenant, principal.userId))) throw fail('SESSION_REVOKED');
-  await recordActivity(deps, tenant, principal.userId, 'SESSION_REVOKED', { ...client, actorId: principal.userId });
+  // Every session: no one id (the event says null).
+  await recordActivity(
+    deps,
+    tenant,
+    principal.userId,
+    'SESSION_REVOKED',
+    { ...client, actorId: principal.userId },
+    { detail: { sessionId: null } },
+  );
 }

@@ -272,7 +272,14 @@ async function signInAs(
   if (!owner) return signUpWithProvider(deps, tenant, result, identity, client);
   const link = repo.linkItems(tenant, owner.id, identity);
   const linked = activityItem(deps, tenant, owner.id, 'IDENTITY_LINKED', { ...client, actorId: owner.id });
-  const signedUp = activityItem(deps, tenant, owner.id, 'SIGNUP', { ...client, actorId: owner.id });
+  const signedUp = activityItem(
+    deps,
+    tenant,
+    owner.id,
+    'SIGNUP',
+    { ...client, actorId: owner.id },
+    { detail: { via: owner.status === 'INVITED' ? 'INVITATION' : 'PROVIDER', email: owner.email } },
+  );
   const activation = { status: 'ACTIVE' as const, emailStatus: 'VALIDATED' as const, emailValidationExpiresAt: null };
 
   if (owner.status === 'INVITED') {
@@ -343,7 +350,7 @@ async function signUpWithProvider(
   const also = [
     link.identity,
     link.claim,
-    activityItem(deps, tenant, user.id, 'SIGNUP', context),
+    activityItem(deps, tenant, user.id, 'SIGNUP', context, { detail: { via: 'PROVIDER', email: user.email } }),
     activityItem(deps, tenant, user.id, 'IDENTITY_LINKED', context),
   ];
   // Another sign-in made this address's account meanwhile, or holds the provider account: the user tries again.

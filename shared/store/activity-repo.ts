@@ -18,7 +18,15 @@ export interface Activity {
   actorId: string;
   /** A LOGIN's way in; absent on other activity and on logins recorded before it was kept. */
   method?: LoginMethod;
+  /**
+   * What the change was, for the webhook event it makes (shared/webhooks/events.ts): the session, the role, the
+   * address… Ids and values only, never a secret; not part of ActivityResponse.
+   */
+  detail?: ActivityDetail;
 }
+
+/** An activity's detail: a few named values (shared/webhooks/events.ts reads them). */
+export type ActivityDetail = Record<string, string | string[] | null>;
 
 /** A page of a user's activity, newest first; `after` is the sort key of the last one, for the next page. */
 export interface ActivityPage {
@@ -26,7 +34,7 @@ export interface ActivityPage {
   after: string | null;
 }
 
-type ListedActivity = Omit<Activity, 'userId' | 'method'> & { method: LoginMethod | null };
+type ListedActivity = Omit<Activity, 'userId' | 'method' | 'detail'> & { method: LoginMethod | null };
 
 const LISTED_FIELDS: FieldNames<ListedActivity> = {
   id: true,

@@ -228,3 +228,34 @@ export const signInProviderKeys = {
     sk: 'IDENTITYOF',
   }),
 } as const;
+
+/** The tenant whose key this is (`T#<app>#<mid>#…`), for a reader that sees items, not requests (the table's stream). */
+export function tenantOfKey(pk: string): TenantRef | null {
+  const [marker, app, mid] = pk.split('#');
+  if (marker !== 'T' || !app || !mid) return null;
+  try {
+    return { app: decodeURIComponent(app), mid: decodeURIComponent(mid) };
+  } catch {
+    return null;
+  }
+}
+
+export const webhookKeys = {
+  /** A webhook endpoint of the tenant: its URL, event types and vault-encrypted signing secrets. */
+  endpoint: (t: TenantRef, endpointId: string) => ({ pk: tenantPrefix(t), sk: `WEBHOOK#${segment(endpointId)}` }),
+  prefix: 'WEBHOOK#',
+  /** The tenant's events, in time order `<timestamp>#<event id>`, kept 30 days: what "Redeliver" and "Replay" send. */
+  event: (t: TenantRef, timestamp: string, eventId: string) => ({
+    pk: `${tenantPrefix(t)}#WHEVENTS`,
+    sk: `${timestamp}#${segment(eventId)}`,
+  }),
+  eventPartition: (t: TenantRef) => `${tenantPrefix(t)}#WHEVENTS`,
+  /** An endpoint's delivery attempts, in time order, kept 30 days. */
+  attempt: (t: TenantRef, endpointId: string, at: string, attemptId: string) => ({
+    pk: `${tenantPrefix(t)}#WHLOG#${segment(endpointId)}`,
+    sk: `${at}#${segment(attemptId)}`,
+  }),
+  attemptPartition: (t: TenantRef, endpointId: string) => `${tenantPrefix(t)}#WHLOG#${segment(endpointId)}`,
+  /** An admin's "send test event", "redeliver" or "replay", for the dispatcher to carry out (by the table's stream). */
+  request: (t: TenantRef, requestId: string) => ({ pk: `${tenantPrefix(t)}#WHREQ#${segment(requestId)}`, sk: 'WHREQ' }),
+} as const;

@@ -132,5 +132,13 @@ export const de: MailCatalogue = {
       'Wenn Sie das waren, warten Sie und versuchen Sie es dann erneut, oder setzen Sie Ihr Passwort über „Passwort vergessen“ zurück.',
     'accountLocked.notYou':
       'Wenn Sie es nicht waren, versucht möglicherweise jemand, Ihr Passwort zu erraten: Sobald Sie sich wieder anmelden können, sorgen Sie dafür, dass es lang ist und nirgendwo sonst verwendet wird.',
+
+    'webhookDisabled.subject': 'Ein Webhook-Endpunkt von {name} wurde abgeschaltet',
+    'webhookDisabled.preheader': 'Jede Zustellung an ihn ist einen Tag lang fehlgeschlagen.',
+    'webhookDisabled.off':
+      'Jede Zustellung von Ereignissen an diesen Webhook-Endpunkt von {name} ist seit 24 Stunden fehlgeschlagen. Er wurde deshalb abgeschaltet:',
+    'webhookDisabled.what':
+      'Solange er abgeschaltet ist, werden keine Ereignisse an ihn gesendet. Sein Zustellprotokoll in der Konsole zeigt, was schiefging. Sobald der Empfänger wieder funktioniert, schalten Sie den Endpunkt ein und senden Sie die verpassten Ereignisse erneut.',
+    'webhookDisabled.pageLink': 'Webhooks in der Konsole öffnen',
   },
 };

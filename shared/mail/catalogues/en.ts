@@ -111,6 +111,14 @@ const texts = {
   'accountLocked.ifYou': 'If that was you, wait and try again, or reset your password with "Forgot password".',
   'accountLocked.notYou':
     'If it was not you, someone may be guessing your password: once you can sign in, make sure it is long and used nowhere else.',
+
+  'webhookDisabled.subject': 'A webhook endpoint of {name} was turned off',
+  'webhookDisabled.preheader': 'Every delivery to it failed for a day.',
+  'webhookDisabled.off':
+    'Every delivery of events to this webhook endpoint of {name} has failed for 24 hours, so it was turned off:',
+  'webhookDisabled.what':
+    'No events are sent to it while it is off. Its delivery log in the console says what went wrong; once the receiver works again, turn the endpoint on and replay the events it missed.',
+  'webhookDisabled.pageLink': 'Open the webhooks in the console',
 };
 
 export type MailTextKey = keyof typeof texts;

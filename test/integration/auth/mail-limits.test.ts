@@ -292,7 +292,7 @@ describe('the tenant account mail budget (MAIL_DAILY_BUDGET_PER_TENANT)', () => 
     // An invitation answers what a failed send does (503) and leaves nothing behind.
     const admin = { kind: 'apiKey' as const, keyId: 'k1', authority: 1 };
     const invited = anEmail('invited');
-    await expect(inviteUser(deps, budgetTenant, admin, { email: invited })).rejects.toMatchObject({
+    await expect(inviteUser(deps, budgetTenant, admin, { email: invited }, client)).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
     expect(await userRepo(deps.store).findByEmail(budgetTenant, invited, deps.clock.now())).toBeNull();

@@ -93,7 +93,7 @@ describe('a signup never verified', () => {
     at(DAY - MINUTE);
     expect(await listedIds(deps)).toContain(userId);
     expect((await getUser(deps, tenant, userId)).status).toBe('INACTIVE');
-    await expect(inviteUser(deps, tenant, admin, { email })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
+    await expect(inviteUser(deps, tenant, admin, { email }, client)).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
 
     const again = await signup(deps, tenant, signupBody(email, 'Grace'), client);
     expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.id).toBe(userId);
@@ -158,7 +158,7 @@ describe('a signup never verified', () => {
     const { deps, at } = clockedDeps();
     const { email, userId } = await anUnverifiedSignup(deps);
     at(DAY);
-    const invited = await inviteUser(deps, tenant, admin, { email });
+    const invited = await inviteUser(deps, tenant, admin, { email }, client);
     expect(invited).toMatchObject({ status: 'INVITED' });
     expect((await userRepo(deps.store).findByEmail(tenant, email, deps.clock.now()))?.id).toBe(invited.userId);
     expect(await stored(deps, keys.user(tenant, userId))).toBeUndefined();

@@ -1,0 +1,178 @@
+/**
+ * Webhooks (shared/webhooks/): a tenant's endpoints, their signing secrets, their delivery log, and the test event,
+ * redelivery and replay an admin asks for. A signed-in admin only, never an API key; changes need a recent sign-in.
+ * The events themselves are sent by two functions that are not routes (infra/webhooks.ts): the dispatcher on the
+ * table's stream and the deliverer on the deliveries queue.
+ */
+
+import * as v from 'valibot';
+import { ADMIN_ERRORS, adminRoute, type RouteDef } from '#shared/http/route.ts';
+import {
+  AttemptsQuery,
+  CreateWebhookEndpointRequest,
+  DeliveryAttemptPage,
+  DeliveryAttemptResponse,
+  EndpointIdParams,
+  QueuedResponse,
+  RedeliverRequest,
+  ReplayRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecret,
+} from '#shared/webhooks/schemas.ts';
+
+const TAG = 'webhooks';
+
+export const webhookRoutes = {
+  listWebhookEndpoints: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: '/webhook-endpoints',
+    entry: 'functions/webhooks/list-webhook-endpoints.ts',
+    summary: "The tenant's webhook endpoints (never their secrets); a signed-in admin only, no API key",
+    status: 200,
+    response: v.array(WebhookEndpointResponse),
+    errors: ADMIN_ERRORS,
+    table: ['Query'],
+  },
+  createWebhookEndpoint: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    entry: 'functions/webhooks/create-webhook-endpoint.ts',
+    summary:
+      'Add a webhook endpoint: its URL checked (https, a public host), its signing secret made and answered this once (a signed-in admin, recently; no API key)',
+    status: 201,
+    body: CreateWebhookEndpointRequest,
+    response: WebhookEndpointWithSecret,
+    errors: [
+      ...ADMIN_ERRORS,
+      'REAUTHENTICATION_REQUIRED',
+      'WEBHOOK_URL_NOT_ALLOWED',
+      'WEBHOOK_LIMIT_REACHED',
+      'CONFLICT',
+    ],
+    table: ['Query', 'PutItem'],
+    kms: ['webhook:encrypt'],
+  },
+  getWebhookEndpoint: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: '/webhook-endpoints/{endpointId}',
+    entry: 'functions/webhooks/get-webhook-endpoint.ts',
+    summary: 'A webhook endpoint (never its secret)',
+    status: 200,
+    params: EndpointIdParams,
+    response: WebhookEndpointResponse,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    table: ['GetItem'],
+  },
+  updateWebhookEndpoint: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'updateWebhookEndpoint',
+    method: 'PATCH',
+    path: '/webhook-endpoints/{endpointId}',
+    entry: 'functions/webhooks/update-webhook-endpoint.ts',
+    summary:
+      'Change a webhook endpoint: its URL, event types, description, or turn it on or off (a signed-in admin, recently; no API key)',
+    status: 200,
+    params: EndpointIdParams,
+    body: UpdateWebhookEndpointRequest,
+    response: WebhookEndpointResponse,
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED', 'CONFLICT'],
+    table: ['GetItem', 'PutItem'],
+  },
+  deleteWebhookEndpoint: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/webhook-endpoints/{endpointId}',
+    entry: 'functions/webhooks/delete-webhook-endpoint.ts',
+    summary: 'Delete a webhook endpoint: nothing more is sent to it, retries waiting included',
+    status: 204,
+    params: EndpointIdParams,
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
+    table: ['GetItem', 'DeleteItem'],
+  },
+  rotateWebhookSecret: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/webhook-endpoints/{endpointId}/secret',
+    entry: 'functions/webhooks/rotate-webhook-secret.ts',
+    summary:
+      'A new signing secret, answered this once; the one before keeps signing beside it for 24 hours (a signed-in admin, recently; no API key)',
+    status: 200,
+    params: EndpointIdParams,
+    response: WebhookEndpointWithSecret,
+    errors: [...ADMIN_ERRORS, 'REAUTHENTICATION_REQUIRED', 'NOT_FOUND', 'CONFLICT'],
+    table: ['GetItem', 'PutItem'],
+    kms: ['webhook:encrypt'],
+  },
+  listWebhookAttempts: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'listWebhookAttempts',
+    method: 'GET',
+    path: '/webhook-endpoints/{endpointId}/attempts',
+    entry: 'functions/webhooks/list-webhook-attempts.ts',
+    summary: "An endpoint's delivery log, newest first (kept 30 days): each attempt's event, status, time and error",
+    status: 200,
+    params: EndpointIdParams,
+    query: AttemptsQuery,
+    response: DeliveryAttemptPage,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND'],
+    table: ['GetItem', 'Query'],
+  },
+  sendTestWebhook: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'sendTestWebhook',
+    method: 'POST',
+    path: '/webhook-endpoints/{endpointId}/test',
+    entry: 'functions/webhooks/send-test-webhook.ts',
+    summary: 'Send a `webhook.test` event to this endpoint (queued: its attempt shows in the delivery log)',
+    status: 202,
+    params: EndpointIdParams,
+    response: QueuedResponse,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    table: ['GetItem', 'PutItem'],
+  },
+  redeliverWebhookEvent: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'redeliverWebhookEvent',
+    method: 'POST',
+    path: '/webhook-endpoints/{endpointId}/redeliver',
+    entry: 'functions/webhooks/redeliver-webhook-event.ts',
+    summary: 'Send one event of the last 30 days to this endpoint again, with its own webhook-id',
+    status: 202,
+    params: EndpointIdParams,
+    body: RedeliverRequest,
+    response: QueuedResponse,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    table: ['GetItem', 'PutItem'],
+  },
+  replayWebhookEvents: {
+    ...adminRoute({ tag: TAG }),
+    operationId: 'replayWebhookEvents',
+    method: 'POST',
+    path: '/webhook-endpoints/{endpointId}/replay',
+    entry: 'functions/webhooks/replay-webhook-events.ts',
+    summary:
+      'Send again every event since a time (30 days back at most, 1000 at a time) that this endpoint subscribes to: for a receiver that was down',
+    status: 202,
+    params: EndpointIdParams,
+    body: ReplayRequest,
+    response: QueuedResponse,
+    errors: [...ADMIN_ERRORS, 'NOT_FOUND', 'CONFLICT'],
+    table: ['GetItem', 'Query', 'PutItem'],
+  },
+} as const satisfies Record<string, RouteDef>;
+
+/** Named schemas for the OpenAPI document's components. */
+export const webhookSchemas = {
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecret,
+  DeliveryAttemptResponse,
+};
