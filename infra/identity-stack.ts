@@ -231,19 +231,20 @@ export class IdentityStack extends Stack {
     throttleRoutes(this.api, routed, BASE_PATH, config.apiThrottle);
 
     // Signed webhooks: the table's stream to a dispatcher, the deliveries queue to a deliverer (infra/webhooks.ts).
-    const hasStream = !config.tableName || config.tableStreamArn !== undefined;
+    const streamArn = config.tableName ? config.tableStreamArn : (this.table as Table).tableStreamArn;
     this.webhooks = new Webhooks(
       new NestedStack(this, 'Webhooks', { description: 'Identity service: webhooks (stream, queue, delivery)' }),
       'Webhooks',
       {
         table: this.table,
-        hasStream,
+        streamArn,
         eventBus: config.webhookEventBus,
         functionOptions: { ...baseOptions, sesIdentityArns: this.mail.sendingArns },
         configurationSetName: this.mail.configurationSet.configurationSetName,
+        sesSandbox: config.sesSandbox,
       },
     );
-    if (!hasStream) {
+    if (!streamArn) {
       Annotations.of(this).addWarningV2(
         'identity:noTableStream',
         'Context "tableName" without "tableStreamArn": no webhook events are sent. Turn on the table\'s stream (NEW_IMAGE) and pass its ARN with -c tableStreamArn=….',

@@ -46,8 +46,14 @@ export const NAG_REASONS = {
   sesEventsTopicEncryption:
     "No KMS encryption of the SES events topic: SES cannot publish to a topic under SNS's AWS managed key, and the events (a bounce or complaint, with the recipient's address) stay in SNS only until they are delivered to one function, over TLS (SNS3); a customer managed key for this alone would cost a key a month and a key policy for SES.",
   /** SQS3 on the SES events function's dead-letter queue (infra/mail.ts). */
+  listStreams:
+    "dynamodb:ListStreams takes no resource but `*`, and Lambda's stream event source checks the role has it; the stream's own actions (DescribeStream, GetRecords, GetShardIterator) name the table's stream. With active tracing, X-Ray's two actions are on `*` too (as on every function).",
+  queueRedrive:
+    "An SQS event source takes no on-failure destination: the deliveries queue's redrive policy moves a message whose handling keeps failing (five receives) to its dead-letter queue, watched by an alarm.",
   webhookDeadLetters:
-    "A dead-letter queue itself (the webhook deliveries queue's, or the stream dispatcher's on-failure destination), watched by an alarm; a queue behind it would only hold what nobody reads from this one. Its functions take events from a stream and a queue, whose failures go there: they have no asynchronous invocations for a DLQ of their own.",
+    "A dead-letter queue itself: the webhook deliveries queue's, or the stream dispatcher's on-failure destination, each watched by an alarm; a queue behind it would only hold what nobody reads from this one.",
+  eventSourceFed:
+    "Invoked by event source mappings only: the table's stream and the deliveries queue, whose failures go to the webhooks' dead-letter queues; no asynchronous invocation for a DLQ of its own.",
   deadLetterQueue:
     "It is a dead-letter queue itself: the SES events function's (Lambda's DLQ, which cdk-nag does not recognise as one); a queue behind it would only hold what nobody reads from this one.",
   /** IAM4 on the AWS Backup selection's role (infra/table.ts). */
@@ -155,12 +161,26 @@ export function acknowledgeSandboxSendingFindings(role: Role): void {
 export function acknowledgeWebhookFindings({
   deadLetters,
   functions,
+  queueFed,
+  streamReader,
   tracing,
 }: {
   deadLetters: Queue[];
   functions: NodejsFunction[];
+  /** The function an SQS queue feeds: its mapping can name no on-failure destination. */
+  queueFed: NodejsFunction;
+  /** The role that reads the table's stream: dynamodb:ListStreams on `*`. */
+  streamReader: Role;
   tracing: boolean;
 }): void {
+  Validations.of(streamReader).acknowledge(
+    { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.listStreams },
+    { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.listStreams },
+  );
+  Validations.of(queueFed).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason: NAG_REASONS.queueRedrive,
+  });
   for (const queue of deadLetters) {
     Validations.of(queue).acknowledge(
       { id: 'AwsSolutions-SQS3', reason: NAG_REASONS.webhookDeadLetters },
@@ -173,10 +193,10 @@ export function acknowledgeWebhookFindings({
       { id: 'Serverless-LambdaLatestVersion', reason: NAG_REASONS.pinnedRuntime },
       // An event source's failures go to the dead-letter queues above (the stream's on-failure destination, the
       // deliveries queue's redrive), not to an asynchronous-invocation destination this function never uses.
-      { id: 'Serverless-LambdaDLQ', reason: NAG_REASONS.webhookDeadLetters },
+      { id: 'Serverless-LambdaDLQ', reason: NAG_REASONS.eventSourceFed },
     );
     if (!tracing) Validations.of(fn).acknowledge({ id: 'Serverless-LambdaTracing', reason: NAG_REASONS.tracingOff });
-    if (tracing && fn.role)
+    if (tracing && fn.role && fn.role !== streamReader)
       Validations.of(fn.role).acknowledge(
         { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource },
         { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.xrayResource },

@@ -2,13 +2,12 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { STREAM_FILTERS } from '#shared/webhooks/stream-filter.ts';
 import { type FunctionSpec, type RouteFunctionOptions, serviceFunction } from './http-api.ts';
-import { acknowledgeWebhookFindings } from './nag.ts';
+import { acknowledgeSandboxSendingFindings, acknowledgeWebhookFindings } from './nag.ts';
 
 /**
  * The dispatcher (functions/webhooks/dispatch-events.ts): the table's stream, filtered to the items that make events,
@@ -43,12 +42,14 @@ export const WEBHOOK_DELIVER_FUNCTION: FunctionSpec = {
 export interface WebhooksProps {
   table: ITable;
   /** The table's stream; undefined (a restored table given by name without `tableStreamArn`): nothing dispatches. */
-  hasStream: boolean;
+  streamArn: string | undefined;
   /** Context `webhookEventBus`: an EventBridge bus (name or ARN) that gets every event too. */
   eventBus: string | undefined;
   functionOptions: Omit<RouteFunctionOptions, 'basePath' | 'extrasFor'>;
   /** The SES configuration set the deliverer's one mail is sent with. */
   configurationSetName: string;
+  /** Context `sesSandbox`: the deliverer, which sends mail, may send to any identity of the account. */
+  sesSandbox: boolean;
 }
 
 /**
@@ -90,49 +91,69 @@ export class Webhooks extends Construct {
       WEBHOOK_DEAD_LETTER_QUEUE_URL: this.deliveryDeadLetters.queueUrl,
       ...(props.eventBus && { WEBHOOK_EVENT_BUS: props.eventBus }),
     };
-    const send = new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] });
-    const busStatements = props.eventBus
-      ? [new PolicyStatement({ actions: ['events:PutEvents'], resources: [eventBusArn(this, props.eventBus)] })]
-      : [];
+    const sendTo = (...queues: Queue[]) =>
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: queues.map((queue) => queue.queueArn) });
 
+    // The event sources' permissions are written here, inline in each function's own role, as every other
+    // permission (infra/http-api.ts), rather than granted by CDK's event source classes in a policy of their own.
     const dispatch = serviceFunction(this, WEBHOOK_DISPATCH_FUNCTION, props.functionOptions, {
       environment,
-      statements: [send, ...busStatements],
+      statements: [
+        sendTo(this.queue, this.dispatchDeadLetters),
+        ...(props.eventBus
+          ? [new PolicyStatement({ actions: ['events:PutEvents'], resources: [eventBusArn(this, props.eventBus)] })]
+          : []),
+        ...(props.streamArn
+          ? [
+              new PolicyStatement({
+                actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+                resources: [props.streamArn],
+              }),
+              // Lambda checks it when the mapping is made; it takes no resource but `*`.
+              new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: ['*'] }),
+            ]
+          : []),
+      ],
     });
     this.dispatcher = dispatch.fn;
-    if (props.hasStream) {
-      this.dispatcher.addEventSource(
-        new DynamoEventSource(props.table, {
-          startingPosition: StartingPosition.LATEST,
-          batchSize: 100,
-          maxBatchingWindow: Duration.seconds(1),
-          // A batch that keeps failing is halved until the record at fault is alone, then set aside.
-          bisectBatchOnError: true,
-          retryAttempts: 10,
-          maxRecordAge: Duration.hours(24),
-          onFailure: new SqsDlq(this.dispatchDeadLetters),
-          filters: STREAM_FILTERS.map((pattern) =>
-            FilterCriteria.filter(pattern as unknown as Record<string, unknown>),
-          ),
-          reportBatchItemFailures: false,
-        }),
-      );
+    if (props.streamArn) {
+      this.dispatcher.addEventSourceMapping('TableStream', {
+        eventSourceArn: props.streamArn,
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        // A batch that keeps failing is halved until the record at fault is alone, then set aside.
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        maxRecordAge: Duration.hours(24),
+        onFailure: { bind: () => ({ destination: this.dispatchDeadLetters.queueArn }) },
+        filters: STREAM_FILTERS.map((pattern) => FilterCriteria.filter(pattern as unknown as Record<string, unknown>)),
+      });
     }
 
     const deliver = serviceFunction(this, WEBHOOK_DELIVER_FUNCTION, props.functionOptions, {
       environment: { ...environment, SES_CONFIGURATION_SET: props.configurationSetName },
       statements: [
-        send,
-        new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deliveryDeadLetters.queueArn] }),
+        sendTo(this.queue, this.deliveryDeadLetters),
+        new PolicyStatement({
+          actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'],
+          resources: [this.queue.queueArn],
+        }),
       ],
     });
     this.deliverer = deliver.fn;
-    this.deliverer.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),
-    );
+    if (props.sesSandbox) acknowledgeSandboxSendingFindings(deliver.role);
+    this.deliverer.addEventSourceMapping('Deliveries', {
+      eventSourceArn: this.queue.queueArn,
+      batchSize: 10,
+      reportBatchItemFailures: true,
+      maxConcurrency: 20,
+    });
     acknowledgeWebhookFindings({
       deadLetters: [this.deliveryDeadLetters, this.dispatchDeadLetters],
       functions: [this.dispatcher, this.deliverer],
+      queueFed: this.deliverer,
+      streamReader: dispatch.role,
       tracing: props.functionOptions.tracing,
     });
   }

@@ -116,8 +116,6 @@ export const EVENT_DATA = {
   'invitation.accepted': v.object({ userId: UserId, email: Email, actorId: ActorId }),
 } as const satisfies Record<EventType, v.GenericSchema>;
 
-export type EventData<T extends EventType> = v.InferOutput<(typeof EVENT_DATA)[T]>;
-
 /** The body every endpoint receives (Standard Webhooks): the type, when the change was made, and its data. */
 export interface WebhookEvent {
   /** The `webhook-id`: the same for every attempt and every endpoint, made from the item the change wrote. */

@@ -174,8 +174,9 @@ describe('IdentityStack: HTTP API', () => {
 
 describe('IdentityStack: functions', () => {
   it('has one Lambda function per route and no helper functions', () => {
-    // And the one function no route invokes: the SES events subscriber (infra/mail.ts).
-    template.resourceCountIs('AWS::Lambda::Function', identityRouteList.length + 1);
+    // And the functions no route invokes: the SES events subscriber (infra/mail.ts), the webhooks' dispatcher and
+    // deliverer (infra/webhooks.ts).
+    template.resourceCountIs('AWS::Lambda::Function', identityRouteList.length + 3);
   });
 
   it.each(identityRouteList.map((r) => [routeKey(r, BASE_PATH), r] as const))(
@@ -403,6 +404,9 @@ describe('IdentityStack: IAM', () => {
     ['signInWithProvider', { 'jwt-signing': ['kms:Decrypt', 'kms:Encrypt'] }],
     // Proving it is you again with a provider checks the TOTP code of a TOTP user.
     ['reauthenticateWithProvider', { totp: ['kms:Decrypt'] }],
+    // A webhook endpoint's signing secret: encrypted when made or rotated; only the deliverer decrypts it.
+    ['createWebhookEndpoint', { webhook: ['kms:Encrypt'] }],
+    ['rotateWebhookSecret', { webhook: ['kms:Encrypt'] }],
   ] as const)('grants %s KMS for exactly these encryption-context purposes: %o', (operationId, expected) => {
     const route = identityRouteList.find((r) => r.operationId === operationId);
     if (!route) throw new Error(`no route ${operationId}`);
@@ -438,6 +442,9 @@ describe('IdentityStack: IAM', () => {
         'updateSignInProvider',
         'providerCallback',
         'providerCallbackPost',
+        // Webhook endpoints: their signing secrets encrypted when made or rotated.
+        'createWebhookEndpoint',
+        'rotateWebhookSecret',
         'signInWithProvider',
         'reauthenticateWithProvider',
         'signupVerify',

@@ -65,8 +65,11 @@ const alarmTopicId = (t: Template): string => {
   return ids[0] as string;
 };
 
-/** The route functions, and the SES events function (infra/mail.ts): every function the alarms watch. */
-const FUNCTIONS = identityRouteList.length + 1;
+/**
+ * The route functions, the SES events function (infra/mail.ts) and the webhooks' dispatcher and deliverer
+ * (infra/webhooks.ts): every function the alarms watch.
+ */
+const FUNCTIONS = identityRouteList.length + 3;
 
 /** The alarm whose construct id is `id` (logical id `Monitoring<id><hash>`). */
 function alarmOf(t: Template, id: string): Resource {
@@ -215,6 +218,8 @@ describe('Monitoring: alarms', () => {
         'RefreshReuseSpike',
         'MailsFailed',
         'SesEventsNotRecorded',
+        'WebhookDeliveriesGivenUp',
+        'WebhookEventsNotDispatched',
       ].sort(),
     );
   });
@@ -549,7 +554,7 @@ describe('Monitoring: the dashboard', () => {
         functionIds.map((id) => `AWS/Lambda/${name} FunctionName=${id}`).sort(),
       );
       expect(metrics.map((m) => m.options.label).sort()).toEqual(
-        [...identityRouteList.map((r) => r.operationId), 'sesEvents'].sort(),
+        [...identityRouteList.map((r) => r.operationId), 'sesEvents', 'webhookDispatch', 'webhookDeliver'].sort(),
       );
     }
   });
@@ -645,9 +650,9 @@ describe('Monitoring: the functions', () => {
   it('adds no resource per function for tracing and monitoring, but the alarms of each ten functions', () => {
     const count = (t: Template) => Object.keys(t.toJSON().Resources ?? {}).length;
     // The alarms: Lambda errors and throttles (two per ten functions) and a fixed rest (three routes' 5xx rate and
-    // p99, the table, SES's two rates, two spikes, failed mails, unrecorded SES events). Every template's resources
-    // are counted by test/infra/quotas.test.ts.
-    const alarms = 3 + 3 + 2 * Math.ceil(FUNCTIONS / 10) + 1 + 2 + 2 + 2;
+    // p99, the table, SES's two rates, two spikes, failed mails, unrecorded SES events, the webhooks' two dead-letter
+    // queues). Every template's resources are counted by test/infra/quotas.test.ts.
+    const alarms = 3 + 3 + 2 * Math.ceil(FUNCTIONS / 10) + 1 + 2 + 2 + 2 + 2;
     expect(Object.keys(resources(template, 'AWS::CloudWatch::Alarm'))).toHaveLength(alarms);
     expect(count(synth({ tracing: 'off' }))).toBe(count(template));
     expect(count(synth({ alarmEmail: 'ops@example.com' }))).toBe(count(template) + 1);

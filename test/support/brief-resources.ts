@@ -85,6 +85,8 @@ const ACTIVITY_TYPES = [
   'PASSKEY_COUNTER_MISMATCH',
   'IDENTITY_LINKED',
   'IDENTITY_UNLINKED',
+  'PROFILE_UPDATED',
+  'INVITED',
 ] as const;
 /** Ours: how a LOGIN proved who the user is. */
 const LOGIN_METHODS = ['PASSWORD', 'EMAIL_CODE', 'PASSKEY', 'PROVIDER'] as const;
