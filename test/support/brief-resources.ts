@@ -55,6 +55,41 @@ const OIDC_CLIENT = {
   createdBy: ours(text),
 } as const satisfies Record<string, Field>;
 
+/** The events an endpoint may subscribe to (`webhook.test` is sent on request only, never subscribed to). */
+const WEBHOOK_EVENT_TYPES = [
+  'user.created',
+  'user.verified',
+  'user.updated',
+  'user.email_changed',
+  'user.status_changed',
+  'user.deleted',
+  'user.role_assigned',
+  'user.role_revoked',
+  'user.password_changed',
+  'user.mfa_enabled',
+  'user.mfa_disabled',
+  'session.created',
+  'session.revoked',
+  'invitation.created',
+  'invitation.accepted',
+] as const;
+
+const WEBHOOK_ENDPOINT = {
+  id: ours(text),
+  url: ours(text),
+  description: ours(nullableText),
+  eventTypes: ours({ type: 'array', items: { type: 'string', values: WEBHOOK_EVENT_TYPES } }),
+  enabled: ours(flag),
+  disabledReason: ours({ type: 'string', nullable: true, values: ['FAILING'] }),
+  disabledAt: ours(nullableTimestamp),
+  failingSince: ours(nullableTimestamp),
+  lastSuccessAt: ours(nullableTimestamp),
+  secretCreatedAt: ours(timestamp),
+  previousSecretExpiresAt: ours(nullableTimestamp),
+  createdAt: ours(timestamp),
+  updatedAt: ours(timestamp),
+} as const satisfies Record<string, Field>;
+
 const LOGIN_MODES = ['PASSWORD', 'OTP_EMAIL', 'PASSWORD_OR_OTP_EMAIL'] as const;
 const LANGUAGES = ['en', 'de'] as const;
 const SIGNUP_MODES = ['OPEN', 'INVITATION_ONLY'] as const;
@@ -307,6 +342,29 @@ export const BRIEF_RESOURCES = {
   OidcClientResponse: OIDC_CLIENT,
   /** Ours: the client as created or after a rotation, with its secret shown once (null for a public client). */
   OidcClientWithSecretResponse: { ...OIDC_CLIENT, clientSecret: { ...nullableText, ours: true } },
+  /** Ours wholly: a webhook endpoint, never its signing secret. */
+  WebhookEndpointResponse: WEBHOOK_ENDPOINT,
+  /** Ours: the endpoint as created or after a rotation, with its `whsec_` secret shown once. */
+  WebhookEndpointWithSecret: { ...WEBHOOK_ENDPOINT, secret: ours(text) },
+  /** Ours wholly: one attempt of the endpoint's delivery log. */
+  DeliveryAttemptResponse: {
+    id: ours(text),
+    eventId: ours(text),
+    eventType: ours(text),
+    at: ours(timestamp),
+    attempt: ours({ type: 'number' }),
+    statusCode: ours({ type: 'number', nullable: true }),
+    latencyMs: ours({ type: 'number' }),
+    error: ours(nullableText),
+    retryAt: ours(nullableTimestamp),
+  },
+  /** Ours wholly: a page of the delivery log, newest first. */
+  DeliveryAttemptPage: {
+    items: ours({ type: 'array', items: 'DeliveryAttemptResponse' }),
+    nextCursor: ours(nullableText),
+  },
+  /** Ours wholly: what a test event, a redelivery or a replay queued. */
+  QueuedResponse: { eventId: ours(nullableText), events: ours({ type: 'number' }) },
 } as const satisfies Record<string, Record<string, Field>>;
 
 export type ResourceName = keyof typeof BRIEF_RESOURCES;

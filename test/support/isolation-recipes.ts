@@ -3,7 +3,7 @@ import { plantRouteList } from '#functions/plants/routes.ts';
 import { identityRouteList } from '#functions/routes.ts';
 import { totpCodeAt } from '#shared/auth/totp.ts';
 import type { RouteDef } from '#shared/http/route.ts';
-import { keys } from '#shared/store/keys.ts';
+import { keys, webhookKeys } from '#shared/store/keys.ts';
 import { adminApi, anInvitedUser, aRoleName, aStoredUser } from './admin.ts';
 import { makeTestDeps } from './deps.ts';
 import { type Answer, expectProblem } from './http.ts';
@@ -29,6 +29,7 @@ import {
 } from './passkeys.ts';
 import { aStoredLink, aStoredResult } from './sign-in-providers.ts';
 import { answer, register } from './soft-authenticator.ts';
+import { LOOPBACK_HOOK } from './webhooks.ts';
 
 /**
  * The requests of the tenant isolation suite (test/http/security/tenant-isolation.test.ts):
@@ -239,6 +240,50 @@ function onProvider(admitted: number, own: () => string | Promise<string>, body?
     admitted,
   };
 }
+
+/** A new webhook endpoint of A (on loopback: nothing is delivered), added by A's owner; its id. */
+async function freshEndpointOfA(): Promise<string> {
+  const res = await call('POST', '/webhook-endpoints', A.owner.headers, {
+    url: LOOPBACK_HOOK,
+    eventTypes: ['user.created'],
+  });
+  expectStatus(res, 201, 'A: webhook endpoint');
+  return res.body.id;
+}
+
+/** A `/webhook-endpoints/{endpointId}…` route: B's endpoint id and look-alikes are 404. */
+function onWebhookEndpoint(
+  suffix: string,
+  admitted: number,
+  own: () => string | Promise<string>,
+  body?: () => unknown,
+): Recipe {
+  return {
+    // An API key never reaches webhook endpoints at all (403 FORBIDDEN, the authorization matrix).
+    callers: ['SUPER_ADMIN'],
+    refusal: NOT_FOUND,
+    foreign: () =>
+      lookalikes(B.webhook.endpointId, A.webhook.endpointId).map((v) => ({
+        name: v.name,
+        path: `/webhook-endpoints/${enc(v.value)}${suffix}`,
+        body: body?.(),
+      })),
+    own: async () => ({ path: `/webhook-endpoints/${await own()}${suffix}`, body: body?.() }),
+    admitted,
+  };
+}
+
+/** A's endpoint's log may be paged with B's cursor: the cursor is a position, never a partition. */
+const onlyAttemptsOfA: Expectation = {
+  says: "200 with A's endpoint's attempts only",
+  check: (res) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ids = (res.body.items as { id: string }[]).map((item) => item.id);
+    expect(ids.filter((id) => id !== A.webhook.attemptId)).toEqual([]);
+  },
+};
+
+const anHourAgo = () => ({ since: new Date(Date.now() - 3_600_000).toISOString() });
 
 /** What a provider proved, for B's page: B's result and verifier, B's result with A's verifier, look-alikes. */
 function foreignResults(
@@ -835,6 +880,68 @@ export const recipes: Record<string, Recipe> = {
     admitted: 204,
   },
   listUserPasskeys: onUser('/passkeys', () => A.member.userId, 200),
+
+  // --- webhooks: B's endpoint, B's events and B's delivery log name nothing of A.
+  getWebhookEndpoint: onWebhookEndpoint('', 200, () => A.webhook.endpointId),
+  // Another loopback URL: a public host would be looked up in the DNS, which these tests do not reach.
+  updateWebhookEndpoint: onWebhookEndpoint(
+    '',
+    200,
+    () => A.webhook.endpointId,
+    () => ({
+      url: 'http://127.0.0.1:9/taken-over',
+    }),
+  ),
+  deleteWebhookEndpoint: onWebhookEndpoint('', 204, freshEndpointOfA),
+  rotateWebhookSecret: onWebhookEndpoint('/secret', 200, freshEndpointOfA),
+  sendTestWebhook: onWebhookEndpoint('/test', 202, () => A.webhook.endpointId),
+  replayWebhookEvents: onWebhookEndpoint('/replay', 202, () => A.webhook.endpointId, anHourAgo),
+  listWebhookAttempts: (() => {
+    const base = onWebhookEndpoint('/attempts', 200, () => A.webhook.endpointId);
+    const sk = () => JSON.parse(Buffer.from(B.webhook.cursor, 'base64url').toString('utf8')).sk;
+    return {
+      ...base,
+      foreign: async () => [
+        ...(await base.foreign()),
+        {
+          name: "A's endpoint with a cursor from B's endpoint's log",
+          path: `/webhook-endpoints/${A.webhook.endpointId}/attempts?cursor=${enc(B.webhook.cursor)}`,
+          expect: onlyAttemptsOfA,
+        },
+        {
+          name: "A's endpoint with a cursor that names B's log partition",
+          path: `/webhook-endpoints/${A.webhook.endpointId}/attempts?cursor=${enc(
+            Buffer.from(
+              JSON.stringify({ pk: webhookKeys.attemptPartition(B.tenant, B.webhook.endpointId), sk: sk() }),
+            ).toString('base64url'),
+          )}`,
+          expect: onlyAttemptsOfA,
+        },
+      ],
+    };
+  })(),
+  // B's event through A's endpoint, and A's event through B's endpoint (and look-alikes of both): 404.
+  redeliverWebhookEvent: {
+    callers: ['SUPER_ADMIN'],
+    refusal: NOT_FOUND,
+    foreign: () => [
+      ...lookalikes(B.webhook.endpointId, A.webhook.endpointId).map((v) => ({
+        name: `endpoint: ${v.name}, event: A's`,
+        path: `/webhook-endpoints/${enc(v.value)}/redeliver`,
+        body: { eventId: A.webhook.eventId },
+      })),
+      ...lookalikes(B.webhook.eventId, A.webhook.eventId).map((v) => ({
+        name: `endpoint: A's, event: ${v.name}`,
+        path: `/webhook-endpoints/${A.webhook.endpointId}/redeliver`,
+        body: { eventId: v.value },
+      })),
+    ],
+    own: () => ({
+      path: `/webhook-endpoints/${A.webhook.endpointId}/redeliver`,
+      body: { eventId: A.webhook.eventId },
+    }),
+    admitted: 202,
+  },
   // B's passkey under its own user or under A's member, and look-alikes of its id: 404.
   removeUserPasskey: {
     callers: ADMINS,
@@ -1073,6 +1180,9 @@ export const ID_FIELDS_BY_HAND: Record<string, string[]> = {
   signInWithProvider: ['result'],
   linkIdentity: ['result'],
   reauthenticateWithProvider: ['result'],
+  // An event of the tenant's log, and a position in an endpoint's delivery log.
+  redeliverWebhookEvent: ['eventId'],
+  listWebhookAttempts: ['cursor'],
 };
 
 // The $default routes (notFound, plantsNotFound) take no id and read nothing: no path parameter, no recipe.

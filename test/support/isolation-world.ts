@@ -18,6 +18,7 @@ import {
   type TenantSnapshot,
   tenantItems,
 } from './tenant-snapshot.ts';
+import { aStoredWebhookAttempt, aStoredWebhookEvent, LOOPBACK_HOOK } from './webhooks.ts';
 
 /**
  * The two tenants of the tenant isolation suite
@@ -90,6 +91,11 @@ export interface World {
     signIn: { result: string; codeVerifier: string };
     link: { result: string; codeVerifier: string };
   };
+  /**
+   * A webhook endpoint (on loopback, added by the owner; nothing is delivered: this stack runs no dispatcher), an event
+   * in the tenant's log, and an attempt in the endpoint's log with the cursor just after it.
+   */
+  webhook: { endpointId: string; eventId: string; attemptId: string; cursor: string };
   totpUser: TestUser;
   recoverUser: TestUser;
   victim: TestUser;
@@ -198,6 +204,14 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
       sessionId: sessionOf(mine.refreshToken),
     }),
   ]);
+  const endpoint = await call('POST', '/webhook-endpoints', owner.headers, {
+    url: LOOPBACK_HOOK,
+    eventTypes: ['user.created'],
+  });
+  expectStatus(endpoint, 201, `${label}: webhook endpoint`);
+  const endpointId = endpoint.body.id as string;
+  const eventId = await aStoredWebhookEvent(deps, tenant);
+  const attempt = await aStoredWebhookAttempt(deps, tenant, endpointId, eventId);
   const all = await listRoles({ tenant, ...owner });
   const byName = (name: string) => {
     const role = all.find((r) => r.name === name);
@@ -235,6 +249,7 @@ async function aWorld(label: 'A' | 'B', plantId: number): Promise<World> {
     },
     provider: { id: providerId },
     providerResults: { signIn: signInResult, link: linkResult },
+    webhook: { endpointId, eventId, attemptId: attempt.id, cursor: attempt.cursor },
     totpUser,
     recoverUser,
     victim,
@@ -369,6 +384,9 @@ function idsOfB(): string[] {
     B.oidcClient.clientId,
     B.oidcRequestId,
     B.oidcLogoutId,
+    B.webhook.endpointId,
+    B.webhook.eventId,
+    B.webhook.attemptId,
     ...B.roles.all.map((role) => role.id),
     ...Object.values(B.challenges).map((challenge) => challenge.id),
   ];

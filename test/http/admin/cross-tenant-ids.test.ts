@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityRouteList } from '#functions/routes.ts';
 import type { RouteDef } from '#shared/http/route.ts';
 import { type AdminTenant, adminApi, aStoredUser, type RoleResponse } from '#test/support/admin.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
 import { type Answer, expectProblem } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
+import { aStoredWebhookEvent, LOOPBACK_HOOK } from '#test/support/webhooks.ts';
 
 /**
  * The admin routes' authority over ids, beyond the caller columns of the
@@ -24,13 +26,15 @@ const adminRoutes = identityRouteList.filter((route) => route.auth === 'admin');
 
 /**
  * What a row works on: a fresh plain user of tenant A, a MERCHANT role of A that user holds, an OIDC client of A, and
- * for the routes that name one, a sign-in provider of A.
+ * for the routes that name one, a sign-in provider of A and a webhook endpoint of A (with an event in A's log).
  */
 interface Row {
   target: string;
   role: RoleResponse;
   client: string;
   provider: string;
+  endpoint: string;
+  event: string;
 }
 
 interface Recipe {
@@ -82,6 +86,17 @@ const recipes: Record<string, Recipe> = {
   updateSignInProvider: { body: () => ({ displayName: 'Taken over' }) },
   deleteSignInProvider: {},
   listUserIdentities: { id: 'user' },
+  // `{endpointId}` names the row's webhook endpoint of A; a redelivery names an event of A's log.
+  listWebhookEndpoints: {},
+  createWebhookEndpoint: {},
+  getWebhookEndpoint: {},
+  updateWebhookEndpoint: { body: () => ({ url: 'http://127.0.0.1:9/taken-over' }) },
+  deleteWebhookEndpoint: {},
+  rotateWebhookSecret: {},
+  listWebhookAttempts: {},
+  sendTestWebhook: {},
+  redeliverWebhookEvent: { body: (row) => ({ eventId: row.event }) },
+  replayWebhookEvents: { body: () => ({ since: new Date(Date.now() - 3_600_000).toISOString() }) },
 };
 
 /** The routes promised as admin-only (a bearer of ADMIN or SUPER_ADMIN, or an admin API key) from the start. */
@@ -109,6 +124,7 @@ const CONTRACT_ADMIN_ROWS = [
 
 const FAKE_KEY_ID = 'key_00000000000000000000';
 const FAKE_PASSKEY_ID = 'pkey_000000000000000000000000';
+const deps = makeTestDeps();
 
 let tenantA: AdminTenant;
 let tenantB: AdminTenant;
@@ -121,7 +137,8 @@ beforeAll(async () => {
 afterAll(() => upstream?.close());
 
 async function aRow(route: RouteDef): Promise<Row> {
-  const [target, role, client, provider] = await Promise.all([
+  const takesEndpoint = route.path.includes('{endpointId}');
+  const [target, role, client, provider, endpoint, event] = await Promise.all([
     aStoredUser(tenantA.tenant),
     aRole(tenantA, 10),
     call('POST', '/oidc/clients', tenantA.headers, {
@@ -138,11 +155,23 @@ async function aRow(route: RouteDef): Promise<Row> {
           clientSecret: 'cross-tenant-secret',
         })
       : undefined,
+    takesEndpoint
+      ? call('POST', '/webhook-endpoints', tenantA.headers, { url: LOOPBACK_HOOK, eventTypes: ['user.created'] })
+      : undefined,
+    takesEndpoint ? aStoredWebhookEvent(deps, tenantA.tenant) : '',
   ]);
   expect(client.status, JSON.stringify(client.body)).toBe(201);
   if (provider) expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+  if (endpoint) expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   await grant(tenantA, target.id, role.id);
-  return { target: target.id, role, client: client.body.clientId, provider: provider?.body.id ?? '' };
+  return {
+    target: target.id,
+    role,
+    client: client.body.clientId,
+    provider: provider?.body.id ?? '',
+    endpoint: endpoint?.body.id ?? '',
+    event,
+  };
 }
 
 /** The request a route gets for a row. */
@@ -154,7 +183,8 @@ function requestFor(route: RouteDef, row: Row) {
     .replace('{keyId}', FAKE_KEY_ID)
     .replace('{passkeyId}', FAKE_PASSKEY_ID)
     .replace('{clientId}', row.client)
-    .replace('{providerId}', row.provider);
+    .replace('{providerId}', row.provider)
+    .replace('{endpointId}', row.endpoint);
   return { path, body: recipe?.body?.(row) };
 }
 
@@ -174,6 +204,8 @@ async function snapshot(row: Row) {
     [tenantB, '/oidc/clients'],
     [tenantA, '/sign-in-providers'],
     [tenantB, '/sign-in-providers'],
+    [tenantA, '/webhook-endpoints'],
+    [tenantB, '/webhook-endpoints'],
     [tenantB, '/users'],
     [tenantB, '/roles'],
     [tenantB, '/merchants/me'],

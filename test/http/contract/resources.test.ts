@@ -3,12 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, anEmail, aRoleName } from '#test/support/admin.ts';
 import { aTenantWith, aUser, latestCodeTo, type TestTenant } from '#test/support/auth.ts';
 import { type ResourceName, violationsOf } from '#test/support/brief-resources.ts';
+import { makeTestDeps } from '#test/support/deps.ts';
 import type { Answer } from '#test/support/http.ts';
 import { hostedCeremony, passkeySignInBody } from '#test/support/passkeys.ts';
 import { useLocalStack } from '#test/support/server.ts';
 import { aPagePkce, signInProviderApi } from '#test/support/sign-in-providers.ts';
 import { register } from '#test/support/soft-authenticator.ts';
 import { startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
+import { aStoredWebhookAttempt, aStoredWebhookEvent, LOOPBACK_HOOK } from '#test/support/webhooks.ts';
 
 /**
  * A client written from the brief's field tables (test/support/brief-resources.ts,
@@ -256,6 +258,42 @@ describe('the service answers every brief resource exactly as the brief names it
     await expectResource('PATCH /oidc/clients/{clientId}', patched, 200, 'OidcClientResponse');
     const rotated = await call('POST', `/oidc/clients/${id}/secret`, adminHeaders);
     await expectResource('POST /oidc/clients/{clientId}/secret', rotated, 200, 'OidcClientWithSecretResponse');
+  });
+
+  it('webhook endpoints (ours): added, listed, read, changed, secret rotated; the log; a test, a redelivery, a replay', async () => {
+    const created = await call('POST', '/webhook-endpoints', adminHeaders, {
+      url: LOOPBACK_HOOK,
+      eventTypes: ['user.created'],
+      description: 'Brief endpoint',
+    });
+    await expectResource('POST /webhook-endpoints', created, 201, 'WebhookEndpointWithSecret');
+    const id = created.body.id;
+    const listed = await call('GET', '/webhook-endpoints', adminHeaders);
+    await expectResource('GET /webhook-endpoints', listed, 200, 'WebhookEndpointResponse', 'list');
+    const read = await call('GET', `/webhook-endpoints/${id}`, adminHeaders);
+    await expectResource('GET /webhook-endpoints/{endpointId}', read, 200, 'WebhookEndpointResponse');
+    const patched = await call('PATCH', `/webhook-endpoints/${id}`, adminHeaders, { description: null });
+    await expectResource('PATCH /webhook-endpoints/{endpointId}', patched, 200, 'WebhookEndpointResponse');
+    const rotated = await call('POST', `/webhook-endpoints/${id}/secret`, adminHeaders);
+    await expectResource('POST /webhook-endpoints/{endpointId}/secret', rotated, 200, 'WebhookEndpointWithSecret');
+    expect(rotated.body.previousSecretExpiresAt).not.toBeNull();
+
+    // No deliverer runs on this stack: the event and the attempt are written as the dispatcher and deliverer would.
+    const deps = makeTestDeps();
+    const eventId = await aStoredWebhookEvent(deps, tenant);
+    await aStoredWebhookAttempt(deps, tenant, id, eventId);
+    const log = await call('GET', `/webhook-endpoints/${id}/attempts`, adminHeaders);
+    await expectResource('GET /webhook-endpoints/{endpointId}/attempts', log, 200, 'DeliveryAttemptPage');
+    expect(log.body.items).toHaveLength(1);
+    const tested = await call('POST', `/webhook-endpoints/${id}/test`, adminHeaders);
+    await expectResource('POST /webhook-endpoints/{endpointId}/test', tested, 202, 'QueuedResponse');
+    const again = await call('POST', `/webhook-endpoints/${id}/redeliver`, adminHeaders, { eventId });
+    await expectResource('POST /webhook-endpoints/{endpointId}/redeliver', again, 202, 'QueuedResponse');
+    expect(again.body).toEqual({ eventId, events: 1 });
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const replayed = await call('POST', `/webhook-endpoints/${id}/replay`, adminHeaders, { since });
+    await expectResource('POST /webhook-endpoints/{endpointId}/replay', replayed, 202, 'QueuedResponse');
+    expect(replayed.body).toEqual({ eventId: null, events: 1 });
   });
 
   it('roles: SYSTEM and MERCHANT, custom as created', async () => {

@@ -21,6 +21,7 @@ import { useLocalStack } from '#test/support/server.ts';
 import { aPagePkce, signInProviderApi } from '#test/support/sign-in-providers.ts';
 import { register } from '#test/support/soft-authenticator.ts';
 import { type OidcUpstream, startOidcUpstream } from '#test/support/upstream/oidc-upstream.ts';
+import { aStoredWebhookEvent, LOOPBACK_HOOK } from '#test/support/webhooks.ts';
 
 /**
  * THE authorization matrix: every route of the identity
@@ -181,6 +182,17 @@ const identityMatrix: Record<string, Cell[]> = {
   listUserPasskeys:        [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        200,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   removeUserPasskey:       [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        204,       UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   getRelatedOrigins:       [200,       200,         200,       200,   200,        200,       200,       200,     200,       200,       200],
+  // Webhooks: a signed-in admin only, never an API key (an endpoint receives every account's changes).
+  listWebhookEndpoints:    [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  createWebhookEndpoint:   [UNAUTHENT, MISMATCH,    FORBIDDEN, 201,   201,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  getWebhookEndpoint:      [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  updateWebhookEndpoint:   [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  deleteWebhookEndpoint:   [UNAUTHENT, MISMATCH,    FORBIDDEN, 204,   204,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  rotateWebhookSecret:     [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  listWebhookAttempts:     [UNAUTHENT, MISMATCH,    FORBIDDEN, 200,   200,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  sendTestWebhook:         [UNAUTHENT, MISMATCH,    FORBIDDEN, 202,   202,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  redeliverWebhookEvent:   [UNAUTHENT, MISMATCH,    FORBIDDEN, 202,   202,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
+  replayWebhookEvents:     [UNAUTHENT, MISMATCH,    FORBIDDEN, 202,   202,        FORBIDDEN, UNAUTHENT, REVOKED, UNAUTHENT, UNAUTHENT, UNAUTHENT],
   notFound:                [NOT_FOUND, NOT_FOUND,   NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND],
 };
 
@@ -716,6 +728,48 @@ const identityRecipes: Record<string, Recipe> = {
     }),
   },
   getRelatedOrigins: { request: () => ({ method: 'GET', path: '/passkeys/related-origins', issuer: true }) },
+  listWebhookEndpoints: { request: get('/webhook-endpoints') },
+  createWebhookEndpoint: { request: () => ({ method: 'POST', path: '/webhook-endpoints', body: MATRIX_ENDPOINT }) },
+  getWebhookEndpoint: {
+    request: async () => ({ method: 'GET', path: `/webhook-endpoints/${await matrixEndpoint()}` }),
+  },
+  // The changes each get an endpoint of their own: two admins changing one at once would get 409 CONFLICT.
+  updateWebhookEndpoint: {
+    request: async () => ({
+      method: 'PATCH',
+      path: `/webhook-endpoints/${await aWebhookEndpoint()}`,
+      body: { description: 'Changed' },
+    }),
+  },
+  deleteWebhookEndpoint: {
+    request: async () => ({ method: 'DELETE', path: `/webhook-endpoints/${await aWebhookEndpoint()}` }),
+  },
+  rotateWebhookSecret: {
+    request: async () => ({ method: 'POST', path: `/webhook-endpoints/${await aWebhookEndpoint()}/secret` }),
+  },
+  listWebhookAttempts: {
+    request: async () => ({ method: 'GET', path: `/webhook-endpoints/${await matrixEndpoint()}/attempts` }),
+  },
+  sendTestWebhook: {
+    request: async () => ({ method: 'POST', path: `/webhook-endpoints/${await matrixEndpoint()}/test` }),
+  },
+  redeliverWebhookEvent: {
+    request: async () => ({
+      method: 'POST',
+      path: `/webhook-endpoints/${await matrixEndpoint()}/redeliver`,
+      body: { eventId: await matrixEvent() },
+    }),
+  },
+  replayWebhookEvents: {
+    request: async () => {
+      await matrixEvent();
+      return {
+        method: 'POST',
+        path: `/webhook-endpoints/${await matrixEndpoint()}/replay`,
+        body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+      };
+    },
+  },
   // The $default route: a known path with a method it does not have (a write, so nothing may change).
   notFound: { request: () => ({ method: 'PUT', path: '/users/me', body: { firstName: 'Matrix' } }) },
 };
@@ -806,6 +860,30 @@ function passkeyOf(as: Account) {
     passkeys.set(as.email, made);
   }
   return made;
+}
+
+// ------------------------------------------------------------------ webhooks
+
+/** An endpoint on loopback (allowed on the local stack); nothing is delivered here, no dispatcher runs. */
+const MATRIX_ENDPOINT = { url: LOOPBACK_HOOK, eventTypes: ['user.created'], description: 'Matrix' };
+
+/** A new webhook endpoint of tenant A, added by its owner; its id. */
+async function aWebhookEndpoint(): Promise<string> {
+  const res = await call('POST', '/webhook-endpoints', bearer(tenant, owner.token), MATRIX_ENDPOINT);
+  expect(res.status, res.text).toBe(201);
+  return res.body.id;
+}
+let webhookEndpoint: Promise<string> | undefined;
+/** The endpoint the rows that change nothing of it share (a tenant has 20 endpoints at most). */
+function matrixEndpoint(): Promise<string> {
+  webhookEndpoint ??= aWebhookEndpoint();
+  return webhookEndpoint;
+}
+let webhookEvent: Promise<string> | undefined;
+/** A `user.created` event in tenant A's log: what redelivery sends again, and replay finds. */
+function matrixEvent(): Promise<string> {
+  webhookEvent ??= aStoredWebhookEvent(makeTestDeps(), tenant);
+  return webhookEvent;
 }
 
 /** A confidential client: it has a secret to rotate. */
@@ -1120,12 +1198,14 @@ async function snapshot(recipe: Recipe, request: Request) {
     [owner, tenant, '/roles'],
     [owner, tenant, '/merchants/me'],
     [owner, tenant, `/merchants/${tenant.id}/api-keys`],
+    [owner, tenant, '/webhook-endpoints'],
     [owner, tenant, `/users/${owner.userId}/activity?limit=100`],
     ...(request.actsOn ? [[owner, tenant, `/users/${request.actsOn}/activity?limit=100`] as const] : []),
     [otherOwner, otherTenant, '/users'],
     [otherOwner, otherTenant, '/roles'],
     [otherOwner, otherTenant, '/merchants/me'],
     [otherOwner, otherTenant, `/merchants/${otherTenant.id}/api-keys`],
+    [otherOwner, otherTenant, '/webhook-endpoints'],
   ];
   const answers = await Promise.all(reads.map(([by, t, path]) => call('GET', path, bearer(t, by.token))));
   return answers.map((res, i) => ({ read: reads[i]?.[2], status: res.status, body: res.body }));

@@ -122,6 +122,9 @@ describe('the routes that take an id', () => {
         'IDENTITY',
         'IDENTITY_OF',
         'PROVIDER_RESULT',
+        'WEBHOOK_ENDPOINT',
+        'WEBHOOK_EVENT:user.created',
+        'WEBHOOK_ATTEMPT',
       ]),
     );
     expect(

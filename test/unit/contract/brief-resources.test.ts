@@ -58,6 +58,11 @@ const DOCUMENTED: { [R in ResourceName]: () => Json } = {
   SignInProviderResponse: () => component('SignInProviderResponse'),
   AppleKeyInfo: () => component('AppleKeyInfo'),
   IdentityResponse: () => component('IdentityResponse'),
+  WebhookEndpointResponse: () => component('WebhookEndpointResponse'),
+  WebhookEndpointWithSecret: () => component('WebhookEndpointWithSecret'),
+  DeliveryAttemptResponse: () => component('DeliveryAttemptResponse'),
+  DeliveryAttemptPage: () => success('/webhook-endpoints/{endpointId}/attempts', 'get'),
+  QueuedResponse: () => success('/webhook-endpoints/{endpointId}/test', 'post'),
 };
 
 /** A JSON Schema as the table says it: its types (null included) and allowed values. */
