@@ -1,4 +1,4 @@
-import { recordActivity } from '../activity/record.ts';
+import { activityItem } from '../activity/record.ts';
 import { proveSignedIn } from '../auth/guards.ts';
 import { sendNotice } from '../auth/mail-delivery.ts';
 import { isCommonPassword } from '../auth/password-policy.ts';
@@ -64,9 +64,10 @@ export async function changePassword(
       },
     ),
     session: sessionRepo(deps.store).restampItem(tenant, user.id, principal.sessionId, from),
+    // Recorded with the change: its webhook event (user.password_changed) exactly when the change commits.
+    activity: activityItem(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id }),
   });
   if (failed.size > 0) throw fail('SESSION_REVOKED');
-  await recordActivity(deps, tenant, user.id, 'PASSWORD_CHANGE', { ...client, actorId: user.id });
   // The notice is a courtesy: the change stands even if it cannot be sent.
   await sendNotice(deps, tenant, user.email, { kind: 'PASSWORD_CHANGED' }, client.language).catch((error: unknown) => {
     deps.log.error('password change notice not sent', { errorName: error instanceof Error ? error.name : 'unknown' });

@@ -1,4 +1,4 @@
-import { recordActivity } from '../activity/record.ts';
+import { activityItem } from '../activity/record.ts';
 import { evaluating, guardProof, proveSignedIn } from '../auth/guards.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { secondFactorIsGood, totpSecretOf } from '../auth/second-factor.ts';
@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
+import { transact } from '../store/transact.ts';
 import { userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { currentUser } from '../users/lookup.ts';
@@ -67,22 +68,24 @@ export async function verifyTotp(
     await proof.release(); // a right code: its place in the window is free again
     return good;
   });
-  const enabled = await userRepo(deps.store).update(
-    tenant,
-    user.id,
-    {
-      totpEnabled: true,
-      totpSecret: user.totpPendingSecret,
-      backupCodes: user.totpPendingBackupCodes,
-      totpLastStep: step,
-      totpPendingSecret: null,
-      totpPendingBackupCodes: [],
-    },
-    undefined,
-    { totpEnabled: false, totpPendingSecret: user.totpPendingSecret },
-  );
-  if (!enabled) throw fail('INVALID_CODE');
-  await recordActivity(deps, tenant, user.id, 'TOTP_ENABLED', { ...client, actorId: user.id });
+  // The change and its TOTP_ENABLED record in one transaction (its webhook event exactly when it commits).
+  const failed = await transact(deps.store, {
+    profile: userRepo(deps.store).updateItem(
+      tenant,
+      user.id,
+      {
+        totpEnabled: true,
+        totpSecret: user.totpPendingSecret,
+        backupCodes: user.totpPendingBackupCodes,
+        totpLastStep: step,
+        totpPendingSecret: null,
+        totpPendingBackupCodes: [],
+      },
+      { totpEnabled: false, totpPendingSecret: user.totpPendingSecret },
+    ),
+    activity: activityItem(deps, tenant, user.id, 'TOTP_ENABLED', { ...client, actorId: user.id }),
+  });
+  if (failed.size > 0) throw fail('INVALID_CODE');
 }
 
 /**
@@ -105,13 +108,14 @@ export async function disableTotp(
   await proveSignedIn(deps, tenant, user.email, client.ip, async () =>
     (await secondFactorIsGood(deps, tenant, user, code)) ? null : 'INVALID_CODE',
   );
-  const disabled = await userRepo(deps.store).update(
-    tenant,
-    user.id,
-    { totpEnabled: false, totpSecret: null, backupCodes: [] },
-    undefined,
-    { totpEnabled: true },
-  );
-  if (!disabled) throw fail('CONFLICT', 'TOTP is not on');
-  await recordActivity(deps, tenant, user.id, 'TOTP_DISABLED', { ...client, actorId: user.id });
+  const failed = await transact(deps.store, {
+    profile: userRepo(deps.store).updateItem(
+      tenant,
+      user.id,
+      { totpEnabled: false, totpSecret: null, backupCodes: [] },
+      { totpEnabled: true },
+    ),
+    activity: activityItem(deps, tenant, user.id, 'TOTP_DISABLED', { ...client, actorId: user.id }),
+  });
+  if (failed.size > 0) throw fail('CONFLICT', 'TOTP is not on');
 }

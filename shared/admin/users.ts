@@ -1,5 +1,5 @@
 import { type ActivityPageQuery, activityPageOf } from '../activity/page.ts';
-import { type ActivityType, recordActivity } from '../activity/record.ts';
+import { type ActivityType, activityItem, recordActivity } from '../activity/record.ts';
 import { hashToken } from '../auth/codes.ts';
 import { createInvitation } from '../auth/invitations.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -94,41 +94,25 @@ export async function setUserStatus(
   // DISABLED and COMPROMISED end every session in the status write itself (the credential epoch moves on),
   // logins in flight included; setting ACTIVE again keeps the new epoch, so the old sessions stay dead.
   const endSessions: EpochBump | undefined = status === 'ACTIVE' ? undefined : {};
-  const updated = actorCheck
-    ? await setStatusCheckingActor(deps, tenant, principal, target, change, actorCheck, endSessions)
-    : await userRepo(deps.store).update(tenant, target.id, change, target.status, {}, endSessions);
-  if (!updated) throw fail('CONFLICT', 'the user changed meanwhile; try again');
-  await recordActivity(deps, tenant, target.id, STATUS_ACTIVITY[status], { ...client, actorId: actorIdOf(principal) });
-  return toUserResponse(updated, now);
-}
-
-/**
- * The status change of users.update (only while the status is still the one
- * read), in one transaction with the actor's check. The user as changed, or
- * null when the status changed meanwhile or the user is gone.
- */
-async function setStatusCheckingActor(
-  deps: Deps,
-  tenant: Merchant,
-  principal: Principal,
-  target: User,
-  change: StatusChange,
-  actorCheck: NonNullable<ReturnType<typeof superAdminActorCheck>>,
-  endSessions: EpochBump | undefined,
-): Promise<User | null> {
+  // The status (only while it is still the one read), its activity and, on a SUPER_ADMIN, the actor's check: one
+  // transaction, so the webhook event (user.status_changed) comes exactly when the change commits.
   const failed = await transact(
     deps.store,
     {
       status: userRepo(deps.store).updateItem(tenant, target.id, change, { status: target.status }, endSessions),
+      activity: activityItem(deps, tenant, target.id, STATUS_ACTIVITY[status], {
+        ...client,
+        actorId: actorIdOf(principal),
+      }),
       actor: actorCheck,
     },
     { retryConflicts: true },
   );
   // The actor first: a moment later, its own standing would be judged before the target is looked at.
   if (failed.has('actor')) throw await refusalOfActor(deps, tenant, principal);
-  if (failed.has('status')) return null;
+  if (failed.has('status')) throw fail('CONFLICT', 'the user changed meanwhile; try again');
   // Only the change was written, on the user as read.
-  return { ...target, ...change };
+  return toUserResponse({ ...target, ...change }, now);
 }
 
 /** What a status change writes: the status, and for COMPROMISED the password's removal. */
@@ -145,14 +129,18 @@ export async function resetUserTotp(
   const target = await targetUser(deps, tenant, id);
   assertMayActOnUser(principal, target, deps.clock.now());
   requireRecentSession(deps, principal);
-  await userRepo(deps.store).update(tenant, target.id, {
-    totpEnabled: false,
-    totpSecret: null,
-    backupCodes: [],
-    totpPendingSecret: null,
-    totpPendingBackupCodes: [],
+  const failed = await transact(deps.store, {
+    profile: userRepo(deps.store).updateItem(tenant, target.id, {
+      totpEnabled: false,
+      totpSecret: null,
+      backupCodes: [],
+      totpPendingSecret: null,
+      totpPendingBackupCodes: [],
+    }),
+    activity: activityItem(deps, tenant, target.id, 'TOTP_DISABLED', { ...client, actorId: actorIdOf(principal) }),
   });
-  await recordActivity(deps, tenant, target.id, 'TOTP_DISABLED', { ...client, actorId: actorIdOf(principal) });
+  // Deleted meanwhile.
+  if (failed.size > 0) throw fail('NOT_FOUND');
 }
 
 /** GET /users/{id}/activity?limit=&cursor=: newest first, `limit` 50 by default, at most 100. */

@@ -1,4 +1,4 @@
-import { recordActivity } from '../activity/record.ts';
+import { activityItem } from '../activity/record.ts';
 import type { Deps } from '../deps.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { sessionRepo } from '../store/session-repo.ts';
@@ -14,13 +14,21 @@ export async function logout(
 ): Promise<void> {
   // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
   const listed = principal.user?.liveSessions?.[principal.sessionId] !== undefined;
-  await sessionRepo(deps.store).revoke(tenant, principal.userId, principal.sessionId, deps.clock.now(), listed);
-  await recordActivity(
+  // The LOGOUT record in the same transaction: its webhook event (session.revoked) exactly when the session ends.
+  const logoutItem = activityItem(
     deps,
     tenant,
     principal.userId,
     'LOGOUT',
     { ...client, actorId: principal.userId },
     { detail: { sessionId: principal.sessionId } },
+  );
+  await sessionRepo(deps.store).revoke(
+    tenant,
+    principal.userId,
+    principal.sessionId,
+    deps.clock.now(),
+    listed,
+    logoutItem,
   );
 }

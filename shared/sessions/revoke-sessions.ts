@@ -1,4 +1,4 @@
-import { recordActivity } from '../activity/record.ts';
+import { activityItem } from '../activity/record.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
@@ -19,13 +19,9 @@ export async function revokeMySession(
   // Sessions live in the caller's own partition: another user's id cannot be reached from here.
   // Taken off the profile's list too (it stops counting towards the 50) when the bearer check's read lists it.
   const listed = principal.user?.liveSessions?.[sessionId] !== undefined;
-  if (
-    !SESSION_ID.test(sessionId) ||
-    !(await sessionRepo(deps.store).revoke(tenant, principal.userId, sessionId, deps.clock.now(), listed))
-  ) {
-    throw fail('NOT_FOUND');
-  }
-  await recordActivity(
+  if (!SESSION_ID.test(sessionId)) throw fail('NOT_FOUND');
+  // Recorded in the same transaction: its webhook event (session.revoked) exactly when the session ends.
+  const revoked = activityItem(
     deps,
     tenant,
     principal.userId,
@@ -33,6 +29,9 @@ export async function revokeMySession(
     { ...client, actorId: principal.userId },
     { detail: { sessionId } },
   );
+  if (!(await sessionRepo(deps.store).revoke(tenant, principal.userId, sessionId, deps.clock.now(), listed, revoked))) {
+    throw fail('NOT_FOUND');
+  }
 }
 
 /**
@@ -45,9 +44,8 @@ export async function revokeAllMySessions(
   principal: UserPrincipal,
   client: ClientInfo,
 ): Promise<void> {
-  if (!(await sessionRepo(deps.store).revokeAll(tenant, principal.userId))) throw fail('SESSION_REVOKED');
-  // Every session: no one id (the event says null).
-  await recordActivity(
+  // Every session: no one id (the event says null); recorded in the same transaction as the epoch's move.
+  const revoked = activityItem(
     deps,
     tenant,
     principal.userId,
@@ -55,4 +53,5 @@ export async function revokeAllMySessions(
     { ...client, actorId: principal.userId },
     { detail: { sessionId: null } },
   );
+  if (!(await sessionRepo(deps.store).revokeAll(tenant, principal.userId, revoked))) throw fail('SESSION_REVOKED');
 }

@@ -320,7 +320,18 @@ export function sessionRepo(store: StoreClient) {
      * taken off the list in the same transaction (it no longer counts
      * towards the 50). False when it was not live (or not there).
      */
-    async revoke(t: TenantRef, userId: string, sessionId: string, now: Date, listed = false): Promise<boolean> {
+    /**
+     * Ends one session (and takes it off the profile's list when `listed`), with `also` (its activity) in the same
+     * transaction; false when it had ended already or is not there.
+     */
+    async revoke(
+      t: TenantRef,
+      userId: string,
+      sessionId: string,
+      now: Date,
+      listed = false,
+      also: TransactItem | null = null,
+    ): Promise<boolean> {
       const revoke = {
         TableName: tableName,
         Key: keys.session(t, userId, sessionId),
@@ -331,6 +342,7 @@ export function sessionRepo(store: StoreClient) {
       if (listed) {
         const failed = await transact(store, {
           session: { Update: revoke },
+          also,
           unlisted: {
             Update: {
               TableName: tableName,
@@ -346,6 +358,7 @@ export function sessionRepo(store: StoreClient) {
         if (!failed.has('unlisted')) return true;
         // The profile changed under us (the user is gone): the session still ends, alone.
       }
+      if (also) return (await transact(store, { session: { Update: revoke }, also })).size === 0;
       return conditionalWrite(doc.send(new UpdateCommand(revoke)));
     },
 
@@ -372,12 +385,13 @@ export function sessionRepo(store: StoreClient) {
      * moves on, and every session stamped with the old one is dead.
      * False when the user is gone.
      */
-    async revokeAll(t: TenantRef, userId: string): Promise<boolean> {
+    /** Ends every session of the user (the credential epoch moves on), with `also` (its activity) in one transaction. */
+    async revokeAll(t: TenantRef, userId: string, also: TransactItem | null = null): Promise<boolean> {
       const at: Placeholders = { names: {}, values: {} };
       const ending = bumpClauses({}, at);
-      return conditionalWrite(
-        doc.send(
-          new UpdateCommand({
+      const failed = await transact(store, {
+        profile: {
+          Update: {
             TableName: tableName,
             Key: keys.user(t, userId),
             UpdateExpression: `SET ${ending.set} ADD ${ending.add}`,
@@ -385,9 +399,11 @@ export function sessionRepo(store: StoreClient) {
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: at.names,
             ExpressionAttributeValues: at.values,
-          }),
-        ),
-      );
+          },
+        },
+        also,
+      });
+      return failed.size === 0;
     },
 
     /**

@@ -186,7 +186,7 @@ export function webhookRepo(store: StoreClient) {
       );
     },
 
-    /** A delivery answered 2xx: the endpoint is no longer failing (written only when it was). */
+    /** A delivery answered 2xx: the endpoint is not failing (written when it was, or its last success is stale). */
     async markSucceeded(t: TenantRef, endpointId: string, at: string): Promise<void> {
       await conditionalWrite(
         doc.send(

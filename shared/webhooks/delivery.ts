@@ -10,6 +10,9 @@ import { postEvent } from './post.ts';
 import { type DeliveryMessage, type DeliveryQueue, MAX_DELAY_SECONDS } from './queue.ts';
 import { secretContext, signedHeaders } from './signing.ts';
 
+/** How stale an endpoint's `lastSuccessAt` may be: a busy endpoint's deliveries do not each write it. */
+const LAST_SUCCESS_GRANULARITY_MS = HOUR_MS;
+
 /** How long a delivery is retried, from its first attempt: past it, the dead-letter queue. */
 export const RETRY_WINDOW_MS = 24 * HOUR_MS;
 const FIRST_WAIT_MS = 5_000;
@@ -108,7 +111,11 @@ export async function deliver(deps: Deps, queue: DeliveryQueue, message: Deliver
     retryAt: retryAt?.toISOString() ?? null,
   });
   if (delivered) {
-    if (endpoint.failingSince) await repo.markSucceeded(tenant, endpoint.id, at);
+    // Well again, or the last success more than an hour ago: written (not at every delivery, each a write).
+    const lastSuccess = endpoint.lastSuccessAt ? Date.parse(endpoint.lastSuccessAt) : 0;
+    if (endpoint.failingSince || now.getTime() - lastSuccess > LAST_SUCCESS_GRANULARITY_MS) {
+      await repo.markSucceeded(tenant, endpoint.id, at);
+    }
     return 'DELIVERED';
   }
   if (!endpoint.failingSince) await repo.markFailing(tenant, endpoint.id, at);

@@ -60,6 +60,7 @@ export const WebhookEndpointResponse = v.object({
   disabledAt: v.nullable(v.string()),
   /** The first failed attempt since the last success; null while deliveries succeed. */
   failingSince: v.nullable(v.string()),
+  /** The last delivery that got a 2xx, to the hour (a busy endpoint's deliveries do not each write it). */
   lastSuccessAt: v.nullable(v.string()),
   secretCreatedAt: v.string(),
   /** After a rotation: until when the secret before it signs too. */
