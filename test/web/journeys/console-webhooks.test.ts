@@ -201,14 +201,9 @@ describe('webhooks in the console', () => {
     await page.getByRole('link', { name: 'Back to the webhooks' }).click();
     const table = page.getByRole('region', { name: 'Webhook endpoints' });
     await table.locator('tbody:not(.skeleton-rows) tr').first().waitFor();
-    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual([
-      'Endpoint',
-      'Events',
-      'On or off',
-      'Status',
-    ]);
+    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual(['Endpoint', 'Events', 'Status']);
     const cells = (await table.locator('tbody:not(.skeleton-rows) td').allTextContents()).map((text) => text.trim());
-    expect(cells.slice(0, 3)).toEqual([`${receiverUrl}CRM sync`, '2 events', 'On']);
+    expect(cells).toEqual([`${receiverUrl}CRM sync`, '2 events', 'OnNothing delivered yet']);
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'console-webhooks-list', expectAccessible);
 
@@ -252,8 +247,7 @@ describe('webhooks in the console', () => {
 
     await page.goto(`${web.origin(tenant)}/console/webhooks`);
     const table = page.getByRole('region', { name: 'Webhook endpoints' });
-    await table.getByRole('cell', { name: 'Turned off: every delivery failed for 24 hours' }).waitFor();
-    await expect(table.getByRole('cell', { name: 'Off', exact: true }).count()).resolves.toBe(1);
+    await table.getByRole('cell', { name: /^Off\s*Turned off: every delivery failed for 24 hours$/ }).waitFor();
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'console-webhooks-failing', expectAccessible);
 

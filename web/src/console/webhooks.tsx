@@ -73,12 +73,8 @@ const eventCount = (endpoint: WebhookEndpoint) =>
     ? t('webhooks.allEventsCount')
     : tn('webhooks.eventCount', endpoint.eventTypes.length);
 
-const columns = () => [
-  t('webhooks.column.url'),
-  t('webhooks.column.events'),
-  t('webhooks.column.enabled'),
-  t('webhooks.column.health'),
-];
+// On or off and how deliveries go share a column: the three fit a phone without scrolling.
+const columns = () => [t('webhooks.column.url'), t('webhooks.column.events'), t('webhooks.column.health')];
 
 /** `/console/webhooks`: the tenant's endpoints, each with its events, on or off, and how its deliveries go. */
 export function WebhookEndpoints() {
@@ -118,7 +114,7 @@ export function WebhookEndpoints() {
               {endpoints === null && <Loading>{t('webhooks.loading')}</Loading>}
               <table class="endpoints-table">
                 <TableHead columns={columns()} />
-                {endpoints === null && <SkeletonRows columns={4} rows={2} />}
+                {endpoints === null && <SkeletonRows columns={3} rows={2} />}
                 <tbody>
                   {endpoints?.map((endpoint) => (
                     <tr key={endpoint.id}>
@@ -127,10 +123,8 @@ export function WebhookEndpoints() {
                         {endpoint.description && <span class="endpoint-description">{endpoint.description}</span>}
                       </td>
                       <td class="nowrap">{eventCount(endpoint)}</td>
-                      <td>
+                      <td class="endpoint-health">
                         <OnOff on={endpoint.enabled} />
-                      </td>
-                      <td>
                         <Health endpoint={endpoint} />
                       </td>
                     </tr>
@@ -297,6 +291,9 @@ export function WebhookEndpointPage() {
           setSavedNews(null);
         }}
       />
+      <SendTest endpoint={endpoint} onQueued={refreshLog} />
+      <DeliveryLog endpoint={endpoint} version={logVersion} onRefresh={refreshLog} />
+      <Replay endpoint={endpoint} />
       {/* A new answer remounts the form (its key), saying it was saved when a save made it. */}
       <EditEndpoint
         key={endpoint.updatedAt}
@@ -307,9 +304,6 @@ export function WebhookEndpointPage() {
           setSavedNews(t('webhooks.saved'));
         }}
       />
-      <SendTest endpoint={endpoint} onQueued={refreshLog} />
-      <Replay endpoint={endpoint} />
-      <DeliveryLog endpoint={endpoint} version={logVersion} onRefresh={refreshLog} />
       <DeleteEndpoint endpoint={endpoint} />
     </ConsolePage>
   );

@@ -15,7 +15,6 @@ const texts: Record<keyof typeof en, string> = {
   'webhooks.add': 'Endpunkt hinzufügen',
   'webhooks.column.url': 'Endpunkt',
   'webhooks.column.events': 'Ereignisse',
-  'webhooks.column.enabled': 'Ein oder aus',
   'webhooks.column.health': 'Status',
   'webhooks.on': 'Ein',
   'webhooks.off': 'Aus',

@@ -14,7 +14,6 @@ const texts = {
   'webhooks.add': 'Add endpoint',
   'webhooks.column.url': 'Endpoint',
   'webhooks.column.events': 'Events',
-  'webhooks.column.enabled': 'On or off',
   'webhooks.column.health': 'Status',
   'webhooks.on': 'On',
   'webhooks.off': 'Off',
