@@ -36,6 +36,13 @@ export interface IdentityConfig {
    * point in time (README, Restoring the table); undefined: the stack's table.
    */
   tableName: string | undefined;
+  /**
+   * `tableStreamArn`: with `tableName`, that table's stream (NEW_IMAGE), which the webhooks' dispatcher reads;
+   * undefined: the stack's own table's stream (a table given by name without it sends no webhooks, said at synth).
+   */
+  tableStreamArn: string | undefined;
+  /** `webhookEventBus`: an EventBridge bus (name, or ARN) that gets every webhook event too; undefined: none. */
+  webhookEventBus: string | undefined;
   /** A daily AWS Backup of the table, kept 35 days (`backup`: `daily` or `off`), copied to `copyVaultArn` if set. */
   backup: { copyVaultArn: string | undefined } | undefined;
   /** `multiRegionKey`: the secrets key is a multi-Region primary key, which a replica in another Region can use. */
@@ -98,6 +105,8 @@ export const CONTEXT_DEFAULTS = {
   apiDomain: '',
   apiCertificateArn: '',
   tableName: '',
+  tableStreamArn: '',
+  webhookEventBus: '',
   backup: 'daily',
   backupCopyVaultArn: '',
   multiRegionKey: 'false',
@@ -263,6 +272,8 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     web: readWebConfig(node),
     apiDomain: readApiDomain(node),
     tableName: readTableName(node),
+    tableStreamArn: readTableStreamArn(node),
+    webhookEventBus: readEventBus(node),
     backup: readBackup(node),
     multiRegionKey: readBoolean(node, 'multiRegionKey'),
     kmsKeyArn: readKmsKeyArn(node),
@@ -363,6 +374,28 @@ function readTableName(node: Node): string | undefined {
   if (name === '') return undefined;
   if (!TABLE_NAME.test(name)) throw new Error(`Context "tableName" must be a DynamoDB table name, got "${name}"`);
   return name;
+}
+
+/** A DynamoDB stream's ARN. */
+const STREAM_ARN = /^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[A-Za-z0-9_.-]{3,255}\/stream\/[0-9T:.-]+$/;
+
+function readTableStreamArn(node: Node): string | undefined {
+  const arn = contextString(node, 'tableStreamArn');
+  if (arn === '') return undefined;
+  if (!STREAM_ARN.test(arn)) throw new Error(`Context "tableStreamArn" must be a DynamoDB stream's ARN, got "${arn}"`);
+  if (contextString(node, 'tableName') === '') throw new Error('Context "tableStreamArn" goes with "tableName"');
+  return arn;
+}
+
+/** An EventBridge bus: its name, or its ARN (another account's bus, which lets this one put events). */
+const EVENT_BUS = /^([A-Za-z0-9._-]{1,256}|arn:aws[a-z-]*:events:[a-z0-9-]+:\d{12}:event-bus\/[A-Za-z0-9._/-]{1,256})$/;
+
+function readEventBus(node: Node): string | undefined {
+  const bus = contextString(node, 'webhookEventBus');
+  if (bus === '') return undefined;
+  if (!EVENT_BUS.test(bus))
+    throw new Error(`Context "webhookEventBus" must be an EventBridge bus name or ARN, got "${bus}"`);
+  return bus;
 }
 
 /** An AWS Backup vault's ARN, in any region and account (a copy's destination). */

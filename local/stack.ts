@@ -9,6 +9,7 @@ import { createGateway, type GatewayOptions, gatewayListener } from './gateway.t
 import { type JwtAuthorizerSettings, jwtAuthorizer } from './jwt-authorizer.ts';
 import { startSesEmulator } from './ses.ts';
 import { localEdge } from './web-server.ts';
+import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
 /** The table name the local stack, the CLI and the tests use. */
 export const LOCAL_TABLE_NAME = 'identity';
@@ -60,6 +61,12 @@ export interface LocalStackOptions {
    * LOCAL_SIGN_IN_PROVIDERS, shared/sign-in-providers/kinds.ts). Every local stack allows loopback providers.
    */
   signInProviderEndpoints?: Record<string, string>;
+  /**
+   * Webhooks delivered as on AWS (local/webhooks.ts): the table gets its stream, read into the dispatcher, and a local
+   * queue feeds the deliverer. `timeScale` (WEBHOOK_TIME_SCALE): the tests' factor on retry waits. Absent: no stream
+   * is read (endpoints can still be managed; nothing is sent).
+   */
+  webhooks?: { timeScale?: number };
 }
 
 export interface LocalStack {
@@ -73,6 +80,8 @@ export interface LocalStack {
   sesUrl: string;
   tableName: string;
   plantsTableName: string;
+  /** The webhooks' stream reader and queue, when asked for. */
+  webhooks: LocalWebhooks | undefined;
   /** The identity functions' deps, built from the stack's settings: what the CLI and the tests' setup write with. */
   deps: Deps;
   stop(): Promise<void>;
@@ -131,14 +140,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   ]);
   const dynamoEndpoint = options.dynamoEndpoint ?? (dynamo as DynamoDbLocal).endpoint;
   const servers: Server[] = [];
+  let webhooks: LocalWebhooks | undefined;
   // Built once the gateways listen (the settings name their URLs), before the first request is let through.
   let deps: Deps | undefined;
   let plantDeps: PlantDeps | undefined;
   const stopAll = async () => {
+    await webhooks?.stop();
     await Promise.all([...servers.map(close), ses.close(), dynamo?.stop()]);
   };
   try {
-    await ensureTable(dynamoEndpoint, tableName);
+    await ensureTable(dynamoEndpoint, tableName, { stream: options.webhooks !== undefined });
     // The identity gateway behind the local edge: the hosted pages (web/dist) and `/api/*` on one origin.
     const gateway = createServer(
       localEdge({
@@ -214,9 +225,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       PLANTS_JWT_AUTHORIZER: authorizerSettings ? 'true' : 'false',
       ...(options.argon2Params && { ARGON2_PARAMS: options.argon2Params }),
       LOCAL_SIGN_IN_PROVIDERS: JSON.stringify(options.signInProviderEndpoints ?? {}),
+      // Receivers on this machine (plain http on loopback) may be webhook endpoints, locally only.
+      WEBHOOK_LOOPBACK: 'true',
+      ...(options.webhooks?.timeScale !== undefined && { WEBHOOK_TIME_SCALE: String(options.webhooks.timeScale) }),
     };
     deps = makeDeps(environment);
     plantDeps = makePlantDeps(environment);
+    if (options.webhooks) {
+      webhooks = await startLocalWebhooks({ dynamoEndpoint, tableName, deps: () => settled(deps) });
+    }
     return {
       apiUrl,
       hostedPagesOrigin,
@@ -226,6 +243,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sesUrl: ses.url,
       tableName,
       plantsTableName,
+      webhooks,
       deps,
       stop: stopAll,
     };

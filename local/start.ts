@@ -35,6 +35,8 @@ const stack = await startLocalStack({
   dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
   dataDir,
   onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
+  // The table's stream read and webhooks delivered, as on AWS.
+  webhooks: {},
 });
 const tenant = await ensureDemoTenant(stack.deps, dataDir);
 const portOf = (url: string) => Number(new URL(url).port || 80);

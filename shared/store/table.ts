@@ -47,8 +47,11 @@ export const TABLE = {
   ],
 } as const;
 
-/** The CreateTable input for the local stack and tests (on-demand, like the deployed table). */
-export function createTableInput(tableName: string) {
+/**
+ * The CreateTable input for the local stack and tests (on-demand, like the deployed table); `stream`: with the
+ * deployed table's stream (NEW_IMAGE), for a local stack that sends webhooks (local/webhooks.ts).
+ */
+export function createTableInput(tableName: string, options: { stream?: boolean } = {}) {
   const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);
   for (const index of TABLE.indexes) {
     attributes.add(index.partitionKey);
@@ -71,5 +74,6 @@ export function createTableInput(tableName: string) {
       // The keys and the attributes named: no secret reaches an index read.
       Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.nonKeyAttributes] },
     })),
+    ...(options.stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const } }),
   };
 }

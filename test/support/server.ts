@@ -21,6 +21,8 @@ export function useLocalStack(
     plantsJwtAuthorizer?: LocalStackOptions['plantsJwtAuthorizer'];
     /** Fake providers standing in for a kind's real one, read when the stack starts (after the fakes' own beforeAll). */
     signInProviderEndpoints?: () => Record<string, string>;
+    /** Webhooks delivered (LocalStackOptions.webhooks), on a table of the file's own: its stream reads no other file's writes. */
+    webhooks?: { timeScale?: number };
   } = {},
 ): {
   readonly url: string;
@@ -35,7 +37,7 @@ export function useLocalStack(
       plantsPort: 0,
       sesPort: 0,
       dynamoEndpoint: inject('dynamoEndpoint'),
-      tableName: inject('tableName'),
+      tableName: options.webhooks ? `${inject('tableName')}-webhooks-${++webhookTables}` : inject('tableName'),
       plantsTableName: `${inject('tableName')}-plants`,
       secretsKey: inject('secretsKey'),
       // High by default so that busy test files are not rate limited; the rate-limit test sets its own.
@@ -51,6 +53,7 @@ export function useLocalStack(
       plantsJwtAuthorizer: options.plantsJwtAuthorizer,
       argon2Params: TEST_ARGON2_PARAMS,
       signInProviderEndpoints: options.signInProviderEndpoints?.(),
+      webhooks: options.webhooks,
     });
     // Where the http and client projects' setup file checks answers against the OpenAPI documents.
     watchAnswers('identity', stack.apiUrl);
@@ -74,6 +77,7 @@ export function useLocalStack(
 }
 
 let counter = 0;
+let webhookTables = 0;
 
 /** A fresh tenant in the test table, as the operator CLI would make it. */
 export function aTenant(options: { origins?: string[]; name?: string } = {}): Promise<CreatedTenant> {
