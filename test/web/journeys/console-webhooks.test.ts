@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookRepo } from '#shared/store/webhook-repo.ts';
 import { aTenantWith, type TestTenant } from '#test/support/auth.ts';
-import { makeTestDeps } from '#test/support/deps.ts';
 import { bearer, post } from '#test/support/http.ts';
 import { expectAccessible, screenshot, screenshotsOnPhoneAndDark, useWebStack } from '../support/web-stack.ts';
 import { ageSignIns, apiOf, openAsOwner } from './account-steps.ts';
@@ -15,26 +14,22 @@ import { ageSignIns, apiOf, openAsOwner } from './account-steps.ts';
  * the service turned off says why. Deliveries themselves are not the subject here.
  */
 
-// Plain http to loopback is what local runs allow a receiver; set before the stack reads its environment.
-let loopbackBefore: string | undefined;
-beforeAll(() => {
-  loopbackBefore = process.env.WEBHOOK_LOOPBACK;
-  process.env.WEBHOOK_LOOPBACK = 'true';
-});
-afterAll(() => {
-  if (loopbackBefore === undefined) delete process.env.WEBHOOK_LOOPBACK;
-  else process.env.WEBHOOK_LOOPBACK = loopbackBefore;
-});
+// Deliveries as on AWS (the table's stream, the queue), on a table of this file's own: tenants are made in it.
+const web = useWebStack({ webhooks: {} });
+const aTenant = () => aTenantWith({}, web.localStack().deps);
 
-const web = useWebStack();
-
-/** The receiver: answers every POST 200 (what it is sent is not checked here). */
+/** The receiver: answers every POST 200, keeping what it was sent. */
 let receiver: Server;
 let receiverUrl: string;
+const received: { headers: IncomingHttpHeaders; body: { type?: string } }[] = [];
 beforeAll(async () => {
   receiver = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200).end());
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+      response.writeHead(200).end();
+    });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const address = receiver.address();
@@ -64,6 +59,27 @@ const box = (page: Page, name: RegExp | string) => page.getByRole('checkbox', { 
 const isFocused = (page: Page, label: string) =>
   field(page, label).evaluate((element) => element === element.ownerDocument.activeElement);
 
+/** The delivery log's rows of an event type: "Refresh" until there are `count` of them (deliveries take a moment). */
+async function attemptsOf(page: Page, eventType: string, count: number): Promise<string[][]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const rows = page
+      .getByRole('region', { name: 'Delivery attempts, newest first' })
+      .locator('tbody:not(.skeleton-rows) tr')
+      .filter({ hasText: eventType });
+    if ((await rows.count()) >= count) {
+      const texts: string[][] = [];
+      for (const row of await rows.all()) {
+        texts.push((await row.locator('td').allTextContents()).map((text) => text.trim()));
+      }
+      return texts;
+    }
+    if (Date.now() > deadline) throw new Error(`no ${count} attempts of ${eventType} in the delivery log`);
+    await page.waitForTimeout(250);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+  }
+}
+
 async function confirmItIsYou(page: Page, tenant: TestTenant) {
   const prompt = page.getByRole('dialog', { name: 'Confirm it is you' });
   await prompt.waitFor();
@@ -73,7 +89,7 @@ async function confirmItIsYou(page: Page, tenant: TestTenant) {
 
 describe('webhooks in the console', () => {
   it('an admin adds an endpoint (its secret shown once), changes its events, rotates its secret, turns it off and on, and deletes it', async () => {
-    const tenant = await aTenantWith();
+    const tenant = await aTenant();
     const page = await openAsOwner(web, tenant, '/console/webhooks', { ready: null });
 
     // None yet: what webhooks are, and the way to add one.
@@ -155,7 +171,7 @@ describe('webhooks in the console', () => {
     });
 
     // A new secret, after the admin (signed in a while ago) confirms it is them; the old one keeps working a day.
-    await ageSignIns(tenant, tenant.adminUserId);
+    await ageSignIns(tenant, tenant.adminUserId, 11, web.localStack().deps);
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const rotate = page.getByRole('dialog', { name: /^Make a new signing secret\?/ });
     await expect(rotate.textContent()).resolves.toContain('keeps signing beside it for 24 hours');
@@ -183,6 +199,24 @@ describe('webhooks in the console', () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByRole('status').filter({ hasText: 'A test event is on its way.' }).waitFor();
 
+    // Delivered: the log shows its attempt, answered 200; the receiver got it, signed.
+    const [test] = await attemptsOf(page, 'webhook.test', 1);
+    expect(test?.slice(1, 6)).toEqual([
+      'Test eventwebhook.test',
+      '1',
+      '200',
+      expect.stringMatching(/^\d+ ms$/),
+      'None',
+    ]);
+    const delivered = received.find((request) => request.body.type === 'webhook.test');
+    expect(delivered?.headers['webhook-signature']).toMatch(/^v1,/);
+    await expectAccessible(page);
+    await screenshot(page, 'console-webhook-delivered');
+    // Sent again from its row: a second attempt.
+    await page.getByRole('button', { name: 'Redeliver Test event, attempt 1' }).first().click();
+    await page.getByRole('status').filter({ hasText: 'The event “Test event” will be sent again.' }).waitFor();
+    await attemptsOf(page, 'webhook.test', 2);
+
     // A replay says how many events it sends; a time to come is refused at its field.
     await page.getByRole('button', { name: 'Replay events' }).click();
     await page
@@ -203,7 +237,7 @@ describe('webhooks in the console', () => {
     await table.locator('tbody:not(.skeleton-rows) tr').first().waitFor();
     await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual(['Endpoint', 'Events', 'Status']);
     const cells = (await table.locator('tbody:not(.skeleton-rows) td').allTextContents()).map((text) => text.trim());
-    expect(cells).toEqual([`${receiverUrl}CRM sync`, '2 events', 'OnNothing delivered yet']);
+    expect(cells).toEqual([`${receiverUrl}CRM sync`, '2 events', 'OnNo failing deliveries']);
     await expectAccessible(page);
     await screenshotsOnPhoneAndDark(page, 'console-webhooks-list', expectAccessible);
 
@@ -223,9 +257,8 @@ describe('webhooks in the console', () => {
   });
 
   it('an endpoint the service turned off after a day of failures says so, in the list and on its page', async () => {
-    const tenant = await aTenantWith();
-    const deps = makeTestDeps();
-    const repo = webhookRepo(deps.store);
+    const tenant = await aTenant();
+    const repo = webhookRepo(web.localStack().deps.store);
     const page = await openAsOwner(web, tenant, '/console/webhooks/new', { ready: '#main form' });
     await field(page, 'URL').fill(receiverUrl);
     await box(page, /^User deleted/).check();
@@ -269,7 +302,7 @@ describe('webhooks in the console', () => {
   });
 
   it('in German: the list and the form, with the refusal of an address, fit a phone', async () => {
-    const tenant = await aTenantWith();
+    const tenant = await aTenant();
     const page = await openAsOwner(web, tenant, '/console/webhooks', { ready: null, locale: 'de-DE' });
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await page.getByText('Es gibt noch keine Webhook-Endpunkte.', { exact: false }).waitFor();

@@ -41,8 +41,9 @@ const GROUPS: { prefix: string; legend: TextKey }[] = [
   { prefix: 'invitation.', legend: 'webhooks.group.invitation' },
 ];
 
-/** An event's name in the language in use; a type the console does not know (the test event) as it is. */
+/** An event's name in the language in use ("Send test event"'s too); a type the console does not know as it is. */
 export function eventName(type: string): string {
+  if (type === 'webhook.test') return t('webhooks.event.test');
   return Object.hasOwn(EVENT_NAMES, type) ? t(EVENT_NAMES[type as WebhookEventType]) : type;
 }
 

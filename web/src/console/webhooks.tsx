@@ -42,17 +42,17 @@ function useWebhooksApi() {
 let carriedNews: string | null = null;
 let carriedSecret: WebhookEndpointWithSecret | null = null;
 
-/** The endpoint's health, in words: failing, turned off by the service or an admin, or how the last delivery went. */
-function healthOf(endpoint: WebhookEndpoint): { text: string; tone: 'bad' | 'off' | 'ok' | 'none' } {
+/**
+ * The endpoint's health, in words: turned off by the service or an admin, failing, or not. (`lastSuccessAt` is
+ * written only when an endpoint recovers, so it cannot say "nothing delivered yet".)
+ */
+function healthOf(endpoint: WebhookEndpoint): { text: string; tone: 'bad' | 'off' | 'ok' } {
   if (endpoint.disabledReason === 'FAILING') return { text: t('webhooks.health.turnedOffFailing'), tone: 'bad' };
   if (!endpoint.enabled) return { text: t('webhooks.health.turnedOff'), tone: 'off' };
   if (endpoint.failingSince) {
     return { text: t('webhooks.health.failingSince', { when: when(endpoint.failingSince) }), tone: 'bad' };
   }
-  if (endpoint.lastSuccessAt) {
-    return { text: t('webhooks.health.delivered', { when: when(endpoint.lastSuccessAt) }), tone: 'ok' };
-  }
-  return { text: t('webhooks.health.none'), tone: 'none' };
+  return { text: t('webhooks.health.ok'), tone: 'ok' };
 }
 
 function Health(props: { endpoint: WebhookEndpoint }) {

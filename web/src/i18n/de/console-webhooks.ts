@@ -24,8 +24,7 @@ const texts: Record<keyof typeof en, string> = {
   'webhooks.health.turnedOffFailing': 'Ausgeschaltet: 24 Stunden lang ist jede Zustellung fehlgeschlagen',
   'webhooks.health.turnedOff': 'Von einem Administrator ausgeschaltet',
   'webhooks.health.failingSince': 'Fehlschläge seit {when}',
-  'webhooks.health.delivered': 'Zuletzt zugestellt {when}',
-  'webhooks.health.none': 'Noch nichts zugestellt',
+  'webhooks.health.ok': 'Keine fehlschlagenden Zustellungen',
   'webhooks.back': 'Zurück zu den Webhooks',
 
   'webhooks.addTitle': 'Webhook-Endpunkt hinzufügen',
@@ -62,6 +61,7 @@ const texts: Record<keyof typeof en, string> = {
   'webhooks.event.sessionRevoked': 'Sitzung beendet',
   'webhooks.event.invitationCreated': 'Einladung gesendet',
   'webhooks.event.invitationAccepted': 'Einladung angenommen',
+  'webhooks.event.test': 'Testereignis',
   'webhooks.problem.url': 'Geben Sie die URL des Endpunkts ein.',
   'webhooks.problem.urlForm': 'Geben Sie eine vollständige Adresse ein, die mit https:// beginnt.',
   'webhooks.problem.description': 'Die Beschreibung darf höchstens {max} Zeichen haben.',

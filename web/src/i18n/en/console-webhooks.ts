@@ -23,8 +23,7 @@ const texts = {
   'webhooks.health.turnedOffFailing': 'Turned off: every delivery failed for 24 hours',
   'webhooks.health.turnedOff': 'Turned off by an administrator',
   'webhooks.health.failingSince': 'Failing since {when}',
-  'webhooks.health.delivered': 'Last delivered {when}',
-  'webhooks.health.none': 'Nothing delivered yet',
+  'webhooks.health.ok': 'No failing deliveries',
   'webhooks.back': 'Back to the webhooks',
 
   // Adding one, and the fields (webhook-fields.tsx).
@@ -62,6 +61,7 @@ const texts = {
   'webhooks.event.sessionRevoked': 'Session ended',
   'webhooks.event.invitationCreated': 'Invitation sent',
   'webhooks.event.invitationAccepted': 'Invitation accepted',
+  'webhooks.event.test': 'Test event',
   'webhooks.problem.url': 'Enter the endpoint’s URL.',
   'webhooks.problem.urlForm': 'Enter a whole address, starting with https://.',
   'webhooks.problem.description': 'The description can have at most {max} characters.',
