@@ -41,6 +41,7 @@ import type {
   CreateOidcClientRequest,
   CreateRoleRequest,
   CreateSignInProviderRequest,
+  CreateWebhookEndpointRequest,
   Device,
   EmailChangeVerifyResponse,
   GeneratedApiKey,
@@ -78,7 +79,12 @@ import type {
   UpdateOidcClientRequest,
   UpdateSignInProviderRequest,
   UpdateUserRequest,
+  UpdateWebhookEndpointRequest,
   User,
+  WebhookAttemptPage,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookQueued,
 } from './types.js';
 
 /** What the client hands to `fetch`: a subset of RequestInit. */
@@ -245,6 +251,46 @@ export interface AdminSignInProvidersApi {
   remove(providerId: string): Promise<void>;
 }
 
+/**
+ * The tenant's webhook endpoints: where the service POSTs its events (users, sessions, invitations), signed with the
+ * endpoint's secret (Standard Webhooks). A signed-in admin only: an API key is refused 403 FORBIDDEN. `create`,
+ * `update`, `delete` and `rotateSecret` need a sign-in within 10 minutes (403 REAUTHENTICATION_REQUIRED:
+ * `reauthenticate()`, then the same call again). A change made meanwhile by another admin answers 409 CONFLICT.
+ */
+export interface AdminWebhooksApi {
+  list(): Promise<WebhookEndpoint[]>;
+  get(endpointId: string): Promise<WebhookEndpoint>;
+  /**
+   * The endpoint with its signing `secret` (`whsec_…`), in this answer only. Rejects 400 WEBHOOK_URL_NOT_ALLOWED (its
+   * field error at `url`: not https, a user name or password in it, or not a public host) and 409
+   * WEBHOOK_LIMIT_REACHED (20 endpoints).
+   */
+  create(body: CreateWebhookEndpointRequest): Promise<WebhookEndpointWithSecret>;
+  /** Only what is given changes; `{ enabled: true }` turns on again an endpoint the service turned off. */
+  update(endpointId: string, body: UpdateWebhookEndpointRequest): Promise<WebhookEndpoint>;
+  /** Nothing more is sent to it, retries waiting included. */
+  delete(endpointId: string): Promise<void>;
+  /**
+   * A new `secret`, in this answer only; the one before keeps signing beside it for 24 hours
+   * (`previousSecretExpiresAt`), time to give the receiver the new one.
+   */
+  rotateSecret(endpointId: string): Promise<WebhookEndpointWithSecret>;
+  /** The delivery log, newest first (30 days); pass the answer's `nextCursor` for the next page (null: no more). */
+  attempts(endpointId: string, page?: { limit?: number; cursor?: string | null }): Promise<WebhookAttemptPage>;
+  /**
+   * Queues a `webhook.test` event to this endpoint alone, whatever it subscribes to: its attempt shows in the log.
+   * 409 CONFLICT while the endpoint is turned off (so do `redeliver` and `replay`).
+   */
+  sendTest(endpointId: string): Promise<WebhookQueued>;
+  /** Sends one event of the log (the last 30 days) again; 404 NOT_FOUND for an event no longer kept. */
+  redeliver(endpointId: string, eventId: string): Promise<WebhookQueued>;
+  /**
+   * Sends again every event since `since` (ISO 8601, within the last 30 days; at most 1000 at a time) that the endpoint
+   * subscribes to: `events` says how many. For a receiver that was down.
+   */
+  replay(endpointId: string, since: string): Promise<WebhookQueued>;
+}
+
 export interface AdminMerchantApi {
   get(): Promise<Merchant>;
   update(id: string, body: UpdateMerchantRequest): Promise<Merchant>;
@@ -301,6 +347,7 @@ export interface AdminApi {
   roles: AdminRolesApi;
   oidcClients: AdminOidcClientsApi;
   signInProviders: AdminSignInProvidersApi;
+  webhooks: AdminWebhooksApi;
 }
 
 interface Envelope<T> {
@@ -405,6 +452,7 @@ export class IdentityClient {
       roles: this.#adminRolesApi(),
       oidcClients: this.#adminOidcClientsApi(),
       signInProviders: this.#adminSignInProvidersApi(),
+      webhooks: this.#adminWebhooksApi(),
     };
   }
 
@@ -1089,6 +1137,25 @@ export class IdentityClient {
       remove: async (providerId) => {
         await this.#call('DELETE', one(providerId));
       },
+    };
+  }
+
+  #adminWebhooksApi(): AdminWebhooksApi {
+    const one = (endpointId: string) => `/webhook-endpoints/${seg(endpointId)}`;
+    return {
+      list: () => this.#call('GET', '/webhook-endpoints'),
+      get: (endpointId) => this.#call('GET', one(endpointId)),
+      create: (body) => this.#call('POST', '/webhook-endpoints', { body }),
+      update: (endpointId, body) => this.#call('PATCH', one(endpointId), { body }),
+      delete: async (endpointId) => {
+        await this.#call('DELETE', one(endpointId));
+      },
+      rotateSecret: (endpointId) => this.#call('POST', `${one(endpointId)}/secret`),
+      attempts: (endpointId, page = {}) =>
+        this.#call('GET', `${one(endpointId)}/attempts`, { query: { limit: page.limit, cursor: page.cursor } }),
+      sendTest: (endpointId) => this.#call('POST', `${one(endpointId)}/test`),
+      redeliver: (endpointId, eventId) => this.#call('POST', `${one(endpointId)}/redeliver`, { body: { eventId } }),
+      replay: (endpointId, since) => this.#call('POST', `${one(endpointId)}/replay`, { body: { since } }),
     };
   }
 

@@ -9,6 +9,7 @@ export {
   type AdminRolesApi,
   type AdminSignInProvidersApi,
   type AdminUsersApi,
+  type AdminWebhooksApi,
   type FetchInit,
   type FetchLike,
   type FetchResponse,
@@ -41,3 +42,4 @@ export { pageUsers, USERS_PAGE_SIZE, type UserPage } from './pager.js';
 export type { PasskeySupport } from './passkeys.js';
 export { authorityOf, hasRoles, mayActOn, mayGrant } from './roles.js';
 export type * from './types.js';
+export { WEBHOOK_EVENT_TYPES } from './webhooks.js';

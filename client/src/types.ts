@@ -243,3 +243,36 @@ export type ProviderLinkRequired = Schemas['LinkRequiredResponse'];
 
 /** What a provider sign-in ends in: signed in (`{ user }`), the TOTP step, or a link to make first. */
 export type ProviderSignInResult = LoginResult | ProviderLinkRequired;
+
+/** The events a webhook endpoint can subscribe to (`WEBHOOK_EVENT_TYPES` lists them). */
+export type WebhookEventType = WebhookEndpoint['eventTypes'][number];
+
+/**
+ * A webhook endpoint of the tenant, as listed and read: never its secret. `disabledReason`: `FAILING` when the service
+ * turned it off after 24 hours in which every delivery failed (and mailed the admin who added it); null while it is on,
+ * or when an admin turned it off. `failingSince`: the first failed attempt since the last success, null while
+ * deliveries succeed. `previousSecretExpiresAt`: after a rotation, until when the secret before it signs too.
+ */
+export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
+
+/** The endpoint as created or after a secret rotation: `secret` (`whsec_…`) is in this answer only. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+
+/** `url`: https and a public host (400 WEBHOOK_URL_NOT_ALLOWED otherwise); `enabled` defaults to `true`. */
+export type CreateWebhookEndpointRequest = Body<'createWebhookEndpoint'>;
+
+/** What is given changes, what is left out stays; turned on again, why the service turned it off is forgotten. */
+export type UpdateWebhookEndpointRequest = Body<'updateWebhookEndpoint'>;
+
+/**
+ * One attempt of the delivery log: the event (`eventId` is its `webhook-id`, the same through retries), the attempt's
+ * number, the receiver's status code (null when none came: a timeout, a refused connection), how long it took, the
+ * error, and when the next retry is due (null: none).
+ */
+export type WebhookDeliveryAttempt = Schemas['DeliveryAttemptResponse'];
+
+/** A page of the delivery log, newest first; `nextCursor` asks for the next (null: no more). */
+export type WebhookAttemptPage = Answer<'listWebhookAttempts', 200>;
+
+/** What was queued: the event (a test, a redelivery), or how many events (a replay, `eventId` null). */
+export type WebhookQueued = Answer<'sendTestWebhook', 202>;

@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Deps } from '#shared/deps.ts';
 import { keys } from '#shared/store/keys.ts';
 import type { TestTenant, TestUser } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
@@ -69,9 +70,16 @@ export async function someLogins(web: WebStack, tenant: TestTenant, user: TestUs
   }
 }
 
-/** Every live session of the user now counts as signed in `minutes` ago: guarded changes ask to reauthenticate. */
-export async function ageSignIns(tenant: TestTenant, userId: string, minutes = 11): Promise<void> {
-  const deps = makeTestDeps();
+/**
+ * Every live session of the user now counts as signed in `minutes` ago: guarded changes ask to reauthenticate.
+ * `deps`: the stack's, when it has a table of its own (a stack that delivers webhooks).
+ */
+export async function ageSignIns(
+  tenant: TestTenant,
+  userId: string,
+  minutes = 11,
+  deps: Deps = makeTestDeps(),
+): Promise<void> {
   const { Items = [] } = await deps.store.doc.send(
     new QueryCommand({
       TableName: deps.store.tableName,

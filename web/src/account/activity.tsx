@@ -34,6 +34,8 @@ const ACTIVITY_SENTENCES: Record<ActivityType, TextKey> = {
   PASSKEY_COUNTER_MISMATCH: 'account.activity.PASSKEY_COUNTER_MISMATCH',
   IDENTITY_LINKED: 'account.activity.IDENTITY_LINKED',
   IDENTITY_UNLINKED: 'account.activity.IDENTITY_UNLINKED',
+  PROFILE_UPDATED: 'account.activity.PROFILE_UPDATED',
+  INVITED: 'account.activity.INVITED',
 };
 
 /**

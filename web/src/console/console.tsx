@@ -9,6 +9,7 @@ import { Settings } from './settings.tsx';
 import { NewSignInProvider, SignInProviderPage, SignInProviders } from './sign-in-providers.tsx';
 import { UserPage } from './user.tsx';
 import { Users } from './users.tsx';
+import { NewWebhookEndpoint, WebhookEndpointPage, WebhookEndpoints } from './webhooks.tsx';
 
 function RedirectToUsers() {
   const { route } = useLocation();
@@ -36,6 +37,9 @@ export function Console() {
         <Route path="/sign-in-providers" component={SignInProviders} />
         <Route path="/sign-in-providers/new" component={NewSignInProvider} />
         <Route path="/sign-in-providers/:id" component={SignInProviderPage} />
+        <Route path="/webhooks" component={WebhookEndpoints} />
+        <Route path="/webhooks/new" component={NewWebhookEndpoint} />
+        <Route path="/webhooks/:id" component={WebhookEndpointPage} />
         <Route default component={RedirectToUsers} />
       </Router>
     </RequireConsole>

@@ -13,6 +13,7 @@ const SECTIONS = [
   { path: '/console/api-keys', label: 'console.section.apiKeys' },
   { path: '/console/oidc-clients', label: 'console.section.clients' },
   { path: '/console/sign-in-providers', label: 'console.section.providers' },
+  { path: '/console/webhooks', label: 'console.section.webhooks' },
 ] as const;
 
 const isCurrent = (path: string, section: string) => path === section || path.startsWith(`${section}/`);

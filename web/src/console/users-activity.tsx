@@ -88,6 +88,8 @@ const ACTIVITY_WORDS: Record<ActivityType, TextKey> = {
   PASSKEY_COUNTER_MISMATCH: 'user.activity.PASSKEY_COUNTER_MISMATCH',
   IDENTITY_LINKED: 'user.activity.IDENTITY_LINKED',
   IDENTITY_UNLINKED: 'user.activity.IDENTITY_UNLINKED',
+  PROFILE_UPDATED: 'user.activity.PROFILE_UPDATED',
+  INVITED: 'user.activity.INVITED',
 };
 
 /** How a sign-in was made, where the entry says (those recorded before the method was kept do not). */

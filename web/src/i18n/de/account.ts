@@ -182,6 +182,8 @@ const texts: Record<keyof typeof en, string> = {
   'account.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey abgelehnt: Er wurde möglicherweise kopiert',
   'account.activity.IDENTITY_LINKED': 'Anmeldeanbieter verknüpft',
   'account.activity.IDENTITY_UNLINKED': 'Anmeldeanbieter getrennt',
+  'account.activity.PROFILE_UPDATED': 'Name oder Telefonnummer geändert',
+  'account.activity.INVITED': 'Eingeladen',
   'account.activity.byApiKey': '{what} (durch einen API-Schlüssel)',
   'account.activity.byAdmin': '{what} (durch einen Administrator)',
   'account.activity.loading': 'Ihre Aktivitäten werden geladen…',

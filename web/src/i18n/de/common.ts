@@ -56,6 +56,10 @@ const texts: Record<keyof typeof en, string> = {
     'Dies ist Ihre einzige Möglichkeit, sich anzumelden. Fügen Sie zuerst eine andere hinzu.',
   'problem.PROVIDER_LIMIT_REACHED':
     'Dieser Dienst hat so viele Anmeldeanbieter, wie er haben kann. Entfernen Sie einen, um einen weiteren hinzuzufügen.',
+  'problem.WEBHOOK_URL_NOT_ALLOWED':
+    'An diese Adresse können keine Webhooks gesendet werden. Die Adresse muss mit https:// beginnen und einen öffentlichen Host nennen.',
+  'problem.WEBHOOK_LIMIT_REACHED':
+    'Dieser Dienst hat so viele Webhook-Endpunkte, wie er haben kann. Löschen Sie einen, um einen weiteren hinzuzufügen.',
   'problem.TOTP_REMOVAL_NOT_ALLOWED': 'Bei diesem Dienst müssen Sie Ihre Authenticator-App behalten.',
   'problem.LOGIN_MODE_NOT_ALLOWED': 'Diese Art der Anmeldung wird hier nicht angeboten.',
   'problem.SIGNUP_NOT_ALLOWED':

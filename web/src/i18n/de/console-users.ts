@@ -272,6 +272,8 @@ const texts: Record<keyof typeof en, string> = {
   'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey abgelehnt: Er wurde möglicherweise kopiert',
   'user.activity.IDENTITY_LINKED': 'Anmeldeanbieter verknüpft',
   'user.activity.IDENTITY_UNLINKED': 'Anmeldeanbieter entfernt',
+  'user.activity.PROFILE_UPDATED': 'Profil geändert',
+  'user.activity.INVITED': 'Eingeladen',
 
   'roles.title': 'Rollen',
   'roles.exists': 'Es gibt schon eine Rolle mit diesem Namen. Wählen Sie einen anderen Namen.',

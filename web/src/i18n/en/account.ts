@@ -189,6 +189,8 @@ const texts = {
   'account.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
   'account.activity.IDENTITY_LINKED': 'Sign-in provider linked',
   'account.activity.IDENTITY_UNLINKED': 'Sign-in provider unlinked',
+  'account.activity.PROFILE_UPDATED': 'Name or phone changed',
+  'account.activity.INVITED': 'Invited',
   'account.activity.byApiKey': '{what} (by an API key)',
   'account.activity.byAdmin': '{what} (by an administrator)',
   'account.activity.loading': 'Loading your activity…',

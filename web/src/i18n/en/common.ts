@@ -46,6 +46,10 @@ const texts = {
   'problem.LAST_SIGN_IN_METHOD': 'This is your only way to sign in. Add another before removing it.',
   'problem.PROVIDER_LIMIT_REACHED':
     'This service has as many sign-in providers as it can hold. Remove one to add another.',
+  'problem.WEBHOOK_URL_NOT_ALLOWED':
+    'This address cannot receive webhooks: it must start with https:// and name a public host.',
+  'problem.WEBHOOK_LIMIT_REACHED':
+    'This service has as many webhook endpoints as it can hold. Delete one to add another.',
   'problem.TOTP_REMOVAL_NOT_ALLOWED': 'This service requires you to keep your authenticator app.',
   'problem.LOGIN_MODE_NOT_ALLOWED': 'This way of signing in is not offered here.',
   'problem.SIGNUP_NOT_ALLOWED': 'Sign-up is by invitation only. Ask an administrator for an invitation.',

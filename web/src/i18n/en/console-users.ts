@@ -268,6 +268,8 @@ const texts = {
   'user.activity.PASSKEY_COUNTER_MISMATCH': 'Passkey refused: it may have been copied',
   'user.activity.IDENTITY_LINKED': 'Sign-in provider linked',
   'user.activity.IDENTITY_UNLINKED': 'Sign-in provider unlinked',
+  'user.activity.PROFILE_UPDATED': 'Profile changed',
+  'user.activity.INVITED': 'Invited',
 
   // Roles (roles.tsx).
   'roles.title': 'Roles',
