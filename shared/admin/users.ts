@@ -20,7 +20,6 @@ import { isExpiredSignup, userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { AdminUserResponse } from '../users/admin-schemas.ts';
 import { targetUser } from '../users/lookup.ts';
-import type { User } from '../users/types.ts';
 import { toUserResponse } from '../users/view.ts';
 import { inviterNameOf, mailForAdmin } from './admin-mail.ts';
 
