@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { fail } from '../errors.ts';
 import type { ClientInfo } from '../http/request-state.ts';
 import { tenantDefaultLanguage } from '../i18n/languages.ts';
+import { describeError } from '../log.ts';
 import { newId } from '../random.ts';
 import { actorIdOf, assertMayActOnUser, refusalOfActor, superAdminActorCheck } from '../roles/authority.ts';
 import { requireRecentSession } from '../sessions/recent-authentication.ts';
@@ -188,7 +189,9 @@ export async function inviteUser(
     });
     throw error;
   }
-  // Recorded once the mail went out: an invitation whose mail failed was taken back, and never existed.
+  // Recorded once the mail went out (its webhook event, invitation.created): an invitation whose mail failed was
+  // taken back, and never existed. The mail is out and the invitation stands: should this write fail, that is
+  // logged and the answer is still 201; only its record and event are missing.
   await recordActivity(
     deps,
     tenant,
@@ -196,7 +199,12 @@ export async function inviteUser(
     'INVITED',
     { ...client, actorId: actorIdOf(principal) },
     { detail: { email: body.email.trim().toLowerCase() } },
-  );
+  ).catch((error: unknown) => {
+    deps.log.error('invitation sent, its INVITED activity not recorded', {
+      userId: invitation.userId,
+      ...describeError(error),
+    });
+  });
   return { userId: invitation.userId, status: 'INVITED' as const };
 }
 

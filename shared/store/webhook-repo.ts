@@ -267,15 +267,16 @@ export function webhookRepo(store: StoreClient) {
     /** The tenant's events since `since`, oldest first, `limit` at most (still in the log: 30 days). */
     async eventsSince(t: TenantRef, since: string, limit: number, now: Date): Promise<WebhookEvent[]> {
       const live = ttlNow(now);
-      const items = await queryAll(store, {
-        KeyConditionExpression: 'pk = :pk AND sk >= :since',
-        ExpressionAttributeValues: { ':pk': webhookKeys.eventPartition(t), ':since': since },
-        Limit: limit,
-      });
-      return items
-        .filter((item) => typeof item.ttl !== 'number' || item.ttl > live)
-        .slice(0, limit)
-        .map(toEvent);
+      // One page of at most `limit` (and DynamoDB's 1 MB): never the whole log of a busy tenant.
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND sk >= :since',
+          ExpressionAttributeValues: { ':pk': webhookKeys.eventPartition(t), ':since': since },
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []).filter((item) => typeof item.ttl !== 'number' || item.ttl > live).map(toEvent);
     },
 
     async putAttempt(t: TenantRef, endpointId: string, attempt: DeliveryAttempt): Promise<void> {

@@ -578,8 +578,9 @@ const identityRecipes: Record<string, Recipe> = {
   createSignInProvider: {
     request: () => ({ method: 'POST', path: '/sign-in-providers', body: matrixProviderBody() }),
   },
+  // Reads share one provider (a tenant has at most 10); changes each get one of their own.
   getSignInProvider: {
-    request: async () => ({ method: 'GET', path: `/sign-in-providers/${await aSignInProvider()}` }),
+    request: async () => ({ method: 'GET', path: `/sign-in-providers/${await matrixProvider()}` }),
   },
   updateSignInProvider: {
     request: async () => ({

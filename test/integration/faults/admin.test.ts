@@ -104,6 +104,21 @@ const invite: Operation<{ ip: string; email: string }> = {
     expect(answer.body).toMatchObject({ status: 'INVITED' });
   },
   allowed: [ALLOWED.mailDayCount],
+  afterCommit: {
+    // The mail went out: the invitation stands. Only its INVITED record, the last write, may be missing then.
+    commitAt: (calls) => calls.length - 2,
+    async check(run, trace) {
+      const problems: string[] = [];
+      if (run.answer.status !== 201) problems.push(`answered ${describeAnswer(run.answer)}, not 201: the mail is out`);
+      const effect = effectOf(run.changes);
+      const without = trace.effect.filter((change) => change !== 'ACTIVITY added');
+      if (JSON.stringify(effect) !== JSON.stringify(without)) problems.push(`wrote ${effect.join('; ')}`);
+      if (!run.errorsLogged.some((message) => message.includes('INVITED activity not recorded'))) {
+        problems.push('the missing record was not logged');
+      }
+      return problems;
+    },
+  },
 };
 
 /** A user who has signed in: a session, a device and activity for the deletion to remove. */
