@@ -118,13 +118,27 @@ export async function startLocalWebhooks(options: {
   };
   await listShards(false);
 
+  /** A shard's reading started again at its end: its iterator expired, or what it pointed at was trimmed. */
+  const restart = async (shardId: string) => {
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'LATEST' }),
+    );
+    iterators.set(shardId, ShardIterator ?? null);
+  };
+
   const poll = async () => {
     const records: _Record[] = [];
     for (const [shardId, iterator] of iterators) {
       if (!iterator) continue;
-      const answer = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
-      records.push(...(answer.Records ?? []));
-      iterators.set(shardId, answer.NextShardIterator ?? null);
+      try {
+        const answer = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+        records.push(...(answer.Records ?? []));
+        iterators.set(shardId, answer.NextShardIterator ?? null);
+      } catch (error) {
+        const name = (error as { name?: string }).name;
+        if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
+        await restart(shardId);
+      }
     }
     await listShards(true);
     const passing = records.filter((record) => passesStreamFilter(record));

@@ -1,14 +1,17 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
-import { failField } from '../errors.ts';
 import { activityRepo } from '../store/activity-repo.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { decodeSortKeyCursor, encodeSortKeyCursor } from '../store/sort-key-cursor.ts';
 
 /** What a page of activity is asked with: `limit` 50 by default (the query schema's), at most 100; an opaque cursor. */
 export interface ActivityPageQuery {
   limit?: number | undefined;
   cursor?: string | undefined;
 }
+
+/** An activity key's shape, `<ISO time>#act_<id>`: the only cursor content taken. */
+const ACTIVITY_KEY = /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/;
 
 /**
  * One page of a user's activity, newest first, for GET /users/{id}/activity
@@ -17,9 +20,9 @@ export interface ActivityPageQuery {
  * from the cursor, so a cursor cannot reach another user's or tenant's activity.
  */
 export async function activityPageOf(deps: Deps, tenant: TenantRef, userId: string, query: ActivityPageQuery) {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const after = query.cursor ? decodeSortKeyCursor(query.cursor, ACTIVITY_KEY) : null;
   const page = await activityRepo(deps.store).page(tenant, userId, query.limit ?? 50, after, deps.clock.now());
-  return { items: page.items, nextCursor: page.after ? encodeCursor(page.after) : null };
+  return { items: page.items, nextCursor: page.after ? encodeSortKeyCursor(page.after) : null };
 }
 
 /**
@@ -28,22 +31,4 @@ export async function activityPageOf(deps: Deps, tenant: TenantRef, userId: stri
  */
 export function listMyActivity(deps: Deps, tenant: TenantRef, principal: UserPrincipal, query: ActivityPageQuery) {
   return activityPageOf(deps, tenant, principal.userId, query);
-}
-
-/** An opaque cursor: the sort key of the last activity of a page (the partition never travels). */
-function encodeCursor(after: string): string {
-  return Buffer.from(JSON.stringify({ sk: after }), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
-    // Only an activity key's shape is taken: `<ISO time>#act_<id>`.
-    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#act_[0-9a-z]{20}$/.test(sk)) {
-      throw new Error('bad cursor');
-    }
-    return sk;
-  } catch {
-    throw failField('cursor', 'is not valid');
-  }
 }

@@ -5,6 +5,7 @@ import { publicUrlProblem } from '../http/outbound-url.ts';
 import { newId } from '../random.ts';
 import { requireRecentAuthentication } from '../sessions/recent-authentication.ts';
 import type { TenantRef } from '../store/keys.ts';
+import { decodeSortKeyCursor, encodeSortKeyCursor } from '../store/sort-key-cursor.ts';
 import { DAY_MS } from '../store/ttl.ts';
 import { eventIdOf, type StoredWebhookEndpoint, WEBHOOK_LOG_RETENTION_MS, webhookRepo } from '../store/webhook-repo.ts';
 import { TEST_EVENT_TYPE, type WebhookEvent } from './events.ts';
@@ -175,20 +176,8 @@ export async function rotateWebhookSecret(deps: Deps, tenant: TenantRef, princip
   return { ...toEndpointResponse(next), secret };
 }
 
-/** An opaque cursor: the sort key of the last attempt of a page (the partition never travels). */
-function encodeCursor(after: string): string {
-  return Buffer.from(JSON.stringify({ sk: after }), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
-    if (typeof sk !== 'string' || !/^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#att_[0-9a-z]{20}$/.test(sk)) throw new Error('bad');
-    return sk;
-  } catch {
-    throw failField('cursor', 'is not valid');
-  }
-}
+/** An attempt key's shape, `<ISO time>#att_<id>`: the only cursor content taken. */
+const ATTEMPT_KEY = /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z#att_[0-9a-z]{20}$/;
 
 /** GET /webhook-endpoints/{id}/attempts: the endpoint's delivery log, newest first (30 days). */
 export async function listWebhookAttempts(
@@ -200,9 +189,9 @@ export async function listWebhookAttempts(
 ) {
   requireAdminUser(principal);
   await found(deps, tenant, endpointId);
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const after = query.cursor ? decodeSortKeyCursor(query.cursor, ATTEMPT_KEY) : null;
   const page = await webhookRepo(deps.store).attempts(tenant, endpointId, query.limit ?? 50, after, deps.clock.now());
-  return { items: page.items, nextCursor: page.after ? encodeCursor(page.after) : null };
+  return { items: page.items, nextCursor: page.after ? encodeSortKeyCursor(page.after) : null };
 }
 
 /** A turned-off endpoint is sent nothing, a test neither: turn it on first. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ActivityQuery } from '../activity/schemas.ts';
 import { EVENT_TYPES } from './events.ts';
 
 /** The most events one "Replay since …" sends; an admin replays the rest from the last one's time. */
@@ -94,20 +95,8 @@ export const DeliveryAttemptPage = v.object({
   nextCursor: v.nullable(v.string()),
 });
 
-export const AttemptsQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'must be a number from 1 to 100'),
-      v.toNumber(),
-      v.integer('must be a number from 1 to 100'),
-      v.minValue(1, 'must be a number from 1 to 100'),
-      v.maxValue(100, 'must be a number from 1 to 100'),
-    ),
-    '50',
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(512))),
-});
+/** `?limit=&cursor=` of the delivery log: as an activity page's (50 by default, at most 100). */
+export const AttemptsQuery = ActivityQuery;
 
 export const RedeliverRequest = v.strictObject({
   eventId: v.pipe(v.string('must be a string'), v.maxLength(64, 'must be at most 64 characters')),

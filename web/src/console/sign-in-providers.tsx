@@ -27,26 +27,13 @@ import {
 import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
 import { When } from './users-shared.tsx';
 import './sign-in-providers.css';
+import { carryNews, useCarriedNews } from './carried-news.ts';
 
 const LIST = '/console/sign-in-providers';
 
 /** The SDK's admin API of the tenant's providers. */
 function useProvidersApi() {
   return useSession().client.admin.signInProviders;
-}
-
-/**
- * What the page just left has to say on the next (a provider added, one deleted): said there once, as a notice.
- * Kept here, not in the address, so that a reload or a link does not say it again.
- */
-let carried: string | null = null;
-function useCarriedNews(): string | null {
-  const [news] = useState(() => {
-    const said = carried;
-    carried = null;
-    return said;
-  });
-  return news;
 }
 
 const byOrder = (a: SignInProvider, b: SignInProvider) => a.order - b.order || a.createdAt.localeCompare(b.createdAt);
@@ -158,7 +145,7 @@ export function NewSignInProvider() {
     if (Object.keys(problems).length > 0) return;
     // Signed in more than 10 minutes ago: the prompt asks the admin to confirm it is them, then the same call again.
     const created = await reauth.run(() => api.create(createBody(draft)));
-    carried = t('providers.added', { name: created.displayName });
+    carryNews(t('providers.added', { name: created.displayName }));
     route(`${LIST}/${encodeURIComponent(created.id)}`);
   });
   const remote = remoteProblems(save.error, draft.kind);
@@ -422,10 +409,10 @@ function DeleteProvider(props: { provider: SignInProvider }) {
         onConfirm={async () => {
           try {
             await reauth.run(() => api.remove(provider.id));
-            carried = t('providers.deleted', { name });
+            carryNews(t('providers.deleted', { name }));
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-            carried = t('providers.deletedAlready', { name });
+            carryNews(t('providers.deletedAlready', { name }));
           }
           route(LIST);
         }}

@@ -27,6 +27,7 @@ import {
 } from './webhook-fields.tsx';
 import { DeliveryLog, Replay, SendTest } from './webhook-log.tsx';
 import './webhooks.css';
+import { carryNews, useCarriedNews } from './carried-news.ts';
 
 const LIST = '/console/webhooks';
 const pageOf = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
@@ -39,7 +40,6 @@ function useWebhooksApi() {
  * What the page just left has to say on the next: news (an endpoint deleted), or the secret of the endpoint just
  * added, shown there once. Kept here, not in the address, so that a reload or a link never shows it again.
  */
-let carriedNews: string | null = null;
 let carriedSecret: WebhookEndpointWithSecret | null = null;
 
 /**
@@ -81,11 +81,7 @@ export function WebhookEndpoints() {
   const api = useWebhooksApi();
   const list = useResource(() => api.list(), [api]);
   const endpoints = list.data;
-  const [news] = useState(() => {
-    const said = carriedNews;
-    carriedNews = null;
-    return said;
-  });
+  const news = useCarriedNews();
   const full = (endpoints?.length ?? 0) >= MAX_ENDPOINTS;
   const add = (
     <a class="button primary" href={`${LIST}/new`}>
@@ -503,10 +499,10 @@ function DeleteEndpoint(props: { endpoint: WebhookEndpoint }) {
         onConfirm={async () => {
           try {
             await reauth.run(() => api.delete(endpoint.id));
-            carriedNews = t('webhooks.deleted', { url: endpoint.url });
+            carryNews(t('webhooks.deleted', { url: endpoint.url }));
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
-            carriedNews = t('webhooks.deletedAlready', { url: endpoint.url });
+            carryNews(t('webhooks.deletedAlready', { url: endpoint.url }));
           }
           route(LIST);
         }}
