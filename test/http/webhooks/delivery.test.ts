@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,11 +8,13 @@ import { newActivity } from '#shared/activity/record.ts';
 import type { Deps } from '#shared/deps.ts';
 import { newId } from '#shared/random.ts';
 import { activityRepo } from '#shared/store/activity-repo.ts';
+import { keys } from '#shared/store/keys.ts';
 import { transact } from '#shared/store/transact.ts';
 import { EVENT_ACTIVITY_TYPES, EVENT_DATA, EVENT_TYPES, type EventType } from '#shared/webhooks/events.ts';
 import { aTenantWith, aUser, type TestTenant } from '#test/support/auth.ts';
 import { bearer, call, expectProblem, identityApi } from '#test/support/http.ts';
 import { useLocalStack } from '#test/support/server.ts';
+import { claimsOf } from '../oidc/helpers.ts';
 
 /**
  * Webhooks end to end on the local stack, as on AWS: the table's stream into the dispatcher, the queue into the
@@ -318,6 +321,35 @@ describe('endpoints', () => {
       );
       expectProblem(res, 404, 'NOT_FOUND');
     }
+  });
+
+  it('lets an admin signed in more than ten minutes ago read and test, but change nothing until signing in again', async () => {
+    const { tenant, admin } = await anAdminTenant();
+    const endpoint = await anEndpoint(tenant, admin, '/stale');
+    const { sub, sid } = claimsOf(admin);
+    await api.stack.deps.store.doc.send(
+      new UpdateCommand({
+        TableName: api.stack.deps.store.tableName,
+        Key: keys.session(tenant, sub, sid),
+        UpdateExpression: 'SET authenticatedAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - 11 * 60_000).toISOString() },
+      }),
+    );
+    const as = bearer(tenant, admin);
+    const path = `/webhook-endpoints/${endpoint.id}`;
+    expect((await call(api.url, 'GET', '/webhook-endpoints', as)).status).toBe(200);
+    expect((await call(api.url, 'POST', `${path}/test`, as)).status).toBe(202);
+    for (const [method, suffix, body] of [
+      ['POST', '', { url: `${receiver.url}/other`, eventTypes: ['user.created'] }],
+      ['PATCH', '', { url: `${receiver.url}/elsewhere` }],
+      ['POST', '/secret', undefined],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const target = method === 'POST' && suffix === '' ? '/webhook-endpoints' : `${path}${suffix}`;
+      expectProblem(await call(api.url, method, target, as, body), 403, 'REAUTHENTICATION_REQUIRED');
+    }
+    const read = await call(api.url, 'GET', path, as);
+    expect(read.body).toMatchObject({ url: `${receiver.url}/stale`, secretCreatedAt: read.body.createdAt });
   });
 
   it('rotates the secret: for 24 hours each delivery is signed by the new secret and the old one', async () => {
