@@ -232,11 +232,21 @@ export async function signInWithProvider(
     return await signInAs(deps, tenant, body, result, provider, client);
   } catch (error) {
     // Two first sign-ins of one provider account at once (two tabs): the one whose new account lost finds the
-    // account the other made, now linked, and signs in to it.
-    if (isAppError(error) && error.code === 'CONFLICT') return signInAs(deps, tenant, body, result, provider, client);
-    throw error;
+    // account the other made, now linked, and signs in to it. The other's transaction may still be settling (its
+    // link not yet readable: DynamoDB Local applies a transaction's items one by one): the link is read again a few
+    // times first, so that the account is not mistaken for another one that must be linked.
+    if (!isAppError(error) || error.code !== 'CONFLICT') throw error;
+    const repo = signInProviderRepo(deps.store);
+    for (let tries = 1; tries < LINK_READS; tries++) {
+      if (await repo.linkedUserOf(tenant, provider.id, result.subjectHash)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20 * tries));
+    }
+    return signInAs(deps, tenant, body, result, provider, client);
   }
 }
+
+/** How often a sign-in that lost a race reads the winner's link before deciding (about 0.2 s at most). */
+const LINK_READS = 5;
 
 /** signInWithProvider's decision, once the result is taken and its provider is on. */
 async function signInAs(

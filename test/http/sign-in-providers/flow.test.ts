@@ -112,7 +112,7 @@ describe('a first sign-in with a provider', () => {
     ]);
     expect(first.status, first.text).toBe(200);
     expect(second.status, second.text).toBe(200);
-    expect(second.body.data.user.id).toBe(first.body.data.user.id);
+    expect(second.body.data?.user?.id, second.text).toBe(first.body.data.user.id);
   });
 
   it("a deleted user's provider account is free again: it signs up as a new account", async () => {
