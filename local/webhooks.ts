@@ -118,10 +118,21 @@ export async function startLocalWebhooks(options: {
   };
   await listShards(false);
 
-  /** A shard's reading started again at its end: its iterator expired, or what it pointed at was trimmed. */
+  /**
+   * A shard's reading started again from its oldest record: its iterator expired, or what it pointed at was trimmed.
+   * Records read before may come again: the same events, with the same ids (delivery is at least once). A shard that
+   * fails again at once is read from its end.
+   */
+  const restarted = new Set<string>();
   const restart = async (shardId: string) => {
+    const again = restarted.has(shardId);
+    restarted.add(shardId);
     const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'LATEST' }),
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: again ? 'LATEST' : 'TRIM_HORIZON',
+      }),
     );
     iterators.set(shardId, ShardIterator ?? null);
   };
@@ -134,6 +145,7 @@ export async function startLocalWebhooks(options: {
         const answer = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
         records.push(...(answer.Records ?? []));
         iterators.set(shardId, answer.NextShardIterator ?? null);
+        restarted.delete(shardId);
       } catch (error) {
         const name = (error as { name?: string }).name;
         if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
