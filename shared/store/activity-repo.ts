@@ -1,10 +1,11 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActivityType, LoginMethod } from '../activity/types.ts';
 import type { StoreClient } from './client.ts';
 import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
+import { newestFirstPage } from './query.ts';
 import type { TransactItem } from './transact.ts';
-import { RECORD_RETENTION_MS, ttlAfter, ttlNow } from './ttl.ts';
+import { RECORD_RETENTION_MS, ttlAfter } from './ttl.ts';
 
 /** One thing that happened to a user (ActivityResponse, as stored). */
 export interface Activity {
@@ -109,25 +110,8 @@ export function activityRepo(store: StoreClient) {
      * is always this user's, so a cursor cannot reach elsewhere).
      */
     async page(t: TenantRef, userId: string, limit: number, after: string | null, now: Date): Promise<ActivityPage> {
-      const pk = keys.activityPartition(t, userId);
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ScanIndexForward: false,
-          Limit: limit,
-          ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
-        }),
-      );
-      const live = ttlNow(now);
-      return {
-        // Retention is by TTL (400 days); DynamoDB Local never expires items, so expired ones are filtered here.
-        items: (page.Items ?? [])
-          .filter((item) => typeof item.ttl !== 'number' || item.ttl > live)
-          .map((item) => fieldsOf<ListedActivity>(item, LISTED_FIELDS)),
-        after: (page.LastEvaluatedKey?.sk as string | undefined) ?? null,
-      };
+      const page = await newestFirstPage(store, keys.activityPartition(t, userId), limit, after, now);
+      return { items: page.items.map((item) => fieldsOf<ListedActivity>(item, LISTED_FIELDS)), after: page.after };
     },
   };
 }

@@ -5,7 +5,7 @@ import type { StoreClient } from './client.ts';
 import { conditionalWrite } from './errors.ts';
 import { type TenantRef, webhookKeys } from './keys.ts';
 import { getItem } from './prefetch.ts';
-import { queryAll } from './query.ts';
+import { newestFirstPage, queryAll } from './query.ts';
 import { DAY_MS, ttlAfter, ttlNow } from './ttl.ts';
 
 /** How long the event log and the delivery attempts are kept: what "Replay since …" can reach back to. */
@@ -296,22 +296,8 @@ export function webhookRepo(store: StoreClient) {
 
     /** An endpoint's attempts, newest first; `after` is the sort key of the last one read (a cursor's content). */
     async attempts(t: TenantRef, endpointId: string, limit: number, after: string | null, now: Date) {
-      const pk = webhookKeys.attemptPartition(t, endpointId);
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ScanIndexForward: false,
-          Limit: limit,
-          ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
-        }),
-      );
-      const live = ttlNow(now);
-      return {
-        items: (page.Items ?? []).filter((item) => typeof item.ttl !== 'number' || item.ttl > live).map(toAttempt),
-        after: (page.LastEvaluatedKey?.sk as string | undefined) ?? null,
-      } satisfies AttemptPage;
+      const page = await newestFirstPage(store, webhookKeys.attemptPartition(t, endpointId), limit, after, now);
+      return { items: page.items.map(toAttempt), after: page.after } satisfies AttemptPage;
     },
 
     /** An admin's request for the dispatcher, which reads it from the table's stream; gone a day later. */
