@@ -66,6 +66,8 @@ export interface IdentityConfig {
   signupMailDailyBudgetPerTenant: string;
   /** SIGNUPS_PER_IP_PER_HOUR: open signups one IP may make to one tenant an hour. */
   signupsPerIpPerHour: string;
+  /** TENANT_CACHE_SECONDS: how late a tenant's settings change may reach its users' requests (0 to 60). */
+  tenantCacheSeconds: string;
   /**
    * Stage throttling of each HTTP API: each route's steady rate (requests a second) and burst, by the route's class
    * (shared/http/route.ts, throttleClassOf): `default` is the stage's default route setting.
@@ -122,6 +124,7 @@ export const CONTEXT_DEFAULTS = {
   mailDailyBudgetPerTenant: '10000',
   signupMailDailyBudgetPerTenant: '5000',
   signupsPerIpPerHour: '20',
+  tenantCacheSeconds: '5',
   apiThrottleRateLimit: 500,
   apiThrottleBurstLimit: 1000,
   apiThrottleSessionRateLimit: 3000,
@@ -246,6 +249,11 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     return value;
   }) as [string, string, string];
 
+  const tenantCacheSeconds = contextString(node, 'tenantCacheSeconds');
+  if (!/^[0-9]+$/.test(tenantCacheSeconds) || Number(tenantCacheSeconds) > 60) {
+    throw new Error(`Context "tenantCacheSeconds" must be an integer from 0 to 60, got "${tenantCacheSeconds}"`);
+  }
+
   const apiThrottle = {
     default: throttleOf(node, 'apiThrottleRateLimit', 'apiThrottleBurstLimit'),
     session: throttleOf(node, 'apiThrottleSessionRateLimit', 'apiThrottleSessionBurstLimit'),
@@ -290,6 +298,7 @@ export function readIdentityConfig(node: Node): IdentityConfig {
     mailDailyBudgetPerTenant,
     signupMailDailyBudgetPerTenant,
     signupsPerIpPerHour,
+    tenantCacheSeconds: String(Number(tenantCacheSeconds)),
     apiThrottle,
     argon2ReservedConcurrency,
     alarmEmail: alarmEmail === '' ? undefined : alarmEmail,

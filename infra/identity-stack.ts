@@ -184,6 +184,8 @@ export class IdentityStack extends Stack {
         MAIL_DAILY_BUDGET_PER_TENANT: config.mailDailyBudgetPerTenant,
         SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT: config.signupMailDailyBudgetPerTenant,
         SIGNUPS_PER_IP_PER_HOUR: config.signupsPerIpPerHour,
+        // Only when not the functions' own default (5): every function's template stays as it was.
+        ...(config.tenantCacheSeconds !== '5' && { TENANT_CACHE_SECONDS: config.tenantCacheSeconds }),
         // The hosted pages' origin of every tenant, `{subdomain}` its placeholder (infra/web-stack.ts).
         ...(config.web && { HOSTED_PAGES_ORIGIN: hostedPagesOrigin(config.web.domain) }),
       },

@@ -37,6 +37,11 @@ export interface LocalStackOptions {
   signupMailDailyBudgetPerTenant?: number;
   /** SIGNUPS_PER_IP_PER_HOUR. */
   signupsPerIpPerHour?: number;
+  /**
+   * TENANT_CACHE_SECONDS (shared/store/tenant-cache.ts): how late a settings change may reach users' requests; the
+   * deployment's 5 unless set. The tests set 0, so that a change applies to the very next request.
+   */
+  tenantCacheSeconds?: number;
   /** The answer floor (AUTH_ANSWER_FLOOR_MS, shared/auth/timing.ts); tests lower it. */
   answerFloorMs?: number;
   /** The local stand-in for KMS (32 bytes, base64): encrypts signing keys and TOTP secrets. */
@@ -216,6 +221,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         options.signupMailDailyBudgetPerTenant ?? process.env.SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT ?? 5_000,
       ),
       SIGNUPS_PER_IP_PER_HOUR: String(options.signupsPerIpPerHour ?? process.env.SIGNUPS_PER_IP_PER_HOUR ?? 20),
+      TENANT_CACHE_SECONDS: String(options.tenantCacheSeconds ?? process.env.TENANT_CACHE_SECONDS ?? 5),
       LOCAL_SECRETS_KEY: options.secretsKey,
       AUTH_ANSWER_FLOOR_MS: String(options.answerFloorMs ?? process.env.AUTH_ANSWER_FLOOR_MS ?? 400),
       // The plant store's own settings (ISSUER_URL above is its issuer too; its JWKS_URL defaults from it).

@@ -99,6 +99,11 @@ const Env = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)),
     '5000',
   ),
+  /**
+   * How long a function keeps its copy of a tenant for its users' requests (shared/store/tenant-cache.ts): a settings
+   * change reaches them this many seconds late at most. `0`: every request reads its tenant (the tests).
+   */
+  TENANT_CACHE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.maxValue(60)), '5'),
   /** Open signups (not invitations) one IP may make to one tenant an hour; past it 429 RATE_LIMITED. */
   SIGNUPS_PER_IP_PER_HOUR: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), '20'),
   /**
@@ -146,6 +151,8 @@ export interface Config {
   signupMailDailyBudgetPerTenant: number;
   /** SIGNUPS_PER_IP_PER_HOUR. */
   signupsPerIpPerHour: number;
+  /** TENANT_CACHE_SECONDS (shared/store/tenant-cache.ts). */
+  tenantCacheSeconds: number;
   /** HOSTED_PAGES_ORIGIN: the hosted pages' origin with `{subdomain}` for the tenant's subdomain. */
   hostedPagesOrigin: string | undefined;
   /** EDGE_SECRET (shared/http/client-ip.ts). */
@@ -233,6 +240,7 @@ export function makeDeps(env: Record<string, string | undefined>): Deps {
       mailDailyBudgetPerTenant: e.MAIL_DAILY_BUDGET_PER_TENANT,
       signupMailDailyBudgetPerTenant: e.SIGNUP_MAIL_DAILY_BUDGET_PER_TENANT,
       signupsPerIpPerHour: e.SIGNUPS_PER_IP_PER_HOUR,
+      tenantCacheSeconds: e.TENANT_CACHE_SECONDS,
       hostedPagesOrigin: e.HOSTED_PAGES_ORIGIN,
       edgeSecret: e.EDGE_SECRET,
       edgeSecretArn: e.EDGE_SECRET_ARN,

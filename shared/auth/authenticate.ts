@@ -4,6 +4,7 @@ import { effectiveRoles } from '../roles/authority.ts';
 import { isLiveSession } from '../sessions/live-session.ts';
 import { keys, type TenantRef } from '../store/keys.ts';
 import { merchantRepo } from '../store/merchant-repo.ts';
+import type { TenantCache } from '../store/tenant-cache.ts';
 import { toUser, userRepo } from '../store/user-repo.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import { type AccessTokenClaims, verifyAccessToken } from '../tokens/access-token.ts';
@@ -36,13 +37,14 @@ export async function authenticateBearerWithTenant(
   deps: Deps,
   token: string,
   tenant: TenantRef,
+  cache?: TenantCache,
 ): Promise<PrefetchedBearer | null> {
   const claims = await verifyAccessToken(deps, token);
   if (!claims || claims.app !== tenant.app || claims.mid !== tenant.mid) return null;
   // The tenant read that every request makes, with the session and the profile in it.
   const userKey = keys.user(tenant, claims.sub);
   const sessionKey = keys.session(tenant, claims.sub, claims.sid);
-  const { merchant, prefetched } = await merchantRepo(deps.store).getWith(tenant, [userKey, sessionKey]);
+  const { merchant, prefetched } = await merchantRepo(deps.store).getWith(tenant, [userKey, sessionKey], cache);
   const profile = prefetched.take(userKey);
   const session = prefetched.take(sessionKey) ?? null;
   return { tenant: merchant, principal: () => principalOf(deps, claims, profile ? toUser(profile) : null, session) };
@@ -69,7 +71,7 @@ function principalOf(
 /** The checks of a user's route (`auth: 'bearer'`): an access token only. */
 export const userAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
-  prefetchBearer: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
+  prefetchBearer: (token, tenant, deps, cache) => authenticateBearerWithTenant(deps, token, tenant, cache),
 };
 
 /**
@@ -79,6 +81,6 @@ export const userAuthenticators: Authenticators = {
  */
 export const identityAuthenticators: Authenticators = {
   bearer: (token, tenant, deps) => authenticateBearer(deps, token, tenant),
-  prefetchBearer: (token, tenant, deps) => authenticateBearerWithTenant(deps, token, tenant),
+  prefetchBearer: (token, tenant, deps, cache) => authenticateBearerWithTenant(deps, token, tenant, cache),
   apiKey: (key, tenant, deps) => authenticateApiKey(deps, key, tenant),
 };

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { TenantRef } from '../store/keys.ts';
+import type { TenantCache } from '../store/tenant-cache.ts';
 import type { Merchant } from '../tenancy/types.ts';
 import type { User } from '../users/types.ts';
 
@@ -41,9 +42,9 @@ export interface Authenticators {
    * verified first and, when it names the request's tenant, the merchant, the
    * session and the user are read together. Null when that cannot be done (a
    * bad token, another tenant's): the tenant stage then reads the tenant alone
-   * and `bearer` gives the usual answer.
+   * and `bearer` gives the usual answer. A `cache` holding the tenant leaves it out of the read.
    */
-  prefetchBearer?(token: string, tenant: TenantRef, deps: Deps): Promise<PrefetchedBearer | null>;
+  prefetchBearer?(token: string, tenant: TenantRef, deps: Deps, cache?: TenantCache): Promise<PrefetchedBearer | null>;
 }
 
 /** What the combined read found: the tenant (null if there is none), and the bearer check's verdict, given after the Origin check. */

@@ -69,9 +69,10 @@ export function getMyMerchant(deps: Deps, tenant: Merchant): Promise<MerchantRes
 
 /**
  * PATCH /merchants/{id}: the fields given, and the ORIGIN index with
- * `allowedOrigins`, in one transaction. Every request reads the merchant
- * afresh (consistent read in the tenant stage), so a new policy applies from
- * the next request on. An empty body changes nothing and answers the merchant.
+ * `allowedOrigins`, in one transaction. Admins' requests read the merchant
+ * afresh (consistent read in the tenant stage); users' requests within
+ * TENANT_CACHE_SECONDS (store/tenant-cache.ts). An empty body changes nothing
+ * and answers the merchant.
  */
 export async function updateMerchant(
   deps: Deps,

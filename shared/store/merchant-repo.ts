@@ -8,6 +8,7 @@ import { type FieldNames, fieldsOf } from './fields.ts';
 import { keys, type TenantRef } from './keys.ts';
 import { batchGetConsistent, getItem, type ItemKey, Prefetched } from './prefetch.ts';
 import { queryAll } from './query.ts';
+import type { TenantCache } from './tenant-cache.ts';
 
 /** Every field of a merchant. */
 export const MERCHANT_FIELDS: FieldNames<Merchant> = {
@@ -65,24 +66,37 @@ export type CreateTenantOutcome = { ok: true } | { ok: false; reason: 'SUBDOMAIN
 export function merchantRepo(store: StoreClient) {
   const { doc, tableName } = store;
   return {
-    /** The tenant named by request headers. Strongly consistent: a policy change applies to the next request. */
-    async get(tenant: TenantRef): Promise<Merchant | null> {
+    /**
+     * The tenant named by request headers. Strongly consistent, so a policy change applies to the next request,
+     * unless a `cache` (a users' route: store/tenant-cache.ts) still holds a copy of it.
+     */
+    async get(tenant: TenantRef, cache?: TenantCache): Promise<Merchant | null> {
+      const copy = cache?.read(tenant);
+      if (copy) return copy;
       const Item = await getItem(store, keys.merchant(tenant));
-      return Item ? toMerchant(Item) : null;
+      const merchant = Item ? toMerchant(Item) : null;
+      if (merchant) cache?.keep(merchant);
+      return merchant;
     },
 
     /**
-     * The tenant with the items its request will read first (a route's
-     * `prefetch`), in one strongly consistent BatchGetItem.
+     * The tenant with the items its request will read first (a route's `prefetch`), in one strongly consistent
+     * BatchGetItem; with a `cache` that holds the tenant, only the items.
      */
     async getWith(
       tenant: TenantRef,
       itemKeys: ItemKey[],
+      cache?: TenantCache,
     ): Promise<{ merchant: Merchant | null; prefetched: Prefetched }> {
+      const copy = cache?.read(tenant);
+      if (copy)
+        return { merchant: copy, prefetched: new Prefetched(itemKeys, await batchGetConsistent(store, itemKeys)) };
       const merchantKey = keys.merchant(tenant);
       const found = await batchGetConsistent(store, [merchantKey, ...itemKeys]);
-      const merchant = found.find((item) => item.pk === merchantKey.pk && item.sk === merchantKey.sk);
-      return { merchant: merchant ? toMerchant(merchant) : null, prefetched: new Prefetched(itemKeys, found) };
+      const item = found.find((each) => each.pk === merchantKey.pk && each.sk === merchantKey.sk);
+      const merchant = item ? toMerchant(item) : null;
+      if (merchant) cache?.keep(merchant);
+      return { merchant, prefetched: new Prefetched(itemKeys, found) };
     },
 
     /**

@@ -407,6 +407,20 @@ describe('the signup limits', () => {
       /"signupMailDailyBudgetPerTenant" must be a positive integer/,
     );
   });
+
+  it("leaves the tenant copies at the functions' 5 seconds by default, and takes 0 to 60 from the context", () => {
+    expect(signupFunction(synth(OWN).identityTemplate)?.Properties.Environment.Variables).not.toHaveProperty(
+      'TENANT_CACHE_SECONDS',
+    );
+    const fresh = synth({ ...OWN, tenantCacheSeconds: 0 });
+    expect(signupFunction(fresh.identityTemplate)?.Properties.Environment.Variables).toMatchObject({
+      TENANT_CACHE_SECONDS: '0',
+    });
+    expect(() => synth({ ...OWN, tenantCacheSeconds: 61 })).toThrow(
+      /"tenantCacheSeconds" must be an integer from 0 to 60/,
+    );
+    expect(() => synth({ ...OWN, tenantCacheSeconds: 'soon' })).toThrow(/"tenantCacheSeconds"/);
+  });
 });
 
 describe('recovery', () => {

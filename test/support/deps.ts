@@ -18,6 +18,8 @@ export function makeTestDeps(overrides: Partial<Deps> = {}): Deps {
     LOCAL_SECRETS_KEY: inject('secretsKey'),
     AUTH_ANSWER_FLOOR_MS: '0',
     ARGON2_PARAMS: TEST_ARGON2_PARAMS,
+    // Every request reads its tenant, so that a setting a test changes applies to its next call.
+    TENANT_CACHE_SECONDS: '0',
   });
   return { ...deps, ...overrides };
 }

@@ -21,6 +21,8 @@ export function useLocalStack(
     plantsJwtAuthorizer?: LocalStackOptions['plantsJwtAuthorizer'];
     /** Fake providers standing in for a kind's real one, read when the stack starts (after the fakes' own beforeAll). */
     signInProviderEndpoints?: () => Record<string, string>;
+    /** TENANT_CACHE_SECONDS: 0 unless a test of the tenant cache sets it (a settings change then applies at once). */
+    tenantCacheSeconds?: number;
     /** Webhooks delivered (LocalStackOptions.webhooks), on a table of the file's own: its stream reads no other file's writes. */
     webhooks?: { timeScale?: number };
   } = {},
@@ -49,6 +51,8 @@ export function useLocalStack(
       signupMailDailyBudgetPerTenant: options.signupMailDailyBudgetPerTenant ?? 10_000,
       // High by default, as the per-minute limit: the test of the hourly signup limit sets the deployment's 20.
       signupsPerIpPerHour: options.signupsPerIpPerHour ?? 10_000,
+      // No copies of tenants by default: a test that changes a setting expects its next request to see it.
+      tenantCacheSeconds: options.tenantCacheSeconds ?? 0,
       webDist: options.webDist,
       plantsJwtAuthorizer: options.plantsJwtAuthorizer,
       argon2Params: TEST_ARGON2_PARAMS,

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { fail, failField } from '../../errors.ts';
 import type { TenantRef } from '../../store/keys.ts';
 import { merchantRepo } from '../../store/merchant-repo.ts';
+import { tenantCache } from '../../store/tenant-cache.ts';
 import { hostedSubdomainOf } from '../../tenancy/hosted-pages.ts';
 import type { Merchant } from '../../tenancy/types.ts';
 import { type HttpRequest, header } from '../request-state.ts';
@@ -55,18 +56,23 @@ export async function resolveTenant(request: HttpRequest): Promise<void> {
     if (!app || !mid) throw fail('TENANT_REQUIRED', 'send the X-App-ID and X-Mid-Key headers');
     if (!TENANT_VALUE.test(app) || !TENANT_VALUE.test(mid)) throw fail('TENANT_NOT_FOUND');
     const ref = { app, mid };
+    // Admins read their tenant fresh: they show and change its settings.
+    const cache =
+      route.auth === 'admin'
+        ? undefined
+        : tenantCache(deps.store, route.operationId, deps.config.tenantCacheSeconds, () => deps.clock.now().getTime());
     const token = route.auth === 'none' ? undefined : bearerTokenOf(request.event);
-    const pending = token ? await state.authenticators?.prefetchBearer?.(token, ref, deps) : undefined;
+    const pending = token ? await state.authenticators?.prefetchBearer?.(token, ref, deps, cache) : undefined;
     const prefetchKeys = pending ? [] : keysToPrefetch(request, ref);
     let tenant: Merchant | null;
     if (pending) {
       tenant = pending.tenant;
     } else if (prefetchKeys.length > 0) {
-      const read = await merchantRepo(deps.store).getWith(ref, prefetchKeys);
+      const read = await merchantRepo(deps.store).getWith(ref, prefetchKeys, cache);
       tenant = read.merchant;
       state.prefetched = read.prefetched;
     } else {
-      tenant = await merchantRepo(deps.store).get(ref);
+      tenant = await merchantRepo(deps.store).get(ref, cache);
     }
     if (!tenant) throw fail('TENANT_NOT_FOUND');
     state.tenant = tenant;
