@@ -43,8 +43,11 @@ export interface IdentityConfig {
   tableStreamArn: string | undefined;
   /** `webhookEventBus`: an EventBridge bus (name, or ARN) that gets every webhook event too; undefined: none. */
   webhookEventBus: string | undefined;
-  /** A daily AWS Backup of the table, kept 35 days (`backup`: `daily` or `off`), copied to `copyVaultArn` if set. */
-  backup: { copyVaultArn: string | undefined } | undefined;
+  /**
+   * A daily AWS Backup of the table (`backup`: `daily` or `off`), kept `retentionDays` (`backupRetentionDays`), copied
+   * to `copyVaultArn` if set.
+   */
+  backup: { copyVaultArn: string | undefined; retentionDays: number } | undefined;
   /** `multiRegionKey`: the secrets key is a multi-Region primary key, which a replica in another Region can use. */
   multiRegionKey: boolean;
   /**
@@ -111,6 +114,7 @@ export const CONTEXT_DEFAULTS = {
   webhookEventBus: '',
   backup: 'daily',
   backupCopyVaultArn: '',
+  backupRetentionDays: 7,
   multiRegionKey: 'false',
   kmsKeyArn: '',
   sesSandbox: 'false',
@@ -410,6 +414,9 @@ function readEventBus(node: Node): string | undefined {
 /** An AWS Backup vault's ARN, in any region and account (a copy's destination). */
 const BACKUP_VAULT = /^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[A-Za-z0-9_.-]+$/;
 
+/** Ten years: past that, an archive is the better tool (and a daily full copy for that long costs 3,650 tables). */
+const MAX_BACKUP_RETENTION_DAYS = 3650;
+
 function readBackup(node: Node): IdentityConfig['backup'] {
   const backup = contextString(node, 'backup');
   if (backup !== 'daily' && backup !== 'off') {
@@ -423,7 +430,13 @@ function readBackup(node: Node): IdentityConfig['backup'] {
     if (copyVaultArn !== '') throw new Error('Context "backupCopyVaultArn" needs "backup": "daily"');
     return undefined;
   }
-  return { copyVaultArn: copyVaultArn === '' ? undefined : copyVaultArn };
+  const retentionDays = positiveInteger(node, 'backupRetentionDays');
+  if (retentionDays > MAX_BACKUP_RETENTION_DAYS) {
+    throw new Error(
+      `Context "backupRetentionDays" must be from 1 to ${MAX_BACKUP_RETENTION_DAYS}, got ${retentionDays}`,
+    );
+  }
+  return { copyVaultArn: copyVaultArn === '' ? undefined : copyVaultArn, retentionDays };
 }
 
 /** A KMS key's ARN; a multi-Region key's id starts with `mrk-`. */

@@ -88,7 +88,7 @@ export class IdentityStack extends Stack {
           globalIndexes: TABLE.indexes.map((index) => index.name),
         })
       : serviceTable(this, 'Table', config.removalPolicy);
-    if (config.backup) new TableBackup(this, 'Backup', { table: this.table, copyVaultArn: config.backup.copyVaultArn });
+    if (config.backup) new TableBackup(this, 'Backup', { table: this.table, ...config.backup });
 
     // Encrypts the secrets the service must read back (token-signing private keys, TOTP
     // secrets). Symmetric, so the key material never leaves KMS; yearly automatic rotation

@@ -424,11 +424,11 @@ describe('the signup limits', () => {
 });
 
 describe('recovery', () => {
-  it('backs the table up daily, keeps each backup 35 days, in a vault that outlives the stack', () => {
+  it('backs the table up daily, keeps each backup 7 days, in a vault that outlives the stack', () => {
     const { identityTemplate: t } = synth(OWN);
     const [, plan] = only(t, 'AWS::Backup::BackupPlan');
     const [rule] = plan.Properties.BackupPlan.BackupPlanRule;
-    expect(rule).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } });
+    expect(rule).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 7 } });
     expect(rule.CopyActions).toBeUndefined();
     const [tableId] = only(t, 'AWS::DynamoDB::Table');
     const [, selection] = only(t, 'AWS::Backup::BackupSelection');
@@ -441,7 +441,17 @@ describe('recovery', () => {
     const vault = 'arn:aws:backup:us-west-2:123456789012:backup-vault:identity-copies';
     const { identityTemplate: t } = synth({ ...OWN, backupCopyVaultArn: vault });
     const [rule] = only(t, 'AWS::Backup::BackupPlan')[1].Properties.BackupPlan.BackupPlanRule;
+    expect(rule.CopyActions).toEqual([{ DestinationBackupVaultArn: vault, Lifecycle: { DeleteAfterDays: 7 } }]);
+  });
+
+  it('keeps the backups and their copies backupRetentionDays, and refuses what is not 1 to 3,650', () => {
+    const vault = 'arn:aws:backup:us-west-2:123456789012:backup-vault:identity-copies';
+    const { identityTemplate: t } = synth({ ...OWN, backupCopyVaultArn: vault, backupRetentionDays: 35 });
+    const [rule] = only(t, 'AWS::Backup::BackupPlan')[1].Properties.BackupPlan.BackupPlanRule;
+    expect(rule.Lifecycle).toEqual({ DeleteAfterDays: 35 });
     expect(rule.CopyActions).toEqual([{ DestinationBackupVaultArn: vault, Lifecycle: { DeleteAfterDays: 35 } }]);
+    expect(() => synth({ ...OWN, backupRetentionDays: 0 })).toThrow(/"backupRetentionDays" must be a positive integer/);
+    expect(() => synth({ ...OWN, backupRetentionDays: 3651 })).toThrow(/"backupRetentionDays" must be from 1 to 3650/);
   });
 
   it('makes no backup plan with backup "off", and refuses a copy without one', () => {
