@@ -4,6 +4,7 @@
 
 import { identityRouteList } from '#functions/routes.ts';
 import { memoryOf, type RouteDef } from '#shared/http/route.ts';
+import { CONTEXT_DEFAULTS } from '../infra/config.ts';
 import { CACHE_CONTROL } from '../web/security-headers.ts';
 import type { DynamoCall, LoggedLines } from './server.ts';
 
@@ -18,6 +19,8 @@ export const PRICES = {
   /** DynamoDB storage and continuous backups (PITR), per GB-month. */
   dynamoStorageGbMonth: 0.25,
   dynamoPitrGbMonth: 0.2,
+  /** AWS Backup's warm storage of a DynamoDB backup, per GB-month (each backup is a full copy of the table). */
+  dynamoBackupGbMonth: 0.1,
   /** API Gateway HTTP API, per request (the first 300 million a month). */
   apiRequest: 1.0 / 1e6,
   /** Lambda on arm64: per request, per GB-second. */
@@ -71,6 +74,8 @@ export const ASSUMPTIONS = {
   apiCallsPerPageLoad: 2,
   /** How long what a user's month writes stays: activity 400 days, sessions 8 days. */
   activityKeptMonths: 400 / 30,
+  /** The daily backups kept (infra/table.ts; context `backup: daily` and `backupRetentionDays`): each a whole table. */
+  backupsKept: CONTEXT_DEFAULTS.backupRetentionDays,
   /** Bytes DynamoDB stores per item beyond its attributes (storage is billed on them too). */
   itemOverheadBytes: 100,
 } as const;
@@ -143,6 +148,8 @@ export interface PageLoad {
 
 /** Requests sent before a repeatable request is counted, so that it is measured as a warm function serves it. */
 const WARM_UP_REQUESTS = 30;
+/** Warm-ups of a request that runs once (on another user or session): few, as each mails or counts a failure. */
+const WARM_UP_ONCE_RUN = 3;
 
 /** What one counted request brought back from the server process. */
 export interface Counted {
@@ -281,6 +288,11 @@ export function costLines(
       line: 'DynamoDB storage and PITR',
       basis: `${(stored / 1024).toFixed(1)} KB kept per user (activity for ${Math.round(ASSUMPTIONS.activityKeptMonths)} months)`,
       dollars: gb(stored) * (PRICES.dynamoStorageGbMonth + PRICES.dynamoPitrGbMonth),
+    },
+    {
+      line: 'DynamoDB backups',
+      basis: `${ASSUMPTIONS.backupsKept} daily backups of those bytes, each a full copy (the default \`backup: daily\`)`,
+      dollars: gb(stored) * ASSUMPTIONS.backupsKept * PRICES.dynamoBackupGbMonth,
     },
     { line: 'API Gateway', basis: `${round(requests)} requests`, dollars: requests * PRICES.apiRequest },
     {
@@ -423,8 +435,10 @@ export async function measureCostPerMau(ctx: CostContext): Promise<CostFigures> 
   const activityCount = async () => (await ctx.itemsOf(userId)).activity.length;
   /**
    * One kind of request, after WARM_UP_REQUESTS of it: its DynamoDB units, log bytes and activity records from the
-   * first counted run; its time and CPU the medians of `runs` (a busy machine stretches single runs). Requests that change what the next one
-   * finds (a mail, a failure counted, a session ended) run once.
+   * first counted run; its time and CPU the medians of `runs` (a busy machine stretches single runs). Requests that
+   * change what the next one finds (a mail, a failure counted, a session ended) run once, after a few warm-ups of
+   * another user's (or another session's) same request, so that their function holds what a busy one holds (the
+   * signing key, its tenant's copy) as every other route's does.
    */
   const measure = async (
     name: string,
@@ -434,7 +448,8 @@ export async function measureCostPerMau(ctx: CostContext): Promise<CostFigures> 
     warmUp = request,
   ) => {
     // Warm: Lambda serves most requests from a warm process whose JIT has compiled the route's code.
-    if (runs > 1) for (let i = 0; i < WARM_UP_REQUESTS; i++) await (await warmUp()).arrayBuffer();
+    const warmUps = runs > 1 ? WARM_UP_REQUESTS : warmUp === request ? 0 : WARM_UP_ONCE_RUN;
+    for (let i = 0; i < warmUps; i++) await (await warmUp()).arrayBuffer();
     const before = await activityCount();
     const first = await ctx.count(request);
     const activityRecords = (await activityCount()) - before;
@@ -476,15 +491,30 @@ export async function measureCostPerMau(ctx: CostContext): Promise<CostFigures> 
   await measure('discovery', 'discovery', () =>
     fetch(url(`/auth/discovery?clientId=${ctx.publicApiKey}`), { headers: { origin: ctx.origin } }),
   );
-  await measure('forgotPassword', 'forgotPassword', json('POST', '/auth/forgot-password', { email: ctx.email }), 1);
+  await measure(
+    'forgotPassword',
+    'forgotPassword',
+    json('POST', '/auth/forgot-password', { email: ctx.email }),
+    1,
+    json('POST', '/auth/forgot-password', { email: ctx.warmUpEmail }),
+  );
   await measure(
     'wrongPassword',
     'login',
     json('POST', '/auth/login', { email: ctx.email, password: `${ctx.password}-wrong` }),
     1,
+    json('POST', '/auth/login', { email: ctx.warmUpEmail, password: `${ctx.password}-wrong` }),
   );
   const ending = await signIn();
-  await measure('logout', 'logout', json('DELETE', '/auth/logout', undefined, ending.accessToken), 1);
+  // Another session of the same user each time: signed in, then out, so the user's sessions are as before.
+  const otherSessionLogout = async () => json('DELETE', '/auth/logout', undefined, (await signIn()).accessToken)();
+  await measure(
+    'logout',
+    'logout',
+    json('DELETE', '/auth/logout', undefined, ending.accessToken),
+    1,
+    otherSessionLogout,
+  );
 
   const { user, activity } = await ctx.itemsOf(userId);
   const bytes = (items: Record<string, unknown>[]) =>
