@@ -191,6 +191,8 @@ describe('webhooks in the console', () => {
     await page.getByRole('button', { name: 'Turn off' }).click();
     await page.getByRole('status').filter({ hasText: 'The endpoint is turned off.' }).waitFor();
     await expect(endpointOf(tenant, endpointId)).resolves.toMatchObject({ enabled: false });
+    // Nothing delivered yet: the page says so.
+    await expect(page.getByTestId('last-success').textContent()).resolves.toBe('None yet');
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByRole('alert').filter({ hasText: 'The endpoint is turned off. Turn it on first.' }).waitFor();
     await page.getByRole('button', { name: 'Turn on' }).click();
@@ -216,6 +218,12 @@ describe('webhooks in the console', () => {
     await page.getByRole('button', { name: 'Redeliver Test event, attempt 1' }).first().click();
     await page.getByRole('status').filter({ hasText: 'The event “Test event” will be sent again.' }).waitFor();
     await attemptsOf(page, 'webhook.test', 2);
+    // Opened again, the page tells when a delivery last got through.
+    await page.reload();
+    await expect(page.getByTestId('last-success').locator('time').getAttribute('datetime')).resolves.toMatch(
+      /^\d{4}-\d\d-\d\dT/,
+    );
+    await expect(page.getByTestId('last-success').textContent()).resolves.toContain('(noted at most once an hour)');
 
     // A replay says how many events it sends; a time to come is refused at its field.
     await page.getByRole('button', { name: 'Replay events' }).click();

@@ -42,10 +42,7 @@ function useWebhooksApi() {
  */
 let carriedSecret: WebhookEndpointWithSecret | null = null;
 
-/**
- * The endpoint's health, in words: turned off by the service or an admin, failing, or not. (`lastSuccessAt` is
- * written only when an endpoint recovers, so it cannot say "nothing delivered yet".)
- */
+/** The endpoint's health, in words: turned off by the service or an admin, failing, or not. */
 function healthOf(endpoint: WebhookEndpoint): { text: string; tone: 'bad' | 'off' | 'ok' } {
   if (endpoint.disabledReason === 'FAILING') return { text: t('webhooks.health.turnedOffFailing'), tone: 'bad' };
   if (!endpoint.enabled) return { text: t('webhooks.health.turnedOff'), tone: 'off' };
@@ -355,6 +352,12 @@ function Facts(props: {
         <dt>{t('webhooks.column.health')}</dt>
         <dd>
           <Health endpoint={endpoint} />
+        </dd>
+        <dt>{t('webhooks.lastSuccess')}</dt>
+        <dd data-testid="last-success">
+          <When at={endpoint.lastSuccessAt} never={t('webhooks.noSuccessYet')} />
+          {/* Written at the first success, then at most once an hour: each write is a write unit. */}
+          {endpoint.lastSuccessAt && <span class="muted"> {t('webhooks.lastSuccessHourly')}</span>}
         </dd>
         <dt>{t('webhooks.secretMade')}</dt>
         <dd>
