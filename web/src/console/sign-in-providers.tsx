@@ -5,10 +5,11 @@ import { codeSentence } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { ApiError, type SignInProvider } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
+import { Button, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
+import { ListPanel } from './list-panel.tsx';
 import {
   alertOverrides,
   changesOf,
@@ -24,7 +25,7 @@ import {
   remoteProblems,
   sameDraft,
 } from './sign-in-provider-fields.tsx';
-import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
+import { Loading } from './table-states.tsx';
 import { When } from './users-shared.tsx';
 import './sign-in-providers.css';
 import { carryNews, useCarriedNews } from './carried-news.ts';
@@ -53,9 +54,8 @@ const columns = () => [
 export function SignInProviders() {
   const api = useProvidersApi();
   const list = useResource(async () => [...(await api.list())].sort(byOrder), [api]);
-  const providers = list.data;
   const news = useCarriedNews();
-  const full = (providers?.length ?? 0) >= MAX_PROVIDERS;
+  const full = (list.data?.length ?? 0) >= MAX_PROVIDERS;
   const add = (
     <a class="button primary" href={`${LIST}/new`}>
       {t('providers.add')}
@@ -66,45 +66,33 @@ export function SignInProviders() {
     <ConsolePage title={t('providers.title')}>
       <p class="muted">{t('providers.intro')}</p>
       {news && <Notice>{news}</Notice>}
-      <section class="panel" aria-labelledby="providers-heading">
-        <h2 id="providers-heading">{t('providers.heading')}</h2>
-        {list.error ? (
+      <ListPanel
+        headingId="providers-heading"
+        heading={t('providers.heading')}
+        list={list}
+        empty={t('providers.empty')}
+        add={add}
+        full={full ? codeSentence('PROVIDER_LIMIT_REACHED') : null}
+        table={{
+          label: t('providers.table'),
+          loading: t('providers.loading'),
+          class: 'providers-table',
+          columns: columns(),
+        }}
+        row={(provider) => (
           <>
-            <Problem error={list.error} />
-            <Button type="button" kind="secondary" busy={list.loading} onClick={list.reload}>
-              {t('boot.tryAgain')}
-            </Button>
-          </>
-        ) : providers?.length === 0 ? (
-          <EmptyState action={add}>{t('providers.empty')}</EmptyState>
-        ) : (
-          <>
-            <ScrollingTable label={t('providers.table')} busy={providers === null}>
-              {providers === null && <Loading>{t('providers.loading')}</Loading>}
-              <table class="providers-table">
-                <TableHead columns={columns()} />
-                {providers === null && <SkeletonRows columns={5} rows={2} />}
-                <tbody>
-                  {providers?.map((provider) => (
-                    <tr key={provider.id}>
-                      <td>
-                        <a href={`${LIST}/${encodeURIComponent(provider.id)}`}>{provider.displayName}</a>
-                      </td>
-                      <td>{kindName(provider.kind)}</td>
-                      <td>
-                        <OnOff on={provider.enabled} />
-                      </td>
-                      <td>{t(provider.trustEmail ? 'providers.yes' : 'providers.no')}</td>
-                      <td>{provider.order}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollingTable>
-            {providers && (full ? <p class="muted">{codeSentence('PROVIDER_LIMIT_REACHED')}</p> : add)}
+            <td>
+              <a href={`${LIST}/${encodeURIComponent(provider.id)}`}>{provider.displayName}</a>
+            </td>
+            <td>{kindName(provider.kind)}</td>
+            <td>
+              <OnOff on={provider.enabled} />
+            </td>
+            <td>{t(provider.trustEmail ? 'providers.yes' : 'providers.no')}</td>
+            <td>{provider.order}</td>
           </>
         )}
-      </section>
+      />
     </ConsolePage>
   );
 }

@@ -5,12 +5,13 @@ import { codeSentence, when } from '../messages.ts';
 import { useReauthenticated } from '../reauth.tsx';
 import { ApiError, WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../sdk.ts';
 import { useSession } from '../session.tsx';
-import { Button, Notice, onSubmit, Problem, ScrollingTable, TableHead, useAction, useResource } from '../ui.tsx';
+import { Button, Notice, onSubmit, Problem, useAction, useResource } from '../ui.tsx';
 import { Confirm } from './confirm.tsx';
 import { ConsolePage } from './layout.tsx';
 import { LeaveGuard } from './leave-guard.tsx';
+import { ListPanel } from './list-panel.tsx';
 import { ShownOnce } from './shown-once.tsx';
-import { EmptyState, Loading, SkeletonRows } from './table-states.tsx';
+import { Loading } from './table-states.tsx';
 import { When } from './users-shared.tsx';
 import {
   alertOverrides,
@@ -77,9 +78,8 @@ const columns = () => [t('webhooks.column.url'), t('webhooks.column.events'), t(
 export function WebhookEndpoints() {
   const api = useWebhooksApi();
   const list = useResource(() => api.list(), [api]);
-  const endpoints = list.data;
   const news = useCarriedNews();
-  const full = (endpoints?.length ?? 0) >= MAX_ENDPOINTS;
+  const full = (list.data?.length ?? 0) >= MAX_ENDPOINTS;
   const add = (
     <a class="button primary" href={`${LIST}/new`}>
       {t('webhooks.add')}
@@ -90,45 +90,33 @@ export function WebhookEndpoints() {
     <ConsolePage title={t('webhooks.title')}>
       <p class="muted">{t('webhooks.intro')}</p>
       {news && <Notice>{news}</Notice>}
-      <section class="panel" aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading">{t('webhooks.heading')}</h2>
-        {list.error ? (
+      <ListPanel
+        headingId="endpoints-heading"
+        heading={t('webhooks.heading')}
+        list={list}
+        empty={t('webhooks.empty')}
+        add={add}
+        full={full ? codeSentence('WEBHOOK_LIMIT_REACHED') : null}
+        table={{
+          label: t('webhooks.table'),
+          loading: t('webhooks.loading'),
+          class: 'endpoints-table',
+          columns: columns(),
+        }}
+        row={(endpoint) => (
           <>
-            <Problem error={list.error} />
-            <Button type="button" kind="secondary" busy={list.loading} onClick={list.reload}>
-              {t('boot.tryAgain')}
-            </Button>
-          </>
-        ) : endpoints?.length === 0 ? (
-          <EmptyState action={add}>{t('webhooks.empty')}</EmptyState>
-        ) : (
-          <>
-            <ScrollingTable label={t('webhooks.table')} busy={endpoints === null}>
-              {endpoints === null && <Loading>{t('webhooks.loading')}</Loading>}
-              <table class="endpoints-table">
-                <TableHead columns={columns()} />
-                {endpoints === null && <SkeletonRows columns={3} rows={2} />}
-                <tbody>
-                  {endpoints?.map((endpoint) => (
-                    <tr key={endpoint.id}>
-                      <td class="endpoint-url">
-                        <a href={pageOf(endpoint.id)}>{endpoint.url}</a>
-                        {endpoint.description && <span class="endpoint-description">{endpoint.description}</span>}
-                      </td>
-                      <td class="nowrap">{eventCount(endpoint)}</td>
-                      <td class="endpoint-health">
-                        <OnOff on={endpoint.enabled} />
-                        <Health endpoint={endpoint} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollingTable>
-            {endpoints && (full ? <p class="muted">{codeSentence('WEBHOOK_LIMIT_REACHED')}</p> : add)}
+            <td class="endpoint-url">
+              <a href={pageOf(endpoint.id)}>{endpoint.url}</a>
+              {endpoint.description && <span class="endpoint-description">{endpoint.description}</span>}
+            </td>
+            <td class="nowrap">{eventCount(endpoint)}</td>
+            <td class="endpoint-health">
+              <OnOff on={endpoint.enabled} />
+              <Health endpoint={endpoint} />
+            </td>
           </>
         )}
-      </section>
+      />
     </ConsolePage>
   );
 }
