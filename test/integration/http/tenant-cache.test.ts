@@ -1,20 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authRoutes } from '#functions/auth/routes.ts';
-import { merchantRoutes } from '#functions/merchants/routes.ts';
-import { userRoutes } from '#functions/users/routes.ts';
-import { getMe } from '#shared/account/me.ts';
-import { identityAuthenticators } from '#shared/auth/authenticate.ts';
-import { login, loginPrefetch } from '#shared/auth/login.ts';
+import { handler as loginHandler } from '#functions/auth/login.ts';
+import { handler as getMyMerchantHandler } from '#functions/merchants/get-my-merchant.ts';
+import { handler as getMeHandler } from '#functions/users/get-me.ts';
 import type { Deps } from '#shared/deps.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { getMyMerchant } from '#shared/merchants/service.ts';
 import { keys } from '#shared/store/keys.ts';
 import { aTenantWith, aUser, setLoginPolicy, type TestTenant } from '#test/support/auth.ts';
 import { makeTestDeps } from '#test/support/deps.ts';
 import { aContext, anEvent } from '#test/support/events.ts';
 
 /**
- * The functions' copies of their tenant (shared/store/tenant-cache.ts), through the real handlers with the
+ * The functions' copies of their tenant (shared/store/tenant-cache.ts), through the functions themselves with the
  * deployment's 5 seconds on a clock the test moves: a users' route reads its tenant once in that time, a settings
  * change reaches it within that time, and an admin's route always reads it fresh.
  */
@@ -40,26 +35,11 @@ deps.store.doc.middlewareStack.add(
   { step: 'initialize', name: 'countTenantReads' },
 );
 
-const getMeHandler = httpHandler(userRoutes.getMe, ({ tenant, auth }, routeDeps) => getMe(routeDeps, tenant, auth), {
-  deps: () => deps,
-  authenticators: identityAuthenticators,
-});
-const loginHandler = httpHandler(
-  authRoutes.login,
-  async ({ tenant, body, client }, routeDeps) => ({
-    success: true as const,
-    data: await login(routeDeps, tenant, body, client),
-  }),
-  { deps: () => deps, prefetch: loginPrefetch, mailer: () => ({ send: async () => {} }) },
-);
-const getMyMerchantHandler = httpHandler(
-  merchantRoutes.getMyMerchant,
-  ({ tenant }, routeDeps) => getMyMerchant(routeDeps, tenant),
-  { deps: () => deps, authenticators: identityAuthenticators },
-);
+/** The functions themselves, given these deps with each invocation as the local gateway gives its stack's. */
+const context = () => ({ ...aContext(), deps });
 
 async function call(
-  handler: typeof getMeHandler | typeof loginHandler | typeof getMyMerchantHandler,
+  handler: (event: ReturnType<typeof anEvent>, context: ReturnType<typeof aContext>) => Promise<unknown>,
   tenant: { app: string; mid: string },
   request: { method?: string; path: string; token?: string; body?: unknown },
 ) {
@@ -76,7 +56,7 @@ async function call(
       },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     }),
-    aContext(),
+    context(),
   )) as { statusCode: number; body: string };
   return {
     status: res.statusCode,
