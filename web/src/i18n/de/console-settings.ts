@@ -83,7 +83,8 @@ const texts: Record<keyof typeof en, string> = {
   'settings.originRemoved': '{origin} entfernt. Speichern Sie die Einstellungen, damit es dabei bleibt.',
   'settings.save': 'Einstellungen speichern',
   'settings.unsaved': 'Nicht gespeicherte Änderungen',
-  'settings.saved': 'Ihre Einstellungen sind gespeichert: Die Anmeldeseiten zeigen sie sofort, Anmeldungen folgen binnen Sekunden.',
+  'settings.saved':
+    'Ihre Einstellungen sind gespeichert: Die Anmeldeseiten zeigen sie sofort, Anmeldungen folgen binnen Sekunden.',
   'settings.leaveQuestion':
     'Ihre Änderungen an den Einstellungen sind nicht gespeichert. Diese Seite verlassen und die Änderungen verwerfen?',
   'settings.problem.name': 'Geben Sie den Namen ein, den Ihre Benutzer sehen sollen.',
