@@ -84,7 +84,7 @@ const texts: Record<keyof typeof en, string> = {
   'settings.save': 'Einstellungen speichern',
   'settings.unsaved': 'Nicht gespeicherte Änderungen',
   'settings.saved':
-    'Ihre Einstellungen sind gespeichert: Die Anmeldeseiten zeigen sie sofort, Anmeldungen folgen binnen Sekunden.',
+    'Ihre Einstellungen sind gespeichert. Die Anmeldeseiten zeigen sie sofort, Anmeldungen folgen binnen Sekunden.',
   'settings.leaveQuestion':
     'Ihre Änderungen an den Einstellungen sind nicht gespeichert. Diese Seite verlassen und die Änderungen verwerfen?',
   'settings.problem.name': 'Geben Sie den Namen ein, den Ihre Benutzer sehen sollen.',

@@ -79,7 +79,7 @@ const texts = {
   'settings.originRemoved': '{origin} removed. Save the settings to keep this.',
   'settings.save': 'Save settings',
   'settings.unsaved': 'Unsaved changes',
-  'settings.saved': 'Your settings are saved: the sign-in pages show them now, sign-ins follow within seconds.',
+  'settings.saved': 'Your settings are saved. The sign-in pages show them now; sign-ins follow within seconds.',
   'settings.leaveQuestion': 'Your changes to the settings are not saved. Leave this page and lose them?',
   'settings.problem.name': 'Enter the name people will see.',
   'settings.problem.logoUrl': 'Enter an https address of an image, such as https://shop.example/logo.png.',
