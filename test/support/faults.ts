@@ -4,7 +4,6 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import { SESv2Client, SESv2ServiceException, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { type RouteDef, tableActionsOf } from '#shared/http/route.ts';
 import { markObserved } from '#shared/store/direct-read.ts';
 import { keys, type TenantRef } from '#shared/store/keys.ts';
 import { merchantRepo } from '#shared/store/merchant-repo.ts';
+import { queryAll } from '#shared/store/query.ts';
 import { userRepo } from '#shared/store/user-repo.ts';
 import type { Merchant } from '#shared/tenancy/types.ts';
 import { signingKeys } from '#shared/tokens/signing-keys.ts';
@@ -182,24 +182,12 @@ export function instrumentedDeps(tenant: TenantRef, fault?: { at: number; kind: 
   const reader = makeTestDeps().store;
   const prefix = keys.merchant(tenant).pk;
   const ownedByTenant = (pk: string) => pk === prefix || pk.startsWith(`${prefix}#`);
-  const readPartition = async (pk: string): Promise<Item[]> => {
-    const items: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await reader.doc.send(
-        new QueryCommand({
-          TableName: reader.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  };
+  const readPartition = (pk: string): Promise<Item[]> =>
+    queryAll(reader, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    });
   const before = new Map<string, Promise<Item[]>>();
   const calls: StoreCall[] = [];
 
